@@ -1,0 +1,56 @@
+"""Data errors a designer can act on: one line naming the file, the card and the field."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class DataError(Exception):
+    def __init__(self, file: str | Path | None, message: str, card: str | None = None,
+                 field: str | None = None):
+        self.file = str(file) if file is not None else None
+        self.card = card
+        self.field = field
+        self.message = message
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(self.file)
+        if self.card:
+            parts.append(f"card {self.card!r}")
+        if self.field:
+            parts.append(f"field {self.field!r}")
+        parts.append(self.message)
+        return ": ".join(parts)
+
+
+class DataErrors(Exception):
+    """Several data errors found in one pass (``cards validate`` shows them all)."""
+
+    def __init__(self, errors: list[DataError]):
+        self.errors = errors
+        super().__init__("\n".join(e.line() for e in errors))
+
+
+def from_validation(file, exc, card: str | None = None, prefix: str = "") -> list[DataError]:
+    """Turn a pydantic ValidationError into one DataError per problem."""
+    out = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        # pydantic puts the discriminator value in the location of a tagged union ("damage");
+        # a designer wants the path of the field in their file, so those parts are dropped.
+        loc = [p for p in loc if not p.startswith("function-")]
+        field = ".".join(([prefix] if prefix else []) + loc) or None
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            what = "keyword" if "keywords" in loc[:-1] else "field"
+            message = f"unknown {what} {loc[-1]!r}" if loc else "unknown field"
+        elif kind == "missing":
+            message = "required field is missing"
+        else:
+            message = err["msg"]
+            if "input" in err and kind not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
+                message += f" (got {err['input']!r})"
+        out.append(DataError(file, message, card=card, field=field))
+    return out

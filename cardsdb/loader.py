@@ -1,0 +1,309 @@
+"""Read a game's YAML: card files, deck files, rules versions; resolve a version into its
+effective cards and constants with a content hash. Every problem becomes a DataError that names
+the file, the card and the field."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from cardsdb.errors import DataError, DataErrors, from_validation
+from cardsdb.models import RulesFile, ScenarioFile
+from cardsdb.registry import DATA_ROOT, GAMES, schema as game_schema
+
+
+@dataclass
+class GameData:
+    """Everything on disk for one game, validated file by file (not yet resolved)."""
+    game: str
+    root: Path
+    schema: Any
+    cards: dict[str, Any] = field(default_factory=dict)          # id -> Card
+    card_files: dict[str, Path] = field(default_factory=dict)    # id -> file
+    decks: dict[str, Any] = field(default_factory=dict)          # id -> Deck
+    deck_files: dict[str, Path] = field(default_factory=dict)
+    rules: dict[str, RulesFile] = field(default_factory=dict)    # version -> file model
+    rules_files: dict[str, Path] = field(default_factory=dict)
+    errors: list[DataError] = field(default_factory=list)
+
+
+@dataclass
+class Ruleset:
+    """A rules version resolved: its constants and effective cards, and their content hash."""
+    game: str
+    version: str
+    chain: list[str]
+    constants: Any
+    cards: dict[str, Any]  # id -> Card, in id order
+    hash: str
+    schema: Any = field(repr=False)
+
+    def to_payload(self) -> dict:
+        """A plain, picklable form (what worker processes receive)."""
+        return {"game": self.game, "version": self.version, "chain": self.chain, "hash": self.hash,
+                "constants": self.constants.model_dump(),
+                "cards": [c.model_dump(by_alias=True) for c in self.cards.values()]}
+
+    @classmethod
+    def from_payload(cls, payload: dict) -> "Ruleset":
+        sch = game_schema(payload["game"])
+        cards = {c["id"]: sch.Card.model_validate(c) for c in payload["cards"]}
+        return cls(payload["game"], payload["version"], payload["chain"],
+                   sch.Constants.model_validate(payload["constants"]), cards, payload["hash"], sch)
+
+
+def game_root(game: str, data_dir: str | Path | None = None) -> Path:
+    if game not in GAMES:
+        raise DataError(None, f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    base = Path(data_dir or os.environ.get("WORKBENCH_DATA_DIR") or DATA_ROOT)
+    return base / game
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.safe_load(fh)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise DataError(path, f"bad YAML: {where}{problem}") from None
+    except OSError as exc:
+        raise DataError(path, f"cannot read: {exc.strerror}") from None
+
+
+def _rel(path: Path, root: Path | None = None) -> str:
+    """A path as a designer would type it: relative to the working folder when inside it."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
+    """Read and validate every card, deck and rules file. Problems are collected in
+    ``data.errors`` (not raised), so ``cards validate`` can show them all."""
+    root = game_root(game, data_dir)
+    if not root.is_dir():
+        raise DataError(root, "no such game data folder")
+    data = GameData(game, root, game_schema(game))
+    _load_cards(data)
+    _load_decks(data)
+    _load_rules(data)
+    return data
+
+
+def _load_cards(data: GameData) -> None:
+    for path in sorted((data.root / "cards").glob("*.yaml")):
+        name = _rel(path, data.root)
+        try:
+            doc = read_yaml(path)
+        except DataError as err:
+            data.errors.append(err)
+            continue
+        if doc is None:
+            continue
+        if not isinstance(doc, list):
+            data.errors.append(DataError(name, "a card file is a YAML list of cards"))
+            continue
+        for i, raw in enumerate(doc):
+            card_id = raw.get("id") if isinstance(raw, dict) else None
+            label = card_id or f"#{i + 1}"
+            if not isinstance(raw, dict):
+                data.errors.append(DataError(name, "each card is a mapping of fields", card=label))
+                continue
+            try:
+                card = data.schema.Card.model_validate(raw)
+            except ValidationError as exc:
+                data.errors.extend(from_validation(name, exc, card=label))
+                continue
+            if card.id in data.cards:
+                data.errors.append(DataError(name, f"duplicate card id, first defined in "
+                                             f"{_rel(data.card_files[card.id], data.root)}", card=card.id, field="id"))
+                continue
+            data.cards[card.id] = card
+            data.card_files[card.id] = path
+
+
+def _load_decks(data: GameData) -> None:
+    for path in sorted((data.root / "decks").glob("*.yaml")):
+        name = _rel(path, data.root)
+        try:
+            doc = read_yaml(path)
+            if not isinstance(doc, dict):
+                raise DataError(name, "a deck file is a YAML mapping (id, name, cards, ...)")
+            deck = data.schema.Deck.model_validate(doc)
+        except DataError as err:
+            data.errors.append(err)
+            continue
+        except ValidationError as exc:
+            data.errors.extend(from_validation(name, exc))
+            continue
+        if deck.id in data.decks:
+            data.errors.append(DataError(name, "duplicate deck id", field="id"))
+            continue
+        data.decks[deck.id] = deck
+        data.deck_files[deck.id] = path
+
+
+def _load_rules(data: GameData) -> None:
+    for path in sorted((data.root / "rules").glob("*.yaml")):
+        name = _rel(path, data.root)
+        try:
+            doc = read_yaml(path)
+            if not isinstance(doc, dict):
+                raise DataError(name, "a rules file is a YAML mapping (version, extends, ...)")
+            rules = RulesFile.model_validate(doc)
+        except DataError as err:
+            data.errors.append(err)
+            continue
+        except ValidationError as exc:
+            data.errors.extend(from_validation(name, exc))
+            continue
+        if rules.version != path.stem:
+            data.errors.append(DataError(name, f"version {rules.version!r} must match the file name "
+                                         f"{path.stem!r}", field="version"))
+            continue
+        data.rules[rules.version] = rules
+        data.rules_files[rules.version] = path
+
+
+def resolve(data: GameData, version: str) -> Ruleset:
+    """The effective cards and constants of a rules version (raises DataError)."""
+    chain = _chain(data, version)
+    cards: dict[str, dict] = {cid: c.model_dump(by_alias=True, exclude_defaults=True)
+                              for cid, c in data.cards.items()}
+    constants: dict[str, Any] = {}
+    for v in chain:
+        rules, name = data.rules[v], _rel(data.rules_files[v], data.root)
+        constants.update(rules.constants)
+        for cid in rules.remove:
+            if cid not in cards:
+                raise DataError(name, "cannot remove a card that is not in the version it extends",
+                                card=cid, field="remove")
+            del cards[cid]
+        for raw in rules.add:
+            cid = raw.get("id")
+            if cid in cards:
+                raise DataError(name, "added card already exists (patch it instead)", card=cid, field="add")
+            cards[cid] = dict(raw)
+        for cid, changes in rules.patch.items():
+            if cid not in cards:
+                raise DataError(name, "cannot patch an unknown card", card=cid, field="patch")
+            cards[cid] = _merge(cards[cid], changes)
+    out = {}
+    last = _rel(data.rules_files[chain[-1]], data.root)
+    for cid in sorted(cards):
+        try:
+            out[cid] = data.schema.Card.model_validate(cards[cid])
+        except ValidationError as exc:
+            raise from_validation(last, exc, card=cid)[0] from None
+    try:
+        consts = data.schema.Constants.model_validate(constants)
+    except ValidationError as exc:
+        raise from_validation(last, exc, prefix="constants")[0] from None
+    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out), data.schema)
+
+
+def _chain(data: GameData, version: str) -> list[str]:
+    chain: list[str] = []
+    v: str | None = version
+    while v is not None:
+        if v not in data.rules:
+            where = _rel(data.rules_files[chain[-1]], data.root) if chain else _rel(data.root / "rules", data.root)
+            known = ", ".join(sorted(data.rules)) or "none"
+            raise DataError(where, f"no rules version {v!r} (known: {known})",
+                            field="extends" if chain else None)
+        if v in chain:
+            loop = " -> ".join(chain + [v])
+            raise DataError(_rel(data.rules_files[v], data.root), f"extends loop: {loop}", field="extends")
+        chain.append(v)
+        v = data.rules[v].extends
+    return list(reversed(chain))
+
+
+def _merge(base: dict, changes: dict) -> dict:
+    out = dict(base)
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "keywords":
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _content_hash(consts, cards: dict) -> str:
+    payload = {"constants": consts.model_dump(),
+               "cards": [c.model_dump(by_alias=True) for c in cards.values()]}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def load_ruleset(game: str, version: str, data_dir=None) -> tuple[GameData, Ruleset]:
+    """Load a game's data and resolve one version; raises DataErrors when the files are bad."""
+    data = load_game(game, data_dir)
+    if data.errors:
+        raise DataErrors(data.errors)
+    return data, resolve(data, version)
+
+
+def check_deck(data: GameData, ruleset: Ruleset, deck_id: str):
+    """The deck, checked against a rules version's cards and construction rules."""
+    if deck_id not in data.decks:
+        raise DataError(data.root / "decks", f"no deck {deck_id!r} (known: {', '.join(sorted(data.decks))})")
+    deck = data.decks[deck_id]
+    problems = data.schema.check_deck(deck, ruleset.cards, ruleset.constants)
+    if problems:
+        name = _rel(data.deck_files[deck_id], data.root)
+        raise DataErrors([DataError(name, msg, card=card, field=fld) for card, fld, msg in problems])
+    return deck
+
+
+def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
+    """Every error in the game's data (files, every rules version, every deck against every
+    version), and a line for each version checked."""
+    errors = list(data.errors)
+    checked = []
+    for version in sorted(data.rules):
+        try:
+            ruleset = resolve(data, version)
+        except DataError as err:
+            errors.append(err)
+            continue
+        for deck_id in sorted(data.decks):
+            try:
+                check_deck(data, ruleset, deck_id)
+            except DataErrors as errs:
+                if version == _root_version(data, version):
+                    errors.extend(errs.errors)
+                else:  # a derived version may legitimately drop cards a deck uses: warn only
+                    checked.append(f"warning: deck {deck_id} is not legal under {version}: "
+                                   f"{errs.errors[0].line()}")
+        checked.append(f"{version}: {len(ruleset.cards)} cards, hash {ruleset.hash}")
+    if not data.rules:
+        errors.append(DataError(data.root / "rules", "no rules versions (a base.yaml is needed)"))
+    return errors, checked
+
+
+def _root_version(data: GameData, version: str) -> str:
+    while data.rules[version].extends in data.rules:
+        version = data.rules[version].extends
+    return version
+
+
+def load_scenario(path: str | Path) -> ScenarioFile:
+    path = Path(path)
+    doc = read_yaml(path)
+    if not isinstance(doc, dict):
+        raise DataError(path, "a scenario file is a YAML mapping (name, game, setup, steps)")
+    try:
+        return ScenarioFile.model_validate(doc)
+    except ValidationError as exc:
+        raise from_validation(path, exc)[0] from None

@@ -1,0 +1,149 @@
+"""A rules version's cards as a flat table for a spreadsheet, and an edited table back into the
+changes of a new rules version (patch, add, remove) relative to the version it came from.
+
+Columns are the card's fields flattened with dots (cost.mana); keywords are one cell like
+"ambush; fortify=2"; abilities are one cell of JSON. Derived columns (budget_cost, stat_points,
+budget_points) are written for reading and ignored on import.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from cardsdb.errors import DataError, from_validation
+from cardsdb.loader import Ruleset
+
+DERIVED = ("budget_cost", "stat_points", "budget_points")
+
+
+def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
+    raw = card.model_dump(by_alias=True, mode="json")
+    row: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "keywords":
+            row[key] = "; ".join(k if v is True else f"{k}={v}" for k, v in value.items() if v)
+        elif key == "abilities":
+            row[key] = json.dumps(value, separators=(", ", ": ")) if value else ""
+        elif isinstance(value, dict):
+            for sub, v in value.items():
+                row[f"{key}.{sub}"] = v
+        else:
+            row[key] = value
+    sch, consts = ruleset.schema, ruleset.constants
+    row["budget_cost"] = sch.budget_cost(card, consts)
+    row["stat_points"] = sch.stat_points(card)
+    row["budget_points"] = sch.budget_points(card, consts)
+    return row
+
+
+def write_cards_csv(ruleset: Ruleset, path: str | Path) -> int:
+    rows = [card_to_row(c, ruleset) for c in ruleset.cards.values()]
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row.get(k) is None else row.get(k) for k in columns})
+    return len(rows)
+
+
+def _cell(text: str) -> Any:
+    """A spreadsheet cell back into YAML's types (numbers, booleans, empty)."""
+    text = text.strip()
+    if text == "":
+        return None
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
+    card: dict[str, Any] = {}
+    label = row.get("id") or f"row {line}"
+    for column, text in row.items():
+        if column is None:
+            raise DataError(file, f"row {line} has more cells than the header", card=label)
+        if column in DERIVED:
+            continue
+        if column == "keywords":
+            kws: dict[str, Any] = {}
+            for part in filter(None, (p.strip() for p in (text or "").split(";"))):
+                name, _, value = part.partition("=")
+                kws[name.strip()] = _cell(value) if value else True
+            if kws:
+                card["keywords"] = kws
+        elif column == "abilities":
+            if text and text.strip():
+                try:
+                    card["abilities"] = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise DataError(file, f"abilities is not valid JSON: {exc.msg}", card=label,
+                                    field="abilities") from None
+        elif "." in column:
+            head, sub = column.split(".", 1)
+            value = _cell(text or "")
+            if value is not None:
+                card.setdefault(head, {})[sub] = value
+        else:
+            value = _cell(text or "")
+            if column in ("id", "name", "text") and value is not None:
+                value = str(text).strip()
+            if value is not None:
+                card[column] = value
+    return card
+
+
+def import_cards_csv(path: str | Path, base: Ruleset) -> dict[str, Any]:
+    """The changes (patch, add, remove) that turn ``base`` into the sheet's cards."""
+    path = Path(path)
+    name = str(path)
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            if not reader.fieldnames or "id" not in reader.fieldnames:
+                raise DataError(name, "the sheet needs a header row with an 'id' column")
+            raw_rows = [(i + 2, r) for i, r in enumerate(reader)]
+    except OSError as exc:
+        raise DataError(name, f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DataError(name, "not UTF-8 text (save the sheet as CSV UTF-8)") from None
+    sheet: dict[str, Any] = {}
+    for line, row in raw_rows:
+        raw = row_to_card(row, name, line)
+        label = raw.get("id") or f"row {line}"
+        try:
+            card = base.schema.Card.model_validate(raw)
+        except ValidationError as exc:
+            err = from_validation(name, exc, card=label)[0]
+            err.message += f" (row {line})"
+            raise err from None
+        if card.id in sheet:
+            raise DataError(name, f"card appears twice (row {line})", card=card.id, field="id")
+        sheet[card.id] = card
+    patch: dict[str, dict] = {}
+    add: list[dict] = []
+    for cid, card in sheet.items():
+        new = card.model_dump(by_alias=True, mode="json")
+        if cid not in base.cards:
+            add.append(card.model_dump(by_alias=True, mode="json", exclude_defaults=True))
+            continue
+        old = base.cards[cid].model_dump(by_alias=True, mode="json")
+        changed = {k: new[k] for k in new if new[k] != old.get(k)}
+        if "keywords" in changed:  # keywords are replaced whole, written without the defaults
+            changed["keywords"] = card.keywords.model_dump(exclude_defaults=True)
+        if changed:
+            patch[cid] = changed
+    remove = [cid for cid in base.cards if cid not in sheet]
+    return {"patch": patch, "add": add, "remove": remove}

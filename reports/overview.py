@@ -1,0 +1,46 @@
+"""Run-level numbers: runs, first-seat advantage, win reasons, game lengths."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from reports import db
+from reports.stats import wilson
+
+
+def runs(path: str | Path) -> pl.DataFrame:
+    return db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
+                             errors, status, code_version, created_at, updated_at FROM runs ORDER BY run_id DESC""")
+
+
+def _where(run_ids: list[int] | None) -> tuple[str, list | None]:
+    if not run_ids:
+        return "", None
+    return f"WHERE run_id IN ({', '.join('?' for _ in run_ids)})", list(run_ids)
+
+
+def first_seat(path: str | Path, run_ids: list[int] | None = None) -> dict:
+    """How often the seat that acts first wins, over decided matches, with a Wilson interval."""
+    where, params = _where(run_ids)
+    row = db.query(path, f"""SELECT count(*) AS matches,
+                                    count(*) FILTER (WHERE winner_seat IS NULL) AS draws,
+                                    count(*) FILTER (WHERE winner_seat = 0) AS first_wins,
+                                    count(*) FILTER (WHERE error IS NOT NULL) AS errors
+                             FROM matches {where}""", params).row(0, named=True)
+    decided = row["matches"] - row["draws"]
+    lo, hi = wilson([row["first_wins"]], [decided])
+    return {**row, "decided": decided,
+            "first_seat_wr": row["first_wins"] / decided if decided else None,
+            "lo": None if decided == 0 else float(lo[0]), "hi": None if decided == 0 else float(hi[0])}
+
+
+def win_reasons(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
+    where, params = _where(run_ids)
+    return db.query(path, f"""SELECT reason, count(*) AS matches FROM matches {where}
+                              GROUP BY reason ORDER BY matches DESC""", params)
+
+
+def game_lengths(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
+    where, params = _where(run_ids)
+    return db.query(path, f"SELECT turns, reason FROM matches {where}", params)

@@ -1,0 +1,67 @@
+"""What every dashboard page shares: the store path, run filters, friendly empty states, and a
+table with its CSV download. Pages open the store briefly per query (reports/db.py), never
+holding a connection across renders, so a batch writing the file is never blocked for long."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+import streamlit as st
+
+from reports import db, overview
+
+DEFAULT_DB = "workbench.duckdb"
+
+
+def db_path() -> Path:
+    return Path(os.environ.get("WORKBENCH_DB", DEFAULT_DB))
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def cached(fn_name: str, path: str, *args):
+    """Queries cached for a few seconds: fresh enough to follow a run, cheap to re-render."""
+    import reports.cards as cards
+
+    fn = {"runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
+          "game_lengths": overview.game_lengths, "card_stats": cards.card_stats}[fn_name]
+    return fn(path, *args)
+
+
+def store_ready(path: Path) -> bool:
+    """Show a friendly message and return False when there is nothing to show yet."""
+    if not path.exists():
+        st.info(f"No database at `{path}` yet. Run a simulation first, for example:\n\n"
+                "`workbench simulate frontier --matches 200`")
+        return False
+    try:
+        ready = db.has_tables(path, "runs", "matches", "card_games")
+    except db.StoreError as exc:
+        st.warning(str(exc))
+        return False
+    if not ready:
+        st.info(f"`{path}` holds no runs yet. Run `workbench simulate frontier` to fill it.")
+        return False
+    return True
+
+
+def pick_runs(path: Path) -> list[int]:
+    """Sidebar filters: game, then runs (default: the newest run of that game)."""
+    runs = cached("runs", str(path))
+    if runs.is_empty():
+        return []
+    games = sorted(runs["game"].unique().to_list())
+    game = st.sidebar.selectbox("Game", games, help="which game's runs to show")
+    mine = runs.filter(pl.col("game") == game)
+    labels = {r["run_id"]: f"run {r['run_id']}: {r['decks']} ({r['rules_version']}, {r['pilots']}, "
+                           f"{r['matches_done']} matches, {r['status']})" for r in mine.iter_rows(named=True)}
+    ids = list(labels)
+    chosen = st.sidebar.multiselect("Runs", ids, default=ids[:1], format_func=labels.get,
+                                    help="the runs whose matches are counted; several are pooled")
+    return chosen
+
+
+def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None) -> None:
+    st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config)
+    st.download_button(f"Download {name} as CSV", frame.write_csv().encode("utf-8"),
+                       file_name=f"{name}.csv", mime="text/csv", key=f"csv-{name}")

@@ -1,0 +1,47 @@
+"""Overview page: runs, matches, first-seat win rate, win reasons, game lengths."""
+from __future__ import annotations
+
+import plotly.express as px
+import polars as pl
+import streamlit as st
+
+from reports.pages.common import cached, db_path, pick_runs, store_ready, table_with_download
+
+
+def render() -> None:
+    st.title("Overview")
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not store_ready(path):
+        return
+    run_ids = pick_runs(path)
+    runs = cached("runs", str(path))
+    st.subheader("Runs")
+    table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
+                        "runs", {"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,
+                                                                             help="matches stored / matches asked")})
+    if not run_ids:
+        st.info("Pick at least one run in the sidebar.")
+        return
+    seat = cached("first_seat", str(path), run_ids)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Matches", f"{seat['matches']:,}", help="matches stored in the chosen runs")
+    if seat["first_seat_wr"] is not None:
+        c2.metric("First-seat win rate", f"{seat['first_seat_wr']:.1%}",
+                  help=f"share of decided matches won by the seat that acts first; 95% Wilson interval "
+                       f"{seat['lo']:.1%} to {seat['hi']:.1%}, n = {seat['decided']:,} decided matches")
+        c2.caption(f"95% CI {seat['lo']:.1%} to {seat['hi']:.1%} (n = {seat['decided']:,})")
+    c3.metric("Draws", f"{seat['draws']:,}", help="turn or decision limit reached, both sheriffs fell, or an error")
+    c4.metric("Errors", f"{seat['errors']:,}", help="matches whose engine raised; each keeps its seed to replay")
+
+    left, right = st.columns(2)
+    reasons = cached("win_reasons", str(path), run_ids)
+    fig = px.bar(reasons.to_pandas(), x="reason", y="matches", text="matches",
+                 labels={"reason": "How the match ended", "matches": "Matches"}, title="Win reasons")
+    left.plotly_chart(fig, width="stretch")
+    lengths = cached("game_lengths", str(path), run_ids)
+    fig = px.histogram(lengths.to_pandas(), x="turns", color="reason", nbins=40,
+                       labels={"turns": "Game length (player-turns)", "count": "Matches", "reason": "Ended by"},
+                       title="Game length")
+    fig.update_layout(yaxis_title="Matches")
+    right.plotly_chart(fig, width="stretch")

@@ -1,0 +1,91 @@
+"""The engine contract: the one small protocol every game implements.
+
+Pilots, the match loop, the scenario runner and the farm know nothing else about a game.
+
+A *pool* is a rules version compiled for fast play (immutable, shared by every match of that
+version); it must expose ``consts`` with at least ``turn_limit`` and ``decision_limit``.
+A *state* must expose:
+
+    to_act   the seat that must decide now (not always the active seat: a defender may choose)
+    turn     player-turns started so far (1 on the first turn), used for the turn limit
+    over, winner, reason
+             winner is a seat or None (a draw); reason names how the match ended
+             (hp, deck_out, turn_limit, decision_limit, error, ...)
+    events   an EventBuffer, or None in lookahead clones and unlogged matches
+    ledger   a CardLedger, or None in lookahead clones
+
+Actions are small immutable values (named tuples), cheap to compare and to print.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from sim.core.events import EventKinds
+
+
+class Engine(Protocol):
+    name: str
+    kinds: EventKinds
+
+    # --- setup -------------------------------------------------------------------------------
+    def compile_pool(self, ruleset: Any) -> Any:
+        """Turn a resolved rules version (cardsdb) into the engine's fast pool."""
+
+    def compile_deck(self, pool: Any, deck: Any) -> Any:
+        """Turn a deck model into what ``new_match`` takes (raises ValueError naming the card)."""
+
+    def new_match(self, pool: Any, decks: list[Any], seed: int, log: bool = True) -> Any:
+        """A fresh match, one deck per seat in seat order (seat 0 acts first). ``log`` turns the
+        event buffer on; the card ledger is always kept in a real match."""
+
+    # --- play --------------------------------------------------------------------------------
+    def legal_actions(self, state: Any) -> list:
+        """Every choice open to ``state.to_act``; never empty while the match is not over."""
+
+    def apply(self, state: Any, action: Any) -> None:
+        """Carry out the action, resolve every trigger, emit events."""
+
+    def in_choice(self, state: Any) -> bool:
+        """True when the seat to act is finishing an action it took (choosing a target)."""
+
+    def results(self, state: Any) -> list[str]:
+        """'win', 'loss' or 'draw' per seat once the match is over."""
+
+    # --- lookahead ---------------------------------------------------------------------------
+    def clone(self, state: Any) -> Any:
+        """A cheap copy with logging off (no events, no ledger)."""
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """The game's heuristic value of the state for ``seat`` (higher is better)."""
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A clone as ``seat`` may believe it: hidden cards resampled and the chance stream
+        reseeded from ``rng``, so no lookahead sees the future."""
+
+    # --- people ------------------------------------------------------------------------------
+    def describe(self, state: Any, action: Any) -> str:
+        """The action in words a designer reads (and ``parse_action`` reads back)."""
+
+    def check_invariants(self, state: Any) -> list[str]:
+        """Broken invariants in words; empty when the state is sound."""
+
+    def card_name(self, pool: Any, card_id: int) -> str | None:
+        """The stored name of a card id in the event log (special negative ids included)."""
+
+    # --- scenarios ---------------------------------------------------------------------------
+    def scenario_state(self, pool: Any, setup: dict, seed: int) -> Any:
+        """A state built from a scenario's declared position."""
+
+    def parse_action(self, state: Any, text: str) -> Any:
+        """The legal action a scenario step names; ValueError (with the legal ones) if none."""
+
+    def snapshot(self, state: Any) -> dict:
+        """A plain nested dict of what a scenario can check (life, resources, zones, board)."""
+
+
+def results_from_winner(n_seats: int, winner: int | None) -> list[str]:
+    """Results when one seat wins and the rest lose, or all draw."""
+    if winner is None:
+        return ["draw"] * n_seats
+    return ["win" if seat == winner else "loss" for seat in range(n_seats)]

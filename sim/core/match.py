@@ -1,0 +1,80 @@
+"""The one match loop every game, the farm, the benchmark and the replay view go through."""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.core.contract import Engine
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+from sim.core.pilots import make_pilot
+from sim.core.rng import Streams
+
+
+@dataclass
+class MatchResult:
+    seed: int
+    winner: int | None
+    reason: str
+    turns: int
+    decisions: int
+    wall_ms: float
+    results: list[str]
+    error: str | None = None
+    events: EventBuffer | None = None
+    ledger: CardLedger | None = None
+    state: Any = field(default=None, repr=False)
+
+
+def end_as_draw(state: Any, reason: str) -> None:
+    state.over = True
+    state.winner = None
+    state.reason = reason
+
+
+def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: list[str],
+               log: bool = True, on_decision=None) -> MatchResult:
+    """Play one match to its end. Never raises for what happens inside the match: an exception
+    is recorded on the result (with the seed, so it can be replayed) and the caller goes on.
+
+    ``on_decision(state, action)`` is called before each action is applied (replays, tests).
+    """
+    started = time.perf_counter()
+    streams = Streams(seed)
+    state = None
+    decisions = 0
+    error = None
+    try:
+        state = engine.new_match(pool, decks, seed, log=log)
+        seats = [make_pilot(name, engine, seat, streams.pilot(seat)) for seat, name in enumerate(pilots)]
+        turn_limit = pool.consts.turn_limit
+        decision_limit = pool.consts.decision_limit
+        turn, this_turn = state.turn, 0
+        while not state.over:
+            if state.turn != turn:
+                turn, this_turn = state.turn, 0
+            if turn > turn_limit:
+                end_as_draw(state, "turn_limit")
+                break
+            if this_turn >= decision_limit:
+                end_as_draw(state, "decision_limit")
+                break
+            actions = engine.legal_actions(state)
+            action = seats[state.to_act].choose(state, actions)
+            if on_decision is not None:
+                on_decision(state, action)
+            engine.apply(state, action)
+            decisions += 1
+            this_turn += 1
+    except Exception as exc:  # a broken match must not stop the run: keep it, with its seed
+        error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+        if state is not None:
+            end_as_draw(state, "error")
+    wall_ms = (time.perf_counter() - started) * 1000.0
+    if state is None:
+        return MatchResult(seed, None, "error", 0, decisions, wall_ms, ["draw"] * len(pilots),
+                           error=error)
+    return MatchResult(seed, state.winner, state.reason, state.turn, decisions, wall_ms,
+                       engine.results(state), error, state.events, state.ledger, state)

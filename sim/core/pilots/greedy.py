@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+# How many of its own follow-up choices (targets of the action just tried) the pilot resolves in
+# lookahead before it scores; 1 means "play the card and its best target", not a deeper search.
+FOLLOW_UP_DEPTH = 1
+
+
+class GreedyPilot:
+    """One-ply lookahead: try each legal action on a determinized clone, score the result with the
+    game's ``evaluate``, take the best; ties go to the pilot's own stream.
+
+    The clone is made once per decision by ``determinize`` (hidden cards resampled, chance
+    reseeded from the pilot's stream), then copied per action, so every candidate meets the same
+    imagined luck and none sees the real future.
+    """
+
+    __slots__ = ("engine", "seat", "rng")
+
+    def __init__(self, engine: Any, seat: int, rng: random.Random):
+        self.engine, self.seat, self.rng = engine, seat, rng
+
+    def choose(self, state: Any, actions: list) -> Any:
+        if len(actions) == 1:
+            return actions[0]
+        engine = self.engine
+        belief = engine.determinize(state, self.seat, self.rng)
+        best_value = float("-inf")
+        best: list = []
+        for action in actions:
+            trial = engine.clone(belief)
+            engine.apply(trial, action)
+            value = self._value(trial, FOLLOW_UP_DEPTH)
+            if value > best_value:
+                best_value, best = value, [action]
+            elif value == best_value:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+
+    def _value(self, state: Any, depth: int) -> float:
+        engine = self.engine
+        if depth > 0 and not state.over and state.to_act == self.seat and engine.in_choice(state):
+            best = float("-inf")
+            for follow_up in engine.legal_actions(state):
+                trial = engine.clone(state)
+                engine.apply(trial, follow_up)
+                best = max(best, self._value(trial, depth - 1))
+            return best
+        return engine.evaluate(state, self.seat)

@@ -1,0 +1,47 @@
+"""Independent random streams derived from (seed, purpose).
+
+Every match has one integer seed. Each purpose (a seat's shuffle, the chance stream of a turn, a
+seat's pilot) gets its own ``random.Random`` seeded from a hash of the seed and the purpose, so
+the streams never share draws: a pilot that thinks longer does not change the next shuffle, and two
+rules versions played on one seed share their shuffles and, turn by turn, their luck.
+
+The hash is blake2b over a canonical text, not Python's ``hash()``, which is salted per process.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+
+def derive_seed(seed: int, *purpose: object) -> int:
+    """A 64-bit integer determined only by the seed and the purpose parts."""
+    text = repr((int(seed),) + tuple(purpose)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+def stream(seed: int, *purpose: object) -> random.Random:
+    return random.Random(derive_seed(seed, *purpose))
+
+
+class Streams:
+    """The named streams of one match."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: int):
+        self.seed = int(seed)
+
+    def shuffle(self, seat: int) -> random.Random:
+        return stream(self.seed, "shuffle", seat)
+
+    def chance(self, turn: int) -> random.Random:
+        """Coins, dice and random targets of one turn; reseeded each turn so two games that
+        diverge still share their luck turn by turn (common random numbers)."""
+        return stream(self.seed, "chance", turn)
+
+    def pilot(self, seat: int) -> random.Random:
+        return stream(self.seed, "pilot", seat)
+
+    def setup(self) -> random.Random:
+        """Setup choices such as who goes first when the rules draw it."""
+        return stream(self.seed, "setup")

@@ -1,0 +1,54 @@
+"""What must hold in every Wild Frontier state between decisions (checked over thousands of
+random matches by the tests, and available to anyone debugging a card)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from sim.frontier.state import FrontierState
+
+
+def check_invariants(state: FrontierState) -> list[str]:
+    problems: list[str] = []
+    pool = state.pool
+    consts = pool.consts
+    uids: set[int] = set()
+    for seat, side in enumerate(state.sides):
+        p = f"p{seat}"
+        if side.hp > side.max_hp:
+            problems.append(f"{p} sheriff HP {side.hp} above its cap {side.max_hp}")
+        if side.mana < 0 or side.gold < 0:
+            problems.append(f"{p} negative resources: mana {side.mana}, gold {side.gold}")
+        if len(side.hand) > consts.hand_limit:
+            problems.append(f"{p} hand of {len(side.hand)} above the limit {consts.hand_limit}")
+        if len(side.lanes) != pool.n_lanes or len(side.cover) != pool.n_middle:
+            problems.append(f"{p} board has the wrong number of lanes")
+        for lane, n in enumerate(side.cover):
+            if not 0 <= n <= consts.max_cover_per_lane:
+                problems.append(f"{p} lane {pool.lane_names[lane]} holds {n} Cover")
+        on_board = []
+        for lane, u in enumerate(side.lanes):
+            if u is None:
+                continue
+            on_board.append(u.card)
+            where = f"{p} {pool.lane_names[lane]}"
+            if u.lane != lane or u.owner != seat:
+                problems.append(f"{where}: unit thinks it is p{u.owner} lane {u.lane}")
+            if u.hp <= 0 and not state.over and state.pending is None:
+                problems.append(f"{where}: dead unit ({u.hp} DEF) still on the field")
+            if u.hp > u.max_hp:
+                problems.append(f"{where}: DEF {u.hp} above its max {u.max_hp}")
+            if u.atk < 0 or not 0 <= u.attacks_left <= 2:
+                problems.append(f"{where}: atk {u.atk}, attacks left {u.attacks_left}")
+            if u.uid in uids:
+                problems.append(f"{where}: unit id {u.uid} twice on the field")
+            uids.add(u.uid)
+            if u.fresh and lane < pool.n_middle:
+                problems.append(f"{where}: a middle-lane unit marked fresh High-Rise")
+        zones = Counter(side.hand) + Counter(side.deck) + Counter(side.discard) + Counter(on_board)
+        if zones != Counter(side.decklist):
+            extra = zones - Counter(side.decklist)
+            missing = Counter(side.decklist) - zones
+            problems.append(f"{p} cards not conserved: extra {dict(extra)}, missing {dict(missing)}")
+    if not state.over and state.to_act not in range(len(state.sides)):
+        problems.append(f"seat to act {state.to_act} does not exist")
+    return problems

@@ -1,0 +1,113 @@
+"""The state of a Wild Frontier duel: plain slotted objects and integer ids, cheap to clone."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+
+# Phases (the Draw and Resource phases run without decisions; see turns.py).
+DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
+
+SHERIFF = 15  # the "lane" number that means a seat's sheriff in a target code
+
+
+def code(seat: int, lane: int) -> int:
+    """A target as one integer: a seat's lane (creature, or the lane itself) or its sheriff."""
+    return seat * 16 + lane
+
+
+def decode(target: int) -> tuple[int, int]:
+    return target >> 4, target & 15
+
+
+class Unit:
+    """A creature on the field."""
+    __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh")
+
+    def copy(self) -> "Unit":
+        u = Unit.__new__(Unit)
+        u.card, u.uid, u.owner, u.lane = self.card, self.uid, self.owner, self.lane
+        u.atk, u.hp, u.max_hp, u.kw = self.atk, self.hp, self.max_hp, self.kw
+        u.attacks_left, u.fresh = self.attacks_left, self.fresh
+        return u
+
+    def __repr__(self) -> str:
+        return f"Unit(card={self.card} {self.atk}/{self.hp} lane={self.lane})"
+
+
+class Side:
+    """One seat: its sheriff's life, resources and zones."""
+    __slots__ = ("hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard",
+                 "lanes", "cover", "decklist")
+
+    decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
+
+    def copy(self) -> "Side":
+        s = Side.__new__(Side)
+        s.hp, s.max_hp, s.mana, s.gold = self.hp, self.max_hp, self.mana, self.gold
+        s.gold_bonus, s.turns = self.gold_bonus, self.turns
+        s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
+        s.lanes = [None if u is None else u.copy() for u in self.lanes]
+        s.cover = self.cover[:]
+        s.decklist = self.decklist
+        return s
+
+
+class FrontierState:
+    __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason",
+                 "stack", "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger")
+
+    pool: Any
+    sides: list[Side]
+    stack: list[list]      # effect frames still resolving: [seat, source uid, source card, effects, next index]
+    pending: tuple | None  # a choice being waited on: (seat, effect, options, source uid, source card)
+    temp: list[tuple]      # "until end of turn" changes to undo: (uid, atk, hp)
+    chance: random.Random | None
+    events: EventBuffer | None
+    ledger: CardLedger | None
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.sides)
+
+    def opponent(self, seat: int) -> int:
+        """The duel's other seat (Classic Skirmish is one against one)."""
+        return (seat + 1) % len(self.sides)
+
+    def rng(self) -> random.Random:
+        """This turn's chance stream, made when first needed (most turns need none)."""
+        if self.chance is None:
+            from sim.core.rng import stream
+            self.chance = stream(self.chance_key, "chance", self.turn)
+        return self.chance
+
+    def unit(self, target: int) -> Unit | None:
+        seat, lane = decode(target)
+        return self.sides[seat].lanes[lane] if lane != SHERIFF else None
+
+    def find_uid(self, uid: int) -> Unit | None:
+        for side in self.sides:
+            for u in side.lanes:
+                if u is not None and u.uid == uid:
+                    return u
+        return None
+
+    def clone(self) -> "FrontierState":
+        s = FrontierState.__new__(FrontierState)
+        s.pool = self.pool
+        s.sides = [side.copy() for side in self.sides]
+        s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
+        s.over, s.winner, s.reason = self.over, self.winner, self.reason
+        s.stack = [frame[:] for frame in self.stack]
+        s.pending, s.temp, s.next_uid = self.pending, self.temp[:], self.next_uid
+        s.chance_key = self.chance_key
+        if self.chance is None:
+            s.chance = None
+        else:
+            s.chance = random.Random()
+            s.chance.setstate(self.chance.getstate())
+        s.events = None
+        s.ledger = None
+        return s

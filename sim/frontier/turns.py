@@ -1,0 +1,97 @@
+"""The turn: Draw, Resource, Action and End phases, drawing and the deck-out loss."""
+from __future__ import annotations
+
+from sim.frontier.effects import finish, run_stack
+from sim.frontier.kinds import KINDS as K
+from sim.frontier.pool import DOUBLE_BARREL
+from sim.frontier.state import ACTION, DRAW, END, RESOURCE, FrontierState
+
+
+def attacks_per_turn(kw: int) -> int:
+    return 2 if kw & DOUBLE_BARREL else 1
+
+
+def draw_card(state: FrontierState, seat: int) -> None:
+    """Move the top card of the deck to the hand; over the hand limit it is burned (discarded)."""
+    side = state.sides[seat]
+    card = side.deck.pop()
+    ev = state.events
+    if len(side.hand) >= state.pool.consts.hand_limit:
+        side.discard.append(card)
+        if ev is not None:
+            ev.emit(state.turn, seat, K.BURN, card)
+        return
+    side.hand.append(card)
+    if state.ledger is not None:
+        state.ledger.draw(seat, card, side.turns)
+    if ev is not None:
+        ev.emit(state.turn, seat, K.DRAW, card)
+
+
+def start_turn(state: FrontierState, seat: int) -> None:
+    consts = state.pool.consts
+    state.turn += 1
+    state.active = state.to_act = seat
+    state.chance = None  # this turn's chance stream is derived when first used
+    side = state.sides[seat]
+    side.turns += 1
+    ev = state.events
+
+    state.phase = DRAW
+    first_turn_of_first_player = side.turns == 1 and seat == 0
+    if consts.first_player_draws or not first_turn_of_first_player:
+        if not side.deck:
+            if ev is not None:
+                ev.emit(state.turn, seat, K.DECK_OUT)
+            finish(state, state.opponent(seat), "deck_out")
+            return
+        draw_card(state, seat)
+
+    state.phase = RESOURCE
+    side.mana = side.turns
+    carried = side.gold if consts.gold_carries_over else 0
+    side.gold = carried + consts.gold_per_turn + side.gold_bonus * consts.gold_per_damage_instance
+    side.gold_bonus = 0
+    if ev is not None:
+        ev.emit(state.turn, seat, K.TURN_START, amount=side.mana, detail=f"gold={side.gold}")
+
+    state.phase = ACTION
+    for u in side.lanes:
+        if u is not None:
+            u.attacks_left = attacks_per_turn(u.kw)
+    _unit_triggers(state, seat, "on_turn_start")
+
+
+def end_turn(state: FrontierState) -> None:
+    """The End Phase: end-of-turn triggers first (they may ask for a target), then finish."""
+    state.phase = END
+    _unit_triggers(state, state.active, "on_turn_end")
+    if state.pending is None and not state.over:
+        finish_turn(state)
+
+
+def finish_turn(state: FrontierState) -> None:
+    """"Until end of turn" effects expire; play passes to the next seat."""
+    for uid, atk, hp in state.temp:
+        u = state.find_uid(uid)
+        if u is None:
+            continue
+        u.atk = max(0, u.atk - atk)
+        u.max_hp -= hp
+        u.hp = min(u.hp, u.max_hp) if hp > 0 else u.hp - hp
+    state.temp.clear()
+    start_turn(state, state.opponent(state.active))
+
+
+def _unit_triggers(state: FrontierState, seat: int, trigger: str) -> None:
+    cards = state.pool.cards
+    # pushed last lane first, so the stack resolves them in lane order
+    for u in reversed(state.sides[seat].lanes):
+        if u is None:
+            continue
+        effects = getattr(cards[u.card], trigger)
+        if effects:
+            state.stack.append([seat, u.uid, u.card, u.lane, effects, 0])
+    if state.stack:
+        run_stack(state)
+

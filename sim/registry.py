@@ -1,0 +1,12 @@
+"""The games the simulator can play (the one place in sim/ that lists them)."""
+from __future__ import annotations
+
+import importlib
+
+ENGINES = {"frontier": "sim.frontier"}
+
+
+def engine(game: str):
+    if game not in ENGINES:
+        raise KeyError(game)
+    return importlib.import_module(ENGINES[game]).ENGINE

@@ -1,0 +1,168 @@
+"""What a worker process does: play one chunk of a run and return it as Arrow tables.
+
+The worker is set up once per process (``init_worker``) with the resolved rules version and
+decks; a chunk is then only a range of match numbers. Rows are built as plain column lists and
+turned into Arrow in one step per table, never an object per event.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.core.match import play_match
+from sim.registry import engine as get_engine
+
+_CTX: dict[str, Any] = {}
+
+
+def init_worker(payload: dict) -> None:
+    """Build the pool and decks of a run in this process (once)."""
+    from cardsdb.loader import Ruleset
+    from cardsdb.registry import schema
+    from workbench.runspec import RunSpec
+
+    spec = RunSpec.from_json(payload["spec"])
+    if _CTX.get("key") == (spec.spec_hash(), payload["run_id"]):
+        return
+    engine = get_engine(spec.game)
+    ruleset = Ruleset.from_payload(payload["ruleset"])
+    pool = engine.compile_pool(ruleset)
+    deck_model = schema(spec.game).Deck
+    decks = [engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]]
+    _CTX.update(key=(spec.spec_hash(), payload["run_id"]), spec=spec, engine=engine, pool=pool,
+                decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
+
+
+def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
+    """Play every match of a chunk; write its event-log part; return (chunk, tables, worker
+    seconds, event rows). The part is written under a temporary name and renamed, so it is
+    never seen half-written; replaying a chunk rewrites it identically."""
+    started = time.perf_counter()
+    spec, engine, pool, decks, run_id = (_CTX[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
+    cols = _Columns(chunk)
+    for match_no in spec.chunk_range(chunk):
+        seed, pairing, swapped = spec.match(match_no)
+        slots = spec.seat_slots(pairing, swapped)
+        log = spec.logs_events(seed)
+        result = play_match(engine, pool, [decks[s] for s in slots], seed,
+                            [spec.pilots[s] for s in slots], log=log)
+        cols.add(run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, result, log)
+    tables = cols.tables()
+    events = tables.pop("events")
+    if events.num_rows:
+        write_part(events, Path(_CTX["events_dir"]) / f"run-{run_id}" / f"chunk-{chunk:06d}.parquet")
+    return chunk, tables, time.perf_counter() - started, events.num_rows
+
+
+def write_part(table: pa.Table, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, target)
+
+
+class _Columns:
+    """Column lists for the four per-match tables of one chunk."""
+
+    def __init__(self, chunk: int):
+        self.chunk = chunk
+        self.matches: dict[str, list] = {k: [] for k in (
+            "run_id", "match_no", "chunk", "seed", "pairing", "swapped", "winner_seat", "winner_deck",
+            "reason", "turns", "decisions", "wall_ms", "events_logged", "error")}
+        self.seats: dict[str, list] = {k: [] for k in (
+            "run_id", "match_no", "seat", "team", "deck", "pilot", "placement", "result")}
+        self.events: dict[str, list] = {k: [] for k in (
+            "run_id", "match_no", "chunk", "seq", "turn", "seat", "kind", "card", "target", "amount", "lane",
+            "detail")}
+        self.cards: dict[str, list] = {k: [] for k in (
+            "run_id", "match_no", "seat", "deck", "pilot", "card", "copies", "in_opening_hand", "drawn",
+            "first_turn_drawn", "played", "first_turn_played", "on_play", "won", "result")}
+
+    def add(self, run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, r, log):
+        deck_ids = [spec.decks[s] for s in slots]
+        pilots = [spec.pilots[s] for s in slots]
+        m = self.matches
+        for key, value in (("run_id", run_id), ("match_no", match_no), ("chunk", chunk), ("seed", seed),
+                           ("pairing", pairing), ("swapped", swapped), ("winner_seat", r.winner),
+                           ("winner_deck", None if r.winner is None else deck_ids[r.winner]),
+                           ("reason", r.reason), ("turns", r.turns), ("decisions", r.decisions),
+                           ("wall_ms", r.wall_ms), ("events_logged", log and r.events is not None),
+                           ("error", r.error)):
+            m[key].append(value)
+        s = self.seats
+        for seat, result in enumerate(r.results):
+            for key, value in (("run_id", run_id), ("match_no", match_no), ("seat", seat), ("team", seat),
+                               ("deck", deck_ids[seat]), ("pilot", pilots[seat]),
+                               ("placement", {"win": 1, "loss": 2}.get(result)), ("result", result)):
+                s[key].append(value)
+        if log and r.events is not None:
+            self._add_events(run_id, match_no, r.events, engine, pool)
+        if r.ledger is not None:
+            c = self.cards
+            for seat, result in enumerate(r.results):
+                for card, copies, opening, drawn, first_drawn, played, first_played in r.ledger.rows(seat):
+                    for key, value in (("run_id", run_id), ("match_no", match_no), ("seat", seat),
+                                       ("deck", deck_ids[seat]), ("pilot", pilots[seat]),
+                                       ("card", engine.card_name(pool, card)), ("copies", copies),
+                                       ("in_opening_hand", opening), ("drawn", drawn),
+                                       ("first_turn_drawn", first_drawn), ("played", played),
+                                       ("first_turn_played", first_played), ("on_play", seat == 0),
+                                       ("won", result == "win"), ("result", result)):
+                        c[key].append(value)
+
+    def _add_events(self, run_id, match_no, buf, engine, pool):
+        n = len(buf)
+        e = self.events
+        names = engine.kinds.names
+        e["run_id"].extend([run_id] * n)
+        e["match_no"].extend([match_no] * n)
+        e["chunk"].extend([self.chunk] * n)
+        e["seq"].extend(range(n))
+        e["turn"].extend(buf.turn)
+        e["seat"].extend(buf.seat)
+        e["kind"].extend([names[k] for k in buf.kind])
+        label = {}
+        for col, src in (("card", buf.card), ("target", buf.target)):
+            out = []
+            for cid in src:
+                if cid not in label:
+                    label[cid] = engine.card_name(pool, cid)
+                out.append(label[cid])
+            e[col].extend(out)
+        e["amount"].extend(buf.amount)
+        e["lane"].extend([None if lane < 0 else lane for lane in buf.lane])
+        e["detail"].extend(buf.detail)
+
+    def tables(self) -> dict[str, pa.Table]:
+        return {"matches": pa.table(self.matches, schema=_MATCH_SCHEMA),
+                "match_seats": pa.table(self.seats, schema=_SEAT_SCHEMA),
+                "events": pa.table(self.events, schema=EVENT_SCHEMA),
+                "card_games": pa.table(self.cards, schema=_CARD_GAME_SCHEMA)}
+
+
+_I32, _STR, _BOOL = pa.int32(), pa.string(), pa.bool_()
+_MATCH_SCHEMA = pa.schema([
+    ("run_id", _I32), ("match_no", _I32), ("chunk", _I32), ("seed", pa.int64()), ("pairing", _I32),
+    ("swapped", _BOOL), ("winner_seat", _I32), ("winner_deck", _STR), ("reason", _STR), ("turns", _I32),
+    ("decisions", _I32), ("wall_ms", pa.float64()), ("events_logged", _BOOL), ("error", _STR),
+])
+_SEAT_SCHEMA = pa.schema([
+    ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("team", _I32), ("deck", _STR),
+    ("pilot", _STR), ("placement", _I32), ("result", _STR),
+])
+_CARD_GAME_SCHEMA = pa.schema([
+    ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("deck", _STR), ("pilot", _STR),
+    ("card", _STR), ("copies", _I32), ("in_opening_hand", _I32), ("drawn", _I32),
+    ("first_turn_drawn", _I32), ("played", _I32), ("first_turn_played", _I32), ("on_play", _BOOL),
+    ("won", _BOOL), ("result", _STR),
+])
+EVENT_SCHEMA = pa.schema([
+    ("run_id", pa.int32()), ("match_no", pa.int32()), ("chunk", pa.int32()), ("seq", pa.int32()), ("turn", pa.int32()),
+    ("seat", pa.int32()), ("kind", pa.string()), ("card", pa.string()), ("target", pa.string()),
+    ("amount", pa.int32()), ("lane", pa.int16()), ("detail", pa.string()),
+])

@@ -1,0 +1,151 @@
+"""The ``workbench`` command. Each sub-command lives in workbench/commands/; this file only
+declares the options and turns user mistakes into one line and exit code 2."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from cardsdb.errors import DataError, DataErrors
+from reports.db import StoreError
+from workbench.errors import UserError
+
+DEFAULT_DB = "workbench.duckdb"
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Card design and balance workbench: simulate, store, analyse.")
+cards_app = typer.Typer(no_args_is_help=True, help="Validate, export and import card data.")
+scenario_app = typer.Typer(no_args_is_help=True, help="Play scenario files and check their expectations.")
+app.add_typer(cards_app, name="cards")
+app.add_typer(scenario_app, name="scenario")
+
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False)
+
+
+def _split(value: Optional[str]) -> Optional[list[str]]:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+@app.command()
+def simulate(
+    game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
+    decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
+                                        "more than two play every pairing"),
+    pilots: str = typer.Option("greedy,greedy", help="one pilot, or one per deck: random, greedy"),
+    matches: int = typer.Option(1000, help="matches per pairing (not seeds: each seed plays from both seats)"),
+    seed: int = typer.Option(1, help="base seed"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    swap: bool = typer.Option(True, "--swap/--no-swap", help="play each seed from both seats"),
+    events: str = typer.Option("all", help="event logs to keep: all, none, or a share of seeds like 0.1"),
+    chunk_size: Optional[int] = typer.Option(None, help="matches per stored chunk"),
+    resume: Optional[int] = typer.Option(None, help="finish a stopped run"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """Play a batch of seeded matches in parallel and store them in DuckDB."""
+    from workbench.commands.simulate import parse_events, simulate as run
+
+    run(game, rules, _split(decks), _split(pilots) or [], matches, seed, swap, parse_events(events),
+        chunk_size, workers, db, resume, quiet, console=err)
+
+
+@app.command()
+def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
+    """List the runs in the store."""
+    from workbench.commands.tables import show_runs
+
+    show_runs(db, out)
+
+
+@app.command()
+def export(
+    table: str = typer.Argument(..., help="matches, match_seats, events, card_games, cards, runs, card_stats"),
+    run: Optional[int] = typer.Option(None, help="the run (default: every run)"),
+    csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
+    parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+):
+    """Export a table of the store to CSV (spreadsheet-ready) or Parquet."""
+    from workbench.commands.tables import export_table
+
+    export_table(db, table, run, csv, parquet, err)
+
+
+@cards_app.command("validate")
+def cards_validate(game: str, data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+    """Check every card, deck and rules version of a game."""
+    from workbench.commands.cards import validate
+
+    validate(game, data_dir, out, err)
+
+
+@cards_app.command("export")
+def cards_export(game: str, rules: str = typer.Option("base"), csv: Path = typer.Option(..., help="CSV file"),
+                 data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+    """Write a rules version's card table as CSV, for editing in a spreadsheet."""
+    from workbench.commands.cards import export_cards
+
+    export_cards(game, rules, csv, data_dir, err)
+
+
+@cards_app.command("import")
+def cards_import(file: Path, game: str = typer.Option(...), as_: str = typer.Option(..., "--as", help="new version"),
+                 base: str = typer.Option("base", help="the version the sheet was exported from"),
+                 data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+    """Turn an edited card sheet into a new rules version holding only the changes."""
+    from workbench.commands.cards import import_cards
+
+    import_cards(file, game, as_, base, data_dir, err)
+
+
+@scenario_app.command("run")
+def scenario_run(files: List[Path], data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+    """Play scenario files; exit 1 if an expectation fails."""
+    from workbench.commands.scenarios import run_files
+
+    if not run_files(files, data_dir, out):
+        raise typer.Exit(1)
+
+
+@app.command()
+def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501)):
+    """Open the dashboard on localhost."""
+    from workbench.commands.dashboard import launch
+
+    raise typer.Exit(launch(db, port))
+
+
+@app.command()
+def bench(
+    games: Optional[str] = typer.Option(None, help="games to measure (default: all)"),
+    matches: int = typer.Option(400, help="random-pilot matches per engine measurement"),
+    greedy_matches: int = typer.Option(60, help="greedy-pilot matches per engine measurement"),
+    farm_matches: int = typer.Option(2000, help="matches per farm measurement"),
+    repeats: int = typer.Option(5, help="runs per farm measurement (the median is shown)"),
+    skip_farm: bool = typer.Option(False, help="measure the engine alone"),
+):
+    """Measure matches and decisions per second: engine alone, and through the farm into the store."""
+    from workbench.commands.bench import run_bench
+
+    run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
+
+
+def main() -> None:
+    try:
+        app()
+    except (UserError, DataError, StoreError) as exc:
+        err.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        sys.exit(2)
+    except DataErrors as exc:
+        for e in exc.errors:
+            err.print(f"[red]error:[/red] {e.line()}", soft_wrap=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

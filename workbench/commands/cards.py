@@ -1,0 +1,73 @@
+"""``workbench cards validate | export | import``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from rich.console import Console
+
+from cardsdb.errors import DataError, DataErrors
+from cardsdb.loader import game_root, load_game, resolve, validate_all
+from cardsdb.spreadsheet import import_cards_csv, write_cards_csv
+from workbench import games
+from workbench.errors import UserError
+
+BUDGET_TOLERANCE = 1.0  # stat points a card may sit off its budget before validate mentions it
+
+
+def validate(game: str, data_dir, out: Console, err: Console) -> None:
+    games.known_game(game)
+    data = load_game(game, data_dir)
+    errors, lines = validate_all(data)
+    if errors:
+        raise DataErrors(errors)
+    for line in lines:
+        out.print(line)
+    base = resolve(data, "base") if "base" in data.rules else None
+    if base is not None:
+        off = []
+        for card in base.cards.values():
+            delta = data.schema.stat_points(card) - data.schema.budget_points(card, base.constants)
+            if abs(delta) > BUDGET_TOLERANCE:
+                off.append(f"  {card.id}: {delta:+.1f} stat points against its budget")
+        if off:
+            out.print(f"note: {len(off)} cards sit off the stat budget (RULES.md explains it):")
+            for line in off:
+                out.print(line)
+    out.print(f"ok: {game}: {len(data.cards)} cards, {len(data.decks)} decks, {len(data.rules)} rules versions")
+
+
+def export_cards(game: str, rules: str, csv: Path, data_dir, err: Console) -> None:
+    _data, ruleset = games.load(game, rules, data_dir)
+    if not csv.resolve().parent.is_dir():
+        raise UserError(f"{csv}: folder {csv.resolve().parent} does not exist")
+    n = write_cards_csv(ruleset, csv)
+    err.print(f"wrote {n} cards of {game} rules {rules} (hash {ruleset.hash}) to {csv}")
+
+
+def import_cards(file: Path, game: str, version: str, base: str, data_dir, err: Console) -> None:
+    data, base_rules = games.load(game, base, data_dir)
+    if version in data.rules:
+        raise UserError(f"rules version {version!r} already exists ({data.rules_files[version]}); pick a new name")
+    changes = import_cards_csv(file, base_rules)
+    doc = {"version": version, "extends": base,
+           "description": f"imported from {Path(file).name}, changes against {base}"}
+    doc.update({k: v for k, v in changes.items() if v})
+    target = game_root(game, data_dir) / "rules" / f"{version}.yaml"
+    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    tmp = target.with_name(f".{target.name}.part")
+    tmp.write_text(text, encoding="utf-8")
+    # the new version must resolve before it is kept
+    check = load_game(game, data_dir)
+    try:
+        from cardsdb.models import RulesFile
+        check.rules[version] = RulesFile.model_validate(doc)
+        check.rules_files[version] = target
+        resolved = resolve(check, version)
+    except (DataError, DataErrors):
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(target)
+    n_patch, n_add, n_remove = (len(changes[k]) for k in ("patch", "add", "remove"))
+    err.print(f"wrote {target}: {n_patch} cards changed, {n_add} added, {n_remove} removed "
+              f"(hash {resolved.hash})")

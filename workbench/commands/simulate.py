@@ -1,0 +1,165 @@
+"""``workbench simulate``: a run spec into the farm and the store, with a progress bar."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from workbench import games
+from workbench.errors import UserError
+from workbench.farm import FarmReport, default_workers, run_chunks
+from workbench.runspec import RunSpec, deck_hash
+from workbench.store import Store
+from workbench.version import code_version
+
+
+def card_rows(ruleset) -> list[dict]:
+    """The store's ``cards`` rows of a rules version: shared columns plus the game's own as JSON."""
+    sch = ruleset.schema
+    rows = []
+    for card in ruleset.cards.values():
+        summary = sch.card_summary(card, ruleset.constants)
+        extra = card.model_dump(by_alias=True, mode="json", exclude={"id", "name", "type"})
+        rows.append({"game": ruleset.game, "rules_version": ruleset.version, "rules_hash": ruleset.hash,
+                     "card": card.id, **summary, "extra": json.dumps(extra, sort_keys=True)})
+    return rows
+
+
+def parse_events(value: str) -> float:
+    if value == "all":
+        return 1.0
+    if value == "none":
+        return 0.0
+    try:
+        rate = float(value)
+    except ValueError:
+        raise UserError(f"--events takes all, none or a share between 0 and 1, not {value!r}") from None
+    if not 0.0 <= rate <= 1.0:
+        raise UserError(f"--events share must be between 0 and 1, not {rate}")
+    return rate
+
+
+def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
+            swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None) -> tuple[RunSpec, dict]:
+    from sim.core.pilots import PILOTS
+
+    data, ruleset = games.load(game, rules, data_dir)
+    decks = games.decks_for(data, ruleset, deck_ids)
+    for pilot in pilots:
+        if pilot not in PILOTS:
+            raise UserError(f"unknown pilot {pilot!r} (known: {', '.join(PILOTS)})")
+    if len(pilots) not in (1, len(decks)):
+        raise UserError(f"--pilots names {len(pilots)} pilots for {len(decks)} decks: give one, or one per deck")
+    if matches < 1:
+        raise UserError("--matches must be at least 1")
+    if chunk_size is None:
+        n_pairings = max(1, len(decks) * (len(decks) - 1) // 2)
+        chunk_size = max(2, min(200, (matches * n_pairings) // (8 * max(1, workers))))
+        chunk_size += chunk_size % 2  # keep the two seatings of a seed together
+    spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
+                   seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
+                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks))
+    return spec, payload_for(spec, ruleset, decks)
+
+
+def payload_for(spec: RunSpec, ruleset, decks) -> dict:
+    return {"spec": spec.to_json(), "ruleset": ruleset.to_payload(),
+            "decks": [d.model_dump(by_alias=True) for d in decks], "run_id": None}
+
+
+def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict, dict]:
+    row = store.run(run_id)
+    if row is None:
+        raise UserError(f"{store.path}: no run {run_id}")
+    if row["status"] == "done":
+        raise UserError(f"run {run_id} is already done ({row['matches_done']} matches)")
+    if row["status"] == "running" and row["pid"] and row["pid"] != os.getpid() and _alive(row["pid"]):
+        raise UserError(f"run {run_id} is still being written by process {row['pid']}")
+    spec = RunSpec.from_json(json.loads(row["spec"]))
+    data, ruleset = games.load(spec.game, spec.rules, data_dir)
+    decks = games.decks_for(data, ruleset, spec.decks)
+    now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks)})
+    if now_spec.spec_hash() != row["spec_hash"]:
+        raise UserError(f"run {run_id}: the rules version {spec.rules!r} or its decks changed since the run "
+                        f"started (rules hash {row['rules_hash']} -> {ruleset.hash}); start a new run instead")
+    return spec, payload_for(spec, ruleset, decks), row
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: int, quiet: bool,
+            console: Console) -> FarmReport:
+    """Play the chunks of the run not stored yet; mark the run done, stopped or failed."""
+    store.init()
+    payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}
+    done = store.done_chunks(run_id)
+    todo = [c for c in range(spec.n_chunks) if c not in done]
+    already = sum(len(spec.chunk_range(c)) for c in done)
+    store.set_status(run_id, "running", pid=os.getpid())
+    progress = Progress(TextColumn(f"run {run_id}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[rate]} matches/s"), TimeElapsedColumn(), TimeRemainingColumn(),
+                        console=console, disable=quiet, transient=False)
+    task = progress.add_task("run", total=spec.matches_total, completed=already, rate="-")
+    started = time.perf_counter()
+    fresh = [0]
+
+    def on_chunk(chunk: int, n: int) -> None:
+        fresh[0] += n
+        rate = fresh[0] / max(1e-9, time.perf_counter() - started)
+        progress.update(task, advance=n, rate=f"{rate:,.0f}")
+
+    try:
+        report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start)
+    except KeyboardInterrupt:
+        progress.stop()
+        store.set_status(run_id, "stopped", note="interrupted", pid=None)
+        raise UserError(f"run {run_id} stopped; finish it with: workbench simulate --resume {run_id} "
+                        f"--db {store.path}") from None
+    except UserError:
+        progress.stop()
+        raise
+    except Exception as exc:
+        progress.stop()
+        store.set_status(run_id, "failed", note=f"{type(exc).__name__}: {exc}", pid=None)
+        raise UserError(f"run {run_id} failed: {type(exc).__name__}: {exc} (resume with --resume {run_id})") from None
+    progress.stop()
+    store.set_status(run_id, "done", pid=None)
+    return report
+
+
+def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
+             resume, quiet, data_dir=None, console: Console | None = None) -> int:
+    console = console or Console(stderr=True)
+    store = Store(db)
+    workers = workers or default_workers()
+    if resume is not None:
+        spec, payload, _row = resumed_run(store, resume, data_dir)
+        run_id = resume
+    else:
+        if game is None:
+            raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")
+        games.known_game(game)
+        spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
+                                workers, data_dir)
+        from cardsdb.loader import Ruleset
+        ruleset = Ruleset.from_payload(payload["ruleset"])
+        store.init()
+        run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks,
+                                  code_version())
+    report = execute(store, run_id, spec, payload, workers, quiet, console)
+    row = store.run(run_id)
+    console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}) stored in "
+                  f"{store.path}; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"
+                  + (f"; {row['errors']} matches raised errors (see matches.error)" if row["errors"] else ""))
+    return run_id
+
+

@@ -1,0 +1,93 @@
+"""A run spec: what to simulate, and how its matches are numbered, seeded and cut into chunks.
+
+Matches are numbered pairing by pairing. Within a pairing, with seat swapping on, matches 2i and
+2i+1 share seed ``base_seed + i``: the first with the pairing's first deck in seat 0, the second
+with the decks swapped, so each seed is played from both seats.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from sim.core.rng import derive_seed
+
+
+@dataclass
+class RunSpec:
+    game: str
+    rules: str
+    decks: list[str]
+    pilots: list[str]
+    matches: int                 # per pairing
+    seed: int = 1
+    swap: bool = True
+    event_sample: float = 1.0    # share of seeds whose full event log is stored
+    chunk_size: int = 50
+    rules_hash: str = ""
+    deck_hash: str = ""
+    pairings: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.pairings:
+            n = len(self.decks)
+            self.pairings = [(0, 0)] if n == 1 else [(i, j) for i in range(n) for j in range(i + 1, n)]
+        if len(self.pilots) == 1:
+            self.pilots = self.pilots * len(self.decks)
+
+    @property
+    def matches_total(self) -> int:
+        return self.matches * len(self.pairings)
+
+    @property
+    def n_chunks(self) -> int:
+        return math.ceil(self.matches_total / self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> range:
+        start = chunk * self.chunk_size
+        return range(start, min(self.matches_total, start + self.chunk_size))
+
+    def match(self, match_no: int) -> tuple[int, int, bool]:
+        """(seed, pairing, swapped) of a match number."""
+        pairing, j = divmod(match_no, self.matches)
+        if self.swap:
+            seed_index, swapped = j // 2, bool(j % 2)
+        else:
+            seed_index, swapped = j, False
+        return self.seed + seed_index, pairing, swapped
+
+    def seat_slots(self, pairing: int, swapped: bool) -> list[int]:
+        """The deck slot (index into ``decks``) sitting in each seat."""
+        a, b = self.pairings[pairing]
+        return [b, a] if swapped else [a, b]
+
+    def logs_events(self, seed: int) -> bool:
+        if self.event_sample >= 1.0:
+            return True
+        if self.event_sample <= 0.0:
+            return False
+        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["pairings"] = [list(p) for p in self.pairings]
+        d["matches_total"] = self.matches_total
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "RunSpec":
+        d = dict(d)
+        d.pop("matches_total", None)
+        d["pairings"] = [tuple(p) for p in d["pairings"]]
+        return cls(**d)
+
+    def spec_hash(self) -> str:
+        """What must not change for a stopped run to be resumed."""
+        keep = {k: v for k, v in self.to_json().items() if k != "event_sample"}
+        return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def deck_hash(decks: list) -> str:
+    text = json.dumps([d.model_dump(by_alias=True) for d in decks], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,0 +1,260 @@
+"""The DuckDB store: schema, and a writer that never holds the file for long.
+
+Every method opens the file, does one short piece of work (one chunk in one transaction) and
+closes it, retrying briefly while another process holds the lock (reports/db.py explains why).
+The dashboard does the same on its side, so a run and a reader interleave, never starve.
+"""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from reports.db import connect as _connect
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id INTEGER PRIMARY KEY,
+    game VARCHAR NOT NULL,
+    rules_version VARCHAR NOT NULL,
+    rules_hash VARCHAR NOT NULL,
+    decks VARCHAR NOT NULL,            -- the deck ids of the run, comma separated
+    pilots VARCHAR NOT NULL,           -- one pilot per deck slot, comma separated
+    matches_target INTEGER NOT NULL,
+    chunks_target INTEGER NOT NULL,
+    matches_done INTEGER NOT NULL DEFAULT 0,
+    errors INTEGER NOT NULL DEFAULT 0,
+    base_seed BIGINT NOT NULL,
+    swap BOOLEAN NOT NULL,
+    event_sample DOUBLE NOT NULL,
+    spec VARCHAR NOT NULL,             -- the whole run spec as JSON
+    spec_hash VARCHAR NOT NULL,        -- rules hash + deck contents + pilots: resume refuses a change
+    code_version VARCHAR,
+    status VARCHAR NOT NULL,           -- running, done, stopped, failed
+    pid INTEGER,
+    note VARCHAR,
+    created_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL,
+    wall_seconds DOUBLE NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    run_id INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    matches INTEGER NOT NULL,
+    stored_at TIMESTAMP NOT NULL,
+    worker_seconds DOUBLE NOT NULL,
+    events_rows INTEGER NOT NULL DEFAULT 0,  -- rows in the chunk's event-log part (Parquet)
+    PRIMARY KEY (run_id, chunk)
+);
+CREATE TABLE IF NOT EXISTS cards (
+    game VARCHAR NOT NULL,
+    rules_version VARCHAR NOT NULL,
+    rules_hash VARCHAR NOT NULL,
+    card VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    type VARCHAR,
+    faction VARCHAR,
+    cost_text VARCHAR,
+    budget_cost DOUBLE,
+    attack INTEGER,
+    defense INTEGER,
+    stat_points DOUBLE,
+    budget_points DOUBLE,
+    keywords VARCHAR[],
+    online_legal BOOLEAN,
+    extra VARCHAR,                     -- the game's own fields, as JSON
+    PRIMARY KEY (rules_hash, card)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    run_id INTEGER NOT NULL,
+    match_no INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    pairing INTEGER NOT NULL,
+    swapped BOOLEAN NOT NULL,          -- the pairing's second deck sat in seat 0
+    winner_seat INTEGER,               -- NULL for a draw
+    winner_deck VARCHAR,
+    reason VARCHAR NOT NULL,
+    turns INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    wall_ms DOUBLE NOT NULL,
+    events_logged BOOLEAN NOT NULL,
+    error VARCHAR,
+    PRIMARY KEY (run_id, match_no)
+);
+CREATE TABLE IF NOT EXISTS match_seats (
+    run_id INTEGER NOT NULL,
+    match_no INTEGER NOT NULL,
+    seat INTEGER NOT NULL,             -- seat 0 acts first
+    team INTEGER NOT NULL,
+    deck VARCHAR NOT NULL,
+    pilot VARCHAR NOT NULL,
+    placement INTEGER,                 -- 1 for the winner; NULL in a draw
+    result VARCHAR NOT NULL            -- win, loss, draw
+);
+CREATE TABLE IF NOT EXISTS card_games (
+    run_id INTEGER NOT NULL,
+    match_no INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    deck VARCHAR NOT NULL,
+    pilot VARCHAR NOT NULL,
+    card VARCHAR NOT NULL,
+    copies INTEGER NOT NULL,
+    in_opening_hand INTEGER NOT NULL,
+    drawn INTEGER NOT NULL,            -- drawn after the opening hand
+    first_turn_drawn INTEGER,          -- the seat's own turn number
+    played INTEGER NOT NULL,
+    first_turn_played INTEGER,
+    on_play BOOLEAN NOT NULL,          -- this seat acted first
+    won BOOLEAN NOT NULL,
+    result VARCHAR NOT NULL
+);
+"""
+
+TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games")
+
+# Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
+# part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
+# the parts of stored chunks only, so a part left by a killed run is invisible until its chunk is
+# stored (and then it is rewritten identically: matches are deterministic). Keeping them out of
+# the database file makes the writer's transaction per chunk short, which is what lets the farm
+# scale and readers get in between chunks.
+EVENT_COLUMNS = (("run_id", "INTEGER"), ("match_no", "INTEGER"), ("chunk", "INTEGER"), ("seq", "INTEGER"),
+                 ("turn", "INTEGER"), ("seat", "INTEGER"), ("kind", "VARCHAR"), ("card", "VARCHAR"),
+                 ("target", "VARCHAR"), ("amount", "INTEGER"), ("lane", "SMALLINT"), ("detail", "VARCHAR"))
+
+
+def events_dir(db_path: str | Path) -> Path:
+    """Where a store's event-log parts live: ``<db file>.events/run-<id>/chunk-<n>.parquet``."""
+    p = Path(db_path).resolve()
+    return p.with_name(p.name + ".events")
+
+
+def events_view_sql(db_path: str | Path) -> str:
+    folder = events_dir(db_path).as_posix().replace("'", "''")
+    return f"""CREATE OR REPLACE VIEW events AS
+        SELECT e.* FROM read_parquet('{folder}/**/*.parquet') e
+        WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.run_id = e.run_id AND c.chunk = e.chunk)"""
+
+
+def write_empty_part(db_path: str | Path) -> None:
+    """An empty part carrying the schema, so the view reads even before the first chunk."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = events_dir(db_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "_schema.parquet"
+    if not target.exists():
+        from workbench.chunk import EVENT_SCHEMA
+        pq.write_table(pa.table({f.name: pa.array([], f.type) for f in EVENT_SCHEMA}, schema=EVENT_SCHEMA), target)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
+
+
+def connect(path: str | Path, read_only: bool = False):
+    """The shared brief-open helper (reports/db.py), for writing by default."""
+    return _connect(path, read_only=read_only)
+
+
+class Store:
+    """The writer's side of the store. Every method opens, works and closes."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    @property
+    def events_dir(self) -> Path:
+        return events_dir(self.path)
+
+    def init(self) -> None:
+        """Create the tables, the event-log folder and the ``events`` view (idempotent; the
+        view is remade so it follows the database if the folder moved)."""
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+        write_empty_part(self.path)
+        with connect(self.path) as con:
+            con.execute(events_view_sql(self.path))
+
+    # --- runs -------------------------------------------------------------------------------
+    def create_run(self, spec: dict, spec_hash: str, card_rows: list[dict], chunks_target: int,
+                   code_version: str) -> int:
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute("BEGIN")
+            run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM runs").fetchall()[0][0]
+            t = now()
+            con.execute(
+                """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
+                   matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
+                   code_version, status, pid, created_at, updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)""",
+                [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
+                 ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
+                 spec["swap"], spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
+                 code_version, os.getpid(), t, t])
+            self._insert_cards(con, card_rows)
+            con.execute("COMMIT")
+        return run_id
+
+    def _insert_cards(self, con, rows: list[dict]) -> None:
+        if not rows:
+            return
+        import pyarrow as pa
+        table = pa.Table.from_pylist(rows)
+        con.register("new_cards", table)
+        con.execute("""INSERT INTO cards SELECT * FROM new_cards n
+                       WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.rules_hash = n.rules_hash
+                                         AND c.card = n.card)""")
+        con.unregister("new_cards")
+
+    def run(self, run_id: int) -> dict | None:
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            rows = con.execute("SELECT * FROM runs WHERE run_id = ?", [run_id]).fetchall()
+            if not rows:
+                return None
+            cols = [d[0] for d in con.description]
+        return dict(zip(cols, rows[0]))
+
+    def done_chunks(self, run_id: int) -> set[int]:
+        with connect(self.path) as con:
+            return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}
+
+    def set_status(self, run_id: int, status: str, note: str | None = None, pid: int | None = None) -> None:
+        with connect(self.path) as con:
+            con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
+                        "WHERE run_id = ?", [status, note, pid, now(), run_id])
+
+    # --- chunks -----------------------------------------------------------------------------
+    def write_chunk(self, run_id: int, chunk: int, tables: dict, worker_seconds: float, wall_seconds: float,
+                    events_rows: int = 0) -> bool:
+        """Store one chunk in one transaction; False (and nothing written) if it is already in.
+        The chunk's event-log part is already on disk; the chunks row makes it visible."""
+        with connect(self.path) as con:
+            con.execute("BEGIN")
+            exists = con.execute("SELECT count(*) FROM chunks WHERE run_id = ? AND chunk = ?",
+                                 [run_id, chunk]).fetchall()[0][0]
+            if exists:
+                con.execute("ROLLBACK")
+                return False
+            for name in ("matches", "match_seats", "card_games"):
+                table = tables.get(name)
+                if table is None or table.num_rows == 0:
+                    continue
+                con.register("part", table)
+                con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM part")
+                con.unregister("part")
+            n = tables["matches"].num_rows
+            errors = tables["matches"].column("error").null_count
+            errors = n - errors
+            con.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
+                        [run_id, chunk, n, now(), worker_seconds, events_rows])
+            con.execute("""UPDATE runs SET matches_done = matches_done + ?, errors = errors + ?,
+                           wall_seconds = wall_seconds + ?, updated_at = ? WHERE run_id = ?""",
+                        [n, errors, wall_seconds, now(), run_id])
+            con.execute("COMMIT")
+        return True
