@@ -13,6 +13,9 @@ class DataError(Exception):
         self.message = message
         super().__init__(self.line())
 
+    def __str__(self) -> str:
+        return self.line()
+
     def line(self) -> str:
         parts = []
         if self.file:

@@ -22,8 +22,9 @@ scenario_app = typer.Typer(no_args_is_help=True, help="Play scenario files and c
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+# piped output (a file, a test) is not cut to 80 columns
+err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
 def _split(value: Optional[str]) -> Optional[list[str]]:

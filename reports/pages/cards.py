@@ -15,7 +15,7 @@ def render() -> None:
     st.caption(f"Store: `{path}`")
     if not store_ready(path):
         return
-    run_ids = pick_runs(path)
+    _runs, run_ids = pick_runs(path)
     if not run_ids:
         st.info("Pick at least one run in the sidebar.")
         return
@@ -30,7 +30,8 @@ def render() -> None:
     chosen = st.sidebar.multiselect("Faction", factions, default=factions)
     min_games = st.sidebar.slider("Minimum games in hand", 0, int(max(1, stats["gih_games"].max())), 0,
                                   help="hide cards seen in fewer games than this")
-    view = stats.filter(pl.col("faction").is_in(chosen) & (pl.col("gih_games") >= min_games))
+    view = stats.filter((pl.col("faction").is_in(chosen) | pl.col("faction").is_null())
+                        & (pl.col("gih_games") >= min_games))
     st.caption(f"{view.height} cards; win rates count a draw as not won.")
     columns = ["card", "name", "faction", "type", "cost", "games", "gih_games", "gih_wr", "gih_wr_lo",
                "gih_wr_hi", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "avg_turn_played"]
@@ -51,14 +52,15 @@ def render() -> None:
                                                          format="%.1f"),
     }
     chart = view.filter(pl.col("played_games") > 0).sort("played_wr")
+    labels = [f"{name} (n={n})" for name, n in zip(chart["name"], chart["played_games"])]
     fig = go.Figure(go.Bar(
-        x=chart["played_wr"] * 100, y=chart["name"], orientation="h",
+        x=chart["played_wr"] * 100, y=labels, orientation="h",
         error_x={"type": "data", "symmetric": False,
                  "array": (chart["played_wr_hi"] - chart["played_wr"]) * 100,
                  "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100},
-        customdata=chart["played_games"], hovertemplate="%{y}: %{x:.1f}% (n = %{customdata})<extra></extra>"))
+        hovertemplate="%{y}: %{x:.1f}% played win rate<extra></extra>"))
     fig.update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", yaxis_title="",
                       height=max(400, 18 * chart.height), margin={"l": 10})
     st.plotly_chart(fig, width="stretch")
     st.subheader("Card table")
-    table_with_download(table, "card_stats", config)
+    table_with_download(table, "card_stats", config, download=view)

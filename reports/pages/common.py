@@ -45,23 +45,35 @@ def store_ready(path: Path) -> bool:
     return True
 
 
-def pick_runs(path: Path) -> list[int]:
-    """Sidebar filters: game, then runs (default: the newest run of that game)."""
+def pick_game(path: Path) -> pl.DataFrame:
+    """Sidebar filter: the game; returns that game's runs, newest first."""
     runs = cached("runs", str(path))
     if runs.is_empty():
-        return []
+        return runs
     games = sorted(runs["game"].unique().to_list())
     game = st.sidebar.selectbox("Game", games, help="which game's runs to show")
-    mine = runs.filter(pl.col("game") == game)
+    return runs.filter(pl.col("game") == game)
+
+
+def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
+    """Sidebar filters: game, then runs (default: the newest run of that game). Returns the
+    game's runs and the chosen run ids."""
+    mine = pick_game(path)
+    if mine.is_empty():
+        return mine, []
     labels = {r["run_id"]: f"run {r['run_id']}: {r['decks']} ({r['rules_version']}, {r['pilots']}, "
                            f"{r['matches_done']} matches, {r['status']})" for r in mine.iter_rows(named=True)}
     ids = list(labels)
     chosen = st.sidebar.multiselect("Runs", ids, default=ids[:1], format_func=labels.get,
                                     help="the runs whose matches are counted; several are pooled")
-    return chosen
+    return mine, chosen
 
 
-def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None) -> None:
+def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
+                        download: pl.DataFrame | None = None) -> None:
+    """The table as shown, and under it its CSV (``download`` when the shown table is formatted
+    for reading, e.g. rates as percentages, and the file should hold the documented columns)."""
     st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config)
-    st.download_button(f"Download {name} as CSV", frame.write_csv().encode("utf-8"),
+    data = download if download is not None else frame
+    st.download_button(f"Download {name} as CSV", data.write_csv().encode("utf-8"),
                        file_name=f"{name}.csv", mime="text/csv", key=f"csv-{name}")

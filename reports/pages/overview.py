@@ -14,8 +14,7 @@ def render() -> None:
     st.caption(f"Store: `{path}`")
     if not store_ready(path):
         return
-    run_ids = pick_runs(path)
-    runs = cached("runs", str(path))
+    runs, run_ids = pick_runs(path)
     st.subheader("Runs")
     table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
                         "runs", {"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,

@@ -1,0 +1,45 @@
+"""Shared fixtures: the real Frontier data, and a small store filled by a real simulation."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "cardsdb"
+SCENARIOS = DATA / "frontier" / "scenarios"
+
+
+def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run the ``workbench`` command as a user would, in a fresh process."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
+                          env=full_env, cwd=cwd or ROOT, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def frontier():
+    """(engine, pool, data, ruleset, compiled starter decks) of Wild Frontier's base rules."""
+    from cardsdb.loader import load_ruleset
+    from sim.registry import engine
+
+    data, ruleset = load_ruleset("frontier", "base", DATA)
+    eng = engine("frontier")
+    pool = eng.compile_pool(ruleset)
+    decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+    return eng, pool, data, ruleset, decks
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory) -> Path:
+    """A store holding two finished runs: 60 random matches and 20 greedy ones."""
+    path = tmp_path_factory.mktemp("store") / "small.duckdb"
+    for pilots, n, seed in (("random,random", "60", "1"), ("greedy,greedy", "20", "7")):
+        res = run_cli("simulate", "frontier", "--matches", n, "--pilots", pilots, "--seed", seed,
+                      "--workers", "2", "--db", str(path), "--quiet")
+        assert res.returncode == 0, res.stderr
+    return path

@@ -1,0 +1,200 @@
+"""Bad data gets one clear line naming the file, the card and the field, exit code 2, and no
+traceback: one test per kind of mistake. And the spreadsheet round trip."""
+import csv
+import shutil
+
+import pytest
+import yaml
+
+from tests.conftest import DATA, run_cli
+
+
+@pytest.fixture
+def data(tmp_path):
+    """A private copy of the card data to break."""
+    root = tmp_path / "data"
+    shutil.copytree(DATA / "frontier", root / "frontier",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    return root
+
+
+def cards_file(data):
+    return data / "frontier" / "cards" / "humans.yaml"
+
+
+def edit_card(data, card_id, **changes):
+    path = cards_file(data)
+    cards = yaml.safe_load(path.read_text())
+    for card in cards:
+        if card["id"] == card_id:
+            card.update(changes)
+    path.write_text(yaml.safe_dump(cards, sort_keys=False))
+
+
+def validate(data):
+    return run_cli("cards", "validate", "frontier", "--data-dir", str(data))
+
+
+def one_clean_error(res, *needles):
+    """Exit 2, no traceback, and the error lines name every needle."""
+    assert res.returncode == 2, (res.returncode, res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr + res.stdout
+    lines = [l for l in res.stderr.splitlines() if l.startswith("error:")]
+    assert lines, res.stderr
+    matching = [l for l in lines if all(n in l for n in needles)]
+    assert matching, f"no error line names {needles}: {lines}"
+    return matching[0]
+
+
+def test_the_shipped_data_is_valid():
+    res = run_cli("cards", "validate", "frontier")
+    assert res.returncode == 0, res.stderr
+    assert "ok: frontier" in res.stdout and "off the stat budget" not in res.stdout
+
+
+def test_bad_yaml(data):
+    cards_file(data).write_text("- id: x\n  name: [unclosed\n")
+    one_clean_error(validate(data), "humans.yaml", "bad YAML", "line")
+
+
+def test_unknown_field(data):
+    edit_card(data, "tin-star-recruit", attack=3)
+    one_clean_error(validate(data), "humans.yaml", "card 'tin-star-recruit'", "field 'attack'", "unknown field")
+
+
+def test_wrong_type(data):
+    edit_card(data, "tin-star-recruit", atk="three")
+    one_clean_error(validate(data), "humans.yaml", "card 'tin-star-recruit'", "field 'atk'")
+
+
+def test_unknown_keyword(data):
+    edit_card(data, "tin-star-recruit", keywords={"ambsh": True})
+    one_clean_error(validate(data), "card 'tin-star-recruit'", "field 'keywords.ambsh'", "unknown keyword")
+
+
+def test_unknown_effect(data):
+    edit_card(data, "homestead-settler", abilities=[{"when": "played", "do": [{"effect": "teleport"}]}])
+    one_clean_error(validate(data), "card 'homestead-settler'", "field 'abilities.0.do.0'", "teleport")
+
+
+def test_unknown_card_in_a_deck(data):
+    deck = data / "frontier" / "decks" / "lawmen-posse.yaml"
+    doc = yaml.safe_load(deck.read_text())
+    doc["cards"]["no-such-card"] = doc["cards"].pop("tin-star-recruit")
+    deck.write_text(yaml.safe_dump(doc, sort_keys=False))
+    one_clean_error(validate(data), "lawmen-posse.yaml", "card 'no-such-card'", "field 'cards'", "unknown card")
+
+
+@pytest.mark.parametrize("breakage,needles", [
+    ("copies", ("card 'tin-star-recruit'", "4 copies, at most 3")),
+    ("size", ("field 'cards'", "51 cards, a deck has exactly 52")),
+    ("faction", ("card 'pocket-snatcher'", "not one of the deck's races")),
+    ("races", ("field 'races'", "3 main races, at most 2")),
+])
+def test_deck_breaking_construction_rules(data, breakage, needles):
+    deck = data / "frontier" / "decks" / "lawmen-posse.yaml"
+    doc = yaml.safe_load(deck.read_text())
+    cards = doc["cards"]
+    if breakage == "copies":
+        cards["tin-star-recruit"] = 4
+        cards["dust-creek-deputy"] -= 1
+    elif breakage == "size":
+        cards["tin-star-recruit"] -= 1
+    elif breakage == "faction":
+        cards["tin-star-recruit"] -= 1
+        cards["pocket-snatcher"] = 1
+    elif breakage == "races":
+        doc["races"] = ["humans", "desert_devils", "goblins"]
+    deck.write_text(yaml.safe_dump(doc, sort_keys=False))
+    one_clean_error(validate(data), "lawmen-posse.yaml", *needles)
+
+
+def test_extends_loop(data):
+    rules = data / "frontier" / "rules"
+    (rules / "a.yaml").write_text("version: a\nextends: b\n")
+    (rules / "b.yaml").write_text("version: b\nextends: a\n")
+    one_clean_error(validate(data), "field 'extends'", "extends loop")
+
+
+def test_unknown_constant(data):
+    (data / "frontier" / "rules" / "fast.yaml").write_text("version: fast\nextends: base\nconstants: {startin_hp: 20}\n")
+    one_clean_error(validate(data), "fast.yaml", "constants.startin_hp", "unknown field")
+
+
+def test_missing_rules_version(tmp_path):
+    res = run_cli("simulate", "frontier", "--rules", "v9", "--db", str(tmp_path / "x.duckdb"))
+    one_clean_error(res, "no rules version 'v9'", "known: ")
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_unknown_deck_and_pilot(tmp_path):
+    one_clean_error(run_cli("simulate", "frontier", "--decks", "lawmen-posse,nope", "--db", str(tmp_path / "x.duckdb")),
+                    "no deck 'nope'")
+    one_clean_error(run_cli("simulate", "frontier", "--pilots", "genius", "--db", str(tmp_path / "x.duckdb")),
+                    "unknown pilot 'genius'")
+
+
+def test_unwritable_database_path(tmp_path):
+    res = run_cli("simulate", "frontier", "--matches", "2", "--db", str(tmp_path / "missing" / "x.duckdb"))
+    one_clean_error(res, "x.duckdb", "does not exist")
+
+
+def test_spreadsheet_round_trip_makes_a_version_of_only_the_changes(data, tmp_path):
+    sheet = tmp_path / "cards.csv"
+    res = run_cli("cards", "export", "frontier", "--rules", "base", "--csv", str(sheet), "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    assert {"id", "name", "cost.mana", "atk", "def", "keywords", "budget_cost"} <= set(rows[0])
+    for row in rows:
+        if row["id"] == "tin-star-recruit":
+            row["atk"] = "2"
+            row["keywords"] = "warrant; fortify=1"
+    rows = [r for r in rows if r["id"] != "liquid-courage"]
+    new = dict(rows[0], id="sheet-born-card", name="Sheet Born Card")
+    rows.append(new)
+    with sheet.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    res = run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v2", "--base", "base",
+                  "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    doc = yaml.safe_load((data / "frontier" / "rules" / "v2.yaml").read_text())
+    assert doc["extends"] == "base"
+    assert doc["patch"] == {"tin-star-recruit": {"atk": 2, "keywords": {"warrant": True, "fortify": 1}}}
+    assert doc["remove"] == ["liquid-courage"]
+    assert [c["id"] for c in doc["add"]] == ["sheet-born-card"]
+    from cardsdb.loader import load_ruleset
+    _d, v2 = load_ruleset("frontier", "v2", data)
+    _d, base = load_ruleset("frontier", "base", data)
+    assert v2.cards["tin-star-recruit"].atk == 2 and v2.hash != base.hash
+    assert "liquid-courage" not in v2.cards and "sheet-born-card" in v2.cards
+    # importing again under the same name is refused
+    one_clean_error(run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v2",
+                            "--data-dir", str(data)), "already exists")
+
+
+def test_a_bad_sheet_names_the_row_card_and_column(data, tmp_path):
+    sheet = tmp_path / "cards.csv"
+    run_cli("cards", "export", "frontier", "--csv", str(sheet), "--data-dir", str(data))
+    text = sheet.read_text(encoding="utf-8").splitlines()
+    header = text[0].split(",")
+    cells = text[1].split(",")
+    cells[header.index("atk")] = "lots"
+    sheet.write_text("\n".join([text[0], ",".join(cells)] + text[2:]) + "\n", encoding="utf-8")
+    res = run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v3", "--data-dir", str(data))
+    one_clean_error(res, "cards.csv", "field 'atk'", "row 2")
+    assert not (data / "frontier" / "rules" / "v3.yaml").exists()
+
+
+def test_rules_version_patch_and_hash(data):
+    (data / "frontier" / "rules" / "tough.yaml").write_text(
+        "version: tough\nextends: base\nconstants: {starting_hp: 40}\npatch: {bison-bull: {atk: 9}}\n"
+        "remove: [liquid-courage]\n")
+    from cardsdb.loader import load_ruleset
+    _d, tough = load_ruleset("frontier", "tough", data)
+    _d, base = load_ruleset("frontier", "base", data)
+    assert tough.constants.starting_hp == 40 and tough.cards["bison-bull"].atk == 9
+    assert tough.chain == ["base", "tough"] and tough.hash != base.hash
+    _d, again = load_ruleset("frontier", "tough", data)
+    assert again.hash == tough.hash
