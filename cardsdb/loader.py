@@ -78,7 +78,7 @@ def read_yaml(path: Path) -> Any:
         raise DataError(path, f"cannot read: {exc.strerror}") from None
 
 
-def _rel(path: Path, root: Path | None = None) -> str:
+def _rel(path: Path) -> str:
     """A path as a designer would type it: relative to the working folder when inside it."""
     path = Path(path)
     try:
@@ -102,7 +102,7 @@ def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
 
 def _load_cards(data: GameData) -> None:
     for path in sorted((data.root / "cards").glob("*.yaml")):
-        name = _rel(path, data.root)
+        name = _rel(path)
         try:
             doc = read_yaml(path)
         except DataError as err:
@@ -126,26 +126,30 @@ def _load_cards(data: GameData) -> None:
                 continue
             if card.id in data.cards:
                 data.errors.append(DataError(name, f"duplicate card id, first defined in "
-                                             f"{_rel(data.card_files[card.id], data.root)}", card=card.id, field="id"))
+                                             f"{_rel(data.card_files[card.id])}", card=card.id, field="id"))
                 continue
             data.cards[card.id] = card
             data.card_files[card.id] = path
 
 
-def _load_decks(data: GameData) -> None:
-    for path in sorted((data.root / "decks").glob("*.yaml")):
-        name = _rel(path, data.root)
+def _mapping_files(data: GameData, folder: str, model, what: str):
+    """(path, shown name, validated model) of each YAML mapping file in a folder; problems go to
+    ``data.errors``."""
+    for path in sorted((data.root / folder).glob("*.yaml")):
+        name = _rel(path)
         try:
             doc = read_yaml(path)
             if not isinstance(doc, dict):
-                raise DataError(name, "a deck file is a YAML mapping (id, name, cards, ...)")
-            deck = data.schema.Deck.model_validate(doc)
+                raise DataError(name, f"a {what} file is a YAML mapping")
+            yield path, name, model.model_validate(doc)
         except DataError as err:
             data.errors.append(err)
-            continue
         except ValidationError as exc:
             data.errors.extend(from_validation(name, exc))
-            continue
+
+
+def _load_decks(data: GameData) -> None:
+    for path, name, deck in _mapping_files(data, "decks", data.schema.Deck, "deck"):
         if deck.id in data.decks:
             data.errors.append(DataError(name, "duplicate deck id", field="id"))
             continue
@@ -154,19 +158,7 @@ def _load_decks(data: GameData) -> None:
 
 
 def _load_rules(data: GameData) -> None:
-    for path in sorted((data.root / "rules").glob("*.yaml")):
-        name = _rel(path, data.root)
-        try:
-            doc = read_yaml(path)
-            if not isinstance(doc, dict):
-                raise DataError(name, "a rules file is a YAML mapping (version, extends, ...)")
-            rules = RulesFile.model_validate(doc)
-        except DataError as err:
-            data.errors.append(err)
-            continue
-        except ValidationError as exc:
-            data.errors.extend(from_validation(name, exc))
-            continue
+    for path, name, rules in _mapping_files(data, "rules", RulesFile, "rules"):
         if rules.version != path.stem:
             data.errors.append(DataError(name, f"version {rules.version!r} must match the file name "
                                          f"{path.stem!r}", field="version"))
@@ -182,7 +174,7 @@ def resolve(data: GameData, version: str) -> Ruleset:
                               for cid, c in data.cards.items()}
     constants: dict[str, Any] = {}
     for v in chain:
-        rules, name = data.rules[v], _rel(data.rules_files[v], data.root)
+        rules, name = data.rules[v], _rel(data.rules_files[v])
         constants.update(rules.constants)
         for cid in rules.remove:
             if cid not in cards:
@@ -199,7 +191,7 @@ def resolve(data: GameData, version: str) -> Ruleset:
                 raise DataError(name, "cannot patch an unknown card", card=cid, field="patch")
             cards[cid] = _merge(cards[cid], changes)
     out = {}
-    last = _rel(data.rules_files[chain[-1]], data.root)
+    last = _rel(data.rules_files[chain[-1]])
     for cid in sorted(cards):
         try:
             out[cid] = data.schema.Card.model_validate(cards[cid])
@@ -217,13 +209,13 @@ def _chain(data: GameData, version: str) -> list[str]:
     v: str | None = version
     while v is not None:
         if v not in data.rules:
-            where = _rel(data.rules_files[chain[-1]], data.root) if chain else _rel(data.root / "rules", data.root)
+            where = _rel(data.rules_files[chain[-1]]) if chain else _rel(data.root / "rules")
             known = ", ".join(sorted(data.rules)) or "none"
             raise DataError(where, f"no rules version {v!r} (known: {known})",
                             field="extends" if chain else None)
         if v in chain:
             loop = " -> ".join(chain + [v])
-            raise DataError(_rel(data.rules_files[v], data.root), f"extends loop: {loop}", field="extends")
+            raise DataError(_rel(data.rules_files[v]), f"extends loop: {loop}", field="extends")
         chain.append(v)
         v = data.rules[v].extends
     return list(reversed(chain))
@@ -261,7 +253,7 @@ def check_deck(data: GameData, ruleset: Ruleset, deck_id: str):
     deck = data.decks[deck_id]
     problems = data.schema.check_deck(deck, ruleset.cards, ruleset.constants)
     if problems:
-        name = _rel(data.deck_files[deck_id], data.root)
+        name = _rel(data.deck_files[deck_id])
         raise DataErrors([DataError(name, msg, card=card, field=fld) for card, fld, msg in problems])
     return deck
 

@@ -66,54 +66,41 @@ def write_part(table: pa.Table, target: Path) -> None:
     os.replace(tmp, target)
 
 
+def _append(columns: dict[str, list], **row) -> None:
+    for key, value in row.items():
+        columns[key].append(value)
+
+
 class _Columns:
-    """Column lists for the four per-match tables of one chunk."""
+    """Column lists for the four per-match tables of one chunk (named as the schemas below)."""
 
     def __init__(self, chunk: int):
         self.chunk = chunk
-        self.matches: dict[str, list] = {k: [] for k in (
-            "run_id", "match_no", "chunk", "seed", "pairing", "swapped", "winner_seat", "winner_deck",
-            "reason", "turns", "decisions", "wall_ms", "events_logged", "error")}
-        self.seats: dict[str, list] = {k: [] for k in (
-            "run_id", "match_no", "seat", "team", "deck", "pilot", "placement", "result")}
-        self.events: dict[str, list] = {k: [] for k in (
-            "run_id", "match_no", "chunk", "seq", "turn", "seat", "kind", "card", "target", "amount", "lane",
-            "detail")}
-        self.cards: dict[str, list] = {k: [] for k in (
-            "run_id", "match_no", "seat", "deck", "pilot", "card", "copies", "in_opening_hand", "drawn",
-            "first_turn_drawn", "played", "first_turn_played", "on_play", "won", "result")}
+        self.matches = {f.name: [] for f in _MATCH_SCHEMA}
+        self.seats = {f.name: [] for f in _SEAT_SCHEMA}
+        self.events = {f.name: [] for f in EVENT_SCHEMA}
+        self.cards = {f.name: [] for f in _CARD_GAME_SCHEMA}
 
     def add(self, run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, r, log):
-        deck_ids = [spec.decks[s] for s in slots]
+        decks = [spec.decks[s] for s in slots]
         pilots = [spec.pilots[s] for s in slots]
-        m = self.matches
-        for key, value in (("run_id", run_id), ("match_no", match_no), ("chunk", chunk), ("seed", seed),
-                           ("pairing", pairing), ("swapped", swapped), ("winner_seat", r.winner),
-                           ("winner_deck", None if r.winner is None else deck_ids[r.winner]),
-                           ("reason", r.reason), ("turns", r.turns), ("decisions", r.decisions),
-                           ("wall_ms", r.wall_ms), ("events_logged", log and r.events is not None),
-                           ("error", r.error)):
-            m[key].append(value)
-        s = self.seats
+        _append(self.matches, run_id=run_id, match_no=match_no, chunk=chunk, seed=seed, pairing=pairing,
+                swapped=swapped, winner_seat=r.winner, winner_deck=None if r.winner is None else decks[r.winner],
+                reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,
+                events_logged=log and r.events is not None, error=r.error)
         for seat, result in enumerate(r.results):
-            for key, value in (("run_id", run_id), ("match_no", match_no), ("seat", seat), ("team", seat),
-                               ("deck", deck_ids[seat]), ("pilot", pilots[seat]),
-                               ("placement", {"win": 1, "loss": 2}.get(result)), ("result", result)):
-                s[key].append(value)
+            _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat, deck=decks[seat],
+                    pilot=pilots[seat], placement={"win": 1, "loss": 2}.get(result), result=result)
         if log and r.events is not None:
             self._add_events(run_id, match_no, r.events, engine, pool)
         if r.ledger is not None:
-            c = self.cards
             for seat, result in enumerate(r.results):
                 for card, copies, opening, drawn, first_drawn, played, first_played in r.ledger.rows(seat):
-                    for key, value in (("run_id", run_id), ("match_no", match_no), ("seat", seat),
-                                       ("deck", deck_ids[seat]), ("pilot", pilots[seat]),
-                                       ("card", engine.card_name(pool, card)), ("copies", copies),
-                                       ("in_opening_hand", opening), ("drawn", drawn),
-                                       ("first_turn_drawn", first_drawn), ("played", played),
-                                       ("first_turn_played", first_played), ("on_play", seat == 0),
-                                       ("won", result == "win"), ("result", result)):
-                        c[key].append(value)
+                    _append(self.cards, run_id=run_id, match_no=match_no, seat=seat, deck=decks[seat],
+                            pilot=pilots[seat], card=engine.card_name(pool, card), copies=copies,
+                            in_opening_hand=opening, drawn=drawn, first_turn_drawn=first_drawn, played=played,
+                            first_turn_played=first_played, on_play=seat == 0, won=result == "win",
+                            result=result)
 
     def _add_events(self, run_id, match_no, buf, engine, pool):
         n = len(buf)

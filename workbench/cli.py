@@ -126,7 +126,7 @@ def bench(
     games: Optional[str] = typer.Option(None, help="games to measure (default: all)"),
     matches: int = typer.Option(400, help="random-pilot matches per engine measurement"),
     greedy_matches: int = typer.Option(60, help="greedy-pilot matches per engine measurement"),
-    farm_matches: int = typer.Option(2000, help="matches per farm measurement"),
+    farm_matches: int = typer.Option(4000, help="random-pilot matches per farm measurement (greedy: a quarter)"),
     repeats: int = typer.Option(5, help="runs per farm measurement (the median is shown)"),
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
 ):

@@ -13,6 +13,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
+
 from workbench.chunk import init_worker, play_chunk
 from workbench.store import Store
 
@@ -22,10 +25,15 @@ class FarmReport:
     chunks_stored: int
     matches_stored: int
     seconds: float
+    decisions: int = 0
 
     @property
     def matches_per_second(self) -> float:
         return self.matches_stored / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
 
 def default_workers() -> int:
@@ -41,7 +49,7 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     import multiprocess
 
     started = time.perf_counter()
-    stored = matches = 0
+    stored = matches = decisions = 0
     if not chunks:
         return FarmReport(0, 0, 0.0)
     workers = max(1, min(workers, len(chunks)))
@@ -68,6 +76,7 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
                     stored += 1
                     n = tables["matches"].num_rows
                     matches += n
+                    decisions += pa.compute.sum(tables["matches"].column("decisions")).as_py() or 0
                     if on_chunk is not None:
                         on_chunk(chunk, n)
                 last = t
@@ -79,4 +88,4 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
                 window.release()
             pool.terminate()
             raise
-    return FarmReport(stored, matches, time.perf_counter() - started)
+    return FarmReport(stored, matches, time.perf_counter() - started, decisions)

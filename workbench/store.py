@@ -120,9 +120,7 @@ TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_g
 # stored (and then it is rewritten identically: matches are deterministic). Keeping them out of
 # the database file makes the writer's transaction per chunk short, which is what lets the farm
 # scale and readers get in between chunks.
-EVENT_COLUMNS = (("run_id", "INTEGER"), ("match_no", "INTEGER"), ("chunk", "INTEGER"), ("seq", "INTEGER"),
-                 ("turn", "INTEGER"), ("seat", "INTEGER"), ("kind", "VARCHAR"), ("card", "VARCHAR"),
-                 ("target", "VARCHAR"), ("amount", "INTEGER"), ("lane", "SMALLINT"), ("detail", "VARCHAR"))
+
 
 
 def events_dir(db_path: str | Path) -> Path:

@@ -6,16 +6,14 @@ import polars as pl
 import streamlit as st
 
 from reports.cards import METRICS
-from reports.pages.common import cached, db_path, pick_runs, store_ready, table_with_download
+from reports.pages.common import cached, page_start, table_with_download
 
 
 def render() -> None:
-    st.title("Cards")
-    path = db_path()
-    st.caption(f"Store: `{path}`")
-    if not store_ready(path):
+    start = page_start("Cards")
+    if start is None:
         return
-    _runs, run_ids = pick_runs(path)
+    path, _runs, run_ids = start
     if not run_ids:
         st.info("Pick at least one run in the sidebar.")
         return

@@ -69,6 +69,18 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     return mine, chosen
 
 
+def page_start(title: str) -> tuple[Path, pl.DataFrame, list[int]] | None:
+    """Title, store line, friendly empty states and the run filters every page starts with;
+    None when there is nothing to show."""
+    st.title(title)
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not store_ready(path):
+        return None
+    runs, run_ids = pick_runs(path)
+    return path, runs, run_ids
+
+
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
                         download: pl.DataFrame | None = None) -> None:
     """The table as shown, and under it its CSV (``download`` when the shown table is formatted

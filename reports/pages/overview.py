@@ -5,16 +5,14 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import cached, db_path, pick_runs, store_ready, table_with_download
+from reports.pages.common import cached, page_start, table_with_download
 
 
 def render() -> None:
-    st.title("Overview")
-    path = db_path()
-    st.caption(f"Store: `{path}`")
-    if not store_ready(path):
+    start = page_start("Overview")
+    if start is None:
         return
-    runs, run_ids = pick_runs(path)
+    path, runs, run_ids = start
     st.subheader("Runs")
     table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
                         "runs", {"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,

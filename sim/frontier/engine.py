@@ -11,7 +11,7 @@ from sim.core.rng import Streams
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ATTACK, CHOOSE, END, END_TURN, PLAY, Action
 from sim.frontier.combat import attack, attack_targets
-from sim.frontier.effects import choose, run_stack
+from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
@@ -192,4 +192,4 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
 
 ENGINE = FrontierEngine()
 
-__all__ = ["ENGINE", "FrontierEngine", "FrontierDeck", "blank_state", "run_stack"]
+__all__ = ["ENGINE", "FrontierEngine", "FrontierDeck", "blank_state"]

@@ -47,7 +47,7 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
     from cardsdb.loader import Ruleset
     from workbench.farm import run_chunks
 
-    rates = []
+    rates, decision_rates = [], []
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
@@ -58,7 +58,8 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
                                 list(range(spec.n_chunks)), workers)
             rates.append(report.matches_per_second)
-    return {"matches_s": statistics.median(rates), "runs": rates}
+            decision_rates.append(report.decisions_per_second)
+    return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates}
 
 
 def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
@@ -66,8 +67,10 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
     chosen = game_list or list(GAMES)
     cores = default_workers()
     table = Table("game", "pilots", "engine matches/s", "engine decisions/s",
-                  "farm 1 worker matches/s", f"farm {cores} workers matches/s", "speed-up",
-                  title=f"workbench bench ({cores} cores; farm figures are medians of {repeats} runs)")
+                  "farm 1 worker matches/s", "farm 1 worker decisions/s",
+                  f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
+                  title=f"workbench bench: engine alone on one core, logging on; farm into a scratch store, "
+                        f"median of {repeats} runs ({cores} cores)")
     for game in chosen:
         games.known_game(game)
         for pilots in PAIRS:
@@ -75,12 +78,13 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
             eng = engine_speed(game, pilots, n)
             row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['decisions_s']:,.0f}"]
             if skip_farm:
-                row += ["-", "-", "-"]
+                row += ["-"] * 5
             else:
                 fn = farm_matches if pilots[0] == "random" else max(40, farm_matches // 4)
-                one = farm_speed(game, pilots, fn, 1, repeats)["matches_s"]
-                many = farm_speed(game, pilots, fn, cores, repeats)["matches_s"]
-                row += [f"{one:,.0f}", f"{many:,.0f}", f"{many / one:.2f}x"]
+                one = farm_speed(game, pilots, fn, 1, repeats)
+                many = farm_speed(game, pilots, fn, cores, repeats)
+                row += [f"{one['matches_s']:,.0f}", f"{one['decisions_s']:,.0f}", f"{many['matches_s']:,.0f}",
+                        f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x"]
             table.add_row(*row)
             out.print(f"measured {game} {','.join(pilots)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
     out.print(table)

@@ -1,14 +1,15 @@
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from sim.core.pilots.base import Pilot
 
 # How many of its own follow-up choices (targets of the action just tried) the pilot resolves in
 # lookahead before it scores; 1 means "play the card and its best target", not a deeper search.
 FOLLOW_UP_DEPTH = 1
 
 
-class GreedyPilot:
+class GreedyPilot(Pilot):
     """One-ply lookahead: try each legal action on a determinized clone, score the result with the
     game's ``evaluate``, take the best; ties go to the pilot's own stream.
 
@@ -17,10 +18,7 @@ class GreedyPilot:
     imagined luck and none sees the real future.
     """
 
-    __slots__ = ("engine", "seat", "rng")
-
-    def __init__(self, engine: Any, seat: int, rng: random.Random):
-        self.engine, self.seat, self.rng = engine, seat, rng
+    __slots__ = ()
 
     def choose(self, state: Any, actions: list) -> Any:
         if len(actions) == 1:

@@ -1,16 +1,14 @@
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from sim.core.pilots.base import Pilot
 
-class RandomPilot:
+
+class RandomPilot(Pilot):
     """Uniform over the legal actions, from the seat's own stream."""
 
-    __slots__ = ("engine", "seat", "rng")
-
-    def __init__(self, engine: Any, seat: int, rng: random.Random):
-        self.engine, self.seat, self.rng = engine, seat, rng
+    __slots__ = ()
 
     def choose(self, state: Any, actions: list) -> Any:
         if len(actions) == 1:
