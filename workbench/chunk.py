@@ -50,7 +50,7 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
         slots = spec.seat_slots(pairing, swapped)
         log = spec.logs_events(seed)
         result = play_match(engine, pool, [decks[s] for s in slots], seed,
-                            [spec.pilots[s] for s in slots], log=log)
+                            [spec.pilots[s] for s in slots], log=log, pilot_salt=spec.pilot_salt)
         cols.add(run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, result, log)
     tables = cols.tables()
     events = tables.pop("events")

@@ -56,6 +56,26 @@ def simulate(
 
 
 @app.command()
+def diff(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    base: str = typer.Option(..., help="the rules version to compare against"),
+    candidate: str = typer.Option(..., help="the rules version being tried"),
+    matches: int = typer.Option(1000, help="matches per version (each seed from both seats)"),
+    decks: Optional[str] = typer.Option(None, help="deck ids (default: the starter decks)"),
+    pilots: str = typer.Option("greedy", help="one pilot, or one per deck"),
+    seed: int = typer.Option(1, help="base seed (both versions play the same seeds)"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write the diff tables as CSV"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
+    from workbench.commands.diff import run_diff
+
+    run_diff(game, base, candidate, _split(decks), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err)
+
+
+@app.command()
 def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
     """List the runs in the store."""
     from workbench.commands.tables import show_runs

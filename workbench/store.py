@@ -93,6 +93,15 @@ CREATE TABLE IF NOT EXISTS match_seats (
     placement INTEGER,                 -- 1 for the winner; NULL in a draw
     result VARCHAR NOT NULL            -- win, loss, draw
 );
+CREATE TABLE IF NOT EXISTS diffs (
+    diff_id INTEGER PRIMARY KEY,
+    game VARCHAR NOT NULL,
+    base_run INTEGER NOT NULL,         -- the same seeds, seats, decks and pilots ...
+    candidate_run INTEGER NOT NULL,    -- ... under the candidate rules version
+    base_version VARCHAR NOT NULL,
+    candidate_version VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
 CREATE TABLE IF NOT EXISTS card_games (
     run_id INTEGER NOT NULL,
     match_no INTEGER NOT NULL,
@@ -112,7 +121,7 @@ CREATE TABLE IF NOT EXISTS card_games (
 );
 """
 
-TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games")
+TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs")
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -218,6 +227,16 @@ class Store:
             cols = [d[0] for d in con.description]
         return dict(zip(cols, rows[0]))
 
+    def find_run(self, spec_hash: str, status: str = "done") -> int | None:
+        """The newest run with this spec hash and status."""
+        if not self.path.exists():
+            return None
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            rows = con.execute("SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ?",
+                               [spec_hash, status]).fetchall()
+        return rows[0][0]
+
     def done_chunks(self, run_id: int) -> set[int]:
         with connect(self.path) as con:
             return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}
@@ -226,6 +245,16 @@ class Store:
         with connect(self.path) as con:
             con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
                         "WHERE run_id = ?", [status, note, pid, now(), run_id])
+
+    def record_diff(self, game: str, base_run: int, candidate_run: int, base_version: str,
+                    candidate_version: str) -> int:
+        with connect(self.path) as con:
+            con.execute("BEGIN")
+            diff_id = con.execute("SELECT coalesce(max(diff_id), 0) + 1 FROM diffs").fetchall()[0][0]
+            con.execute("INSERT INTO diffs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [diff_id, game, base_run, candidate_run, base_version, candidate_version, now()])
+            con.execute("COMMIT")
+        return diff_id
 
     # --- chunks -----------------------------------------------------------------------------
     def write_chunk(self, run_id: int, chunk: int, tables: dict, worker_seconds: float, wall_seconds: float,

@@ -39,8 +39,10 @@ class Streams:
         diverge still share their luck turn by turn (common random numbers)."""
         return stream(self.seed, "chance", turn)
 
-    def pilot(self, seat: int) -> random.Random:
-        return stream(self.seed, "pilot", seat)
+    def pilot(self, seat: int, salt: int = 0) -> random.Random:
+        """A seat's pilot stream. A non-zero ``salt`` gives the pilots other (equally fair) choices
+        on the same seed: used to calibrate version diffs with null changes that still diverge."""
+        return stream(self.seed, "pilot", seat) if not salt else stream(self.seed, "pilot", seat, salt)
 
     def setup(self) -> random.Random:
         """Setup choices such as who goes first when the rules draw it."""

@@ -154,3 +154,24 @@ def snapshot(state: FrontierState) -> dict:
             "creatures": sum(u is not None for u in side.lanes),
         }
     return out
+
+
+def board(state: FrontierState) -> dict:
+    """The table as a person sees it: one row per seat, one per creature or Cover on the field."""
+    pool = state.pool
+    seats, field = [], []
+    for seat, side in enumerate(state.sides):
+        seats.append({"seat": f"p{seat}", "hp": side.hp, "mana": side.mana, "gold": side.gold,
+                      "hand": len(side.hand), "deck": len(side.deck), "discard": len(side.discard),
+                      "to_act": seat == state.to_act})
+        for lane, name in enumerate(pool.lane_names):
+            u = side.lanes[lane]
+            cover = side.cover[lane] if lane < pool.n_middle else 0
+            if u is None and not cover:
+                continue
+            field.append({"seat": f"p{seat}", "lane": name,
+                          "card": pool.cards[u.card].name if u is not None else "",
+                          "atk": u.atk if u is not None else None, "def": u.hp if u is not None else None,
+                          "cover": cover, "fresh": bool(u is not None and u.fresh),
+                          "attacks_left": u.attacks_left if u is not None else None})
+    return {"seats": seats, "field": field}

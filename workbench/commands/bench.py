@@ -43,18 +43,15 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
 
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int) -> dict:
-    from workbench.commands.simulate import card_rows, new_run
-    from cardsdb.loader import Ruleset
+    from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
 
     rates, decision_rates = [], []
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            store.init()
             spec, payload = new_run(game, "base", None, list(pilots), n, 1 + rep, True, 1.0, None, workers)
-            ruleset = Ruleset.from_payload(payload["ruleset"])
-            run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks, "bench")
+            run_id = create(store, spec, payload)
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
                                 list(range(spec.n_chunks)), workers)
             rates.append(report.matches_per_second)

@@ -43,7 +43,9 @@ def parse_events(value: str) -> float:
 
 
 def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
-            swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None) -> tuple[RunSpec, dict]:
+            swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
+            pilot_salt: int = 0) -> tuple[RunSpec, dict]:
+    """The spec of a new run and what its workers need, checked (one-line errors)."""
     from sim.core.pilots import PILOTS
 
     data, ruleset = games.load(game, rules, data_dir)
@@ -61,8 +63,22 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
         chunk_size += chunk_size % 2  # keep the two seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
-                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks))
+                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt)
     return spec, payload_for(spec, ruleset, decks)
+
+
+def create(store: Store, spec: RunSpec, payload: dict) -> int:
+    """Record a new run (its spec, and its rules version's cards) in the store."""
+    from cardsdb.loader import Ruleset
+
+    store.init()
+    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
+                            spec.n_chunks, code_version())
+
+
+def find_done(store: Store, spec: RunSpec) -> int | None:
+    """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any."""
+    return store.find_run(spec.spec_hash(), status="done")
 
 
 def payload_for(spec: RunSpec, ruleset, decks) -> dict:
@@ -150,11 +166,7 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
         games.known_game(game)
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
                                 workers, data_dir)
-        from cardsdb.loader import Ruleset
-        ruleset = Ruleset.from_payload(payload["ruleset"])
-        store.init()
-        run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks,
-                                  code_version())
+        run_id = create(store, spec, payload)
     report = execute(store, run_id, spec, payload, workers, quiet, console)
     row = store.run(run_id)
     console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}) stored in "
