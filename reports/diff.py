@@ -7,9 +7,10 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 
 - Per deck and seat order: paired wins, McNemar's test on the discordant twins, the mean change
   with a paired 95% interval, and the interval an unpaired comparison of the same size would give.
-- Per card: the twins where the card was in hand in both runs; McNemar and paired interval;
-  Benjamini-Hochberg across the cards at a 5% false discovery rate. ``excess_change`` subtracts
-  the card's deck change, since a stronger deck makes all its cards look stronger.
+- Per card: the twins where the card was in hand in both runs (McNemar and paired interval), and
+  its excess change over the same deck's twins where it was never in hand (a stronger deck
+  makes all its cards look stronger; the excess is what moved with the card). Benjamini-Hochberg
+  runs across the cards' excess tests at a 5% false discovery rate.
 - Game length: the mean change in player-turns over twins, paired interval.
 - Power: how many matches (and seeds, at two matches per seed with seat swapping) a paired diff
   and an unpaired one would need to see a change of 1, 2 and 5 points with 80% power, and the
@@ -24,7 +25,9 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import (benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
+from scipy import stats as sps
+
+from reports.stats import (Z95, benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
                            samples_needed)
 
 POINTS = (0.01, 0.02, 0.05)
@@ -80,29 +83,54 @@ def game_length_change(t: pl.DataFrame) -> dict:
 
 
 def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.DataFrame, fdr: float = 0.05) -> pl.DataFrame:
-    """Per card: paired wins over twins where it was in hand in both runs."""
-    both = db.query(path, """
+    """Per card: its twins (match x seat where the card was in the deck) split by whether it was
+    in hand in both runs or in neither.
+
+    - ``change`` (with paired interval and McNemar): paired wins where it was in hand in both.
+    - ``excess_change``: that change minus the change of the same deck's twins where the card was
+      in hand in neither run. A stronger deck makes every card in it look stronger; the excess is
+      what moved with the card itself. Its two-sided test (``excess_p``, normal approximation on
+      the two groups of paired differences) is what Benjamini-Hochberg runs on."""
+    rows_sql = db.query(path, """
         SELECT b.card, b.deck, b.match_no, b.seat, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
+               (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
+               (b.in_opening_hand = 0 AND b.drawn = 0) AND (c.in_opening_hand = 0 AND c.drawn = 0) AS in_hand_neither,
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
-        WHERE b.run_id = ? AND (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0)
-        """, [candidate_run, base_run])
-    if both.is_empty():
+        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0""", [candidate_run, base_run])
+    if rows_sql.is_empty():
         return pl.DataFrame()
-    deck_change = {d: float((p["win_candidate"] - p["win_base"]).mean()) for (d,), p in t.group_by(["deck"])}
     rows = []
-    for (card,), part in both.group_by(["card"], maintain_order=True):
-        s = paired_summary(card, part["win_base"].to_numpy(), part["win_candidate"].to_numpy())
-        decks = part["deck"].to_list()
-        context = float(np.mean([deck_change.get(d, 0.0) for d in decks]))
+    for (card,), part in rows_sql.group_by(["card"], maintain_order=True):
+        held = part.filter(pl.col("in_hand_both"))
+        unseen = part.filter(pl.col("in_hand_neither"))
+        if held.is_empty():
+            continue
+        s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy())
+        d_held = (held["win_candidate"] - held["win_base"]).to_numpy().astype(float)
+        d_unseen = (unseen["win_candidate"] - unseen["win_base"]).to_numpy().astype(float)
+        excess, lo, hi, p = _difference_of_means(d_held, d_unseen)
         rows.append({"card": card, **{k: v for k, v in s.items() if k != "group"},
-                     "play_rate_base": float(part["played_base"].mean()),
-                     "play_rate_candidate": float(part["played_candidate"].mean()),
-                     "deck_change": context, "excess_change": s["change"] - context})
+                     "play_rate_base": float(held["played_base"].mean()),
+                     "play_rate_candidate": float(held["played_candidate"].mean()),
+                     "unseen_twins": unseen.height, "unseen_change": float(d_unseen.mean()) if d_unseen.size else math.nan,
+                     "excess_change": excess, "excess_lo": lo, "excess_hi": hi, "excess_p": p})
     out = pl.DataFrame(rows).sort("card")
-    q, reject = benjamini_hochberg(out["mcnemar_p"].to_numpy(), fdr)
+    q, reject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
     return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject))
+
+
+def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
+    """mean(a) - mean(b) with a normal 95% interval and two-sided p-value (unequal variances)."""
+    if a.size < 2 or b.size < 2:
+        return math.nan, math.nan, math.nan, math.nan
+    diff = float(a.mean() - b.mean())
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    if se == 0:
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+    z = diff / se
+    return diff, diff - Z95 * se, diff + Z95 * se, float(2 * sps.norm.sf(abs(z)))
 
 
 def power(t: pl.DataFrame) -> pl.DataFrame:

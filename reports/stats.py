@@ -110,12 +110,19 @@ def benjamini_hochberg(pvalues, fdr: float = 0.05) -> tuple[np.ndarray, np.ndarr
     return q, reject
 
 
+MCNEMAR_EXACT_BELOW = 25
+
+
 def mcnemar_pvalue(only_base: int, only_candidate: int) -> float:
     """McNemar's test on paired wins: only the discordant pairs matter (won under one version
-    and not the other). Exact binomial version (statsmodels)."""
+    and not the other). statsmodels' exact binomial version below 25 discordant pairs (the usual
+    rule), the chi-square version without continuity correction above (the exact one is needlessly
+    conservative there)."""
     if only_base + only_candidate == 0:
         return 1.0
-    return float(_mcnemar([[0, only_base], [only_candidate, 0]], exact=True).pvalue)
+    exact = only_base + only_candidate < MCNEMAR_EXACT_BELOW
+    table = [[0, only_base], [only_candidate, 0]]
+    return float(_mcnemar(table, exact=exact, correction=False).pvalue)
 
 
 def paired_interval(differences) -> tuple[float, float, float]:

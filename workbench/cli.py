@@ -85,16 +85,39 @@ def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
 
 @app.command()
 def export(
-    table: str = typer.Argument(..., help="matches, match_seats, events, card_games, cards, runs, card_stats"),
-    run: Optional[int] = typer.Option(None, help="the run (default: every run)"),
+    table: str = typer.Argument(..., help="a computed table (cards, keywords, keyword_prices, cost_curve, matchups, "
+                                "diff_cards, ...) or a store table (matches, card_games, events, runs, card_defs, ...); "
+                                "reports/METRICS.md lists them all"),
+    run: Optional[List[int]] = typer.Option(None, help="only these runs (repeat the option for several)"),
+    game: Optional[str] = typer.Option(None, help="only this game's runs"),
+    rules: Optional[str] = typer.Option(None, help="only runs of these rules versions, comma separated"),
+    deck: Optional[str] = typer.Option(None, help="only these decks, comma separated"),
+    pilot: Optional[str] = typer.Option(None, help="only these pilots, comma separated"),
+    diff: Optional[int] = typer.Option(None, help="the diff for diff_* tables (see `workbench export diffs`)"),
     csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
     parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
 ):
-    """Export a table of the store to CSV (spreadsheet-ready) or Parquet."""
+    """Export a table to CSV (spreadsheet-ready: UTF-8, header row, no index, ISO dates) or Parquet."""
+    from reports.filters import Filters
     from workbench.commands.tables import export_table
 
-    export_table(db, table, run, csv, parquet, err)
+    filters = Filters(game=game, runs=list(run or []), versions=_split(rules) or [], decks=_split(deck) or [],
+                      pilots=_split(pilot) or [])
+    export_table(db, table, filters, diff, csv, parquet, err)
+
+
+@app.command()
+def report(
+    run: List[int] = typer.Argument(..., help="the run(s) to report on"),
+    html: Path = typer.Option(..., help="HTML file to write (self-contained, opens offline)"),
+    diff: Optional[int] = typer.Option(None, help="a base run played on the same seeds: add a paired version diff"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+):
+    """Write one self-contained HTML report: headline findings first."""
+    from workbench.commands.report import write_report
+
+    write_report(db, list(run), diff, html, err)
 
 
 @cards_app.command("validate")
@@ -149,11 +172,22 @@ def bench(
     farm_matches: int = typer.Option(4000, help="random-pilot matches per farm measurement (greedy: a quarter)"),
     repeats: int = typer.Option(5, help="runs per farm measurement (the median is shown)"),
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
+    reports: bool = typer.Option(False, "--reports", help="instead: time the Cards page and export over 1M card_games rows"),
+    stats: bool = typer.Option(False, "--stats", help="instead: calibrate version diffs with A/A diffs on real simulations"),
+    rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
+    aa_repeats: int = typer.Option(20, help="A/A diffs for --stats"),
+    aa_matches: int = typer.Option(400, help="matches per version in each A/A diff for --stats"),
 ):
-    """Measure matches and decisions per second: engine alone, and through the farm into the store."""
-    from workbench.commands.bench import run_bench
+    """Measure matches and decisions per second: engine alone, and through the farm into the store.
+    With --reports or --stats, measure the analytics instead."""
+    from workbench.commands import bench as b
 
-    run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
+    if reports:
+        b.reports_speed(rows, out)
+    elif stats:
+        b.stats_calibration(aa_repeats, aa_matches, out)
+    else:
+        b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
 
 
 def main() -> None:

@@ -85,3 +85,112 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
             table.add_row(*row)
             out.print(f"measured {game} {','.join(pilots)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
     out.print(table)
+
+
+# --- reports ---------------------------------------------------------------------------------------
+
+def reports_speed(rows_wanted: int, out: Console) -> None:
+    """Build a store of at least ``rows_wanted`` card_games rows (a real run, copied under new run
+    ids), then time the Cards page's query, an AppTest render of the Cards page, and
+    ``workbench export cards`` to CSV."""
+    import duckdb
+
+    from reports.cards import card_metrics
+    from reports.export import write_frame
+    from reports.filters import Filters
+    from workbench.commands.simulate import create, execute
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.duckdb"
+        store = Store(path)
+        spec, payload = _random_spec(2000)
+        run = create(store, spec, payload)
+        execute(store, run, spec, payload, default_workers(), True, out)
+        con = duckdb.connect(str(path))
+        per_run = con.execute("SELECT count(*) FROM card_games").fetchall()[0][0]
+        copies = max(0, -(-rows_wanted // per_run) - 1)
+        for k in range(1, copies + 1):
+            new = run + k
+            con.execute("INSERT INTO runs SELECT * REPLACE (? AS run_id) FROM runs WHERE run_id = ?", [new, run])
+            for table in ("matches", "match_seats", "card_games"):
+                con.execute(f"INSERT INTO {table} SELECT * REPLACE (? AS run_id) FROM {table} WHERE run_id = ?", [new, run])
+        rows = con.execute("SELECT count(*) FROM card_games").fetchall()[0][0]
+        con.close()
+        timings = {}
+        t = time.perf_counter()
+        frame = card_metrics(path, Filters())
+        timings["card metrics query (all runs)"] = time.perf_counter() - t
+        t = time.perf_counter()
+        write_frame(frame, csv=Path(tmp) / "cards.csv")
+        timings["export cards: query + CSV"] = time.perf_counter() - t + timings["card metrics query (all runs)"]
+        timings["Cards page render (AppTest)"] = _cards_page_seconds(path, [run + k for k in range(copies + 1)])
+    table = Table("measurement", "seconds", title=f"workbench bench --reports: {rows:,} card_games rows")
+    for name, seconds in timings.items():
+        table.add_row(name, f"{seconds:.2f}")
+    out.print(table)
+
+
+def _cards_page_seconds(path: Path, run_ids: list[int]) -> float:
+    import os
+
+    from streamlit.testing.v1 import AppTest
+
+    os.environ["WORKBENCH_DB"] = str(path)
+    script = ("import streamlit as st\nfrom reports.pages import cards\n"
+              f"st.session_state.setdefault('bench_runs', {run_ids!r})\ncards.render()")
+    app = AppTest.from_string(script, default_timeout=120)
+    t = time.perf_counter()
+    app.run()
+    if app.exception:
+        raise RuntimeError(app.exception[0].value)
+    return time.perf_counter() - t
+
+
+def _random_spec(matches: int, rules: str = "base", seed: int = 1, pilot_salt: int = 0, game: str = "frontier"):
+    from workbench.commands.simulate import new_run
+
+    return new_run(game, rules, None, ["random"], matches, seed, True, 0.0, None, default_workers(),
+                   pilot_salt=pilot_salt)
+
+
+# --- statistics on real simulations ---------------------------------------------------------------
+
+def stats_calibration(repeats: int, matches: int, out: Console) -> None:
+    """A/A diffs on real simulations: the same rules on the same seeds with the pilots' streams
+    salted, so matches diverge as a real change would make them while the true effect is nil.
+    Reports how often a card test says p < 0.05 (should be about 5%) and how many cards BH calls
+    significant (should be about none); then the variance pairing saves on a real rules change."""
+    import numpy as np
+
+    from reports.diff import version_diff
+    from workbench.commands.simulate import create, execute
+
+    pvals, flagged, saved = [], 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "stats.duckdb")
+        for rep in range(repeats):
+            runs = []
+            for salt in (0, 1 + rep):
+                spec, payload = _random_spec(matches, seed=1000 * (rep + 1), pilot_salt=salt)
+                run = create(store, spec, payload)
+                execute(store, run, spec, payload, default_workers(), True, out)
+                runs.append(run)
+            r = version_diff(store.path, *runs)
+            pvals.extend(r["cards"]["mcnemar_p"].to_list())
+            flagged += r["significant_cards"].height
+            saved.append(r["variance_saved"])
+        real = []
+        for rules in ("base", "first-player-skips-draw"):
+            spec, payload = _random_spec(matches * 2, rules=rules, seed=7)
+            run = create(store, spec, payload)
+            execute(store, run, spec, payload, default_workers(), True, out)
+            real.append(run)
+        change = version_diff(store.path, *real)
+    p = np.asarray(pvals, dtype=float)
+    table = Table("measurement", "value", title=f"workbench bench --stats: {repeats} A/A diffs of {matches} matches (random pilots)")
+    table.add_row("card tests", f"{p.size:,}")
+    table.add_row("share of card tests with p < 0.05 (target about 5%)", f"{(p < 0.05).mean():.1%}")
+    table.add_row("cards significant after BH at 5% FDR, all A/A diffs (target about 0)", str(flagged))
+    table.add_row("variance of a deck's win-rate change removed by pairing, A/A (median)", f"{np.nanmedian(saved):.0%}")
+    table.add_row("... on a real change (base -> first-player-skips-draw)", f"{change['variance_saved']:.0%}")
+    out.print(table)
