@@ -27,6 +27,12 @@ err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() el
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
+CLUSTER_HELP = ("play the chunks on a Dask cluster: a scheduler address such as tcp://host:8786, or local[:N] "
+                "to start N worker processes here")
+PARTS_HELP = ("with a remote cluster: a folder or fsspec URL every worker can write event logs to "
+              "(default: beside the database)")
+
+
 def _split(value: Optional[str]) -> Optional[list[str]]:
     return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
@@ -47,12 +53,14 @@ def simulate(
     chunk_size: Optional[int] = typer.Option(None, help="matches per stored chunk"),
     resume: Optional[int] = typer.Option(None, help="finish a stopped run"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
     from workbench.commands.simulate import parse_events, simulate as run
 
     run(game, rules, _split(decks), _split(pilots) or [], matches, seed, swap, parse_events(events),
-        chunk_size, workers, db, resume, quiet, console=err)
+        chunk_size, workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
 
 
 @app.command()
@@ -68,11 +76,31 @@ def diff(
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write the diff tables as CSV"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
 ):
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
     from workbench.commands.diff import run_diff
 
-    run_diff(game, base, candidate, _split(decks), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err)
+    run_diff(game, base, candidate, _split(decks), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
+             cluster=cluster, parts=parts)
+
+
+@app.command()
+def batch(
+    file: Path = typer.Argument(..., help="the batch file (YAML): its suites"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    out: Path = typer.Option(Path("batches"), help="folder for the dated reports"),
+    day: Optional[str] = typer.Option(None, help="the batch's day (default: today), e.g. 2026-11-29"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    max_matches: Optional[int] = typer.Option(None, help="cap every suite's matches (a quick smoke run)"),
+):
+    """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
+    from workbench.batch.run import check_day, run_batch
+
+    fired = run_batch(file, db, out, check_day(day), workers, cluster, max_matches, err)
+    raise typer.Exit(3 if fired else 0)
 
 
 @app.command()
@@ -174,6 +202,7 @@ def bench(
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
     reports: bool = typer.Option(False, "--reports", help="instead: time the Cards page and export over 1M card_games rows"),
     stats: bool = typer.Option(False, "--stats", help="instead: calibrate version diffs with A/A diffs on real simulations"),
+    dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
     rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
     aa_repeats: int = typer.Option(20, help="A/A diffs for --stats"),
     aa_matches: int = typer.Option(400, help="matches per version in each A/A diff for --stats"),
@@ -182,7 +211,9 @@ def bench(
     With --reports or --stats, measure the analytics instead."""
     from workbench.commands import bench as b
 
-    if reports:
+    if dask:
+        b.dask_speed(farm_matches, repeats, out)
+    elif reports:
         b.reports_speed(rows, out)
     elif stats:
         b.stats_calibration(aa_repeats, aa_matches, out)

@@ -42,7 +42,8 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
     return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors}
 
 
-def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int) -> dict:
+def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
+               cluster: str | None = None) -> dict:
     from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
 
@@ -53,7 +54,7 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
             spec, payload = new_run(game, "base", None, list(pilots), n, 1 + rep, True, 1.0, None, workers)
             run_id = create(store, spec, payload)
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
-                                list(range(spec.n_chunks)), workers)
+                                list(range(spec.n_chunks)), workers, cluster=cluster)
             rates.append(report.matches_per_second)
             decision_rates.append(report.decisions_per_second)
     return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates}
@@ -194,3 +195,23 @@ def stats_calibration(repeats: int, matches: int, out: Console) -> None:
     table.add_row("variance of a deck's win-rate change removed by pairing, A/A (median)", f"{np.nanmedian(saved):.0%}")
     table.add_row("... on a real change (base -> first-player-skips-draw)", f"{change['variance_saved']:.0%}")
     out.print(table)
+
+
+# --- Dask --------------------------------------------------------------------------------------------
+
+def dask_speed(matches: int, repeats: int, out: Console) -> None:
+    """A LocalCluster of 1 worker against one of every core, on the same runs; clusters are
+    started before the clock runs (a real cluster is up before a batch comes)."""
+    from distributed import LocalCluster
+
+    cores = default_workers()
+    rates = {}
+    for n in (1, cores):
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+            rates[n] = farm_speed("frontier", ("random", "random"), matches, n, repeats, cluster.scheduler_address)
+    table = Table("workers", "matches/s (median)", "runs", title=f"workbench bench --dask: LocalCluster, "
+                  f"{matches} random matches per run, median of {repeats}")
+    for n, r in rates.items():
+        table.add_row(str(n), f"{r['matches_s']:,.0f}", ", ".join(f"{x:,.0f}" for x in r["runs"]))
+    out.print(table)
+    out.print(f"speed-up: {rates[cores]['matches_s'] / rates[1]['matches_s']:.2f}x")

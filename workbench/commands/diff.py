@@ -10,25 +10,31 @@ from rich.table import Table
 
 from reports.diff import version_diff
 from reports.export import write_frame
-from workbench.commands.simulate import create, execute, find_done, new_run
+from workbench.commands.simulate import create, execute, find_done, new_run, run_alive
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
 
 
-def ensure_run(store: Store, spec, payload, workers: int, quiet: bool, console: Console) -> int:
+def ensure_run(store: Store, spec, payload, workers: int, quiet: bool, console: Console,
+               cluster: str | None = None, parts: str | None = None) -> int:
+    """A finished run of exactly this spec: reused if stored, finished if stopped, else played."""
     run_id = find_done(store, spec)
     if run_id is not None:
         console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)")
         return run_id
-    run_id = create(store, spec, payload)
-    execute(store, run_id, spec, payload, workers, quiet, console)
+    run_id = store.find_run(spec.spec_hash(), status="stopped") or store.find_run(spec.spec_hash(), status="running")
+    if run_id is not None and not run_alive(store, run_id):
+        console.print(f"finishing stopped run {run_id} ({spec.rules})")
+    else:
+        run_id = create(store, spec, payload)
+    execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
     return run_id
 
 
 def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,
              seed: int, workers: int | None, db: Path, quiet: bool, csv_dir: Path | None, out: Console,
-             err: Console, pilot_salt: int = 0) -> dict:
+             err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None) -> dict:
     if base == candidate and not pilot_salt:
         raise UserError("--base and --candidate name the same version: nothing would differ")
     workers = workers or default_workers()
@@ -36,7 +42,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     runs = []
     for version, salt in ((base, 0), (candidate, pilot_salt)):
         spec, payload = new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt)
-        runs.append(ensure_run(store, spec, payload, workers, quiet, err))
+        runs.append(ensure_run(store, spec, payload, workers, quiet, err, cluster, parts))
     store.record_diff(game, runs[0], runs[1], base, candidate)
     result = version_diff(db, runs[0], runs[1])
     show(result, base, candidate, out)
