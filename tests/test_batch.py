@@ -1,6 +1,5 @@
 """Nightly batches: the example file end to end, idempotent reruns, alerts when something moved,
 a killed batch finishing with every chunk stored once, one batch per store at a time."""
-import datetime as dt
 import fcntl
 import os
 import shutil
