@@ -2,7 +2,6 @@
 pair by pair (common random numbers). A finished run with the very same spec is reused."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from rich.console import Console
