@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
+from reports.examples import KEY_SQL, by_key, unpack
 from reports.filters import Filters
 from reports.stats import benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, rate, shrink, wilson, zscores
 
@@ -65,10 +66,8 @@ SELECT r.game, {group_cols} cg.card,
        count(*) FILTER (WHERE cg.played > 0 AND cg.won) AS played_won,
        count(*) FILTER (WHERE (cg.in_opening_hand > 0 OR cg.drawn > 0) AND cg.played = 0) AS dead_games,
        avg(cg.first_turn_played) AS avg_turn_played,
-       min(cg.run_id::BIGINT * 1000000000 + cg.match_no::BIGINT * 16 + cg.seat)
-           FILTER (WHERE cg.played > 0 AND cg.won) AS example_win_key,
-       min(cg.run_id::BIGINT * 1000000000 + cg.match_no::BIGINT * 16 + cg.seat)
-           FILTER (WHERE cg.played > 0 AND NOT cg.won) AS example_loss_key
+       min({key}) FILTER (WHERE cg.played > 0 AND cg.won) AS example_win_key,
+       min({key}) FILTER (WHERE cg.played > 0 AND NOT cg.won) AS example_loss_key
 FROM card_games cg
 JOIN runs r ON r.run_id = cg.run_id
 LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
@@ -91,7 +90,7 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
         raise ValueError(f"cannot group cards by {sorted(unknown)} (use {', '.join(GROUPS)})")
     group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'cg'}.{g}, " for g in group_by)
     where, params = filters.where("r", "cg")
-    frame = db.query(path, _SQL.format(group_cols=group_cols, where=where), params or None)
+    frame = db.query(path, _SQL.format(group_cols=group_cols, where=where, key=KEY_SQL), params or None)
     return with_metrics(frame, ("game",) + tuple(group_by))
 
 
@@ -126,16 +125,8 @@ def _metrics_of_group(part: pl.DataFrame) -> pl.DataFrame:
     cols["played_wr_q"], reject = benjamini_hochberg(cols["played_wr_p"])
     cols["significant"] = reject
     out = part.with_columns(pl.Series(name, values) for name, values in cols.items())
-    return out.with_columns(_example("example_win_key").alias("example_win"),
-                            _example("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key")
-
-
-def _example(column: str) -> pl.Expr:
-    """run:match:seat of an example match from its packed key (None when there is none)."""
-    key = pl.col(column)
-    return pl.when(key.is_null()).then(None).otherwise(
-        (key // 1_000_000_000).cast(pl.Utf8) + ":" + ((key % 1_000_000_000) // 16).cast(pl.Utf8) + ":"
-        + (key % 16).cast(pl.Utf8))
+    return out.with_columns(unpack("example_win_key").alias("example_win"),
+                            unpack("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key")
 
 
 def card_stats(path: str | Path, run_ids: list[int] | None = None, deck: str | None = None) -> pl.DataFrame:
@@ -154,5 +145,9 @@ def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None) ->
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where}
         GROUP BY ALL ORDER BY ALL""", params or None)
     lo, hi = wilson(frame["won"], frame["games"])
+    examples = by_key(path, filters, "card_turn").with_columns(
+        pl.col("key").struct.field("card").alias("card"), pl.col("key").struct.field("turn").alias("turn")
+    ).drop("key")
     return frame.with_columns(pl.Series("win_rate", rate(frame["won"], frame["games"])),
-                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi))
+                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
+                              ).join(examples, on=["card", "turn"], how="left")

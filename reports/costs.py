@@ -14,6 +14,7 @@ import polars as pl
 import statsmodels.api as sm
 
 from reports import db
+from reports.examples import by_key
 from reports.filters import Filters
 from reports.keywords import _cards
 from reports.stats import rate, wilson
@@ -47,14 +48,14 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
 
 
 def deck_curves(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """Per deck: how many cards at each budget cost (the deck list as it was played)."""
+    """Per rules version and deck: how many cards at each budget cost (the list as it was played)."""
     filters = filters or Filters()
     where, params = filters.where("r", "cg")
     return db.query(path, f"""
         WITH lists AS (
-            SELECT r.game, r.rules_hash, cg.deck, cg.card, max(cg.copies) AS copies
+            SELECT r.game, r.rules_version, r.rules_hash, cg.deck, cg.card, max(cg.copies) AS copies
             FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where} GROUP BY ALL)
-        SELECT l.game, l.deck, c.budget_cost AS cost, sum(l.copies)::INTEGER AS cards
+        SELECT l.game, l.rules_version, l.deck, c.budget_cost AS cost, sum(l.copies)::INTEGER AS cards
         FROM lists l JOIN cards c ON c.rules_hash = l.rules_hash AND c.card = l.card
         GROUP BY ALL ORDER BY ALL""", params or None)
 
@@ -70,5 +71,7 @@ def win_rate_by_cost(path: str | Path, filters: Filters | None = None) -> pl.Dat
         JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
         {where} GROUP BY ALL ORDER BY ALL""", params or None)
     lo, hi = wilson(frame["won"], frame["games"])
+    examples = by_key(path, filters, "cost").rename({"key": "cost"})
     return frame.with_columns(pl.Series("win_rate", rate(frame["won"], frame["games"])),
-                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi))
+                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
+                              ).join(examples, on="cost", how="left").sort("game", "cost")

@@ -25,9 +25,10 @@ import numpy as np
 import polars as pl
 
 from reports import db
+from reports.examples import diff_cards as diff_examples
 from scipy import stats as sps
 
-from reports.stats import (Z95, benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
+from reports.stats import (benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
                            samples_needed)
 
 POINTS = (0.01, 0.02, 0.05)
@@ -89,8 +90,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
     - ``change`` (with paired interval and McNemar): paired wins where it was in hand in both.
     - ``excess_change``: that change minus the change of the same deck's twins where the card was
       in hand in neither run. A stronger deck makes every card in it look stronger; the excess is
-      what moved with the card itself. Its two-sided test (``excess_p``, normal approximation on
-      the two groups of paired differences) is what Benjamini-Hochberg runs on."""
+      what moved with the card itself. Its two-sided Welch test (``excess_p``; untested below
+      MIN_GROUP twins a group) is what Benjamini-Hochberg runs on."""
     rows_sql = db.query(path, """
         SELECT b.card, b.deck, b.match_no, b.seat, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
@@ -118,19 +119,28 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                      "excess_change": excess, "excess_lo": lo, "excess_hi": hi, "excess_p": p})
     out = pl.DataFrame(rows).sort("card")
     q, reject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
-    return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject))
+    return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject)).join(
+        diff_examples(path, base_run, candidate_run), on="card", how="left")
+
+
+MIN_GROUP = 20  # twins in each group before a card's excess change is tested
 
 
 def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
-    """mean(a) - mean(b) with a normal 95% interval and two-sided p-value (unequal variances)."""
-    if a.size < 2 or b.size < 2:
-        return math.nan, math.nan, math.nan, math.nan
+    """mean(a) - mean(b), Welch's t interval (95%) and two-sided p-value. Untested (NaN) when a
+    group has fewer than MIN_GROUP twins: paired differences take only the values -1, 0 and 1,
+    and on small groups a t test of them rejects too easily."""
+    if a.size < MIN_GROUP or b.size < MIN_GROUP:
+        diff = float(a.mean() - b.mean()) if a.size and b.size else math.nan
+        return diff, math.nan, math.nan, math.nan
     diff = float(a.mean() - b.mean())
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
     if se == 0:
         return diff, diff, diff, 1.0 if diff == 0 else 0.0
-    z = diff / se
-    return diff, diff - Z95 * se, diff + Z95 * se, float(2 * sps.norm.sf(abs(z)))
+    df = (va + vb) ** 2 / ((va * va) / (a.size - 1) + (vb * vb) / (b.size - 1))
+    t = sps.t.ppf(0.975, df)
+    return diff, diff - t * se, diff + t * se, float(2 * sps.t.sf(abs(diff / se), df))
 
 
 def power(t: pl.DataFrame) -> pl.DataFrame:

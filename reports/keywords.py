@@ -6,7 +6,13 @@ and the seat order as covariates (statsmodels), gives each keyword's effect on t
 winning with its 95% interval. Beside it, the plain difference: win rate of seats that played
 the keyword at least once minus the win rate of those that did not (Newcombe interval). The
 plain difference carries every confounder (e.g. expensive keywords are played by seats that
-survived longer); the model removes cost and seat order, which is all it claims to remove.
+survived longer); the model removes cost and seat order, which is all it claims to remove, and
+"cards played" is itself an outcome of the game (a seat that is winning plays more).
+
+Because we own the simulator we can also show a cause: the same model on the keyword cards
+dealt in the opening hand (``oh_`` columns), with the opening hand's cost and seat order as
+covariates. The shuffle deals them at random, so that effect is what holding one more such card
+from the start does to winning, not a correlation with how the game went.
 
 Prices: over the cards of a rules version (one type at a time), an ordinary least squares fit of
 cost on attack, defense and keyword flags; a keyword's coefficient is what the designers have
@@ -21,29 +27,35 @@ import polars as pl
 import statsmodels.api as sm
 
 from reports import db
+from reports.examples import by_key
 from reports.filters import Filters
 from reports.stats import diff_interval, rate
 
 MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
 
 
-def exposures(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """One row per match x seat: won, on_play, cost_played, and one column per keyword
-    (cards played carrying it)."""
+def exposures(path: str | Path, filters: Filters | None = None, basis: str = "played") -> pl.DataFrame:
+    """One row per match x seat: won, on_play, ``cost`` and one column per keyword.
+
+    basis "played": a keyword's exposure is the number of cards played that carry it, ``cost``
+    the budget cost of every card played. basis "opening": the number of such cards in the
+    opening hand, ``cost`` the opening hand's cost. The opening hand is dealt by the shuffle, so
+    its exposure is randomised; what is played is not (it depends on how the game goes)."""
     filters = filters or Filters()
+    count = {"played": "cg.played", "opening": "cg.in_opening_hand"}[basis]
     where, params = filters.where("r", "cg")
     seats = db.query(path, f"""
         SELECT cg.run_id, cg.match_no, cg.seat, any_value(cg.won) AS won, any_value(cg.on_play) AS on_play,
-               sum(cg.played * coalesce(c.budget_cost, 0)) AS cost_played
+               sum({count} * coalesce(c.budget_cost, 0)) AS cost
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
         LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
         {where} GROUP BY ALL""", params or None)
     kw = db.query(path, f"""
-        SELECT cg.run_id, cg.match_no, cg.seat, k.keyword, sum(cg.played) AS n
+        SELECT cg.run_id, cg.match_no, cg.seat, k.keyword, sum({count}) AS n
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
         JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k
              ON k.rules_hash = r.rules_hash AND k.card = cg.card
-        {where + (' AND ' if where else 'WHERE ')} cg.played > 0 GROUP BY ALL""", params or None)
+        {where + (' AND ' if where else 'WHERE ')} {count} > 0 GROUP BY ALL""", params or None)
     if kw.is_empty():
         return seats
     wide = kw.pivot(on="keyword", index=["run_id", "match_no", "seat"], values="n", aggregate_function="sum")
@@ -56,7 +68,7 @@ def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataF
     """Per keyword: seats exposed, plain with/without win rates and difference, and the model's
     log-odds effect per card played (with odds ratio, interval, p-value)."""
     data = exposures(path, filters)
-    base = {"run_id", "match_no", "seat", "won", "on_play", "cost_played"}
+    base = {"run_id", "match_no", "seat", "won", "on_play", "cost"}
     keywords = sorted(c for c in data.columns if c not in base)
     if data.is_empty() or not keywords:
         return pl.DataFrame()
@@ -73,7 +85,12 @@ def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataF
                      "plain_diff_hi": float(hi[0])})
     out = pl.DataFrame(rows)
     model = _fit_logit(data, [kw for kw, row in zip(keywords, rows) if row["seats_exposed"] >= MIN_EXPOSED])
-    return out.join(model, on="keyword", how="left").sort("keyword")
+    opening = exposures(path, filters, basis="opening")
+    dealt = [kw for kw in keywords if kw in opening.columns and int((opening[kw] > 0).sum()) >= MIN_EXPOSED]
+    randomised = _fit_logit(opening, dealt).rename(lambda c: c if c == "keyword" else f"oh_{c}")
+    examples = by_key(path, filters or Filters(), "keyword").rename({"key": "keyword"})
+    return (out.join(model, on="keyword", how="left").join(randomised, on="keyword", how="left")
+            .join(examples, on="keyword", how="left").sort("keyword"))
 
 
 def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
@@ -82,7 +99,7 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
     if not keywords or data.height < 20:
         return empty
     X = np.column_stack([data[k].to_numpy().astype(float) for k in keywords]
-                        + [data["cost_played"].to_numpy().astype(float) / 10.0,
+                        + [data["cost"].to_numpy().astype(float) / 10.0,
                            data["on_play"].cast(pl.Int8).to_numpy().astype(float)])
     X = sm.add_constant(X, has_constant="add")
     y = data["won"].cast(pl.Int8).to_numpy().astype(float)

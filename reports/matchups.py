@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from reports import db
+from reports.examples import by_key
 from reports.filters import Filters
 from reports.stats import rate, wilson
 
@@ -40,5 +41,7 @@ def deck_field(path: str | Path, filters: Filters | None = None) -> pl.DataFrame
     field = m.filter(pl.col("deck") != pl.col("opponent")).group_by("deck").agg(
         pl.col("games").sum(), pl.col("won").sum(), pl.col("drawn").sum()).sort("deck")
     lo, hi = wilson(field["won"], field["games"])
+    examples = by_key(path, filters or Filters(), "deck").rename({"key": "deck"})
     return field.with_columns(pl.Series("win_rate", rate(field["won"], field["games"])),
-                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi))
+                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
+                              ).join(examples, on="deck", how="left")

@@ -161,8 +161,7 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
             st.caption("Never played in these matches.")
             return
         st.plotly_chart(turn_chart(row["card"], name, mine), width="stretch")
-        examples = cached("examples", str(path), filters, "turn", row["card"]).rename({"key": "turn"})
-        raw = mine.join(examples, on="turn", how="left")
+        raw = mine
         config = {"turn": st.column_config.NumberColumn("turn first played", format="%d"),
                   **win_rate_config("games where the card was first played on this turn", "won / games")}
         shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),

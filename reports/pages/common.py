@@ -12,7 +12,6 @@ import streamlit as st
 
 from reports import cards, costs, db, diff, keywords, matchups, overview
 from reports.filters import Filters
-from reports.pages import examples
 
 DEFAULT_DB = "workbench.duckdb"
 PCT = "%.1f%%"
@@ -73,7 +72,7 @@ QUERIES = {
     "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": _deck_curves,
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
     "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
-    "card_names": _card_names, "examples": examples.by_key, "diff_card_examples": examples.diff_cards,
+    "card_names": _card_names,
 }
 
 

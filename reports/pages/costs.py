@@ -128,8 +128,7 @@ def win_rate_section(path, filters, cost_range) -> None:
     if wr.is_empty():
         st.info("No card was played in these matches.")
         return
-    examples = cached("examples", str(path), filters, "cost").rename({"key": "cost"})
-    raw = wr.join(examples, on="cost", how="left").sort("cost")
+    raw = wr.sort("cost")
     if cost_range:
         raw = raw.filter(pl.col("cost").is_between(*cost_range))
     fig = go.Figure(go.Bar(

@@ -155,9 +155,7 @@ def card_section(path, d: dict, r: dict) -> None:
     else:
         st.info("No card moved significantly after Benjamini-Hochberg (FDR 5%).")
     names = cached("card_names", str(path), (d["base_run"], d["candidate_run"])).unique("card", keep="first")
-    flips = cached("diff_card_examples", str(path), d["base_run"], d["candidate_run"]).with_columns(
-        pl.col("flip_up").str.replace(r"^\d+:", f"{d['candidate_run']}:"))
-    raw = names.join(cards, on="card", how="right").join(flips, on="card", how="left")
+    raw = names.join(cards, on="card", how="right")
     view, _ = card_filters(raw)
     min_twins = st.sidebar.slider("Minimum twins per card", 0, int(max(1, raw["twins"].max())), 0,
                                   help="hide cards in hand in both runs in fewer twins than this")

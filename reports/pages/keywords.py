@@ -20,6 +20,9 @@ HELP = {
     "odds ratio": "the logistic model's effect of one more card played with the keyword on the odds of winning, "
                   "with the cost of all cards played and the seat order held fixed; 1 = no effect; 95% interval",
     "p": "the model coefficient's p-value (Wald test)",
+    "dealt odds ratio": "the same model on the keyword cards dealt in the opening hand, the opening hand's cost and "
+                        "the seat order held fixed; the shuffle deals them at random, so this is a cause (what one more "
+                        "such card from the start does to winning), not a correlation with how the game went",
     "price": "cost units a keyword adds to a card of the same type and stats (an OLS fit of budget cost on attack, "
              "defense and keyword flags over the cards of a rules version); attack and defense are per point",
     "R²": "how much of the cards' cost the fit explains",
@@ -31,7 +34,7 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
     labels = [f"{r['keyword']} (n={r['seats_exposed']})" for r in rows]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("Plain difference: win rate with minus without (points)",
-                                        "Model: odds ratio per card played (cost and seat held fixed)"))
+                                        "Model: odds ratio per card played (red) or dealt in the opening hand (blue)"))
     fig.add_trace(go.Scatter(
         x=[r["plain_diff"] * 100 for r in rows], y=labels, mode="markers", name="plain difference",
         marker={"color": "#7f7f7f", "size": 9},
@@ -51,6 +54,17 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
             customdata=[[np.exp(r["log_odds_lo"]), np.exp(r["log_odds_hi"]), r["p_value"]] for r, _ in modelled],
             hovertemplate="%{y}<br>odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to %{customdata[1]:.2f}), "
                           "p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
+    dealt = [(r, lab) for r, lab in zip(rows, labels) if r.get("oh_odds_ratio") is not None]
+    if dealt:
+        fig.add_trace(go.Scatter(
+            x=[r["oh_odds_ratio"] for r, _ in dealt], y=[lab for _, lab in dealt], mode="markers",
+            name="dealt in the opening hand", marker={"color": "#1f77b4", "size": 8},
+            error_x={"type": "data", "symmetric": False,
+                     "array": [np.exp(r["oh_log_odds_hi"]) - r["oh_odds_ratio"] for r, _ in dealt],
+                     "arrayminus": [r["oh_odds_ratio"] - np.exp(r["oh_log_odds_lo"]) for r, _ in dealt]},
+            customdata=[[np.exp(r["oh_log_odds_lo"]), np.exp(r["oh_log_odds_hi"]), r["oh_p_value"]] for r, _ in dealt],
+            hovertemplate="%{y}<br>dealt in the opening hand: odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to "
+                          "%{customdata[1]:.2f}), p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
     fig.add_vline(x=0, line_dash="dot", line_color="gray", row=1, col=1)
     fig.add_vline(x=1, line_dash="dot", line_color="gray", row=1, col=2)
     fig.update_xaxes(title_text="Difference in win rate (points)", row=1, col=1)
@@ -87,10 +101,12 @@ def impact_section(path, filters) -> None:
     st.caption("Per match seat, the exposure to a keyword is the number of cards played that carry it. The plain "
                "difference compares seats that played it with seats that did not; the model (logistic, statsmodels) "
                "estimates each keyword's effect with the others, the cost of all cards played and the seat order "
-               "held fixed. Keywords played by fewer than 10 seats get no model estimate. n = seats exposed.")
-    examples = cached("examples", str(path), filters, "keyword").rename({"key": "keyword"})
-    raw = impact.join(examples, on="keyword", how="left").with_columns(
-        pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi")
+               "held fixed (red). Cards played are themselves an outcome of the game, so the blue estimate, from the "
+               "keyword cards dealt at random in the opening hand, is the causal one. Keywords seen by fewer than 10 "
+               "seats get no model estimate. n = seats exposed.")
+    raw = impact.with_columns(
+        pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi"),
+        pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
     ).sort("odds_ratio", descending=True, nulls_last=True)
     st.plotly_chart(impact_chart(raw), width="stretch")
     config = {"keyword": st.column_config.TextColumn("keyword", pinned=True),
@@ -106,10 +122,14 @@ def impact_section(path, filters) -> None:
               "log_odds": st.column_config.NumberColumn("log-odds", help="the model coefficient (log of the odds ratio)",
                                                         format="%+.3f"),
               "log_odds_lo": None, "log_odds_hi": None,
-              "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format="%.3g")}
+              "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format="%.3g"),
+              "oh_odds_ratio": st.column_config.NumberColumn("dealt OR", help=HELP["dealt odds ratio"], format="%.2f"),
+              "oh_odds_ratio_lo": st.column_config.NumberColumn("dealt lo", help="95% lower bound", format="%.2f"),
+              "oh_odds_ratio_hi": st.column_config.NumberColumn("dealt hi", help="95% upper bound", format="%.2f"),
+              "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format="%.3g")}
     order = ["keyword", "seats_exposed", "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo",
-             "plain_diff_hi", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value", "example_win",
-             "example_loss"]
+             "plain_diff_hi", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value", "oh_odds_ratio",
+             "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value", "example_win", "example_loss"]
     shown = with_replay_links(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi"]),
                               {"example_win": "example win", "example_loss": "example loss"}, config)
     picked = table_with_download(shown, "keyword_impact", config, download=raw, select_key="keywords_table",

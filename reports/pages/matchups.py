@@ -83,8 +83,7 @@ def render() -> None:
     if field.is_empty():
         st.info("Every match in these runs is a mirror match.")
         return
-    examples = cached("examples", str(path), filters, "deck").rename({"key": "deck"})
-    raw = field.join(examples, on="deck", how="left")
+    raw = field
     st.plotly_chart(field_chart(raw), width="stretch")
     config = dict(RATE_CONFIG, win_rate=pct("win rate", HELP["field"]))
     shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
