@@ -175,7 +175,7 @@ class PlayerFlag(_Fx):
 class Draw(_Fx):
     effect: Literal["draw"]
     amount: int = Field(1, ge=1)
-    who: Literal["you", "opponent"] = "you"
+    who: Literal["you"] = "you"  # another seat draws through BOUNTY
 
 
 class Discard(_Fx):
@@ -183,6 +183,7 @@ class Discard(_Fx):
     amount: int = Field(1, ge=1)
     who: Literal["you", "opponent"] = "you"
     pick: Literal["chosen", "random"] | None = None  # default: you choose yours, theirs at random
+    optional: bool = False  # "you may discard": the chooser may SKIP
 
 
 class Fetch(_Fx):
@@ -542,7 +543,7 @@ def effect_points(fx) -> float:
     elif kind in ("jam", "negate", "search", "call", "recover", "revive", "exile_gutter"):
         value = FLAT[kind]
     elif kind == "draw":
-        value = 6.0 * fx.amount * (1 if fx.who == "you" else -1)
+        value = 6.0 * fx.amount
     elif kind == "discard":
         value = (5.0 if fx.who == "opponent" else -3.0) * fx.amount
     elif kind == "token":
@@ -606,8 +607,6 @@ def stat_points(card: Card) -> float:
         points += 4.0 * card.discount.amount
     if card.continuous:
         points *= 1.5  # it keeps working: its triggers fire turn after turn
-    if card.promote is not None and card.promote.authority is not None:
-        points -= 4.0 * card.promote.authority
     return points
 
 

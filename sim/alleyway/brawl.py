@@ -157,6 +157,7 @@ def spring(state: AlleyState, seat: int, slot: int, foe: int, host: int = 0) -> 
     if state.pool.consts.ambush_cost_on == "spring":
         side.authority -= field.cost_of(state, seat, card)
     emit(state, seat, K.SPRING, b.card, lane=BACK_BASE + slot, detail="attack" if foe else "flip")
+    field.touch(state)
     if card.stays:
         attach = host if card.equip is not None else 0
         side.back[slot] = Back(b.card, True, b.set_turn, attach, seat)
@@ -189,6 +190,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
         emit(state, seat, K.LEADER_HIT, a.card, LEADER_TARGET, a_atk, a.lane, f"p{s} influence {side.influence}")
         if side.influence == 0:
             side.leader_state = DEFEATED
+            field.touch(state)
             emit(state, seat, K.LEADER_DEFEATED, side.leader)
         won(state, a, 0)
         return

@@ -110,6 +110,7 @@ def destroy_back(state: AlleyState, seat: int, codes: list[int]) -> bool:
             continue
         side.back[slot] = None
         state.sides[b.owner].gutter.append(b.card)
+        field.touch(state)
         emit(state, seat, K.DESTROY, b.card, lane=BACK_BASE + slot, detail=f"p{s} {'up' if b.face_up else 'down'}")
         if b.host:
             host = state.find(b.host)
@@ -171,8 +172,9 @@ def discard(state: AlleyState, fx, c: tuple, victim: int, left: int) -> bool:
     if not hand:
         done(state, fx, c, left < fx.amount)
         return False
-    if fx.pick == "chosen" and len(set(hand)) > 1 and len(hand) > left:
-        state.pending = Pending(c[C_SEAT], "card", targets.distinct(hand), fx, c, left, ("discard", victim))
+    if fx.pick == "chosen" and (fx.optional or (len(set(hand)) > 1 and len(hand) > left)):
+        options = targets.distinct(hand) + ([SKIP] if fx.optional else [])
+        state.pending = Pending(c[C_SEAT], "card", options, fx, c, left, ("discard", victim))
         return True
     while left > 0 and hand:
         card = hand[state.rng().randrange(len(hand))] if fx.pick == "random" else hand[-1]
@@ -300,6 +302,7 @@ def plunder_character(state: AlleyState, seat: int, u) -> bool:
     u.lane = lane
     u.charm_home = -1
     state.sides[seat].lanes[lane] = u
+    field.touch(state)
     state.sides[seat].plundered += 1
     emit(state, seat, K.PLUNDER, u.card, lane=lane, detail=f"p{victim} field")
     return True

@@ -8,7 +8,6 @@ from sim.alleyway import brawl, effects, play, scenario as scenario_mod, turns
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
 from sim.alleyway.evaluate import evaluate
-from sim.alleyway.field import update_auras
 from sim.alleyway.hidden import determinize
 from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS
@@ -118,8 +117,6 @@ class AlleyWayEngine:
             turns.mulligan(state, kind == REDRAW)
         else:
             raise ValueError(f"unknown action {action!r}")
-        if state.pool.has_static and not state.over:
-            update_auras(state)
 
     def in_choice(self, state: AlleyState) -> bool:
         return state.pending is not None and state.pending.seat == state.to_act
@@ -189,6 +186,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
     state.over, state.winner, state.reason = False, None, ""
     state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
     state.next_uid = 1
+    state.auras_stale = True
     state.chance_key, state.chance = chance_key, None
     state.events = EventBuffer() if log else None
     state.ledger = None

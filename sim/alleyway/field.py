@@ -22,12 +22,23 @@ def refresh(u: Unit) -> None:
     u.df = d if d > 0 else 0
 
 
+def touch(state: AlleyState) -> None:
+    """Something that can change an aura happened (a character came, went, went Down, stood up,
+    lost or got its effects back; a back-row card turned face-up or left; a leader changed):
+    auras are recomputed the next time a stat is read."""
+    state.auras_stale = True
+
+
 def atk_of(state: AlleyState, u: Unit) -> int:
+    if state.auras_stale:
+        update_auras(state)
     a = u.atk + state.sides[u.seat].aura_atk
     return a if a > 0 else 0
 
 
 def def_of(state: AlleyState, u: Unit) -> int:
+    if state.auras_stale:
+        update_auras(state)
     d = u.df + state.sides[u.seat].aura_def
     return d if d > 0 else 0
 
@@ -35,8 +46,11 @@ def def_of(state: AlleyState, u: Unit) -> int:
 def update_auras(state: AlleyState) -> None:
     """Static ATK/DEF changes from every source that works now: active characters, face-up
     Continuous cards and Dormant leaders."""
-    cards = state.pool.cards
+    state.auras_stale = False
     sides = state.sides
+    if not state.pool.has_static:
+        return
+    cards = state.pool.cards
     totals = [[0, 0] for _ in sides]
 
     def add(seat: int, aura: tuple) -> None:
@@ -107,6 +121,7 @@ def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, 
     u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
     refresh(u)
     state.sides[seat].lanes[lane] = u
+    state.auras_stale = True
     return u
 
 
@@ -182,6 +197,7 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
     if u.kw & BRITTLE and u.active:
         return leave(state, u, GUTTER, ko=True, by=by) or True
     u.downed, u.atk_pos, u.down_turn = True, False, state.turn
+    state.auras_stale = True
     emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
     return True
 
@@ -190,6 +206,7 @@ def stand(state: AlleyState, u: Unit) -> bool:
     if not u.downed:
         return False
     u.downed = False
+    state.auras_stale = True
     emit(state, u.seat, K.STAND, u.card, lane=u.lane)
     return True
 
@@ -215,6 +232,7 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
     side = state.sides[u.seat]
     owner = state.sides[u.owner]
     side.lanes[u.lane] = None
+    state.auras_stale = True
     detach_all(state, u.uid)
     card = pool.cards[u.card]
     if ko:
@@ -317,6 +335,7 @@ def promote(state: AlleyState, u: Unit) -> bool:
         u.shield = True
     u.entered = state.turn
     u.wins = u.kos = u.turns_on = 0
+    state.auras_stale = True
     emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
     if state.ledger is not None:
         state.ledger.play(u.owner, nxt, owner.turns)

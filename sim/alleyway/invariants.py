@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sim.alleyway.field import refresh
+from sim.alleyway.field import refresh, update_auras
 from sim.alleyway.state import MULLIGAN, ON_FIELD, AlleyState
 
 
@@ -65,6 +65,11 @@ def check_invariants(state: AlleyState) -> list[str]:
                 problems.append(f"{p} {pool.back_names[slot]}: {cards[b.card].slug} face-up but not Continuous/Equip")
         if (side.leader_state == ON_FIELD) != (leaders_on_field == 1) and not side.out:
             problems.append(f"{p} leader state {side.leader_state} but {leaders_on_field} leader(s) on the field")
+    if not state.auras_stale:
+        before = [(side.aura_atk, side.aura_def) for side in state.sides]
+        update_auras(state)
+        if before != [(side.aura_atk, side.aura_def) for side in state.sides]:
+            problems.append(f"auras out of date: {before}, recomputed {[(s.aura_atk, s.aura_def) for s in state.sides]}")
     if seen != brought:
         extra, missing = seen - brought, brought - seen
         name = lambda counter: {cards[c].slug: n for c, n in counter.items()}  # noqa: E731

@@ -80,6 +80,7 @@ def awaken(state: AlleyState, atk_pos: bool, lane: int) -> None:
     if old is not None:
         field.leave(state, old, GUTTER, by=seat)
     side.leader_state = ON_FIELD
+    field.touch(state)
     u = field.enter(state, seat, side.leader, lane, atk_pos)
     if state.pool.cards[side.leader].ready_on_awaken:
         u.entered = 0
@@ -186,6 +187,7 @@ def cast(state: AlleyState, seat: int, card_id: int, slot: int) -> None:
         return
     if card.continuous:
         side.back[slot] = Back(card_id, True, state.turn, 0, seat)
+        field.touch(state)
     else:
         side.gutter.append(card_id)
     for ab in reversed(card.triggers.get("played", ())):

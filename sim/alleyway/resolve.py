@@ -35,16 +35,13 @@ def push_effects(state: AlleyState, context: tuple, effects: tuple) -> None:
 
 def run(state: AlleyState) -> None:
     """Resolve frames until the stack is empty, a choice is pending, or the match is over."""
-    from sim.alleyway import brawl, effects, field, play, turns  # the step functions
+    from sim.alleyway import brawl, effects, play, turns  # the step functions
 
     steps = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
     stack = state.stack
-    static = state.pool.has_static
     while stack and not state.over:
         frame = stack[-1]
         waiting = steps[frame[0]](state, frame)
-        if static:
-            field.update_auras(state)
         if waiting and not state.over:
             state.to_act = state.pending.seat
             return

@@ -131,7 +131,7 @@ class Pending:
 class AlleyState:
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
-                 "first")
+                 "first", "auras_stale")
 
     pool: Any
     sides: list[Side]
@@ -153,8 +153,12 @@ class AlleyState:
 
     def opponents(self, seat: int) -> list[int]:
         """Every seat still playing other than ``seat``, in turn order after it."""
-        n = len(self.sides)
-        return [(seat + k) % n for k in range(1, n) if not self.sides[(seat + k) % n].out]
+        sides = self.sides
+        n = len(sides)
+        if n == 2:  # the duel, on the hot path
+            other = 1 - seat
+            return [] if sides[other].out else [other]
+        return [(seat + k) % n for k in range(1, n) if not sides[(seat + k) % n].out]
 
     def rng(self) -> random.Random:
         """This turn's chance stream, made when first needed (most turns need none)."""
@@ -189,6 +193,7 @@ class AlleyState:
         s.pending = self.pending  # never mutated in place: replaced when it changes
         s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
         s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
+        s.auras_stale = self.auras_stale
         if self.chance is None:
             s.chance = None
         else:

@@ -98,6 +98,7 @@ def charm(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     u.seat, u.lane = me, lane
     u.attacks = u.extra = u.switched = u.entered = u.no_attack = 0
     state.sides[me].lanes[lane] = u
+    field.touch(state)
     emit(state, me, K.CHARM, u.card, lane=lane, detail=f"from p{home >> 5}")
     return True
 
@@ -125,6 +126,7 @@ def _timed(name: str):
         if immune(u, name):
             return False
         setattr(u, name, until_next(state, u))
+        field.touch(state)
         if name == "freeze":
             u.atk_pos = False
         _status(state, c, u, name)
@@ -153,6 +155,7 @@ def cleanse(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     u.sup_atk = 0
     u.bounty = ()
     refresh(u)
+    field.touch(state)
     if had:
         _status(state, c, u, "cleanse")
     return bool(had)

@@ -253,6 +253,7 @@ def cleanup(state: AlleyState) -> None:
                 keep.append(entry)
         state.temp = keep
     side = state.sides[seat]
+    field.touch(state)
     for u in side.units():
         if u.freeze and u.freeze <= turns:
             u.freeze = 0
@@ -291,6 +292,7 @@ def uncharm(state: AlleyState, u) -> None:
     that row is full."""
     home_seat, home_lane = u.charm_home >> 5, u.charm_home & 31
     u.charm_home = -1
+    field.touch(state)
     state.sides[u.seat].lanes[u.lane] = None
     home = state.sides[home_seat]
     lane = home_lane if home.lanes[home_lane] is None else field.empty_lane(state, home_seat)
