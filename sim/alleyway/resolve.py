@@ -62,6 +62,7 @@ def eliminate(state: AlleyState, seat: int, reason: str) -> None:
     if state.over:
         return
     state.sides[seat].out = True
+    state.auras_stale = True  # an eliminated seat's auras stop
     alive = state.alive()
     if len(alive) <= 1:
         finish(state, alive[0] if alive else None, reason)
