@@ -492,16 +492,16 @@ KEYWORD_POINTS = {"pierce": 4, "lifesteal": 4, "infiltrate": 6, "collateral": 5,
                   "undead": 7, "marked": 2, "loaded_dice": 2, "shield": 4, "must_be_attacked_first": 2,
                   "cant_be_attacked": 5, "cant_be_targeted": 3, "attacks_twice": 10}
 TRIGGER_WEIGHT = {"deployed": 1.0, "promoted": 1.0, "awakened": 1.0, "attacks": 1.5, "won": 1.0,
-                  "ko": 0.7, "ally_ko": 1.0, "enemy_ko": 1.0, "turn_start": 2.5, "turn_end": 2.5,
-                  "activate": 2.0, "gutter": 1.0, "played": 1.0, "sprung": 1.0}
+                  "ko": 0.4, "ally_ko": 0.7, "enemy_ko": 0.7, "turn_start": 2.5, "turn_end": 2.5,
+                  "activate": 2.0, "gutter": 0.6, "played": 1.0, "sprung": 1.0}
 CHARACTER_FX = {"down": 6, "stand": 4, "ko": 12, "exile": 14, "charm": 10, "swap": 2, "attack_again": 6,
                 "freeze": 4, "stasis": 5, "stun": 3, "shield": 4, "silence": 4, "cleanse": 2, "rewind": 3,
                 "position": 2}
-PER_100 = {"poison": 3.0, "burn": 3.0, "stoke": 3.5, "bleed": 4.0, "shock": 1.0, "suppress": 1.0,
+PER_100 = {"poison": 2.0, "burn": 3.5, "stoke": 4.0, "bleed": 3.0, "shock": 1.0, "suppress": 1.0,
            "lose_morale": 1.0, "heal": 0.6, "drain": 1.6, "barricade": 0.6}
-FLAT = {"suppress": 3, "shock": 1, "jam": 4, "negate": 8, "search": 5, "call": 8, "recover": 5, "revive": 9,
+FLAT = {"suppress": 3, "shock": 1, "jam": 4, "negate": 8, "search": 2, "call": 5, "recover": 2, "revive": 6,
         "exile_gutter": 2}
-PLUNDER_POINTS = {"hand": 7, "deck": 6, "gutter": 5, "field": 20}
+PLUNDER_POINTS = {"hand": 6, "deck": 4, "gutter": 3, "field": 20}
 
 
 def _spread(target: Target) -> float:
@@ -539,15 +539,15 @@ def effect_points(fx) -> float:
     elif kind == "tax":
         value = 3.0 * fx.amount
     elif kind == "gain_authority":
-        value = 4.0 * fx.amount
+        value = 3.0 * fx.amount
     elif kind in ("jam", "negate", "search", "call", "recover", "revive", "exile_gutter"):
         value = FLAT[kind]
     elif kind == "draw":
-        value = 6.0 * fx.amount
+        value = 3.0 * fx.amount
     elif kind == "discard":
         value = (5.0 if fx.who == "opponent" else -3.0) * fx.amount
     elif kind == "token":
-        value = 8.0 * fx.count
+        value = 5.0 * fx.count
     elif kind == "plunder":
         value = PLUNDER_POINTS[fx.from_] + (1 if fx.pick == "chosen" else 0)
     elif kind == "destroy_backrow":

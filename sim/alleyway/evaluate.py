@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from sim.alleyway.field import update_auras
 from sim.alleyway.pool import AMBUSH
-from sim.alleyway.state import DORMANT, AlleyState
+from sim.alleyway.brawl import can_attack
+from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, AlleyState
 
 WIN = 100_000.0
 W_DANGER = 1.5        # extra per point of Morale lost, scaled by how little is left
@@ -23,6 +24,7 @@ EXPOSED_BODY = 0.3    # of its value an ATK-position character risks against a s
 DEF_BEATEN = 0.7      # what a DEF-position character keeps when an attacker beats its DEF
 W_READY_AUTHORITY = 2.0  # Authority kept on your own turn for a set Ambush (paid when sprung)
 DECK_LOW = 4.0        # per card under 4 left in the deck
+W_ATTACK = 0.8        # of the best brawl each ready attacker could still win this turn
 
 
 def threat(state: AlleyState, seat: int) -> int:
@@ -35,6 +37,45 @@ def threat(state: AlleyState, seat: int) -> int:
             if u is not None and not u.downed and not u.stasis and u.atk + bonus > best:
                 best = u.atk + bonus
     return best
+
+
+def attack_potential(state: AlleyState, seat: int) -> float:
+    """On its own turn, before its attacks are spent, what a seat's ready attackers could still win:
+    for each, the best of its brawls against an enemy character or directly (a one-ply pilot
+    would otherwise never switch a character to ATK for the attack it makes later)."""
+    if state.active != seat or state.phase not in (DEPLOYMENT, BRAWL):
+        return 0.0
+    sides = state.sides
+    total = 0.0
+    targets = []
+    open_player = False
+    for s in state.opponents(seat):
+        side = sides[s]
+        standing = False
+        for v in side.lanes:
+            if v is None or v.stasis:
+                continue
+            standing = standing or not v.downed
+            d_atk = v.atk + side.aura_atk
+            d_def = v.df + side.aura_def
+            targets.append((v.atk_pos and not v.downed, d_atk, d_def, v.downed, (d_atk + d_def) / 100))
+        open_player = open_player or not standing
+    for u in sides[seat].lanes:
+        if u is None or not can_attack(state, u):
+            continue
+        a = u.atk + sides[seat].aura_atk
+        best = a / 100 if open_player else 0.0
+        for in_atk, d_atk, d_def, downed, worth in targets:
+            if in_atk:
+                gain = (a - d_atk) / 100 + (1 - DOWNED) * worth if a > d_atk else 0.0
+            elif a > d_def:
+                gain = worth * (DOWNED if downed else 1 - DOWNED)
+            else:
+                gain = 0.0
+            if gain > best:
+                best = gain
+        total += best
+    return W_ATTACK * total
 
 
 def side_value(state: AlleyState, seat: int, enemy: int) -> float:
@@ -93,6 +134,6 @@ def evaluate(state: AlleyState, seat: int) -> float:
         return WIN if state.winner == seat else -WIN
     if state.auras_stale:
         update_auras(state)
-    mine = side_value(state, seat, threat(state, seat))
-    theirs = max(side_value(state, s, threat(state, s)) for s in state.opponents(seat))
+    mine = side_value(state, seat, threat(state, seat)) + attack_potential(state, seat)
+    theirs = max(side_value(state, s, threat(state, s)) + attack_potential(state, s) for s in state.opponents(seat))
     return mine - theirs
