@@ -121,3 +121,29 @@ def test_an_unknown_keyword_or_effect_is_an_error(data):
     err = error_line(validate(data))
     assert "unknown keyword 'flying'" in err and "street-rat" in err
     assert "teleport" in err and "dirty-cop" in err
+
+
+@pytest.mark.parametrize("kind, met, unmet", [
+    ("own_turn", {"turns": 6}, {"turns": 5}),
+    ("morale_at_most", {"morale": 2000}, {"morale": 2001}),
+    ("gutter_characters", {"gutter": ["static"] * 4 + ["gas-can"]}, {"gutter": ["static"] * 3 + ["gas-can"] * 3}),
+    ("kos", {"kos": 3}, {"kos": 2}),
+    ("coin_flips", {"flips": 9}, {"flips": 8}),
+    ("plundered", {"plundered": 4}, {"plundered": 3}),
+    ("burn_dealt", {"burn_dealt": 900}, {"burn_dealt": 899}),
+])
+def test_every_awaken_condition(kind, met, unmet):
+    from sim.alleyway.play import awaken_ready
+    from tests.alleyway_common import scenario_state
+
+    numbers = {"own_turn": 6, "morale_at_most": 2000, "gutter_characters": 4, "kos": 3, "coin_flips": 9,
+               "plundered": 4, "burn_dealt": 900}
+    for spec, ready in ((met, True), (unmet, False)):
+        _eng, state = scenario_state({"turn": 11, "seats": [{"leader": "cinder", **spec}, {}]})
+        leader = state.pool.cards[state.sides[0].leader]
+        original = leader.awaken
+        leader.awaken = (kind, numbers[kind])  # the compiled card, for this check only
+        try:
+            assert awaken_ready(state, 0) is ready, (kind, spec)
+        finally:
+            leader.awaken = original

@@ -597,6 +597,7 @@ def stat_points(card: Card) -> float:
     points += sum(ability_points(a) for a in card.abilities)
     if card.type == "leader":
         points += (card.influence or 0) / 400 + sum(ability_points(a) for a in card.dormant)
+        points += 3.0 if card.ready_on_awaken else 0.0
         if card.dormant_aura:
             points += 3.0 * 2 * abs(card.dormant_aura.atk + card.dormant_aura.def_) / 100
     if card.equip is not None:
