@@ -275,8 +275,8 @@ def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
     for seat, amount in u.bounty:
         if not state.sides[seat].out:
             draw(state, seat, amount)
-    if u.kw & UNDEAD and not u.undead_used and not u.token and not u.leader:
-        state.risen.append((u.owner, u.card))
+    if u.kw & UNDEAD and not u.undead_used and not u.token:
+        state.risen.append((u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
 
 
 # --- Equips ----------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import AMBUSH
 from sim.alleyway.resolve import ENDTURN, OFFER, run
-from sim.alleyway.state import BACK_BASE, BRAWL, DEPLOYMENT, ENDING, MULLIGAN, REGROUP, AlleyState, Pending, code
+from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState,
+                                Pending, code)
 from sim.core.rng import stream
 
 
@@ -95,6 +96,8 @@ def begin_turn(state: AlleyState, seat: int) -> None:
     skip_draw = seat == state.first and side.turns == 1 and not consts.first_player_draws
     if not skip_draw:
         field.draw(state, seat, consts.draw_per_turn)
+        if state.over:
+            return
     for u in side.units():
         tick(state, u)
         if state.over:
@@ -275,9 +278,14 @@ def rise(state: AlleyState, owner: int, card: int) -> None:
     with half its ATK and DEF."""
     side = state.sides[owner]
     lane = field.empty_lane(state, owner)
-    if card not in side.gutter or lane < 0 or side.out:
+    is_leader = card == side.leader
+    if lane < 0 or side.out or (is_leader and side.leader_state != DEFEATED) or \
+            (not is_leader and card not in side.gutter):
         return
-    side.gutter.remove(card)
+    if is_leader:
+        side.leader_state = ON_FIELD  # a KO'd UNDEAD leader (Veyr) rises too
+    else:
+        side.gutter.remove(card)
     u = field.enter(state, owner, card, lane, False)
     frac = state.pool.consts.undead_fraction
     u.mod_atk = int(u.base_atk * frac) - u.base_atk
