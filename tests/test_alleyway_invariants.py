@@ -11,21 +11,7 @@ import pytest
 from sim.core.match import play_match
 from tests.alleyway_common import alleyway
 from tests.conftest import ROOT
-
-
-def checked(eng, pool, decks, seed, pilots):
-    problems = []
-
-    def check(state, _action):
-        found = eng.check_invariants(state)
-        if found:
-            problems.append((state.turn, found))
-
-    result = play_match(eng, pool, decks, seed, pilots, on_decision=check)
-    end = eng.check_invariants(result.state)
-    if end:
-        problems.append((result.turns, end))
-    return result, problems
+from tests.test_invariants import checked_match as checked
 
 
 @pytest.mark.slow

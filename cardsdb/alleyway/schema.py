@@ -726,17 +726,25 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
     if leader.type != "leader":
         return [(deck.leader, "leader", f"{leader.name} is a {leader.type}, not a leader")]
     allowed = (leader.clan, "neutral")
+
+    def known(card_id: str, count: int, where: str) -> Card | None:
+        """The card, after the checks every deck entry shares: known, copies, clan."""
+        card = cards.get(card_id)
+        if card is None:
+            problems.append((card_id, where, "unknown card in this rules version"))
+            return None
+        if count < 1 or count > consts.max_copies:
+            problems.append((card_id, where, f"{count} copies: 1 to {consts.max_copies}"))
+        if card.clan not in allowed:
+            problems.append((card_id, where, f"clan {card.clan} is not the leader's ({leader.clan}) or neutral"))
+        return card
+
     total = 0
     for card_id, count in deck.cards.items():
         total += count
-        card = cards.get(card_id)
+        card = known(card_id, count, "cards")
         if card is None:
-            problems.append((card_id, "cards", "unknown card in this rules version"))
             continue
-        if count < 1 or count > consts.max_copies:
-            problems.append((card_id, "cards", f"{count} copies: 1 to {consts.max_copies}"))
-        if card.clan not in allowed:
-            problems.append((card_id, "cards", f"clan {card.clan} is not the leader's ({leader.clan}) or neutral"))
         if card.type == "leader" or card.token:
             problems.append((card_id, "cards", f"a {'leader' if card.type == 'leader' else 'token'} is not a deck card"))
         elif card.subtype == "striver" and (card.level or 1) > 1:
@@ -745,17 +753,12 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
         problems.append((None, "cards", f"{total} cards, a deck has {consts.deck_min} to {consts.deck_max}"))
     lower = {c.promotes_to: c.id for c in cards.values() if c.promotes_to}
     for card_id, count in deck.hideout.items():
-        card = cards.get(card_id)
+        card = known(card_id, count, "hideout")
         if card is None:
-            problems.append((card_id, "hideout", "unknown card in this rules version"))
             continue
         if card.subtype != "striver" or (card.level or 1) < 2:
             problems.append((card_id, "hideout", "the Hideout holds the higher levels of Strivers only"))
             continue
-        if count < 1 or count > consts.max_copies:
-            problems.append((card_id, "hideout", f"{count} copies: 1 to {consts.max_copies}"))
-        if card.clan not in allowed:
-            problems.append((card_id, "hideout", f"clan {card.clan} is not the leader's ({leader.clan}) or neutral"))
         below = lower.get(card_id)
         if below is None or (below not in deck.cards and below not in deck.hideout):
             problems.append((card_id, "hideout", "its lower level is in neither the deck nor the Hideout"))

@@ -14,7 +14,7 @@ from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.kinds import LEADER as LEADER_TARGET
 from sim.alleyway.kinds import PLAYER
 from sim.alleyway.pool import AMBUSH, COLLATERAL, GUARD, INFILTRATE, LIFESTEAL, PIERCE, TWICE, UNATTACKABLE
-from sim.alleyway.resolve import ATTACK, push_effects, run
+from sim.alleyway.resolve import ATTACK, push_effects, run, take_choice
 from sim.alleyway.state import (BACK_BASE, DEFEATED, DIRECT, DORMANT, LEADER, AlleyState, Back, Pending, Unit,
                                 code)
 
@@ -116,9 +116,10 @@ def goes_on(state: AlleyState, frame: list) -> bool:
     return True
 
 
-def springable(state: AlleyState, seat: int) -> list[int]:
-    """Back-row codes of the face-down Ambushes ``seat`` may spring now (not JAMmed, and with the
-    Authority its cost asks when paid on springing)."""
+def springable(state: AlleyState, seat: int, without_attack: bool = False) -> list[int]:
+    """Back-row codes of the face-down Ambushes ``seat`` may spring now: not JAMmed, with the
+    Authority its cost asks when paid on springing; ``without_attack``: only Continuous ones set
+    since an earlier turn (flipped on their owner's turn or when offered)."""
     side = state.sides[seat]
     if side.jam or side.out:
         return []
@@ -128,6 +129,8 @@ def springable(state: AlleyState, seat: int) -> list[int]:
     for slot, b in enumerate(side.back):
         if b is None or b.face_up or cards[b.card].type != AMBUSH:
             continue
+        if without_attack and (not cards[b.card].continuous or b.set_turn >= state.turn):
+            continue
         if pay and field.cost_of(state, seat, cards[b.card]) > side.authority:
             continue
         out.append(code(seat, BACK_BASE + slot))
@@ -135,10 +138,7 @@ def springable(state: AlleyState, seat: int) -> list[int]:
 
 
 def choose_spring(state: AlleyState, option: int) -> None:
-    p = state.pending
-    if option not in p.options:
-        raise ValueError(f"{option} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, option)
     frame = state.stack[-1]
     if option == PASS:
         frame[3] = 2

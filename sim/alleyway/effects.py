@@ -7,7 +7,7 @@ from __future__ import annotations
 from sim.alleyway import field, luck, statuses, targets
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.resolve import ATTACK, C_CARD, C_SEAT, FX, push_effects, run
+from sim.alleyway.resolve import ATTACK, C_CARD, C_SEAT, FX, push_effects, run, take_choice
 from sim.alleyway.state import BACK_BASE, AlleyState, Pending, code
 from sim.core.events import NO_ID
 
@@ -339,10 +339,7 @@ def exile_from_gutter(state: AlleyState, seat: int, victim: int, card: int) -> N
 
 def choose(state: AlleyState, option: int) -> None:
     """Finish the effect waiting on a choice, then resume the stack."""
-    p = state.pending
-    if option not in p.options:
-        raise ValueError(f"{option} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, option)
     fx, c = p.fx, p.ctx
     what = p.what
     if state.events is not None:

@@ -75,6 +75,20 @@ def update_auras(state: AlleyState) -> None:
         side.aura_atk, side.aura_def = atk, df
 
 
+def has_keyword_source(state: AlleyState, seat: int, bit: int) -> bool:
+    """A seat-wide keyword (MARKED, LOADED DICE) from a working character (its own or an Equip's
+    keyword) or a face-up Continuous card."""
+    cards = state.pool.cards
+    side = state.sides[seat]
+    for u in side.lanes:
+        if u is not None and u.active and u.kw & bit:
+            return True
+    for b in side.back:
+        if b is not None and b.face_up and cards[b.card].kw & bit:
+            return True
+    return False
+
+
 def discount(state: AlleyState, seat: int, card) -> int:
     """How much less ``card`` costs ``seat`` now (negative: more)."""
     if not state.pool.has_static:

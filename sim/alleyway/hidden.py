@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from sim.alleyway.field import has_keyword_source
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
 from sim.alleyway.state import AlleyState, Back
 
@@ -22,15 +23,7 @@ from sim.alleyway.state import AlleyState, Back
 def sees_hidden(state: AlleyState, seat: int) -> bool:
     """MARKED: the seat has a working MARKED source (a character on the field whose effects work,
     or a face-up Continuous card)."""
-    cards = state.pool.cards
-    side = state.sides[seat]
-    for u in side.lanes:
-        if u is not None and u.active and u.kw & MARKED:
-            return True
-    for b in side.back:
-        if b is not None and b.face_up and cards[b.card].kw & MARKED:
-            return True
-    return False
+    return has_keyword_source(state, seat, MARKED)
 
 
 def shown_hand(state: AlleyState, seat: int, other: int) -> bool:

@@ -6,29 +6,17 @@ tails is "not at all"); a roll fails below its ``at_least``. LOADED DICE: once p
 flip or roll of a seat with a working LOADED DICE source is tried again."""
 from __future__ import annotations
 
-from sim.alleyway.field import emit
+from sim.alleyway.field import emit, has_keyword_source
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import LOADED_DICE
 from sim.alleyway.resolve import C_CARD, C_SEAT, push_effects
 from sim.alleyway.state import AlleyState, Pending
 
 
-def has_loaded_dice(state: AlleyState, seat: int) -> bool:
-    cards = state.pool.cards
-    side = state.sides[seat]
-    for u in side.lanes:
-        if u is not None and u.active and u.kw & LOADED_DICE:
-            return True
-    for b in side.back:
-        if b is not None and b.face_up and cards[b.card].kw & LOADED_DICE:
-            return True
-    return False  # an Awakened leader is a character in a lane, checked above
-
-
 def _retry(state: AlleyState, seat: int) -> bool:
     """Use this turn's LOADED DICE retry, if the seat has one left."""
     side = state.sides[seat]
-    if side.loaded_turn == state.turn or not has_loaded_dice(state, seat):
+    if side.loaded_turn == state.turn or not has_keyword_source(state, seat, LOADED_DICE):
         return False
     side.loaded_turn = state.turn
     return True

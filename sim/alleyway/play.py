@@ -10,10 +10,21 @@ from sim.alleyway.brawl import spring
 from sim.alleyway.field import GUTTER, emit
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import AMBUSH, HUSTLE
-from sim.alleyway.resolve import COST, FX, push_effects, run
+from sim.alleyway.resolve import COST, FX, push_effects, run, take_choice
 from sim.alleyway.state import BACK_BASE, ON_FIELD, AlleyState, Back, Pending, code
 
 # --- characters ------------------------------------------------------------------------------------
+
+
+def pay_from_hand(state: AlleyState, seat: int, card_id: int) -> int:
+    """Take a card from hand, pay its Authority (after discounts), count it as played."""
+    side = state.sides[seat]
+    cost = field.cost_of(state, seat, state.pool.cards[card_id])
+    side.hand.remove(card_id)
+    side.authority -= cost
+    if state.ledger is not None:
+        state.ledger.play(seat, card_id, side.turns)
+    return cost
 
 
 def deploy(state: AlleyState, card_id: int, atk_pos: bool, lane: int) -> None:
@@ -21,12 +32,7 @@ def deploy(state: AlleyState, card_id: int, atk_pos: bool, lane: int) -> None:
     the Gutter. Then its "when deployed" abilities, and the other seats' Continuous Ambush offer."""
     seat = state.active
     side = state.sides[seat]
-    card = state.pool.cards[card_id]
-    cost = field.cost_of(state, seat, card)
-    side.hand.remove(card_id)
-    side.authority -= cost
-    if state.ledger is not None:
-        state.ledger.play(seat, card_id, side.turns)
+    cost = pay_from_hand(state, seat, card_id)
     old = side.lanes[lane]
     if old is not None:
         field.leave(state, old, GUTTER, by=seat)
@@ -38,12 +44,7 @@ def heavy(state: AlleyState, card_id: int, atk_pos: bool, mask: int) -> None:
     vanishes unless REMAINS) and takes the first of their lanes."""
     seat = state.active
     side = state.sides[seat]
-    card = state.pool.cards[card_id]
-    cost = field.cost_of(state, seat, card)
-    side.hand.remove(card_id)
-    side.authority -= cost
-    if state.ledger is not None:
-        state.ledger.play(seat, card_id, side.turns)
+    cost = pay_from_hand(state, seat, card_id)
     lanes = [lane for lane in range(len(side.lanes)) if mask >> lane & 1]
     for lane in lanes:
         field.leave(state, side.lanes[lane], GUTTER, sacrificed=True, by=seat)
@@ -140,13 +141,8 @@ def set_card(state: AlleyState, card_id: int) -> None:
 
 def play_hustle(state: AlleyState, card_id: int) -> None:
     seat = state.active
-    side = state.sides[seat]
     card = state.pool.cards[card_id]
-    cost = field.cost_of(state, seat, card)
-    side.hand.remove(card_id)
-    side.authority -= cost
-    if state.ledger is not None:
-        state.ledger.play(seat, card_id, side.turns)
+    cost = pay_from_hand(state, seat, card_id)
     emit(state, seat, K.HUSTLE, card_id, amount=cost)
     cast(state, seat, card_id, free_slot(state, seat) if card.stays else -1)
 
@@ -208,10 +204,7 @@ def attach(state: AlleyState, seat: int, card_id: int, slot: int, u) -> None:
 
 
 def choose_equip(state: AlleyState, option: int) -> None:
-    p = state.pending
-    if option not in p.options:
-        raise ValueError(f"{option} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, option)
     card_id, slot = p.data
     attach(state, p.seat, card_id, slot, state.unit(option))
     run(state)
@@ -308,10 +301,7 @@ def step_cost(state: AlleyState, frame: list) -> bool:
 
 
 def choose_cost(state: AlleyState, option: int) -> None:
-    p = state.pending
-    if option not in p.options:
-        raise ValueError(f"{option} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, option)
     frame = state.stack[-1]
     if p.what == "cost_discard":
         field.to_gutter_from_hand(state, p.seat, option, "cost")

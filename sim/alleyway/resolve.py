@@ -49,6 +49,15 @@ def run(state: AlleyState) -> None:
         state.to_act = state.active
 
 
+def take_choice(state: AlleyState, option: int):
+    """The pending choice being answered with ``option`` (checked), now closed."""
+    p = state.pending
+    if p is None or option not in p.options:
+        raise ValueError(f"{option} is not among the options {None if p is None else p.options}")
+    state.pending = None
+    return p
+
+
 def finish(state: AlleyState, winner: int | None, reason: str) -> None:
     state.over, state.winner, state.reason = True, winner, reason
     state.pending = None

@@ -25,6 +25,7 @@ from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
                                 REGROUP, AlleyState, Back, Unit)
+from sim.core.scenario import named_action
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
@@ -105,16 +106,7 @@ def describe_choice(state: AlleyState, option: int) -> str:
 
 def parse_action(engine, state: AlleyState, text: str) -> Action:
     """The legal action named by ``text``; a unique prefix such as "deploy kade-1" is enough."""
-    want = " ".join(str(text).split())
-    legal = engine.legal_actions(state)
-    names = [describe(state, a) for a in legal]
-    if want in names:
-        return legal[names.index(want)]
-    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
-    if len(prefixed) == 1:
-        return prefixed[0]
-    shown = "; ".join(names) if names else "none (the match is over)"
-    raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
+    return named_action(engine, state, text)
 
 
 def _card(pool: Pool, slug: Any, where: str) -> int:

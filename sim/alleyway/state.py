@@ -12,6 +12,7 @@ from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
+from sim.core.rng import copy_stream
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -194,11 +195,7 @@ class AlleyState:
         s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
         s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
         s.auras_stale = self.auras_stale
-        if self.chance is None:
-            s.chance = None
-        else:
-            s.chance = random.Random()
-            s.chance.setstate(self.chance.getstate())
+        s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
         return s

@@ -5,13 +5,12 @@ timed changes and statuses running out)."""
 from __future__ import annotations
 
 from sim.alleyway import field
-from sim.alleyway.brawl import PASS, spring
+from sim.alleyway.brawl import PASS, spring, springable
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.pool import AMBUSH
-from sim.alleyway.resolve import ENDTURN, OFFER, run
+from sim.alleyway.resolve import ENDTURN, OFFER, run, take_choice
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState,
-                                Pending, code)
+                                Pending)
 from sim.core.rng import stream
 
 
@@ -135,22 +134,7 @@ def tick(state: AlleyState, u) -> None:
 def flippable(state: AlleyState, seat: int) -> list[int]:
     """Face-down Continuous Ambushes ``seat`` may flip without an attack: set since an earlier
     turn, not JAMmed, affordable."""
-    side = state.sides[seat]
-    if side.jam or side.out:
-        return []
-    cards = state.pool.cards
-    pay = state.pool.consts.ambush_cost_on == "spring"
-    out = []
-    for slot, b in enumerate(side.back):
-        if b is None or b.face_up or b.set_turn >= state.turn:
-            continue
-        card = cards[b.card]
-        if card.type != AMBUSH or not card.continuous:
-            continue
-        if pay and field.cost_of(state, seat, card) > side.authority:
-            continue
-        out.append(code(seat, BACK_BASE + slot))
-    return out
+    return springable(state, seat, without_attack=True)
 
 
 def offer(state: AlleyState) -> None:
@@ -174,10 +158,7 @@ def step_offer(state: AlleyState, frame: list) -> bool:
 
 
 def choose_offer(state: AlleyState, option: int) -> None:
-    p = state.pending
-    if option not in p.options:
-        raise ValueError(f"{option} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, option)
     frame = state.stack[-1]
     if option == PASS:
         frame[2] += 1
@@ -222,10 +203,7 @@ def step_end(state: AlleyState, frame: list) -> bool:
 
 
 def choose_limit(state: AlleyState, card: int) -> None:
-    p = state.pending
-    if card not in p.options:
-        raise ValueError(f"{card} is not among the options {p.options}")
-    state.pending = None
+    p = take_choice(state, card)
     field.to_gutter_from_hand(state, p.seat, card, "hand limit")
     run(state)
 
