@@ -39,3 +39,11 @@ def test_simulate_export_and_the_cards_page(tmp_path, monkeypatch):
     shown = app.dataframe[0].value
     assert "dirty-cop" in set(shown["card"]) and {"arsonists", "neutral"} <= set(shown["faction"])
     st.cache_data.clear()
+
+
+def test_bench_measures_alleyway_over_its_starter_decks():
+    res = run_cli("bench", "--games", "alleyway", "--matches", "6", "--greedy-matches", "2", "--farm-matches", "30",
+                  "--repeats", "1")
+    assert res.returncode == 0, res.stderr
+    assert "measured alleyway random,random" in res.stdout and "match errors" not in res.stdout
+    assert res.stdout.count("│ alleyway │") == 2

@@ -147,3 +147,30 @@ def test_every_awaken_condition(kind, met, unmet):
             assert awaken_ready(state, 0) is ready, (kind, spec)
         finally:
             leader.awaken = original
+
+
+def test_spreadsheet_round_trip_with_nested_fields(data, tmp_path):
+    """Export the cards, change a number and a keyword's list of statuses in the sheet, import:
+    only those changes come back (lists such as Dormant effects travel as JSON cells)."""
+    import csv
+
+    sheet = tmp_path / "cards.csv"
+    res = run_cli("cards", "export", "alleyway", "--csv", str(sheet), "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
+    for row in rows:
+        if row["id"] == "sarge":
+            row["atk"] = "4200"
+        if row["id"] == "kowalski-3":
+            assert row["keywords"] == 'immune=["suppress", "stun", "freeze"]'
+            row["keywords"] = 'immune=["stun"]'
+    with sheet.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    res = run_cli("cards", "import", str(sheet), "--game", "alleyway", "--as", "tuned", "--base", "base",
+                  "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    assert "2 cards changed, 0 added, 0 removed" in res.stderr
+    doc = yaml.safe_load((data / "alleyway" / "rules" / "tuned.yaml").read_text())
+    assert doc["patch"] == {"sarge": {"atk": 4200}, "kowalski-3": {"keywords": {"immune": ["stun"]}}}
