@@ -3,9 +3,9 @@ the stack is empty or some seat must choose.
 
 A frame is a small list whose first item names its kind:
     [FX, ctx, effects, next index]              effects of one ability, card or branch
-    [ATTACK, attacker uid, target, stage, negated]  an attack in progress (brawl.py)
-    [OFFER, seats, index, reason]               Continuous Ambushes offered to other seats
-    [COST, ctx, ability, discards left, sacrifices left]  paying an ability's cost (play.py)
+    [ATTACK, attacker uid, target, stage, negated, defender uid]  an attack in progress (brawl.py)
+    [OFFER, seats, index]                       Continuous Ambushes offered to other seats (turns.py)
+    [COST, ctx, ability, discards left, sacrifices left, uid not to sacrifice]  an ability's cost (play.py)
     [ENDTURN, stage]                            the end of a turn (turns.py)
 A ctx is a tuple (seat, card, self uid, foe uid, host uid): who the effects belong to, the card
 they come from, the character that is "self", the one that is "foe" (the character it brawls, or
