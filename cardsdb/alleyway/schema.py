@@ -700,14 +700,12 @@ _FX_TAGS = {
 
 def _fx_tags(fx) -> set[str]:
     tags = {_FX_TAGS[fx.effect]}
-    if fx.effect == "burn" or fx.effect == "stoke":
-        tags.add("burn")
+    if fx.effect == "stoke":
+        tags.add("burn")  # STOKE X is BURN X (that grows)
     if fx.effect == "down":
         tags.add("downed")
     if fx.effect in ("heal", "drain", "lose_morale"):
         tags.add("morale")
-    if fx.effect == "buff" and fx.until == "permanent":
-        tags.add("atk_def_changes")
     if fx.then:
         tags.add("if_you_do")
     if fx.effect in ("coin", "roll", "double_or_nothing"):

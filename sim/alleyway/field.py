@@ -209,7 +209,7 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
         emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="down")
         return False
     if u.kw & BRITTLE and u.active:
-        return leave(state, u, GUTTER, ko=True, by=by) or True
+        return leave(state, u, GUTTER, ko=True, by=by)  # KO'd instead (it is defeated all the same)
     u.downed, u.atk_pos, u.down_turn = True, False, state.turn
     state.auras_stale = True
     emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
