@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-ENGINES = {"frontier": "sim.frontier"}
+ENGINES = {"frontier": "sim.frontier", "alleyway": "sim.alleyway"}
 
 
 def engine(game: str):

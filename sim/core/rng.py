@@ -23,6 +23,15 @@ def stream(seed: int, *purpose: object) -> random.Random:
     return random.Random(derive_seed(seed, *purpose))
 
 
+def copy_stream(rng: random.Random | None) -> random.Random | None:
+    """An independent copy of a stream at its current position (clones carry their own)."""
+    if rng is None:
+        return None
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
 class Streams:
     """The named streams of one match."""
 

@@ -67,5 +67,20 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
     return failures
 
 
+def named_action(engine: Any, state: Any, text: str) -> Any:
+    """The legal action whose ``engine.describe`` words are ``text``; a unique prefix such as
+    "attack m3" is enough. ValueError lists the legal ones otherwise (a game's ``parse_action``)."""
+    want = " ".join(str(text).split())
+    legal = engine.legal_actions(state)
+    names = [engine.describe(state, a) for a in legal]
+    if want in names:
+        return legal[names.index(want)]
+    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    shown = "; ".join(names) if names else "none (the match is over)"
+    raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
+
+
 def _as_list(body: Any) -> list:
     return body if isinstance(body, list) else [body]

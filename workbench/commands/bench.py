@@ -1,6 +1,7 @@
 """``workbench bench``: matches and decisions per second, per game and pilot pair.
 
-Engine alone: matches played one after another in this process (one core), logging on.
+Engine alone: matches played one after another in this process (one core), logging on, rotating
+through every pairing of the game's starter decks.
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
 core, each the median of several runs; the speed-up is their ratio.
 """
@@ -21,19 +22,26 @@ from workbench import games
 from workbench.farm import default_workers
 from workbench.store import Store
 
-PAIRS = (("random", "random"), ("greedy", "greedy"))
+PAIRS = (("random", "random"), ("greedy", "greedy"))  # the same pilot in both seats
+
+
+def pairings(n_decks: int) -> list[tuple[int, int]]:
+    """Every pairing of the starter decks (a game with one deck plays its mirror)."""
+    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
 
 
 def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
+    """Matches rotate through every pairing of the starter decks, each seed from both seats."""
     data, ruleset = games.load(game, "base")
     decks = games.decks_for(data, ruleset, None)
     eng = get_engine(game)
     pool = eng.compile_pool(ruleset)
     compiled = [eng.compile_deck(pool, d) for d in decks]
-    a, b = compiled[0], compiled[1 % len(compiled)]
+    pairs = pairings(len(compiled))
     decisions = errors = 0
     started = time.perf_counter()
     for i in range(n):
+        a, b = (compiled[k] for k in pairs[(i // 2) % len(pairs)])
         seats = [a, b] if i % 2 == 0 else [b, a]
         r = play_match(eng, pool, seats, 10_000 + i // 2, list(pilots), log=True)
         decisions += r.decisions
@@ -47,11 +55,14 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
     from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
 
+    data, ruleset = games.load(game, "base")
+    n_pairs = len(pairings(len(games.decks_for(data, ruleset, None))))
+    per_pairing = max(2, n // n_pairs // 2 * 2)  # about n matches in all, spread over the pairings
     rates, decision_rates = [], []
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            spec, payload = new_run(game, "base", None, list(pilots), n, 1 + rep, True, 1.0, None, workers)
+            spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers)
             run_id = create(store, spec, payload)
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
                                 list(range(spec.n_chunks)), workers, cluster=cluster)
