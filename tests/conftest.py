@@ -39,7 +39,8 @@ def small_store(tmp_path_factory) -> Path:
     """A store holding two finished runs: 60 random matches and 20 greedy ones."""
     path = tmp_path_factory.mktemp("store") / "small.duckdb"
     for pilots, n, seed in (("random,random", "60", "1"), ("greedy,greedy", "20", "7")):
-        res = run_cli("simulate", "frontier", "--matches", n, "--pilots", pilots, "--seed", seed,
+        res = run_cli("simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--matches", n,
+                      "--pilots", pilots, "--seed", seed,
                       "--workers", "2", "--db", str(path), "--quiet")
         assert res.returncode == 0, res.stderr
     return path
