@@ -363,7 +363,7 @@ def budget_cost(card: Card, consts: Constants) -> float:
 
 def effect_points(effect) -> float:
     target = getattr(effect, "target", None)
-    wide = 2.0 if target is not None and target.pick == "all" else 1.0
+    wide = 2.0 if target is not None and target.pick == "all" and target.kind != "sheriff" else 1.0
     kind = effect.effect
     if kind == "damage":
         return effect.amount * wide

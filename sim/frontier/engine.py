@@ -15,9 +15,9 @@ from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
-from sim.frontier.play import (affordable, can_summon_deputy, can_use_ability, castable, play_card,
-                               summon_deputy, summon_lanes, use_deputy_ability, zix_discard)
-from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
+from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, play_card, summon_deputy,
+                               summon_lanes, use_deputy_ability, zix_discard)
+from sim.frontier.pool import COGSWORTH, CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, start_turn
@@ -41,7 +41,9 @@ class FrontierEngine:
 
     # --- setup ------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Pool:
-        return Pool(ruleset)
+        pool = Pool(ruleset)
+        pool.actions = ActionTable(pool)
+        return pool
 
     def compile_deck(self, pool: Pool, deck: Any) -> FrontierDeck:
         cards = []
@@ -80,39 +82,49 @@ class FrontierEngine:
         if state.over:
             return []
         if state.pending is not None:
-            return [Action(CHOOSE, option) for option in state.pending[2]]
+            return [choice_action(option) for option in state.pending[2]]
         seat = state.active
         side = state.sides[seat]
         pool = state.pool
         cards, consts = pool.cards, pool.consts
+        acts = pool.actions
         actions = [END_TURN]
-        lanes, tunnel_lanes = summon_lanes(state, seat)
-        seen: list[int] = []
+        mana, gold = side.mana, side.gold
+        trim = consts.cogsworth_trim if side.sheriff == COGSWORTH and side.turns % 2 == 0 else 0
+        lanes = tunnel_lanes = None
+        seen = set()
         for card_id in side.hand:
             if card_id in seen:
                 continue
-            seen.append(card_id)
+            seen.add(card_id)
             card = cards[card_id]
-            if not affordable(side, card, consts):
+            if card.mana - trim > mana or card.gold > gold:
                 continue
             if card.type == CREATURE:
+                if lanes is None:
+                    lanes, tunnel_lanes = summon_lanes(state, seat)
+                row = acts.play[card_id]
                 for lane in (tunnel_lanes if card.kw & TUNNEL else lanes):
-                    actions.append(Action(PLAY, card_id, lane))
+                    actions.append(row[lane])
             elif castable(state, seat, card):
-                actions.append(Action(PLAY, card_id, -1))
+                actions.append(acts.play[card_id][-1])
         for slot, card_id in enumerate(side.deputies):
             card = cards[card_id]
             if can_summon_deputy(side, slot, card, consts):
+                if lanes is None:
+                    lanes, tunnel_lanes = summon_lanes(state, seat)
+                row = acts.summon[slot]
                 for lane in (tunnel_lanes if card.kw & TUNNEL else lanes):
-                    actions.append(Action(SUMMON, slot, lane))
+                    actions.append(row[lane])
             if can_use_ability(state, seat, slot):
-                actions.append(Action(ABILITY, slot))
+                actions.append(acts.ability[slot])
         if side.sheriff == ZIX and side.zix_left > 0:
-            actions.extend(Action(SHERIFF_ACT, card_id) for card_id in seen)
+            actions.extend(Action(SHERIFF_ACT, card_id) for card_id in sorted(seen))
         for u in side.lanes:
             if u is not None and u.attacks_left > 0 and power(state, u) > 0:
+                row = acts.attack[u.lane]
                 for target in attack_targets(state, u):
-                    actions.append(Action(ATTACK, u.lane, target))
+                    actions.append(row[target])
         return actions
 
     def apply(self, state: FrontierState, action: Action) -> None:
@@ -218,6 +230,31 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
     state.events = EventBuffer() if log else None
     state.ledger = None
     return state
+
+
+class ActionTable:
+    """Every PLAY, SUMMON, ABILITY and ATTACK action made once per pool: legal_actions hands out
+    these shared immutable values instead of building new ones at every decision."""
+
+    def __init__(self, pool: Pool):
+        lanes = range(pool.n_lanes)
+        # play[card][lane] (a creature), play[card][-1] (a spell: lane -1)
+        self.play = [tuple(Action(PLAY, c.id, lane) for lane in lanes) + (Action(PLAY, c.id, -1),)
+                     for c in pool.cards]
+        self.summon = [tuple(Action(SUMMON, slot, lane) for lane in lanes) for slot in range(4)]
+        self.ability = [Action(ABILITY, slot) for slot in range(4)]
+        # attack[lane][target code]: target codes run up to 16 x seats (4 seats at most)
+        self.attack = [[Action(ATTACK, lane, target) for target in range(64)] for lane in lanes]
+
+
+_CHOICES: dict[int, Action] = {}
+
+
+def choice_action(option: int) -> Action:
+    action = _CHOICES.get(option)
+    if action is None:
+        action = _CHOICES[option] = Action(CHOOSE, option)
+    return action
 
 
 def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None) -> None:

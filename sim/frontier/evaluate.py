@@ -6,8 +6,8 @@ designer can tune."""
 from __future__ import annotations
 
 from sim.frontier.combat import power
-from sim.frontier.pool import (AMBUSH, BARRICADE, DOUBLE_BARREL, FERAL, FLYING, IRONCLAD, OVERSHOT, QUICKDRAW,
-                               STAMPEDE, VENOM, WANTED, WARRANT)
+from sim.frontier.pool import (AMBUSH, BARRICADE, DOUBLE_BARREL, FERAL, FLYING, IRONCLAD, OVERSHOT, PACK,
+                               QUICKDRAW, STAMPEDE, VENOM, WANTED, WARRANT)
 from sim.frontier.state import ON_FIELD, FrontierState
 
 WIN = 10_000.0
@@ -25,14 +25,23 @@ KW_VALUE = ((QUICKDRAW, 0.5), (DOUBLE_BARREL, 1.0), (FLYING, 0.5), (WARRANT, 0.5
             (STAMPEDE, 0.3), (FERAL, -0.2))
 
 
+_KW_WORTH: dict[int, float] = {}
+
+
+def keyword_worth(kw: int) -> float:
+    """The summed worth of a keyword mask (memoised: few masks occur)."""
+    worth = _KW_WORTH.get(kw)
+    if worth is None:
+        worth = _KW_WORTH[kw] = sum(w for bit, w in KW_VALUE if kw & bit)
+    return worth
+
+
 def unit_value(state: FrontierState, u) -> float:
-    atk = power(state, u)
-    v = atk + u.hp + 0.5 * min(atk, u.hp)
-    kw = u.kw
-    if kw:
-        for bit, worth in KW_VALUE:
-            if kw & bit:
-                v += worth
+    atk = power(state, u) if u.kw & PACK else u.atk
+    hp = u.hp
+    v = atk + hp + 0.5 * (atk if atk < hp else hp)
+    if u.kw:
+        v += keyword_worth(u.kw)
     if u.skip:
         v -= W_SKIP * u.skip
     return v

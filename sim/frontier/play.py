@@ -18,10 +18,6 @@ def mana_cost(side: Side, card: CardDef, consts) -> int:
     return card.mana
 
 
-def affordable(side: Side, card: CardDef, consts) -> bool:
-    return mana_cost(side, card, consts) <= side.mana and card.gold <= side.gold
-
-
 def castable(state: FrontierState, seat: int, card: CardDef) -> bool:
     """A spell can be cast when each of its chosen-target effects has a target now."""
     return has_targets(state, seat, card.on_played)
@@ -33,12 +29,14 @@ def summon_lanes(state: FrontierState, seat: int) -> tuple[list[int], list[int]]
     Blocking pressure: while an empty middle lane of yours faces an enemy creature, a creature
     without Tunnel must be summoned into one of those lanes (it must block). Tunnel may go into
     any empty lane "regardless of normal blocking pressure"."""
-    empty = [lane for lane, u in enumerate(state.sides[seat].lanes) if u is None]
+    mine = state.sides[seat].lanes
+    empty = [lane for lane, u in enumerate(mine) if u is None]
     if not state.pool.consts.blocking_pressure:
         return empty, empty
     n_middle = state.pool.n_middle
-    pressed = [lane for lane in empty if lane < n_middle and
-               any(state.sides[s].lanes[lane] is not None for s in range(len(state.sides)) if s != seat)]
+    enemies = [side.lanes for s, side in enumerate(state.sides) if s != seat]
+    pressed = [lane for lane in range(n_middle) if mine[lane] is None
+               and any(lanes[lane] is not None for lanes in enemies)]
     return (pressed or empty), empty
 
 
@@ -90,9 +88,10 @@ def can_use_ability(state: FrontierState, seat: int, slot: int) -> bool:
     """Off-board: in the Deputy Zone (resting or not), not used yet this turn, Gold to pay, and
     a target for each chosen effect."""
     side = state.sides[seat]
+    if side.dzone[slot] == ON_FIELD or side.dused[slot] == side.turns:
+        return False
     card = state.pool.cards[side.deputies[slot]]
-    return (side.dzone[slot] != ON_FIELD and side.dused[slot] != side.turns and card.off_gold <= side.gold
-            and has_targets(state, seat, card.off_board))
+    return card.off_gold <= side.gold and has_targets(state, seat, card.off_board)
 
 
 def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None:

@@ -98,6 +98,7 @@ class Pool:
         self.lane_names = [f"m{i + 1}" for i in range(c.middle_lanes)] + \
                           [f"hr{i + 1}" for i in range(c.high_rise_lanes)]
         self.lane_index = {name: i for i, name in enumerate(self.lane_names)}
+        self.actions: Any = None  # the engine's table of ready-made actions (engine.ActionTable)
 
     def slug(self, card_id: int) -> str:
         return self.cards[card_id].slug
