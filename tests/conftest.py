@@ -23,14 +23,15 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeou
 
 @pytest.fixture(scope="session")
 def frontier():
-    """(engine, pool, data, ruleset, compiled starter decks) of Wild Frontier's base rules."""
+    """(engine, pool, data, ruleset, two compiled starter decks) of Wild Frontier's base rules:
+    the foundation's pair, for tests of the engine contract (the six-deck field has its own)."""
     from cardsdb.loader import load_ruleset
     from sim.registry import engine
 
     data, ruleset = load_ruleset("frontier", "base", DATA)
     eng = engine("frontier")
     pool = eng.compile_pool(ruleset)
-    decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+    decks = [eng.compile_deck(pool, data.decks[d]) for d in ("goblin-gold-gang", "lawmen-posse")]
     return eng, pool, data, ruleset, decks
 
 

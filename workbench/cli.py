@@ -36,7 +36,7 @@ def simulate(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
                                         "more than two play every pairing"),
-    pilots: str = typer.Option("greedy,greedy", help="one pilot, or one per deck: random, greedy"),
+    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck: random, greedy"),
     matches: int = typer.Option(1000, help="matches per pairing (not seeds: each seed plays from both seats)"),
     seed: int = typer.Option(1, help="base seed"),
     rules: str = typer.Option("base", help="rules version"),
