@@ -21,8 +21,8 @@ def power(state: FrontierState, u: Unit) -> int:
     return u.atk + others
 
 
-def attack_targets(state: FrontierState, unit: Unit) -> list[int]:
-    """Target codes the unit may attack now.
+def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> list[tuple[int, list[int]]]:
+    """(lane, target codes) for each attacker of ``seat``, the enemy board read once.
 
     A middle-lane creature attacks the creature in the opposing lane, or the enemy sheriff when
     that lane holds no creature. A High-Rise creature fires at any enemy creature in the middle or
@@ -31,20 +31,36 @@ def attack_targets(state: FrontierState, unit: Unit) -> list[int]:
     reachable by every attacker, a High-Rise one only by High-Rise attackers, once it is not fresh).
     """
     n_middle = state.pool.n_middle
-    high_rise = unit.lane >= n_middle
-    out: list[int] = []
-    for seat in range(len(state.sides)):
-        if seat == unit.owner:
+    enemies = []
+    for s, side in enumerate(state.sides):
+        if s == seat:
             continue
-        lanes = state.sides[seat].lanes
-        taunt = [code(seat, u.lane) for u in lanes if u is not None and u.kw & TAUNT
-                 and (u.lane < n_middle or (high_rise and not u.fresh))]
-        if taunt:
-            out.extend(taunt)
-        elif high_rise:
-            out.extend(code(seat, u.lane) for u in lanes if u is not None and not u.fresh)
-        else:
-            out.append(code(seat, unit.lane if lanes[unit.lane] is not None else SHERIFF))
+        lanes = side.lanes
+        taunt_mid, taunt_hr, visible = [], [], []
+        for u in lanes:
+            if u is None:
+                continue
+            if u.lane < n_middle:
+                visible.append(code(s, u.lane))
+                if u.kw & TAUNT:
+                    taunt_mid.append(code(s, u.lane))
+            elif not u.fresh:
+                visible.append(code(s, u.lane))
+                if u.kw & TAUNT:
+                    taunt_hr.append(code(s, u.lane))
+        enemies.append((s, lanes, taunt_mid, taunt_mid + taunt_hr, visible))
+    out = []
+    for unit in attackers:
+        targets: list[int] = []
+        high_rise = unit.lane >= n_middle
+        for s, lanes, taunt_mid, taunt_all, visible in enemies:
+            if high_rise:
+                targets.extend(taunt_all or visible)
+            elif taunt_mid:
+                targets.extend(taunt_mid)
+            else:
+                targets.append(code(s, unit.lane if lanes[unit.lane] is not None else SHERIFF))
+        out.append((unit.lane, targets))
     return out
 
 

@@ -218,9 +218,26 @@ def has_targets(state: FrontierState, seat: int, effects: tuple, src_uid: int = 
     """Each chosen-target effect has an option now (a spell, an off-board ability or a mode that
     has none cannot be used)."""
     for fx in effects:
-        if fx.pick == "chosen" and not candidates(state, seat, fx, src_uid, src_lane):
+        if fx.pick != "chosen":
+            continue
+        kind = fx.kind
+        if kind == "character" or kind == "sheriff":
+            continue  # a sheriff is always there to pick
+        if kind == "creature" and not fx.tier:
+            if not _any_creature(state, seat, fx.side):
+                return False
+        elif not candidates(state, seat, fx, src_uid, src_lane):
             return False
     return True
+
+
+def _any_creature(state: FrontierState, seat: int, side: str) -> bool:
+    """Is there a creature of these sides that a single-target effect of ``seat`` may pick?"""
+    for s in _sides(state, seat, side):
+        for u in state.sides[s].lanes:
+            if u is not None and can_single_target(seat, u):
+                return True
+    return False
 
 
 # --- resolution ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
-from sim.frontier.combat import attack, attack_targets, power
+from sim.frontier.combat import attack, attack_options, power
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
@@ -120,10 +120,11 @@ class FrontierEngine:
                 actions.append(acts.ability[slot])
         if side.sheriff == ZIX and side.zix_left > 0:
             actions.extend(Action(SHERIFF_ACT, card_id) for card_id in sorted(seen))
-        for u in side.lanes:
-            if u is not None and u.attacks_left > 0 and power(state, u) > 0:
-                row = acts.attack[u.lane]
-                for target in attack_targets(state, u):
+        attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
+        if attackers:
+            for lane, targets in attack_options(state, seat, attackers):
+                row = acts.attack[lane]
+                for target in targets:
                     actions.append(row[target])
         return actions
 

@@ -79,9 +79,10 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
 # --- the Deputy Zone -----------------------------------------------------------------------------
 
 def can_summon_deputy(side: Side, slot: int, card: CardDef, consts) -> bool:
-    on_field = sum(1 for z in side.dzone if z == ON_FIELD)
-    return (on_field < consts.max_deputies_on_field and side.dzone[slot] != ON_FIELD
-            and side.dzone[slot] <= side.turns and card.mana <= side.mana and card.gold <= side.gold)
+    zone = side.dzone[slot]
+    if zone == ON_FIELD or zone > side.turns or card.mana > side.mana or card.gold > side.gold:
+        return False
+    return side.dzone.count(ON_FIELD) < consts.max_deputies_on_field
 
 
 def can_use_ability(state: FrontierState, seat: int, slot: int) -> bool:
