@@ -49,11 +49,12 @@ class Constants(BaseConstants):
     zix_opening_hand: int = Field(8, ge=0)
     zix_draws: int = Field(2, ge=0)
     zix_uses: int = Field(1, ge=0)
-    malachar_attack_bonus: int = Field(2, ge=0)
-    reedwick_start_cover: int = Field(2, ge=0)
+    malachar_attack_bonus: int = Field(1, ge=0)
+    reedwick_start_cover: int = Field(3, ge=0)
     reedwick_mana_per_break: int = Field(1, ge=0)
-    cogsworth_start_gold: int = Field(2, ge=0)
+    cogsworth_start_gold: int = Field(1, ge=0)
     cogsworth_trim: int = Field(1, ge=0)
+    cogsworth_trims_per_turn: int = Field(1, ge=0)
     ironhold_hp: int = Field(35, ge=1)
     ironhold_reduction: int = Field(1, ge=0)
 
@@ -352,7 +353,7 @@ KEYWORD_POINTS = {"ambush": 1, "quickdraw": 1, "double_barrel": 2, "overshot": 1
                   "feral": -0.5, "burrow": 1, "pack": 1, "stampede": 1, "flip": 0.5,
                   "flip_charged": 0, "barricade": 2, "tunnel": 0.5, "ironclad": 1}
 TRIGGER_WEIGHT = {"played": 1.0, "destroyed": 1.0, "attacks": 2.0, "turn_start": 2.0, "turn_end": 2.0,
-                  "charged": 0.5, "off_board": 1.0}
+                  "charged": 0.5, "off_board": 2.0}
 DEFAULT_GOLD_WEIGHT = 2.0
 
 

@@ -17,7 +17,7 @@ from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
 from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, play_card, summon_deputy,
                                summon_lanes, use_deputy_ability, zix_discard)
-from sim.frontier.pool import COGSWORTH, CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
+from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, start_turn
@@ -90,7 +90,7 @@ class FrontierEngine:
         acts = pool.actions
         actions = [END_TURN]
         mana, gold = side.mana, side.gold
-        trim = consts.cogsworth_trim if side.sheriff == COGSWORTH and side.turns % 2 == 0 else 0
+        trim = consts.cogsworth_trim if side.trims_left > 0 else 0
         lanes = tunnel_lanes = None
         seen = set()
         for card_id in side.hand:
@@ -218,7 +218,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
         side.decklist = ()
         side.sheriff = NO_SHERIFF
         side.deputies, side.dzone, side.dused = (), [], []
-        side.mana_bonus = side.zix_left = 0
+        side.mana_bonus = side.zix_left = side.trims_left = 0
         side.attacked = False
         state.sides.append(side)
     state.active = state.to_act = 0

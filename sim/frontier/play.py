@@ -6,14 +6,14 @@ from __future__ import annotations
 from sim.core.events import NO_ID
 from sim.frontier.effects import has_targets, run_effects
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import AMBUSH, COGSWORTH, CREATURE, TUNNEL, CardDef
+from sim.frontier.pool import AMBUSH, CREATURE, TUNNEL, CardDef
 from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit
 from sim.frontier.turns import attacks_per_turn, draw_card
 
 
 def mana_cost(side: Side, card: CardDef, consts) -> int:
-    """A card's Mana cost from hand: Cogsworth trims it on his even turns."""
-    if side.sheriff == COGSWORTH and side.turns % 2 == 0:
+    """A card's Mana cost from hand: Cogsworth trims the first card(s) of his even turns."""
+    if side.trims_left > 0:
         return max(0, card.mana - consts.cogsworth_trim)
     return card.mana
 
@@ -45,6 +45,8 @@ def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     card = state.pool.cards[card_id]
     side.hand.remove(card_id)
     paid = mana_cost(side, card, state.pool.consts)
+    if side.trims_left > 0:
+        side.trims_left -= 1
     side.mana -= paid
     side.gold -= card.gold
     if state.ledger is not None:

@@ -55,10 +55,11 @@ class Side:
     mana_bonus  Mana due at the next Resource Phase (Reedwick's broken Cover)
     zix_left    Zix's discard-for-2 uses left
     attacked    the seat has attacked this turn (Malachar boosts the first attack)
+    trims_left  cards this turn that still get Cogsworth's cost trim
     """
     __slots__ = ("hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard",
                  "lanes", "cover", "decklist", "sheriff", "deputies", "dzone", "dused", "mana_bonus",
-                 "zix_left", "attacked")
+                 "zix_left", "attacked", "trims_left")
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
@@ -72,6 +73,7 @@ class Side:
         s.decklist, s.sheriff, s.deputies = self.decklist, self.sheriff, self.deputies
         s.dzone, s.dused = self.dzone[:], self.dused[:]
         s.mana_bonus, s.zix_left, s.attacked = self.mana_bonus, self.zix_left, self.attacked
+        s.trims_left = self.trims_left
         return s
 
     def deputy_on_field(self) -> bool:

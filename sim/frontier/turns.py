@@ -59,6 +59,8 @@ def start_turn(state: FrontierState, seat: int) -> None:
 
     state.phase = ACTION
     side.attacked = False
+    even = side.sheriff == COGSWORTH and side.turns % 2 == 0
+    side.trims_left = consts.cogsworth_trims_per_turn if even else 0
     for u in side.lanes:
         if u is not None:
             # a creature Stampede shoved loses its next attack(s)
