@@ -57,10 +57,11 @@ def check_invariants(state: FrontierState) -> list[str]:
         marked = sorted(d for d, z in zip(side.deputies, side.dzone) if z == ON_FIELD)
         if sorted(deputies_out) != marked:
             problems.append(f"{p} Deputies on the field {deputies_out} but the zone says {marked}")
-        zones = Counter(side.hand) + Counter(side.deck) + Counter(side.discard) + Counter(on_board)
-        if zones != Counter(side.decklist):
-            extra = zones - Counter(side.decklist)
-            missing = Counter(side.decklist) - zones
+        zones = side.hand + side.deck + side.discard + on_board
+        zones.sort()
+        if tuple(zones) != side.decklist:  # a sorted comparison first: Counters only to explain
+            extra = Counter(zones) - Counter(side.decklist)
+            missing = Counter(side.decklist) - Counter(zones)
             problems.append(f"{p} cards not conserved: extra {dict(extra)}, missing {dict(missing)}")
     if not state.over and state.to_act not in range(len(state.sides)):
         problems.append(f"seat to act {state.to_act} does not exist")
