@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
+from cardsdb.frontier.campaign import Crew, Stage, check_campaign
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
 
 FACTIONS = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts")
@@ -485,6 +486,9 @@ class Schema:
     Card = Card
     Deck = Deck
     Constants = Constants
+    Stage = Stage   # Frontier Run (cardsdb/frontier/campaign.py)
+    Crew = Crew
+    check_campaign = staticmethod(check_campaign)
     check_deck = staticmethod(check_deck)
     budget_cost = staticmethod(budget_cost)
     stat_points = staticmethod(stat_points)

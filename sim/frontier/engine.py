@@ -25,14 +25,15 @@ from sim.frontier.turns import end_turn, finish_turn, start_turn
 
 class FrontierDeck:
     """A deck compiled against a pool: card ids (sorted, so a file's line order does not matter),
-    the sheriff, the two Deputies, and an optional starting HP (Frontier Run carries trail HP
-    from fight to fight)."""
-    __slots__ = ("id", "cards", "sheriff", "deputies", "hp")
+    the sheriff, the two Deputies, and an optional starting HP and HP cap (Frontier Run carries
+    trail HP from fight to fight)."""
+    __slots__ = ("id", "cards", "sheriff", "deputies", "hp", "max_hp")
 
     def __init__(self, deck_id: str, cards: list[int], sheriff: int = NO_SHERIFF,
-                 deputies: tuple = (), hp: int | None = None):
+                 deputies: tuple = (), hp: int | None = None, max_hp: int | None = None):
         self.id, self.cards = deck_id, tuple(sorted(cards))
         self.sheriff, self.deputies, self.hp = sheriff, tuple(deputies), hp
+        self.max_hp = max_hp if max_hp is not None else hp
 
 
 class FrontierEngine:
@@ -63,7 +64,7 @@ class FrontierEngine:
             side = state.sides[seat]
             side.deck = list(deck.cards)
             side.decklist = deck.cards
-            set_sheriff(state, seat, deck.sheriff, deck.hp)
+            set_sheriff(state, seat, deck.sheriff, deck.hp, deck.max_hp)
             set_deputies(side, deck.deputies)
             streams.shuffle(seat).shuffle(side.deck)
             hand = consts.zix_opening_hand if deck.sheriff == ZIX else consts.opening_hand
@@ -258,14 +259,18 @@ def choice_action(option: int) -> Action:
     return action
 
 
-def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None) -> None:
+def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None,
+                max_hp: int | None = None) -> None:
     """The sheriff's starting passives: Ironhold's 35 HP, Zix's one discard-for-2, Reedwick's
-    Cover (centre lanes first). ``hp`` overrides the starting HP (Frontier Run's trail HP)."""
+    Cover (centre lanes first). ``hp`` and ``max_hp`` override the starting HP and its cap
+    (Frontier Run's trail HP)."""
     consts = state.pool.consts
     side = state.sides[seat]
     side.sheriff = sheriff
     side.hp = side.max_hp = hp if hp is not None else (
         consts.ironhold_hp if sheriff == IRONHOLD else consts.starting_hp)
+    if max_hp is not None:
+        side.max_hp = max(max_hp, side.hp)
     side.zix_left = consts.zix_uses if sheriff == ZIX else 0
     if sheriff == REEDWICK:
         for lane in centre_out(state.pool.n_middle)[:consts.reedwick_start_cover]:

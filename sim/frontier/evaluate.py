@@ -12,7 +12,7 @@ from sim.frontier.state import ON_FIELD, FrontierState
 
 WIN = 10_000.0
 W_LIFE = 1.0
-W_LOW_LIFE = 0.08      # extra per point of missing life squared: danger grows near 0
+W_LOW_LIFE = 0.08      # extra per point of life below the rules' starting HP, squared: danger grows near 0
 W_BOARD = 1.0
 W_HAND = 0.6
 W_COVER = 0.8
@@ -49,7 +49,10 @@ def unit_value(state: FrontierState, u) -> float:
 
 def side_value(state: FrontierState, seat: int) -> float:
     side = state.sides[seat]
-    missing = side.max_hp - side.hp
+    # danger is measured from the larger of the seat's cap and the rules' starting HP, so a
+    # sheriff with few HP (a Frontier Run enemy) is in danger from the start and one with many
+    # (trail HP) still minds every point it loses
+    missing = max(side.max_hp, state.pool.consts.starting_hp) - side.hp
     v = W_LIFE * side.hp - W_LOW_LIFE * missing * missing / 10.0
     board = 0.0
     for u in side.lanes:
