@@ -55,6 +55,31 @@ def simulate(
         chunk_size, workers, db, resume, quiet, console=err)
 
 
+@app.command("simulate-run")
+def simulate_run(
+    game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
+    crew: str = typer.Option("all", help="crew ids, comma separated, or all"),
+    runs: int = typer.Option(100, help="campaign runs per crew (run i of every crew uses seed base + i)"),
+    stage: Optional[str] = typer.Option(None, help="the campaign stage (default: the game's first)"),
+    policy: str = typer.Option("greedy", help="who chooses routes, rewards and purchases: random, greedy"),
+    fight_pilot: str = typer.Option("greedy", help="the crew's pilot in fights: random, greedy"),
+    seed: int = typer.Option(1, help="base seed"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    events: str = typer.Option("none", help="fight event logs to keep: all, none, or a share of runs like 0.1"),
+    chunk_size: Optional[int] = typer.Option(None, help="campaign runs per stored chunk"),
+    resume: Optional[int] = typer.Option(None, help="finish a stopped batch"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """Play a batch of seeded campaign runs (Frontier Run) and store runs, nodes, rewards and fights."""
+    from workbench.commands.simulate import parse_events
+    from workbench.commands.simulate_run import simulate_run as run
+
+    run(game, rules, stage, _split(crew), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
+        workers, db, resume, quiet, console=err)
+
+
 @app.command()
 def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
     """List the runs in the store."""
@@ -65,7 +90,9 @@ def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
 
 @app.command()
 def export(
-    table: str = typer.Argument(..., help="matches, match_seats, events, card_games, cards, runs, card_stats"),
+    table: str = typer.Argument(..., help="matches, match_seats, events, card_games, cards, runs, card_stats, "
+                                "campaign_runs, campaign_nodes, campaign_rewards, campaign_clear_rates, "
+                                "campaign_reward_lift"),
     run: Optional[int] = typer.Option(None, help="the run (default: every run)"),
     csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
     parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),

@@ -42,10 +42,13 @@ def default_workers() -> int:
 
 def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], workers: int,
                on_chunk: Callable[[int, int], None] | None = None,
-               on_start: Callable[[], None] | None = None) -> FarmReport:
-    """Play and store ``chunks``; ``on_chunk(chunk, matches)`` after each is stored.
+               on_start: Callable[[], None] | None = None,
+               worker: tuple[Callable, Callable] = (init_worker, play_chunk)) -> FarmReport:
+    """Play and store ``chunks``; ``on_chunk(chunk, units)`` after each is stored.
     ``on_start`` runs once the workers exist (start progress threads there, not before: a fork
-    must not copy a lock another thread holds)."""
+    must not copy a lock another thread holds). ``worker`` is the (set up a process, play a
+    chunk) pair: duels by default, campaign runs with workbench/campaign/chunk.py."""
+    init_fn, play_fn = worker
     import multiprocess
 
     started = time.perf_counter()
@@ -65,16 +68,16 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
 
     ctx = multiprocess.get_context("fork" if hasattr(os, "fork") else "spawn")
     # the pool is made before any progress thread runs, so forking copies no held lock
-    with ctx.Pool(workers, initializer=init_worker, initargs=(payload,)) as pool:
+    with ctx.Pool(workers, initializer=init_fn, initargs=(payload,)) as pool:
         try:
             if on_start is not None:
                 on_start()
             last = time.perf_counter()
-            for chunk, tables, worker_seconds, events_rows in pool.imap_unordered(play_chunk, feed()):
+            for chunk, tables, worker_seconds, events_rows in pool.imap_unordered(play_fn, feed()):
                 t = time.perf_counter()
                 if store.write_chunk(run_id, chunk, tables, worker_seconds, t - last, events_rows):
                     stored += 1
-                    n = tables["matches"].num_rows
+                    n = store.units(tables)
                     matches += n
                     decisions += pa.compute.sum(tables["matches"].column("decisions")).as_py() or 0
                     if on_chunk is not None:

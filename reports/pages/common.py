@@ -21,10 +21,13 @@ def db_path() -> Path:
 @st.cache_data(ttl=3, show_spinner=False)
 def cached(fn_name: str, path: str, *args):
     """Queries cached for a few seconds: fresh enough to follow a run, cheap to re-render."""
+    import reports.campaign as campaign
     import reports.cards as cards
 
     fn = {"runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
-          "game_lengths": overview.game_lengths, "card_stats": cards.card_stats}[fn_name]
+          "game_lengths": overview.game_lengths, "card_stats": cards.card_stats,
+          "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
+          "reward_lift": campaign.reward_lift}[fn_name]
     return fn(path, *args)
 
 

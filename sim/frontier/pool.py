@@ -77,7 +77,7 @@ class CardDef:
     __slots__ = ("id", "slug", "name", "type", "faction", "beast", "mana", "gold", "atk", "hp", "kw",
                  "gold_rush", "fortify", "heal", "blast", "overdrive", "on_played", "on_destroyed",
                  "on_attacks", "on_turn_start", "on_turn_end", "on_charged", "off_board", "off_gold",
-                 "blast_fx", "online_legal", "campaign_only", "golem")
+                 "blast_fx", "online_legal", "campaign_only", "golem", "surplus")
 
     def __repr__(self) -> str:
         return f"CardDef({self.slug})"
@@ -91,6 +91,11 @@ class Pool:
         self.hash = ruleset.hash
         self.consts = ruleset.constants
         self.cards: list[CardDef] = [compile_card(i, card) for i, card in enumerate(ruleset.cards.values())]
+        sch = ruleset.schema
+        for d, card in zip(self.cards, ruleset.cards.values()):
+            # stat points beyond the card's budget (RULES.md, "The stat budget"): what a campaign
+            # policy rates a card by
+            d.surplus = sch.stat_points(card, self.consts) - sch.budget_points(card, self.consts)
         self.ids: dict[str, int] = {c.slug: c.id for c in self.cards}
         c = self.consts
         self.n_middle = c.middle_lanes

@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import random
 
-from sim.frontier.pool import CREATURE
-
 
 def card_rating(card) -> float:
-    """A card's value beyond the budget line, in rough stat points, from the compiled card
-    (what a designer would eyeball: body, keywords, abilities, against its cost)."""
-    cost = card.mana + 2 * card.gold
-    body = card.atk + card.hp + card.fortify if card.type == CREATURE else 0
-    keywords = bin(card.kw).count("1") + card.gold_rush + card.heal / 2 + 2 * card.blast
-    effects = 2.0 * len(card.on_played) + len(card.on_destroyed) + 2.0 * len(card.on_attacks) \
-        + 2.0 * (len(card.on_turn_start) + len(card.on_turn_end)) + len(card.on_charged)
-    return body + keywords + effects - 2.0 * cost
+    """A card's worth to a run deck: its stat points beyond the budget (the designer's own
+    measure, computed with the pool), and a little for its cost, since a bigger card does more
+    when drawn."""
+    return card.surplus + 0.2 * (card.mana + 2 * card.gold)
 
 
 class RandomPolicy:

@@ -60,7 +60,7 @@ def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fight_pilot: 
         node = nodes[pick]
         step += 1
         line = {"step": step, "floor": floor + 1, "node": node.id, "kind": node.kind,
-                "options": ",".join(n.kind for n in nodes), "choice": node.id, "hp_before": trail.hp,
+                "options": ",".join(f"{n.id}:{n.kind}" for n in nodes), "choice": node.id, "hp_before": trail.hp,
                 "gold_before": trail.gold, "fight": None, "result": None, "detail": ""}
         alive = _visit(content, kit, trail, node, step, seed, chooser, fight_pilot, log, rec, line)
         line.update(hp_after=trail.hp, gold_after=trail.gold)
