@@ -45,3 +45,13 @@ def small_store(tmp_path_factory) -> Path:
                       "--workers", "2", "--db", str(path), "--quiet")
         assert res.returncode == 0, res.stderr
     return path
+
+
+@pytest.fixture(scope="session")
+def campaign_store(tmp_path_factory) -> Path:
+    """A store holding one small Frontier Run batch: 2 crews x 3 runs, random choices."""
+    path = tmp_path_factory.mktemp("campaign") / "campaign.duckdb"
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "3",
+                  "--policy", "random", "--workers", "2", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return path
