@@ -13,6 +13,7 @@ def test_there_is_a_scenario_for_every_rule_the_notes_name():
     named = set(re.findall(r"`([a-z0-9-]+\.yaml)`", notes))
     assert named, "RULES.md names no scenarios"
     assert named <= {f.name for f in FILES}, named - {f.name for f in FILES}
+    assert {f.name for f in FILES} <= named, {f.name for f in FILES} - named  # and every scenario is mapped
 
 
 _POOLS: dict = {}
