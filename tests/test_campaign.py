@@ -156,7 +156,7 @@ def test_clear_rate_and_reward_lift_on_hand_made_tables(tmp_path):
                                                             cleared])
         taken = run_no % 2 == 0
         con.execute("INSERT INTO campaign_rewards VALUES (1, ?, 1, 'battle', 'gem', 0, ?)", [run_no, taken])
-        for step, won in ((2, True), (3, taken or step == 2)):
+        for step, won in ((2, True), (3, taken)):   # after the offer: takers win both, skippers one
             con.execute("INSERT INTO campaign_nodes VALUES (1, ?, ?, ?, 'n', 'battle', '', '', 10, 10, 0, 0, ?, ?, '')",
                         [run_no, step, step, run_no * 64 + step, "win" if won else "loss"])
     con.close()

@@ -71,7 +71,7 @@ def test_a_farm_chunk_keeps_going_past_a_broken_match(frontier, monkeypatch, tmp
         return real_apply(self, state, action)
 
     monkeypatch.setattr(type(eng), "apply", flaky)
-    spec, payload = new_run("frontier", "base", None, ["random"], 10, 1, True, 1.0, 10, 1)
+    spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], 10, 1, True, 1.0, 10, 1)
     init_worker({**payload, "run_id": 1, "events_dir": str(tmp_path)})
     _chunk, tables, _secs, _rows = play_chunk(0)
     matches = tables["matches"].to_pylist()

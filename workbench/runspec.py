@@ -14,8 +14,31 @@ from dataclasses import asdict, dataclass, field
 from sim.core.rng import derive_seed
 
 
+class Chunked:
+    """What the farm asks of any batch spec: ``matches_total`` units (matches, or campaign
+    runs) cut into chunks of ``chunk_size``, and which seeds keep their event logs."""
+    matches_total: int
+    chunk_size: int
+    event_sample: float
+
+    @property
+    def n_chunks(self) -> int:
+        return math.ceil(self.matches_total / self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> range:
+        start = chunk * self.chunk_size
+        return range(start, min(self.matches_total, start + self.chunk_size))
+
+    def logs_events(self, seed: int) -> bool:
+        if self.event_sample >= 1.0:
+            return True
+        if self.event_sample <= 0.0:
+            return False
+        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
+
+
 @dataclass
-class RunSpec:
+class RunSpec(Chunked):
     game: str
     rules: str
     decks: list[str]
@@ -40,14 +63,6 @@ class RunSpec:
     def matches_total(self) -> int:
         return self.matches * len(self.pairings)
 
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.matches_total / self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> range:
-        start = chunk * self.chunk_size
-        return range(start, min(self.matches_total, start + self.chunk_size))
-
     def match(self, match_no: int) -> tuple[int, int, bool]:
         """(seed, pairing, swapped) of a match number."""
         pairing, j = divmod(match_no, self.matches)
@@ -61,13 +76,6 @@ class RunSpec:
         """The deck slot (index into ``decks``) sitting in each seat."""
         a, b = self.pairings[pairing]
         return [b, a] if swapped else [a, b]
-
-    def logs_events(self, seed: int) -> bool:
-        if self.event_sample >= 1.0:
-            return True
-        if self.event_sample <= 0.0:
-            return False
-        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
 
     def to_json(self) -> dict:
         d = asdict(self)

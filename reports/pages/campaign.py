@@ -2,13 +2,12 @@
 reward card when taken, for the chosen campaign batches; both tables download as CSV."""
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
 from reports import db
 from reports.campaign import __doc__ as ABOUT
-from reports.pages.common import cached, db_path, store_ready, table_with_download
+from reports.pages.common import cached, db_path, rate_bars, store_ready, table_with_download
 
 PCT = "%.1f%%"
 
@@ -42,14 +41,9 @@ def render() -> None:
     clear = cached("clear_rates", str(path), run_ids)
     st.subheader("Clear rate by crew")
     labels = [f"{c} ({p}, n={n})" for c, p, n in zip(clear["crew"], clear["policy"], clear["runs"])]
-    fig = go.Figure(go.Bar(
-        x=clear["clear_rate"] * 100, y=labels, orientation="h",
-        error_x={"type": "data", "symmetric": False,
-                 "array": (clear["clear_rate_hi"] - clear["clear_rate"]) * 100,
-                 "arrayminus": (clear["clear_rate"] - clear["clear_rate_lo"]) * 100},
-        hovertemplate="%{y}: %{x:.1f}% of runs cleared the stage<extra></extra>"))
-    fig.update_layout(xaxis_title="Stage clear rate (%)", yaxis_title="", height=max(300, 40 * clear.height),
-                      margin={"l": 10})
+    fig = rate_bars(clear["clear_rate"], (clear["clear_rate_lo"], clear["clear_rate_hi"]), labels,
+                    "%{y}: %{x:.1f}% of runs cleared the stage<extra></extra>", "Stage clear rate (%)",
+                    max(300, 40 * clear.height))
     st.plotly_chart(fig, width="stretch")
     shown = clear.with_columns([(pl.col(c) * 100).round(1) for c in ("clear_rate", "clear_rate_lo", "clear_rate_hi")])
     table_with_download(shown, "campaign_clear_rates", {

@@ -1,12 +1,11 @@
 """Cards page: per card games, GIH WR and played WR with 95% Wilson intervals, sortable, CSV."""
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
 from reports.cards import METRICS
-from reports.pages.common import cached, page_start, table_with_download
+from reports.pages.common import cached, page_start, rate_bars, table_with_download
 
 
 def render() -> None:
@@ -51,14 +50,9 @@ def render() -> None:
     }
     chart = view.filter(pl.col("played_games") > 0).sort("played_wr")
     labels = [f"{name} (n={n})" for name, n in zip(chart["name"], chart["played_games"])]
-    fig = go.Figure(go.Bar(
-        x=chart["played_wr"] * 100, y=labels, orientation="h",
-        error_x={"type": "data", "symmetric": False,
-                 "array": (chart["played_wr_hi"] - chart["played_wr"]) * 100,
-                 "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100},
-        hovertemplate="%{y}: %{x:.1f}% played win rate<extra></extra>"))
-    fig.update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", yaxis_title="",
-                      height=max(400, 18 * chart.height), margin={"l": 10})
+    fig = rate_bars(chart["played_wr"], (chart["played_wr_lo"], chart["played_wr_hi"]), labels,
+                    "%{y}: %{x:.1f}% played win rate<extra></extra>", "Played WR (%)",
+                    max(400, 18 * chart.height), title="Played win rate with 95% interval")
     st.plotly_chart(fig, width="stretch")
     st.subheader("Card table")
     table_with_download(table, "card_stats", config, download=view)

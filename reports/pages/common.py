@@ -92,3 +92,17 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     data = download if download is not None else frame
     st.download_button(f"Download {name} as CSV", data.write_csv().encode("utf-8"),
                        file_name=f"{name}.csv", mime="text/csv", key=f"csv-{name}")
+
+
+def rate_bars(rates, ci, labels: list[str], hover: str, x_title: str, height: int, title: str | None = None):
+    """A horizontal bar per row: a rate in percent with its 95% interval as error bars
+    (``ci`` = the low and high bound series)."""
+    import plotly.graph_objects as go
+
+    lo, hi = ci
+    fig = go.Figure(go.Bar(
+        x=rates * 100, y=labels, orientation="h",
+        error_x={"type": "data", "symmetric": False, "array": (hi - rates) * 100, "arrayminus": (rates - lo) * 100},
+        hovertemplate=hover))
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title="", height=height, margin={"l": 10})
+    return fig

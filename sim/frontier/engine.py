@@ -92,7 +92,14 @@ class FrontierEngine:
         actions = [END_TURN]
         mana, gold = side.mana, side.gold
         trim = consts.cogsworth_trim if side.trims_left > 0 else 0
-        lanes = tunnel_lanes = None
+        free = None  # (lanes without Tunnel, lanes with Tunnel): read once, when first needed
+
+        def lanes_for(kw: int) -> list[int]:
+            nonlocal free
+            if free is None:
+                free = summon_lanes(state, seat)
+            return free[1] if kw & TUNNEL else free[0]
+
         seen = set()
         for card_id in side.hand:
             if card_id in seen:
@@ -102,21 +109,15 @@ class FrontierEngine:
             if card.mana - trim > mana or card.gold > gold:
                 continue
             if card.type == CREATURE:
-                if lanes is None:
-                    lanes, tunnel_lanes = summon_lanes(state, seat)
                 row = acts.play[card_id]
-                for lane in (tunnel_lanes if card.kw & TUNNEL else lanes):
-                    actions.append(row[lane])
+                actions.extend(row[lane] for lane in lanes_for(card.kw))
             elif castable(state, seat, card):
                 actions.append(acts.play[card_id][-1])
         for slot, card_id in enumerate(side.deputies):
             card = cards[card_id]
             if can_summon_deputy(side, slot, card, consts):
-                if lanes is None:
-                    lanes, tunnel_lanes = summon_lanes(state, seat)
                 row = acts.summon[slot]
-                for lane in (tunnel_lanes if card.kw & TUNNEL else lanes):
-                    actions.append(row[lane])
+                actions.extend(row[lane] for lane in lanes_for(card.kw))
             if can_use_ability(state, seat, slot):
                 actions.append(acts.ability[slot])
         if side.sheriff == ZIX and side.zix_left > 0:

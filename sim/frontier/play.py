@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.core.events import NO_ID
 from sim.frontier.effects import has_targets, run_effects
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import AMBUSH, CREATURE, TUNNEL, CardDef
+from sim.frontier.pool import AMBUSH, CREATURE, CardDef
 from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit
 from sim.frontier.turns import attacks_per_turn, draw_card
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import asdict, dataclass
 
-from sim.core.rng import derive_seed
+from workbench.runspec import Chunked
 
 MAX_FIGHTS = 64  # fights per run, for match numbering: match_no = run_no * MAX_FIGHTS + fight
 
 
 @dataclass
-class CampaignSpec:
+class CampaignSpec(Chunked):
     game: str
     rules: str
     stage: str
@@ -39,25 +38,10 @@ class CampaignSpec:
         """The farm's progress unit: here campaign runs (the runs table's matches_target)."""
         return self.runs_total
 
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.runs_total / self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> range:
-        start = chunk * self.chunk_size
-        return range(start, min(self.runs_total, start + self.chunk_size))
-
     def run(self, run_no: int) -> tuple[int, str, int]:
         """(crew index, crew, seed) of a run number."""
         crew, i = divmod(run_no, self.runs)
         return crew, self.crews[crew], self.seed + i
-
-    def logs_events(self, seed: int) -> bool:
-        if self.event_sample >= 1.0:
-            return True
-        if self.event_sample <= 0.0:
-            return False
-        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
 
     def to_json(self) -> dict:
         d = asdict(self)
