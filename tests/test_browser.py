@@ -55,8 +55,24 @@ def stop(server: subprocess.Popen) -> tuple[str, str]:
         return server.communicate(timeout=10)
 
 
+@pytest.fixture
+def mixed_store(small_store, tmp_path):
+    """The small store plus a Frontier Run batch, so every page has something to draw."""
+    from tests.conftest import run_cli
+
+    path = tmp_path / "mixed.duckdb"
+    shutil.copy(small_store, path)
+    events = small_store.with_name(small_store.name + ".events")
+    if events.exists():
+        shutil.copytree(events, path.with_name(path.name + ".events"))
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "2",
+                  "--workers", "1", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return path
+
+
 @pytest.mark.browser
-def test_pages_render_in_chromium(small_store):
+def test_pages_render_in_chromium(mixed_store):
     chromium = shutil.which("chromium")
     if chromium is None:
         reason = "Debian's chromium is not on PATH (apt-get install chromium)"
@@ -67,7 +83,7 @@ def test_pages_render_in_chromium(small_store):
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WORKBENCH_DB": str(small_store)}
+    env = {**os.environ, "WORKBENCH_DB": str(mixed_store)}
     cmd = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -78,7 +94,8 @@ def test_pages_render_in_chromium(small_store):
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 900})
-                for name, path, title in (("overview", "/", "Overview"), ("cards", "/cards", "Cards")):
+                for name, path, title in (("overview", "/", "Overview"), ("cards", "/cards", "Cards"),
+                                          ("campaign", "/campaign", "Campaign")):
                     page.goto(base + path, wait_until="domcontentloaded", timeout=15_000)
                     expect(page.locator(CHART).first).to_be_visible(timeout=15_000)
                     expect(page.locator(TABLE).first).to_be_visible(timeout=15_000)

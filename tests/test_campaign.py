@@ -79,10 +79,11 @@ def test_a_run_is_deterministic(stage):
 
 
 @pytest.mark.slow
-def test_two_hundred_seeded_runs_play_without_error(stage):
+def test_a_hundred_and_twenty_seeded_runs_play_without_error(stage):
+    """(The 1,000-run figure comes from `workbench simulate-run frontier --crew all --runs 167`.)"""
     runner, content = stage
     results = {}
-    for seed in range(100):
+    for seed in range(60):
         for policy, crew in (("greedy", sorted(content.crews)[seed % 6]), ("random", sorted(content.crews)[(seed + 3) % 6])):
             rec = runner.play_run(content, crew, seed, policy)
             assert rec.error is None, f"{crew} seed {seed}: {rec.error}"
