@@ -6,7 +6,7 @@ the one view that needs the simulator; ``reports`` imports no ``sim``, so the re
 handed to the page from here."""
 import streamlit as st
 
-from reports.pages import cards, costs, diff, keywords, matchups, overview, replay
+from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, replay
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
 
@@ -24,6 +24,7 @@ pages = [
     st.Page(matchups.render, title="Matchups", url_path="matchups"),
     st.Page(diff.render, title="Version diff", url_path="diff"),
     st.Page(match_replay, title="Match replay", url_path="replay"),
+    st.Page(campaign.render, title="Campaign", url_path="campaign"),
 ]
 # pages switch to one another (an example row opens the replay) through the session
 st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}

@@ -258,6 +258,77 @@ def check_deck(data: GameData, ruleset: Ruleset, deck_id: str):
     return deck
 
 
+@dataclass
+class Campaign:
+    """A campaign stage of a game, with its crews and every deck it names, checked against a
+    rules version (the game's schema defines Stage and Crew: ``cardsdb/<game>/campaign.py``)."""
+    game: str
+    stage: Any
+    crews: dict[str, Any]
+    decks: dict[str, Any]  # deck id -> Deck: the crews' and the encounters'
+    hash: str
+
+    def to_payload(self) -> dict:
+        return {"game": self.game, "stage": self.stage.model_dump(), "hash": self.hash,
+                "crews": [c.model_dump() for c in self.crews.values()],
+                "decks": [d.model_dump(by_alias=True) for d in self.decks.values()]}
+
+    @classmethod
+    def from_payload(cls, payload: dict) -> "Campaign":
+        sch = game_schema(payload["game"])
+        crews = {c["id"]: sch.Crew.model_validate(c) for c in payload["crews"]}
+        decks = {d["id"]: sch.Deck.model_validate(d) for d in payload["decks"]}
+        return cls(payload["game"], sch.Stage.model_validate(payload["stage"]), crews, decks, payload["hash"])
+
+
+def campaign_stages(data: GameData) -> list[str]:
+    folder = data.root / "campaign"
+    return sorted(p.stem for p in folder.glob("*.yaml") if p.stem != "crews") if folder.is_dir() else []
+
+
+def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
+    """A stage and its crews, every reference checked (raises DataError / DataErrors)."""
+    sch = data.schema
+    if not hasattr(sch, "Stage"):
+        raise DataError(data.root, f"{data.game} has no campaign")
+    folder = data.root / "campaign"
+    stages = campaign_stages(data)
+    if stage_id not in stages:
+        raise DataError(folder, f"no stage {stage_id!r} (known: {', '.join(stages) or 'none'})")
+    crews_path, stage_path = folder / "crews.yaml", folder / f"{stage_id}.yaml"
+    doc = read_yaml(crews_path)
+    if not isinstance(doc, list):
+        raise DataError(_rel(crews_path), "the crews file is a YAML list of crews")
+    crews: dict[str, Any] = {}
+    errors: list[DataError] = []
+    for i, raw in enumerate(doc):
+        label = raw.get("id") if isinstance(raw, dict) else f"#{i + 1}"
+        try:
+            crew = sch.Crew.model_validate(raw)
+        except ValidationError as exc:
+            errors.extend(from_validation(_rel(crews_path), exc, card=label))
+            continue
+        crews[crew.id] = crew
+    raw_stage = read_yaml(stage_path)
+    if not isinstance(raw_stage, dict):
+        raise DataError(_rel(stage_path), "a stage file is a YAML mapping")
+    try:
+        stage = sch.Stage.model_validate(raw_stage)
+    except ValidationError as exc:
+        raise DataErrors(errors + from_validation(_rel(stage_path), exc)) from None
+    if stage.id != stage_id:
+        errors.append(DataError(_rel(stage_path), f"id {stage.id!r} must match the file name", field="id"))
+    files = {"stage": _rel(stage_path), "crews": _rel(crews_path)}
+    for where, card, fld, msg in sch.check_campaign(stage, crews, ruleset.cards, data.decks):
+        errors.append(DataError(files[where], msg, card=card, field=fld))
+    if errors:
+        raise DataErrors(errors)
+    named = sorted({c.deck for c in crews.values()} | {e.deck for e in stage.battles + stage.elites + [stage.boss]})
+    decks = {d: check_deck(data, ruleset, d) for d in named}
+    text = json.dumps([stage.model_dump(), [c.model_dump() for c in crews.values()]], sort_keys=True)
+    return Campaign(data.game, stage, crews, decks, hashlib.sha256(text.encode()).hexdigest()[:16])
+
+
 def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
     """Every error in the game's data (files, every rules version, every deck against every
     version), and a line for each version checked."""
@@ -281,6 +352,16 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
         checked.append(f"{version}: {len(ruleset.cards)} cards, hash {ruleset.hash}")
     if not data.rules:
         errors.append(DataError(data.root / "rules", "no rules versions (a base.yaml is needed)"))
+    if "base" in data.rules and not errors:
+        base = resolve(data, "base")
+        for stage in campaign_stages(data):
+            try:
+                campaign = load_campaign(data, base, stage)
+                checked.append(f"campaign {stage}: {len(campaign.crews)} crews, hash {campaign.hash}")
+            except DataError as err:
+                errors.append(err)
+            except DataErrors as errs:
+                errors.extend(errs.errors)
     return errors, checked
 
 

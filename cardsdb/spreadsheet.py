@@ -41,7 +41,7 @@ def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
             row[key] = value
     sch, consts = ruleset.schema, ruleset.constants
     row["budget_cost"] = sch.budget_cost(card, consts)
-    row["stat_points"] = sch.stat_points(card)
+    row["stat_points"] = sch.stat_points(card, consts)
     row["budget_points"] = sch.budget_points(card, consts)
     return row
 

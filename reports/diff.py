@@ -7,10 +7,11 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 
 - Per deck and seat order: paired wins, McNemar's test on the discordant twins, the mean change
   with a paired 95% interval, and the interval an unpaired comparison of the same size would give.
-- Per card: the twins where the card was in hand in both runs (McNemar and paired interval), and
-  its excess change over the same deck's twins where it was never in hand (a stronger deck
-  makes all its cards look stronger; the excess is what moved with the card). Benjamini-Hochberg
-  runs across the cards' excess tests at a 5% false discovery rate.
+- Per card: the twins where the card was in hand in both runs (McNemar and paired interval;
+  Benjamini-Hochberg across the cards at a 5% false discovery rate: whose win rate moved), and
+  its excess change: twins dealt it in the opening hand against the deck's other twins (a
+  stronger deck makes all its cards look stronger; the opening hand is dealt at random, so the
+  excess is what moved with the card itself), with its own BH.
 - Game length: the mean change in player-turns over twins, paired interval.
 - Power: how many matches (and seeds, at two matches per seed with seat swapping) a paired diff
   and an unpaired one would need to see a change of 1, 2 and 5 points with 80% power, and the
@@ -84,18 +85,23 @@ def game_length_change(t: pl.DataFrame) -> dict:
 
 
 def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.DataFrame, fdr: float = 0.05) -> pl.DataFrame:
-    """Per card: its twins (match x seat where the card was in the deck) split by whether it was
-    in hand in both runs or in neither.
+    """Per card, over its twins (match x seat where the deck holds it):
 
-    - ``change`` (with paired interval and McNemar): paired wins where it was in hand in both.
-    - ``excess_change``: that change minus the change of the same deck's twins where the card was
-      in hand in neither run. A stronger deck makes every card in it look stronger; the excess is
-      what moved with the card itself. Its two-sided Welch test (``excess_p``; untested below
-      MIN_GROUP twins a group) is what Benjamini-Hochberg runs on."""
+    - ``change`` (paired interval, McNemar; ``q_value``, ``significant``: Benjamini-Hochberg across
+      the cards): twins where it was in hand in both runs: did the card's win rate move? A change
+      that makes a deck stronger moves every card in it, and whether a card is drawn depends on
+      how long games last, which the change itself moves: this says *that* it moved, not *why*.
+    - ``excess_change``: the change of twins where the card was in the opening hand minus the
+      change of its deck's other twins. Opening hands are dealt by the shuffle before anything
+      the versions do differently (the same in both runs), so the split is randomised: a change
+      that only made the deck stronger moves both groups alike, one that made this card stronger
+      moves the first more. Two-sided Welch test (``excess_p``; untested below MIN_GROUP twins a
+      group), Benjamini-Hochberg across the cards (``excess_q``, ``excess_significant``). Unbiased,
+      but it has less power: a card often drawn soon after the opening hand acts in both groups."""
     rows_sql = db.query(path, """
         SELECT b.card, b.deck, b.match_no, b.seat, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
-               (b.in_opening_hand = 0 AND b.drawn = 0) AND (c.in_opening_hand = 0 AND c.drawn = 0) AS in_hand_neither,
+               b.in_opening_hand > 0 AS in_opening_hand,
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
@@ -105,21 +111,24 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
     rows = []
     for (card,), part in rows_sql.group_by(["card"], maintain_order=True):
         held = part.filter(pl.col("in_hand_both"))
-        unseen = part.filter(pl.col("in_hand_neither"))
         if held.is_empty():
             continue
         s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy())
-        d_held = (held["win_candidate"] - held["win_base"]).to_numpy().astype(float)
-        d_unseen = (unseen["win_candidate"] - unseen["win_base"]).to_numpy().astype(float)
-        excess, lo, hi, p = _difference_of_means(d_held, d_unseen)
+        d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
+        dealt = part["in_opening_hand"].to_numpy()
+        excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
         rows.append({"card": card, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),
-                     "unseen_twins": unseen.height, "unseen_change": float(d_unseen.mean()) if d_unseen.size else math.nan,
+                     "opening_twins": int(dealt.sum()), "opening_change": float(d[dealt].mean()) if dealt.any() else math.nan,
+                     "other_twins": int((~dealt).sum()),
+                     "other_change": float(d[~dealt].mean()) if (~dealt).any() else math.nan,
                      "excess_change": excess, "excess_lo": lo, "excess_hi": hi, "excess_p": p})
     out = pl.DataFrame(rows).sort("card")
-    q, reject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
-    return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject)).join(
+    q, reject = benjamini_hochberg(out["mcnemar_p"].to_numpy(), fdr)
+    eq, ereject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
+    return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject),
+                            pl.Series("excess_q", eq), pl.Series("excess_significant", ereject)).join(
         diff_examples(path, base_run, candidate_run), on="card", how="left")
 
 
@@ -189,6 +198,7 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
         "decks": decks, "cards": cards, "power": power(t), "length": game_length_change(t),
         "first_seat": first, "changed_cards": changed_cards(path, base_run, candidate_run),
         "significant_cards": cards.filter(pl.col("significant")) if not cards.is_empty() else cards,
+        "beyond_deck_cards": cards.filter(pl.col("excess_significant")) if not cards.is_empty() else cards,
         "variance_saved": (1 - vp / vu) if vu and vu == vu and vu > 0 else math.nan,
         "twins": t.height, "base_run": base_run, "candidate_run": candidate_run,
     }

@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import costs, db, keywords, matchups
+from reports import campaign, costs, db, keywords, matchups
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -15,7 +15,8 @@ from reports.filters import Filters
 # the store's tables (raw rows); `card_defs` is the store table `cards` (card definitions)
 RAW = {"runs": "run_id", "chunks": "run_id, chunk", "card_defs": "rules_hash, card", "matches": "run_id, match_no",
        "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
-       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id"}
+       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "campaign_runs": "run_id, run_no",
+       "campaign_nodes": "run_id, run_no, step", "campaign_rewards": "run_id, run_no, step, card"}
 
 COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "cards": lambda p, f: card_metrics(p, f),
@@ -29,6 +30,8 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "win_rate_by_cost": costs.win_rate_by_cost,
     "matchups": matchups.matchups,
     "deck_field": matchups.deck_field,
+    "campaign_clear_rates": lambda p, f: campaign.clear_rates(p, f.runs or None),
+    "campaign_reward_lift": lambda p, f: campaign.reward_lift(p, f.runs or None),
 }
 
 DIFF_TABLES = ("diff_decks", "diff_cards", "diff_power", "diff_changed_cards")

@@ -149,9 +149,10 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
     parts.append(_table(r["decks"], {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                                      "change": "change", "change_lo": "low", "change_hi": "high", "mcnemar_p": "McNemar p"},
                         ("wr_base", "wr_candidate", "change", "change_lo", "change_hi")))
-    sig = r["significant_cards"]
-    parts.append("<p>Cards that moved significantly (BH, FDR 5%): "
-                 + (", ".join(html.escape(c) for c in sig["card"].to_list()) if sig.height else "none") + "</p>")
+    for key, label in (("significant_cards", "Cards whose win rate moved (paired, BH at 5% FDR)"),
+                       ("beyond_deck_cards", "Cards that moved beyond their deck (opening-hand test, BH at 5% FDR)")):
+        names = r[key]["card"].to_list() if r[key].height else []
+        parts.append(f"<p>{label}: " + (", ".join(html.escape(c) for c in names) if names else "none") + "</p>")
     parts.append(_table(r["power"], {"change_points": "change (points)", "paired_matches": "paired matches",
                                      "unpaired_matches_per_version": "unpaired matches per version"}))
     return "".join(parts)

@@ -10,8 +10,10 @@ from reports.stats import wilson
 
 
 def runs(path: str | Path) -> pl.DataFrame:
-    return db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
-                             errors, status, code_version, created_at, updated_at FROM runs ORDER BY run_id DESC""")
+    """Every run, newest first; ``kind`` is duel (a simulate run) or campaign (its fights)."""
+    return db.query(path, """SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
+                             matches_done, matches_target, errors, status, code_version, created_at, updated_at
+                             FROM runs ORDER BY run_id DESC""")
 
 
 def _where(run_ids: list[int] | None) -> tuple[str, list | None]:

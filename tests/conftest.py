@@ -23,14 +23,15 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeou
 
 @pytest.fixture(scope="session")
 def frontier():
-    """(engine, pool, data, ruleset, compiled starter decks) of Wild Frontier's base rules."""
+    """(engine, pool, data, ruleset, two compiled starter decks) of Wild Frontier's base rules:
+    the foundation's pair, for tests of the engine contract (the six-deck field has its own)."""
     from cardsdb.loader import load_ruleset
     from sim.registry import engine
 
     data, ruleset = load_ruleset("frontier", "base", DATA)
     eng = engine("frontier")
     pool = eng.compile_pool(ruleset)
-    decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+    decks = [eng.compile_deck(pool, data.decks[d]) for d in ("goblin-gold-gang", "lawmen-posse")]
     return eng, pool, data, ruleset, decks
 
 
@@ -39,7 +40,8 @@ def small_store(tmp_path_factory) -> Path:
     """A store holding two finished runs: 60 random matches and 20 greedy ones."""
     path = tmp_path_factory.mktemp("store") / "small.duckdb"
     for pilots, n, seed in (("random,random", "60", "1"), ("greedy,greedy", "20", "7")):
-        res = run_cli("simulate", "frontier", "--matches", n, "--pilots", pilots, "--seed", seed,
+        res = run_cli("simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--matches", n,
+                      "--pilots", pilots, "--seed", seed,
                       "--workers", "2", "--db", str(path), "--quiet")
         assert res.returncode == 0, res.stderr
     return path
@@ -51,6 +53,16 @@ def diff_store(tmp_path_factory) -> Path:
     under base and one under first-player-skips-draw, and the ``diffs`` row that pairs them."""
     path = tmp_path_factory.mktemp("diff") / "diff.duckdb"
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "60",
-                  "--workers", "2", "--db", str(path), "--quiet")
+                  "--decks", "goblin-gold-gang,lawmen-posse", "--workers", "2", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return path
+
+
+@pytest.fixture(scope="session")
+def campaign_store(tmp_path_factory) -> Path:
+    """A store holding one small Frontier Run batch: 2 crews x 3 runs, random choices."""
+    path = tmp_path_factory.mktemp("campaign") / "campaign.duckdb"
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "3",
+                  "--policy", "random", "--workers", "2", "--db", str(path), "--quiet")
     assert res.returncode == 0, res.stderr
     return path

@@ -53,7 +53,8 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
     shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     spec = tmp_path / "b.yaml"
     spec.write_text("name: watch\nthreshold_points: 3\nsuites:\n"
-                    "  - {name: starters, game: frontier, rules: base, pilots: [greedy], matches: 160, seed: 4}\n")
+                    "  - {name: starters, game: frontier, rules: base, decks: [goblin-gold-gang, lawmen-posse],"
+                    " pilots: [greedy], matches: 160, seed: 4}\n")
     store, out = tmp_path / "w.duckdb", tmp_path / "out"
     env = {"WORKBENCH_DATA_DIR": str(data)}
     res = batch(store, out, spec, "--day", "2026-11-28", env=env)
@@ -73,8 +74,9 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
 @pytest.mark.slow
 def test_a_killed_batch_finishes_with_every_chunk_stored_once(tmp_path):
     spec = tmp_path / "k.yaml"
-    spec.write_text("name: kill\nsuites:\n  - {name: a, game: frontier, pilots: [random], matches: 1600, seed: 2}\n"
-                    "  - {name: b, game: frontier, pilots: [random], matches: 200, seed: 3}\n")
+    decks = "decks: [goblin-gold-gang, lawmen-posse]"
+    spec.write_text(f"name: kill\nsuites:\n  - {{name: a, game: frontier, {decks}, pilots: [random], matches: 1600, seed: 2}}\n"
+                    f"  - {{name: b, game: frontier, {decks}, pilots: [random], matches: 200, seed: 3}}\n")
     store, out = tmp_path / "k.duckdb", tmp_path / "out"
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "batch", str(spec), "--db", str(store), "--out", str(out),

@@ -36,6 +36,7 @@ PAGES = (
     ("matchups", "/matchups", "Matchups", "Each deck against the field", 2),
     ("diff", "/diff", "Version diff", "Matches a diff needs", 2),
     ("replay", "/replay?run=1&match=3", "Match replay", "The replay agrees with the stored result", 1),
+    ("campaign", "/campaign", "Campaign", "Reward cards: win-rate lift when taken", 1),
 )
 
 
@@ -109,14 +110,30 @@ def chromium_or_skip() -> str:
     return chromium
 
 
+@pytest.fixture
+def mixed_store(diff_store, tmp_path):
+    """The diff store plus a Frontier Run batch, so every page has something to draw."""
+    from tests.conftest import run_cli
+
+    path = tmp_path / "mixed.duckdb"
+    shutil.copy(diff_store, path)
+    events = diff_store.with_name(diff_store.name + ".events")
+    if events.exists():
+        shutil.copytree(events, path.with_name(path.name + ".events"))
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "2",
+                  "--workers", "1", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return path
+
+
 @pytest.mark.browser
-def test_pages_render_in_chromium(diff_store):
+def test_pages_render_in_chromium(mixed_store):
     chromium = chromium_or_skip()
     from playwright.sync_api import expect, sync_playwright
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WORKBENCH_DB": str(diff_store)}
+    env = {**os.environ, "WORKBENCH_DB": str(mixed_store)}
     cmd = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -139,7 +156,7 @@ def test_pages_render_in_chromium(diff_store):
                     assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
                     no_exception(page, name)
                     screenshot(page, name)
-                three_clicks(page, base, diff_store, expect)
+                three_clicks(page, base, mixed_store, expect)
             finally:
                 browser.close()
     finally:

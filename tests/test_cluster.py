@@ -21,7 +21,8 @@ def fingerprint(path):
 
 @pytest.mark.slow
 def test_local_cluster_gives_the_same_matches_as_local_processes(tmp_path):
-    args = ["simulate", "frontier", "--matches", "80", "--pilots", "greedy,random", "--seed", "9",
+    args = ["simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--matches", "80",
+            "--pilots", "greedy,random", "--seed", "9",
             "--chunk-size", "10", "--quiet"]
     local, dask = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
     assert run_cli(*args, "--db", str(local)).returncode == 0
@@ -44,7 +45,8 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     killer = Client(cluster)
     try:
         store = Store(tmp_path / "dead.duckdb")
-        spec, payload = new_run("frontier", "base", None, ["greedy"], 120, 1, True, 1.0, 6, 2)
+        spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["greedy"], 120, 1, True,
+                                1.0, 6, 2)
         run_id = create(store, spec, payload)
         killed = []
 

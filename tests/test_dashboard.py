@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
-PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "replay")
+PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "replay", "campaign")
 
 
 def page_app(page: str) -> AppTest:
@@ -267,6 +267,28 @@ def test_cards_follow_the_run_filter_and_faction_filter(small_store, monkeypatch
     assert not at.exception
     table = at.dataframe[0].value
     assert len(table) > 0 and set(table["faction"]) == {keep}
+
+
+def test_campaign_shows_clear_rates_and_reward_lift(campaign_store, monkeypatch, downloads):
+    monkeypatch.setenv("WORKBENCH_DB", str(campaign_store))
+    at = page_app("campaign").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.value for s in at.subheader] == ["Clear rate by crew", "Reward cards: win-rate lift when taken"]
+    bars = plotly_specs(at)[0]["data"][0]
+    rates = store_sql(campaign_store, "SELECT crew, avg(cleared::INT) FROM campaign_runs GROUP BY crew ORDER BY crew")
+    assert sorted(plotly_values(bars["x"]).tolist()) == sorted(100 * r for _c, r in rates)
+    assert len(at.dataframe) == 2
+    names = [b.proto.label for b in at.get("download_button")]
+    assert names == ["Download campaign_clear_rates as CSV", "Download campaign_reward_lift as CSV"]
+    sheet = next(v for v in downloads.values() if v.startswith(b"stage,crew"))
+    assert sheet.count(b"\n") == 3  # a header and one row per crew
+
+
+def test_campaign_page_without_campaign_runs_says_what_to_do(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("campaign").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("workbench simulate-run" in i.value for i in at.info)
 
 
 # --- nothing to show yet --------------------------------------------------------------------------
@@ -518,7 +540,7 @@ def test_version_diff_page(diff_store, monkeypatch, downloads):
     cards = csv_of(at, downloads, "diff_cards")
     assert {"card", "change", "change_lo", "change_hi", "mcnemar_p", "q_value", "significant"} <= set(cards[0])
     significant = [r["card"] for r in cards if r["significant"] == "true"]
-    assert metric(at, "Cards that moved significantly") == str(len(significant))
+    assert metric(at, "Cards whose win rate moved") == str(len(significant))
     power = csv_of(at, downloads, "diff_power")
     assert [int(r["change_points"]) for r in power] == [1, 2, 5]
     assert all(int(r["paired_matches"]) <= int(r["unpaired_matches_per_version"]) for r in power)

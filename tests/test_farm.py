@@ -13,6 +13,8 @@ import pytest
 from reports import db
 from tests.conftest import ROOT, run_cli
 
+PAIR = "goblin-gold-gang,lawmen-posse"  # the foundation's two decks: these tests are about the farm
+
 
 def q(path, sql):
     return db.query(path, sql).rows()
@@ -29,7 +31,8 @@ def test_run_fills_every_table(small_store):
     (events,), = q(small_store, "SELECT count(*) FROM events WHERE run_id = 1")
     (logged,), = q(small_store, "SELECT sum(events_rows) FROM chunks WHERE run_id = 1")
     assert events == logged > 60 * 50
-    assert q(small_store, "SELECT count(*) FROM cards") == [(50,)]
+    from cardsdb.loader import load_ruleset
+    assert q(small_store, "SELECT count(*) FROM cards") == [(len(load_ruleset("frontier", "base")[1].cards),)]
     run = db.query(small_store, "SELECT * FROM runs WHERE run_id = 1").row(0, named=True)
     assert (run["status"], run["matches_done"], run["errors"], run["decks"]) == ("done", 60, 0, "goblin-gold-gang,lawmen-posse")
     assert run["rules_hash"] and run["code_version"]
@@ -85,7 +88,7 @@ def _wait_for_chunks(path, n, proc, timeout=60):
 @pytest.mark.slow
 def test_resume_after_sigkill_stores_every_chunk_once(tmp_path):
     path = tmp_path / "killed.duckdb"
-    args = ["simulate", "frontier", "--matches", "600", "--pilots", "random", "--chunk-size", "20",
+    args = ["simulate", "frontier", "--decks", PAIR, "--matches", "600", "--pilots", "random", "--chunk-size", "20",
             "--workers", "2", "--db", str(path), "--quiet", "--seed", "5"]
     proc = _start(args)
     _wait_for_chunks(path, 3, proc)
@@ -118,7 +121,7 @@ def test_resume_refuses_changed_rules(tmp_path):
     shutil.copytree(ROOT / "cardsdb" / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     path = tmp_path / "s.duckdb"
     env = {"WORKBENCH_DATA_DIR": str(data)}
-    proc = _start(["simulate", "frontier", "--matches", "2000", "--pilots", "random", "--chunk-size", "20",
+    proc = _start(["simulate", "frontier", "--decks", PAIR, "--matches", "2000", "--pilots", "random", "--chunk-size", "20",
                    "--db", str(path), "--quiet"], env)
     _wait_for_chunks(path, 1, proc)
     os.killpg(proc.pid, signal.SIGKILL)
@@ -134,7 +137,7 @@ def test_a_reader_beside_a_writing_run(tmp_path):
     """Another process queries the store while a run writes: every query answers within
     seconds, never sees half a chunk, and the run is not stalled."""
     path = tmp_path / "busy.duckdb"
-    proc = _start(["simulate", "frontier", "--matches", "1200", "--pilots", "random", "--chunk-size", "40",
+    proc = _start(["simulate", "frontier", "--decks", PAIR, "--matches", "1200", "--pilots", "random", "--chunk-size", "40",
                    "--workers", "1", "--db", str(path), "--quiet"])
     _wait_for_chunks(path, 1, proc)
     latencies, seen = [], []
@@ -159,7 +162,7 @@ from workbench.farm import run_chunks
 from workbench.store import Store
 n = int(sys.argv[1])
 store = Store(Path(sys.argv[2])); store.init()
-spec, payload = new_run("frontier", "base", None, ["random"], n, 1, True, 1.0, 50, 1)
+spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], n, 1, True, 1.0, 50, 1)
 run = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])), spec.n_chunks, "t")
 run_chunks(store, run, {**payload, "run_id": run, "events_dir": str(store.events_dir)}, list(range(spec.n_chunks)), 1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

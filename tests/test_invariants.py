@@ -1,9 +1,31 @@
 """Thousands of random matches break no invariant: HP never above its cap, Mana and Gold never
 negative, no card in two zones (deck + hand + board + discard conserved), hand within its limit,
-no dead creature left standing."""
+no dead creature left standing, Deputies only on the field or in their zone (one at most on the
+field). The big run uses the full pool: the six starter decks and random legal decks built from
+every card, sheriff and Deputy."""
+import random
+
 import pytest
 
 from sim.core.match import play_match
+from sim.frontier.engine import FrontierDeck
+from sim.frontier.pool import CREATURE, DEPUTY, SHERIFF_NAMES, SPELL
+
+RACES = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves")
+
+
+def random_deck(pool, rng: random.Random) -> FrontierDeck:
+    """A legal tabletop deck from the whole pool: two races plus Beasts, at most 3 copies, any
+    sheriff, any two Deputies (online or not)."""
+    races = set(rng.sample(RACES, 2)) | {"beasts"}
+    choices = [c.id for c in pool.cards if c.type in (CREATURE, SPELL) and c.faction in races and not c.campaign_only]
+    cards: list[int] = []
+    while len(cards) < pool.consts.deck_size:
+        card = rng.choice(choices)
+        if cards.count(card) < pool.consts.max_copies:
+            cards.append(card)
+    deputies = rng.sample([c.id for c in pool.cards if c.type == DEPUTY], 2)
+    return FrontierDeck("random", cards, rng.randrange(len(SHERIFF_NAMES)), tuple(deputies))
 
 
 def checked_match(eng, pool, decks, seed, pilots):
@@ -20,18 +42,30 @@ def checked_match(eng, pool, decks, seed, pilots):
 
 
 @pytest.mark.slow
-def test_two_thousand_random_matches_keep_every_invariant(frontier):
-    eng, pool, _data, _rules, decks = frontier
-    reasons = {}
-    for seed in range(1000):
-        for order in (decks, decks[::-1]):
+def test_five_thousand_random_matches_with_the_full_pool_keep_every_invariant(frontier):
+    eng, pool, data, _rules, _decks = frontier
+    starters = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+    reasons: dict[str, int] = {}
+    played: set[int] = set()
+    for seed in range(2500):
+        rng = random.Random(seed)
+        if seed % 2:
+            pair = [random_deck(pool, rng), random_deck(pool, rng)]
+        else:
+            pair = rng.sample(starters, 2)
+        for order in (pair, pair[::-1]):
             result, problems = checked_match(eng, pool, list(order), seed, ["random", "random"])
             assert result.error is None, f"seed {seed}: {result.error}"
             assert not problems, f"seed {seed}: {problems[0]}"
             reasons[result.reason] = reasons.get(result.reason, 0) + 1
-    assert sum(reasons.values()) == 2000
+            for seat in range(2):
+                played.update(card for card, *_rest, n, _first in result.ledger.rows(seat) if n)
+    assert sum(reasons.values()) == 5000
     assert set(reasons) <= {"hp", "deck_out", "turn_limit", "decision_limit"}
-    assert reasons.get("hp", 0) > 1000  # random games mostly end by damage, some by deck-out
+    assert reasons.get("hp", 0) > 2500  # random games mostly end by damage, some by deck-out
+    # the run reaches the whole pool: every creature, spell and Deputy was played at least once
+    playable = {c.id for c in pool.cards if c.type in (CREATURE, SPELL, DEPUTY) and not c.campaign_only}
+    assert playable - played == set(), sorted(pool.cards[c].slug for c in playable - played)
 
 
 def test_greedy_matches_keep_every_invariant(frontier):

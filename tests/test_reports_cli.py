@@ -11,7 +11,7 @@ from tests.conftest import run_cli
 def diffed(tmp_path_factory):
     db = tmp_path_factory.mktemp("diffed") / "d.duckdb"
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw",
-                  "--matches", "60", "--pilots", "random", "--db", str(db), "--quiet",
+                  "--matches", "60", "--pilots", "random", "--decks", "goblin-gold-gang,lawmen-posse", "--db", str(db), "--quiet",
                   "--csv", str(db.parent / "csv"))
     assert res.returncode == 0, res.stderr
     return db, res.stdout
@@ -27,18 +27,20 @@ def test_diff_prints_decks_power_and_pairing(diffed):
 def test_diff_reuses_finished_runs(diffed):
     db, _ = diffed
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw",
-                  "--matches", "60", "--pilots", "random", "--db", str(db), "--quiet")
+                  "--matches", "60", "--pilots", "random", "--decks", "goblin-gold-gang,lawmen-posse", "--db", str(db),
+                  "--quiet")
     assert res.returncode == 0 and res.stderr.count("reusing run") == 2
 
 
 @pytest.mark.parametrize("name", sorted(COMPUTED) + sorted(DIFF_TABLES) + sorted(RAW))
-def test_every_table_exports_to_csv_and_parquet(diffed, name, tmp_path):
-    """In process (the CLI path is the same function; one CLI run is checked below)."""
+def test_every_table_exports_to_csv_and_parquet(diffed, campaign_store, name, tmp_path):
+    """In process (the CLI path is the same function; one CLI run is checked below). Campaign
+    tables come from a store of Frontier Run batches."""
     from reports.export import write_frame
     from reports.exports import export_frame
     from reports.filters import Filters
 
-    db, _ = diffed
+    db = campaign_store if name.startswith("campaign") else diffed[0]
     frame = export_frame(db, name, Filters(), 1 if name in DIFF_TABLES else None)
     write_frame(frame, csv=tmp_path / "t.csv", parquet=tmp_path / "t.parquet")
     import duckdb

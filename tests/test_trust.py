@@ -14,7 +14,11 @@ from reports.filters import Filters
 from reports.stats import benjamini_hochberg, beta_prior, mcnemar_pvalue, paired_interval, shrink
 from tests.conftest import DATA, run_cli
 
-PLANTED = "tin-star-recruit"
+# The planted card: a 4-Mana creature that wins the game when played (30 damage to the enemy
+# sheriff). Played WR within one run also carries its deck's strength and how long games last
+# (late cards are played in games that lasted), so a card merely much stronger than its cost can
+# hide among the other cards of a deck it makes dominant; the paired diff below isolates any card.
+PLANTED = "bounty-hunter"
 
 
 @pytest.fixture(scope="module")
@@ -25,13 +29,16 @@ def planted(tmp_path_factory):
     data = root / "data"
     shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     rules = data / "frontier" / "rules"
-    (rules / "overpowered.yaml").write_text(f"version: overpowered\nextends: base\npatch:\n  {PLANTED}: {{atk: 8, def: 8}}\n")
+    (rules / "overpowered.yaml").write_text(
+        f"version: overpowered\nextends: base\npatch:\n  {PLANTED}:\n    abilities:\n      - when: played\n"
+        "        do:\n          - {effect: damage, amount: 30, target: enemy sheriff}\n")
     (rules / "reworded.yaml").write_text("version: reworded\nextends: base\npatch:\n"
                                          "  bison-bull: {text: 'A very large bison.'}\n")
     db = root / "trust.duckdb"
     env = {"WORKBENCH_DATA_DIR": str(data)}
     for candidate in ("overpowered", "reworded"):
         res = run_cli("diff", "frontier", "--base", "base", "--candidate", candidate, "--matches", "200",
+                      "--decks", "goblin-gold-gang,lawmen-posse",
                       "--pilots", "greedy", "--db", str(db), "--quiet", env=env)
         assert res.returncode == 0, res.stderr
     return db, res.stdout
@@ -52,22 +59,28 @@ def test_a_card_made_too_strong_ranks_first_and_is_significant(planted):
     assert top["significant"] and top["played_wr_q"] < 0.05
 
 
-def test_the_diff_finds_the_changed_card_and_only_it(planted):
+def test_the_diff_finds_what_moved_and_blames_no_unchanged_card(planted):
     db, _ = planted
     r = version_diff(db, *_diff(db, "overpowered"))
-    assert r["significant_cards"]["card"].to_list() == [PLANTED]
     assert r["changed_cards"]["card"].to_list() == [PLANTED]
     deck = r["decks"].filter(pl.col("deck") == "lawmen-posse").row(0, named=True)
     assert deck["change"] > 0.05 and deck["mcnemar_p"] < 0.01 and deck["change_lo"] > 0
+    cards = r["cards"]
+    assert PLANTED in r["significant_cards"]["card"].to_list()
+    planted_row = cards.filter(pl.col("card") == PLANTED).row(0, named=True)
+    assert planted_row["change"] > 0.2 and planted_row["q_value"] < 0.05
+    # the opening-hand test never blames a card the version left alone
+    assert set(r["beyond_deck_cards"]["card"].to_list()) <= {PLANTED}
 
 
 def test_a_change_identical_in_effect_moves_nothing(planted):
     db, out = planted
     r = version_diff(db, *_diff(db, "reworded"))
     assert r["changed_cards"]["card"].to_list() == ["bison-bull"]
-    assert r["significant_cards"].is_empty()
+    assert r["significant_cards"].is_empty() and r["beyond_deck_cards"].is_empty()
     assert (r["decks"]["change"] == 0).all()  # common random numbers: the very same matches
-    assert "moved beyond their deck, significantly (Benjamini-Hochberg, FDR 5%): none" in out
+    assert "cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): none" in out
+    assert "cards that moved beyond their deck (dealt in the opening hand against the rest, BH, FDR 5%): none" in out
 
 
 def test_repeated_null_paired_diffs_keep_the_false_positive_rate_near_five_percent():

@@ -115,8 +115,11 @@ class _Columns:
         self.cards = {f.name: [] for f in _CARD_GAME_SCHEMA}
 
     def add(self, run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, r, log):
-        decks = [spec.decks[s] for s in slots]
-        pilots = [spec.pilots[s] for s in slots]
+        self.add_match(run_id, chunk, match_no, seed, pairing, swapped, [spec.decks[s] for s in slots],
+                       [spec.pilots[s] for s in slots], engine, pool, r, log)
+
+    def add_match(self, run_id, chunk, match_no, seed, pairing, swapped, decks, pilots, engine, pool, r, log):
+        """The rows of one played match: its decks and pilots per seat."""
         _append(self.matches, run_id=run_id, match_no=match_no, chunk=chunk, seed=seed, pairing=pairing,
                 swapped=swapped, winner_seat=r.winner, winner_deck=None if r.winner is None else decks[r.winner],
                 reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,

@@ -42,8 +42,8 @@ def simulate(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
                                         "more than two play every pairing"),
-    pilots: str = typer.Option("greedy,greedy", help="one pilot, or one per deck: random, greedy"),
-    matches: int = typer.Option(1000, help="matches per pairing (not seeds: each seed plays from both seats)"),
+    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck: random, greedy"),
+    matches: int = typer.Option(200, help="matches per pairing of decks (not seeds: each seed plays from both seats)"),
     seed: int = typer.Option(1, help="base seed"),
     rules: str = typer.Option("base", help="rules version"),
     workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
@@ -103,6 +103,31 @@ def batch(
     raise typer.Exit(3 if fired else 0)
 
 
+@app.command("simulate-run")
+def simulate_run(
+    game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
+    crew: str = typer.Option("all", help="crew ids, comma separated, or all"),
+    runs: int = typer.Option(100, help="campaign runs per crew (run i of every crew uses seed base + i)"),
+    stage: Optional[str] = typer.Option(None, help="the campaign stage (default: the game's first)"),
+    policy: str = typer.Option("greedy", help="who chooses routes, rewards and purchases: random, greedy"),
+    fight_pilot: str = typer.Option("greedy", help="the crew's pilot in fights: random, greedy"),
+    seed: int = typer.Option(1, help="base seed"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    events: str = typer.Option("none", help="fight event logs to keep: all, none, or a share of runs like 0.1"),
+    chunk_size: Optional[int] = typer.Option(None, help="campaign runs per stored chunk"),
+    resume: Optional[int] = typer.Option(None, help="finish a stopped batch"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """Play a batch of seeded campaign runs (Frontier Run) and store runs, nodes, rewards and fights."""
+    from workbench.commands.simulate import parse_events
+    from workbench.commands.simulate_run import simulate_run as run
+
+    run(game, rules, stage, _split(crew), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
+        workers, db, resume, quiet, console=err)
+
+
 @app.command()
 def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
     """List the runs in the store."""
@@ -114,7 +139,8 @@ def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
 @app.command()
 def export(
     table: str = typer.Argument(..., help="a computed table (cards, keywords, keyword_prices, cost_curve, matchups, "
-                                "diff_cards, ...) or a store table (matches, card_games, events, runs, card_defs, ...); "
+                                "diff_cards, campaign_clear_rates, campaign_reward_lift, ...) or a store table (matches, card_games, "
+                                "events, runs, card_defs, campaign_runs, ...); "
                                 "reports/METRICS.md lists them all"),
     run: Optional[List[int]] = typer.Option(None, help="only these runs (repeat the option for several)"),
     game: Optional[str] = typer.Option(None, help="only this game's runs"),

@@ -15,10 +15,10 @@ from workbench.chunk import init_worker, play_chunk
 from workbench.errors import UserError
 
 
-def run_chunk(payload: dict, chunk: int):
+def run_chunk(payload: dict, chunk: int, init_fn=init_worker, play_fn=play_chunk):
     """The task a Dask worker runs: set the run up in this process once, then play the chunk."""
-    init_worker(payload)
-    return play_chunk(chunk)
+    init_fn(payload)
+    return play_fn(chunk)
 
 
 class _Failed:
@@ -30,15 +30,16 @@ class LocalExecutor:
     """Worker processes on this machine. The pool is made before any progress thread runs, so a
     fork copies no lock another thread holds."""
 
-    def __init__(self, workers: int, payload: dict):
+    def __init__(self, workers: int, payload: dict, worker=(init_worker, play_chunk)):
         import multiprocess
 
+        init_fn, self.play_fn = worker
         ctx = multiprocess.get_context("fork" if hasattr(os, "fork") else "spawn")
-        self.pool = ctx.Pool(workers, initializer=init_worker, initargs=(payload,))
+        self.pool = ctx.Pool(workers, initializer=init_fn, initargs=(payload,))
         self.done: queue.Queue = queue.Queue()
 
     def submit(self, chunk: int) -> None:
-        self.pool.apply_async(play_chunk, (chunk,), callback=self.done.put,
+        self.pool.apply_async(self.play_fn, (chunk,), callback=self.done.put,
                               error_callback=lambda exc: self.done.put(_Failed(exc)))
 
     def next_done(self):
@@ -59,7 +60,8 @@ class DaskExecutor:
     """Chunks as tasks on a Dask cluster. A task whose worker dies is rerun elsewhere by the
     scheduler; the writer stores a chunk only once whatever happens."""
 
-    def __init__(self, address: str, payload: dict):
+    def __init__(self, address: str, payload: dict, worker=(init_worker, play_chunk)):
+        self.init_fn, self.play_fn = worker
         try:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency of the project
@@ -80,7 +82,8 @@ class DaskExecutor:
         self.running = as_completed([], with_results=True)
 
     def submit(self, chunk: int) -> None:
-        self.running.add(self.client.submit(run_chunk, self.payload, chunk, pure=False, key=f"chunk-{chunk}-{id(self)}"))
+        self.running.add(self.client.submit(run_chunk, self.payload, chunk, self.init_fn, self.play_fn, pure=False,
+                                            key=f"chunk-{chunk}-{id(self)}"))
 
     def next_done(self):
         _future, result = next(self.running)
@@ -92,5 +95,5 @@ class DaskExecutor:
             self.cluster.close()
 
 
-def make_executor(workers: int, payload: dict, cluster: str | None) -> Any:
-    return DaskExecutor(cluster, payload) if cluster else LocalExecutor(workers, payload)
+def make_executor(workers: int, payload: dict, cluster: str | None, worker=(init_worker, play_chunk)) -> Any:
+    return DaskExecutor(cluster, payload, worker) if cluster else LocalExecutor(workers, payload, worker)

@@ -16,7 +16,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
-from workbench.chunk import ingest_part, part_location
+from workbench.chunk import ingest_part, init_worker, part_location, play_chunk
 from workbench.executors import make_executor
 from workbench.store import Store
 
@@ -44,13 +44,15 @@ def default_workers() -> int:
 def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], workers: int,
                on_chunk: Callable[[int, int], None] | None = None,
                on_start: Callable[[], None] | None = None, cluster: str | None = None,
-               parts: str | None = None) -> FarmReport:
+               parts: str | None = None, worker: tuple[Callable, Callable] = (init_worker, play_chunk)) -> FarmReport:
     """Play and store ``chunks`` on local worker processes, or on a Dask cluster when ``cluster``
-    is given; ``on_chunk(chunk, matches)`` after each is stored. ``on_start`` runs once the
+    is given; ``on_chunk(chunk, units)`` after each is stored. ``on_start`` runs once the
     workers exist (start progress threads there, not before: a fork must not copy a held lock).
     At most two chunks per worker are in flight, so memory stays flat. ``parts``: where workers
     write event-log parts when they cannot write beside the database (a shared folder or an
-    fsspec URL); the writer copies each part in before it stores the chunk."""
+    fsspec URL); the writer copies each part in before it stores the chunk. ``worker`` is the
+    (set up a process, play a chunk) pair: duels by default, campaign runs with
+    workbench/campaign/chunk.py."""
     started = time.perf_counter()
     stored = matches = decisions = 0
     if not chunks:
@@ -58,7 +60,7 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     workers = max(1, min(workers, len(chunks)))
     if parts:
         payload = {**payload, "events_dir": parts}
-    executor = make_executor(workers, payload, cluster)
+    executor = make_executor(workers, payload, cluster, worker)
     todo = iter(chunks)
     in_flight = 0
 
@@ -84,7 +86,7 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
                 ingest_part(part_location(parts, run_id, chunk), Path(part_location(store.events_dir, run_id, chunk)))
             if store.write_chunk(run_id, chunk, tables, worker_seconds, t - last, events_rows):
                 stored += 1
-                n = tables["matches"].num_rows
+                n = store.units(tables)
                 matches += n
                 decisions += pa.compute.sum(tables["matches"].column("decisions")).as_py() or 0
                 if on_chunk is not None:

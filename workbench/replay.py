@@ -49,6 +49,9 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
     if stored.is_empty():
         raise ValueError(f"run {run_id} has no match {match_no}")
     stored = stored.row(0, named=True)
+    if (run.get("kind") or "duel") != "duel":
+        raise ValueError(f"run {run_id} is a {run['kind']} batch: its fights are played inside campaign runs, "
+                         "and replaying them is not supported yet (replay duel runs from `workbench simulate`)")
     spec = RunSpec.from_json(json.loads(run["spec"]))
     data, ruleset = games.load(spec.game, spec.rules)
     decks = games.decks_for(data, ruleset, spec.decks)

@@ -1,8 +1,9 @@
 """A run spec: what to simulate, and how its matches are numbered, seeded and cut into chunks.
 
 Matches are numbered pairing by pairing. Within a pairing, with seat swapping on, matches 2i and
-2i+1 share seed ``base_seed + i``: the first with the pairing's first deck in seat 0, the second
-with the decks swapped, so each seed is played from both seats.
+2i+1 share the i-th seed derived from the base seed (``match_seed``): the first with the
+pairing's first deck in seat 0, the second with the decks swapped, so each seed is played from
+both seats.
 """
 from __future__ import annotations
 
@@ -14,8 +15,31 @@ from dataclasses import asdict, dataclass, field
 from sim.core.rng import derive_seed
 
 
+class Chunked:
+    """What the farm asks of any batch spec: ``matches_total`` units (matches, or campaign
+    runs) cut into chunks of ``chunk_size``, and which seeds keep their event logs."""
+    matches_total: int
+    chunk_size: int
+    event_sample: float
+
+    @property
+    def n_chunks(self) -> int:
+        return math.ceil(self.matches_total / self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> range:
+        start = chunk * self.chunk_size
+        return range(start, min(self.matches_total, start + self.chunk_size))
+
+    def logs_events(self, seed: int) -> bool:
+        if self.event_sample >= 1.0:
+            return True
+        if self.event_sample <= 0.0:
+            return False
+        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
+
+
 @dataclass
-class RunSpec:
+class RunSpec(Chunked):
     game: str
     rules: str
     decks: list[str]
@@ -41,14 +65,6 @@ class RunSpec:
     def matches_total(self) -> int:
         return self.matches * len(self.pairings)
 
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.matches_total / self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> range:
-        start = chunk * self.chunk_size
-        return range(start, min(self.matches_total, start + self.chunk_size))
-
     def match(self, match_no: int) -> tuple[int, int, bool]:
         """(seed, pairing, swapped) of a match number."""
         pairing, j = divmod(match_no, self.matches)
@@ -56,19 +72,12 @@ class RunSpec:
             seed_index, swapped = j // 2, bool(j % 2)
         else:
             seed_index, swapped = j, False
-        return self.seed + seed_index, pairing, swapped
+        return match_seed(self.seed, seed_index), pairing, swapped
 
     def seat_slots(self, pairing: int, swapped: bool) -> list[int]:
         """The deck slot (index into ``decks``) sitting in each seat."""
         a, b = self.pairings[pairing]
         return [b, a] if swapped else [a, b]
-
-    def logs_events(self, seed: int) -> bool:
-        if self.event_sample >= 1.0:
-            return True
-        if self.event_sample <= 0.0:
-            return False
-        return derive_seed(seed, "log") / 2.0**64 < self.event_sample
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -87,6 +96,13 @@ class RunSpec:
         """What must not change for a stopped run to be resumed."""
         keep = {k: v for k, v in self.to_json().items() if k != "event_sample"}
         return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def match_seed(base_seed: int, index: int) -> int:
+    """The seed of a run's ``index``-th seed slot: hashed from the base seed, so runs with
+    different base seeds share no seeds (base seeds 1 and 2 do not overlap), and a rules diff on
+    the same base seed gets the very same ones. 63 bits, to fit a signed BIGINT."""
+    return derive_seed(base_seed, "match", index) & ((1 << 63) - 1)
 
 
 def deck_hash(decks: list) -> str:

@@ -123,6 +123,55 @@ CREATE TABLE IF NOT EXISTS batch_suites (
     alerts INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (batch_id, suite)
 );
+CREATE TABLE IF NOT EXISTS campaign_runs (
+    run_id INTEGER NOT NULL,
+    run_no INTEGER NOT NULL,           -- the campaign run's number within the batch
+    chunk INTEGER NOT NULL,
+    game VARCHAR NOT NULL,
+    stage VARCHAR NOT NULL,
+    crew VARCHAR NOT NULL,
+    seed BIGINT NOT NULL,
+    policy VARCHAR NOT NULL,           -- who chose routes, rewards and purchases
+    fight_pilot VARCHAR NOT NULL,
+    result VARCHAR NOT NULL,           -- cleared, defeated, error
+    cleared BOOLEAN NOT NULL,
+    hp_left INTEGER NOT NULL,
+    hp_max INTEGER NOT NULL,
+    floor_reached INTEGER NOT NULL,
+    gold_left INTEGER NOT NULL,
+    deck_size INTEGER NOT NULL,
+    fights INTEGER NOT NULL,
+    fights_won INTEGER NOT NULL,
+    wall_ms DOUBLE NOT NULL,
+    error VARCHAR,
+    PRIMARY KEY (run_id, run_no)
+);
+CREATE TABLE IF NOT EXISTS campaign_nodes (
+    run_id INTEGER NOT NULL,
+    run_no INTEGER NOT NULL,
+    step INTEGER NOT NULL,             -- 1, 2, ... in the order visited
+    floor INTEGER NOT NULL,
+    node VARCHAR NOT NULL,             -- floor.index on the route map
+    kind VARCHAR NOT NULL,             -- battle, elite, outpost, shop, boss
+    options VARCHAR,                   -- the nodes that could be chosen, as node:kind
+    choice VARCHAR,
+    hp_before INTEGER NOT NULL,
+    hp_after INTEGER NOT NULL,
+    gold_before INTEGER NOT NULL,
+    gold_after INTEGER NOT NULL,
+    match_no INTEGER,                  -- the fight in matches (NULL: no fight here)
+    result VARCHAR,                    -- the fight: win, loss, draw
+    detail VARCHAR
+);
+CREATE TABLE IF NOT EXISTS campaign_rewards (
+    run_id INTEGER NOT NULL,
+    run_no INTEGER NOT NULL,
+    step INTEGER NOT NULL,             -- the node step it was offered at (0: the crew's lore cards)
+    source VARCHAR NOT NULL,           -- lore, battle, elite, shop
+    card VARCHAR NOT NULL,
+    price INTEGER NOT NULL,
+    taken BOOLEAN NOT NULL
+);
 CREATE TABLE IF NOT EXISTS card_games (
     run_id INTEGER NOT NULL,
     match_no INTEGER NOT NULL,
@@ -143,7 +192,10 @@ CREATE TABLE IF NOT EXISTS card_games (
 """
 
 TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "batches",
-          "batch_suites")
+          "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards")
+# tables a chunk brings, in the order they are inserted; the first present counts the units done
+CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
+MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -204,6 +256,7 @@ class Store:
         view is remade so it follows the database if the folder moved)."""
         with connect(self.path) as con:
             con.execute(SCHEMA)
+            con.execute(MIGRATIONS)
         write_empty_part(self.path)
         with connect(self.path) as con:
             con.execute(events_view_sql(self.path))
@@ -211,20 +264,23 @@ class Store:
     # --- runs -------------------------------------------------------------------------------
     def create_run(self, spec: dict, spec_hash: str, card_rows: list[dict], chunks_target: int,
                    code_version: str) -> int:
+        """A new run: a batch of duels, or of campaign runs (``spec["kind"] == "campaign"``,
+        whose ``matches_target`` counts campaign runs)."""
         with connect(self.path) as con:
             con.execute(SCHEMA)
+            con.execute(MIGRATIONS)
             con.execute("BEGIN")
             run_id = con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM runs").fetchall()[0][0]
             t = now()
             con.execute(
                 """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
                    matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
-                   code_version, status, pid, created_at, updated_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)""",
+                   code_version, status, pid, created_at, updated_at, kind)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)""",
                 [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
                  ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
-                 spec["swap"], spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
-                 code_version, os.getpid(), t, t])
+                 spec.get("swap", False), spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
+                 code_version, os.getpid(), t, t, spec.get("kind", "duel")])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
         return run_id
@@ -317,6 +373,14 @@ class Store:
         return rows[0][0] if rows else None
 
     # --- chunks -----------------------------------------------------------------------------
+    @staticmethod
+    def unit_table(tables: dict) -> str:
+        """What a chunk's progress is counted in: campaign runs if it has them, else matches."""
+        return next(name for name in CHUNK_TABLES if name in tables)
+
+    def units(self, tables: dict) -> int:
+        return tables[self.unit_table(tables)].num_rows
+
     def write_chunk(self, run_id: int, chunk: int, tables: dict, worker_seconds: float, wall_seconds: float,
                     events_rows: int = 0) -> bool:
         """Store one chunk in one transaction; False (and nothing written) if it is already in.
@@ -328,16 +392,16 @@ class Store:
             if exists:
                 con.execute("ROLLBACK")
                 return False
-            for name in ("matches", "match_seats", "card_games"):
+            for name in CHUNK_TABLES:
                 table = tables.get(name)
                 if table is None or table.num_rows == 0:
                     continue
                 con.register("part", table)
                 con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM part")
                 con.unregister("part")
-            n = tables["matches"].num_rows
-            errors = tables["matches"].column("error").null_count
-            errors = n - errors
+            unit = self.unit_table(tables)
+            n = tables[unit].num_rows
+            errors = n - tables[unit].column("error").null_count
             con.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
                         [run_id, chunk, n, now(), worker_seconds, events_rows])
             con.execute("""UPDATE runs SET matches_done = matches_done + ?, errors = errors + ?,

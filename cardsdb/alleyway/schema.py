@@ -591,7 +591,7 @@ def budget_cost(card: Card, consts: Constants) -> float:
     return card.cost + extra
 
 
-def stat_points(card: Card) -> float:
+def stat_points(card: Card, consts: Constants | None = None) -> float:
     """What the card gives, in stat points (hundreds of ATK+DEF): stats, keywords, abilities."""
     points = ((card.atk or 0) + (card.def_ or 0)) / 100 + keyword_points(card.keywords)
     points += sum(ability_points(a) for a in card.abilities)

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
+from cardsdb.frontier.campaign import Crew, Stage, check_campaign
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
 
 FACTIONS = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts")
@@ -31,6 +32,32 @@ class Constants(BaseConstants):
     max_cover_per_lane: int = Field(1, ge=0)
     high_rise_retaliation: bool = True
     gold_budget_weight: float = Field(2.0, ge=0)
+    # placement: a creature without Tunnel must block (RULES.md, "Tunnel and blocking pressure")
+    blocking_pressure: bool = True
+    # keywords whose number the guide gives or leaves open
+    venom_damage: int = Field(1, ge=0)
+    barricade_reduction: int = Field(1, ge=0)
+    ironclad_spell_reduction: int = Field(1, ge=0)
+    ironclad_destroy_damage: int = Field(3, ge=0)
+    stampede_lost_attacks: int = Field(1, ge=0)
+    # Deputies
+    deputies_per_deck: int = Field(2, ge=0)
+    max_deputies_on_field: int = Field(1, ge=0)
+    deputy_rest_turns: int = Field(1, ge=0)
+    # Sheriffs (the six live passives)
+    calloway_gold_every: int = Field(3, ge=1)
+    calloway_gold: int = Field(2, ge=0)
+    zix_opening_hand: int = Field(8, ge=0)
+    zix_draws: int = Field(2, ge=0)
+    zix_uses: int = Field(1, ge=0)
+    malachar_attack_bonus: int = Field(1, ge=0)
+    reedwick_start_cover: int = Field(3, ge=0)
+    reedwick_mana_per_break: int = Field(1, ge=0)
+    cogsworth_start_gold: int = Field(1, ge=0)
+    cogsworth_trim: int = Field(1, ge=0)
+    cogsworth_trims_per_turn: int = Field(1, ge=0)
+    ironhold_hp: int = Field(35, ge=1)
+    ironhold_reduction: int = Field(1, ge=0)
 
 
 # --- targets -----------------------------------------------------------------------------------
@@ -44,7 +71,8 @@ _PLURAL = {"creatures": "creature", "sheriffs": "sheriff", "characters": "charac
 class Target(Strict):
     """Who an effect hits. Written in a card file as a short phrase:
     "chosen enemy creature", "all creatures", "enemy sheriff", "self", "opposing creature",
-    "random enemy creature", "chosen friendly lane", "own lane" (the lane of this creature)."""
+    "random enemy creature", "chosen friendly lane", "own lane" (the lane of this creature),
+    "chosen lane" (every creature in one middle lane, both sides), "chosen enemy lane"."""
     pick: Literal["chosen", "random", "all", "self", "opposing", "own"] = "all"
     side: Literal["enemy", "friendly", "any"] = "any"
     kind: Literal["creature", "sheriff", "character", "lane"] = "creature"
@@ -65,7 +93,7 @@ class Target(Strict):
             slot = "pick" if word in PICKS else "side" if word in SIDES else "kind" if word in KINDS else None
             if slot is None or slot in out:
                 raise ValueError(f"cannot read target {value!r}: use e.g. 'chosen enemy creature', "
-                                 "'all creatures', 'enemy sheriff', 'self', 'own lane'")
+                                 "'all creatures', 'enemy sheriff', 'self', 'own lane', 'chosen lane'")
             out[slot] = word
         if "kind" not in out:
             raise ValueError(f"target {value!r} names no creature, sheriff, character or lane")
@@ -77,8 +105,9 @@ class Target(Strict):
 
     @property
     def single(self) -> bool:
-        """Single-target effects are the ones Wanted, Feral and High-Rise dodging stop."""
-        return self.pick in ("chosen", "random")
+        """Single-target effects are the ones Wanted, Feral and High-Rise dodging stop: a chosen
+        or random creature, or the one in the opposing lane. Board-wide and lane effects are not."""
+        return self.pick in ("chosen", "random", "opposing") and self.kind != "lane"
 
 
 # --- effects (the vocabulary) ------------------------------------------------------------------
@@ -113,6 +142,21 @@ class Buff(Strict):
     until: Literal["permanent", "end_of_turn"] = "permanent"
 
 
+# Keywords an effect may grant for a while ("temporary Wanted-granting cards" and the like).
+# Ambush and Double Barrel are left out: they count attacks, which a creature already on the
+# field has been dealt for this turn.
+GRANTABLE = ("quickdraw", "flying", "warrant", "wanted", "overshot", "venom", "feral", "stampede",
+             "barricade", "ironclad")
+
+
+class Grant(Strict):
+    effect: Literal["grant"]
+    keywords: list[Literal["quickdraw", "flying", "warrant", "wanted", "overshot", "venom", "feral",
+                           "stampede", "barricade", "ironclad"]] = Field(min_length=1)
+    target: Target
+    until: Literal["permanent", "end_of_turn"] = "end_of_turn"
+
+
 class Cover(Strict):
     effect: Literal["cover"]
     amount: int = Field(1, ge=1)
@@ -121,7 +165,7 @@ class Cover(Strict):
     @field_validator("target")
     @classmethod
     def _lane(cls, target: Target) -> Target:
-        if target.kind != "lane" or target.side == "enemy":
+        if target.kind != "lane" or target.side != "friendly":
             raise ValueError("cover goes into a friendly lane: 'own lane', 'chosen friendly lane' "
                              "or 'all friendly lanes'")
         return target
@@ -132,38 +176,102 @@ class Destroy(Strict):
     target: Target
 
 
-Effect = Annotated[Union[Damage, Heal, Draw, GainGold, Buff, Cover, Destroy],
+class Flip(Strict):
+    """Fire a Flip: every other friendly Flip-Charged creature on the field charges (RULES.md)."""
+    effect: Literal["flip"]
+
+
+BasicEffect = Annotated[Union[Damage, Heal, Draw, GainGold, Buff, Grant, Cover, Destroy, Flip],
+                        Field(discriminator="effect")]
+
+
+class Mode(Strict):
+    name: str = ""
+    do: list[BasicEffect] = Field(min_length=1)
+
+
+class Modal(Strict):
+    """Choose one of the modes (a decision of the card's owner); a mode with no target for a
+    chosen effect cannot be picked."""
+    effect: Literal["modal"]
+    modes: list[Mode] = Field(min_length=2)
+
+
+Effect = Annotated[Union[Damage, Heal, Draw, GainGold, Buff, Grant, Cover, Destroy, Flip, Modal],
                    Field(discriminator="effect")]
 
-TRIGGERS = ("played", "destroyed", "attacks", "turn_start", "turn_end")
+TRIGGERS = ("played", "destroyed", "attacks", "turn_start", "turn_end", "charged", "off_board")
 
 
 class Ability(Strict):
-    when: Literal["played", "destroyed", "attacks", "turn_start", "turn_end"]
+    when: Literal["played", "destroyed", "attacks", "turn_start", "turn_end", "charged", "off_board"]
+    gold: int = Field(0, ge=0)  # the Gold an off_board ability costs ("its listed Gold")
     do: list[Effect] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _gold_only_off_board(self) -> "Ability":
+        if self.gold and self.when != "off_board":
+            raise ValueError("only an off_board ability has a Gold cost")
+        return self
+
+    def effects(self):
+        """Every effect, those inside modes included."""
+        for e in self.do:
+            if e.effect == "modal":
+                for mode in e.modes:
+                    yield from mode.do
+            else:
+                yield e
 
 
 # --- keywords ----------------------------------------------------------------------------------
+
+OVERDRIVE = r"^[1-9][0-9]*G \+[0-9]+/\+[0-9]+$"
+
 
 class Keywords(Strict):
     """The keywords this engine implements; any other name is an error, never a silent no-op."""
     ambush: bool = False
     quickdraw: bool = False
     double_barrel: bool = False
+    overshot: bool = False
     flying: bool = False
     high_noon: bool = False
     gold_rush: int = Field(0, ge=0)
     warrant: bool = False
-    fortify: int = Field(0, ge=0)
+    wanted: bool = False
     last_stand: bool = False
+    heal: int = Field(0, ge=0)
+    venom: bool = False
+    feral: bool = False
+    burrow: bool = False
+    pack: bool = False
+    stampede: bool = False
+    flip: bool = False
+    flip_charged: bool = False
+    fortify: int = Field(0, ge=0)
+    barricade: bool = False
+    tunnel: bool = False
+    blast: int = Field(0, ge=0)
+    ironclad: bool = False
+    overdrive: str | None = Field(None, pattern=OVERDRIVE,
+                                  description='extra Gold on play for a boost, written "1G +2/+1"')
 
-    @field_validator("gold_rush", "fortify", mode="before")
+    @field_validator("gold_rush", "fortify", "heal", "blast", mode="before")
     @classmethod
     def _true_is_one(cls, value: Any) -> Any:
         return 1 if value is True else value
 
     def names(self) -> list[str]:
         return [name for name, value in self if value]
+
+    def overdrive_terms(self) -> tuple[int, int, int] | None:
+        """(gold, atk, def) of the Overdrive boost, or None."""
+        if not self.overdrive:
+            return None
+        gold, boost = self.overdrive.split(" ")
+        atk, def_ = boost.split("/")
+        return int(gold[:-1]), int(atk[1:]), int(def_[1:])
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -173,10 +281,14 @@ class Cost(Strict):
     gold: int = Field(0, ge=0)
 
 
+SHERIFFS = ("calloway", "zix", "malachar", "reedwick", "cogsworth", "ironhold")
+RACES = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves")
+
+
 class Card(Strict):
     id: str = Field(pattern=SLUG)
     name: str = Field(min_length=1)
-    type: Literal["creature", "spell"]
+    type: Literal["creature", "spell", "deputy", "item"]
     faction: Literal["humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts"]
     cost: Cost
     atk: int | None = Field(None, ge=0)
@@ -184,40 +296,66 @@ class Card(Strict):
     keywords: Keywords = Keywords()
     abilities: list[Ability] = []
     online_legal: bool = True
+    campaign_only: bool = False  # a Frontier Run reward: never in a constructed deck
+    golem: bool = False          # a Golem form (counts as Gnome)
     text: str = ""
 
     @model_validator(mode="after")
     def _shape(self) -> "Card":
-        if self.type == "creature" and (self.atk is None or self.def_ is None):
-            raise ValueError("a creature needs atk and def")
+        body = self.type in ("creature", "deputy")
+        if body and (self.atk is None or self.def_ is None):
+            raise ValueError(f"a {self.type} needs atk and def")
+        if not body and (self.atk is not None or self.def_ is not None):
+            raise ValueError(f"a {self.type} has no atk or def")
+        whens = [a.when for a in self.abilities]
         if self.type == "spell":
-            if self.atk is not None or self.def_ is not None:
-                raise ValueError("a spell has no atk or def")
             if self.keywords.names():
                 raise ValueError("a spell carries no creature keywords")
-            if [a.when for a in self.abilities] != ["played"]:
+            if whens != ["played"]:
                 raise ValueError("a spell has exactly one ability, 'when: played'")
-        has_death = any(a.when == "destroyed" for a in self.abilities)
+        if self.type == "item":
+            if self.keywords.names() or self.abilities:
+                raise ValueError("an item has no keywords or abilities here: items are not part of "
+                                 "live matches (the guide: 'not active in live website matches yet')")
+            if self.online_legal:
+                raise ValueError("an item is never online legal (the guide keeps items out of live decks)")
+        if (self.type == "deputy") != (whens.count("off_board") == 1):
+            raise ValueError("a deputy has exactly one 'when: off_board' ability, and only a deputy has one")
+        if self.golem and self.faction != "gnomes":
+            raise ValueError("Golem forms count as part of the Gnome faction")
+        has_death = "destroyed" in whens
         if has_death != self.keywords.last_stand:
             raise ValueError("keyword last_stand and a 'when: destroyed' ability go together")
+        if ("charged" in whens) != self.keywords.flip_charged:
+            raise ValueError("keyword flip_charged and a 'when: charged' ability go together")
         for ability in self.abilities:
-            for effect in ability.do:
+            aimless = self.type == "spell" or ability.when == "off_board"
+            for effect in ability.effects():
                 target = getattr(effect, "target", None)
-                if target is not None and target.pick in ("self", "opposing", "own") and self.type == "spell":
-                    raise ValueError(f"a spell has no '{target.pick}' to aim at")
+                if target is not None and target.pick in ("self", "opposing", "own") and aimless:
+                    where = "a spell" if self.type == "spell" else "an off-board ability"
+                    raise ValueError(f"{where} has no '{target.pick}' to aim at")
         return self
 
 
 class Deck(DeckBase):
     races: list[Literal["humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves"]] = Field(min_length=1)
+    sheriff: Literal["calloway", "zix", "malachar", "reedwick", "cogsworth", "ironhold"]
+    deputies: list[str] = []
+    online: bool = True  # built for online play: only Online Legal cards and Deputies
 
 
 # --- budget ------------------------------------------------------------------------------------
 
-# What a keyword is worth in stat points (RULES.md, "The stat budget").
-KEYWORD_POINTS = {"ambush": 1, "quickdraw": 1, "double_barrel": 2, "flying": 1, "high_noon": 2,
-                  "warrant": 1, "last_stand": 0}
-TRIGGER_WEIGHT = {"played": 1.0, "destroyed": 1.0, "attacks": 2.0, "turn_start": 2.0, "turn_end": 2.0}
+# What a keyword is worth in stat points (RULES.md, "The stat budget"). Numbers with a value
+# (Fortify, Gold Rush, Heal, Blast) and Overdrive are priced in keyword_points.
+KEYWORD_POINTS = {"ambush": 1, "quickdraw": 1, "double_barrel": 2, "overshot": 1, "flying": 1,
+                  "high_noon": 2, "warrant": 1, "wanted": 1, "last_stand": 0, "venom": 1,
+                  "feral": -0.5, "burrow": 1, "pack": 1, "stampede": 1, "flip": 0.5,
+                  "flip_charged": 0, "barricade": 2, "tunnel": 0.5, "ironclad": 1}
+TRIGGER_WEIGHT = {"played": 1.0, "destroyed": 1.0, "attacks": 2.0, "turn_start": 2.0, "turn_end": 2.0,
+                  "charged": 0.5, "off_board": 2.0}
+DEFAULT_GOLD_WEIGHT = 2.0
 
 
 def budget_cost(card: Card, consts: Constants) -> float:
@@ -226,7 +364,8 @@ def budget_cost(card: Card, consts: Constants) -> float:
 
 
 def effect_points(effect) -> float:
-    wide = 2.0 if getattr(effect, "target", None) is not None and effect.target.pick == "all" else 1.0
+    target = getattr(effect, "target", None)
+    wide = 2.0 if target is not None and target.pick == "all" and target.kind != "sheriff" else 1.0
     kind = effect.effect
     if kind == "damage":
         return effect.amount * wide
@@ -238,19 +377,34 @@ def effect_points(effect) -> float:
         return 1.0 * effect.amount
     if kind == "buff":
         return (effect.atk + effect.def_) * wide * (0.5 if effect.until == "end_of_turn" else 1.0)
+    if kind == "grant":
+        return len(effect.keywords) * wide * (0.5 if effect.until == "end_of_turn" else 1.0)
     if kind == "cover":
         return 1.0 * effect.amount * wide
     if kind == "destroy":
         return 4.0 * wide
+    if kind == "flip":
+        return 0.5
+    if kind == "modal":  # the best mode, plus the choice itself
+        return max(sum(effect_points(e) for e in mode.do) for mode in effect.modes) + 0.5
     raise ValueError(kind)
 
 
-def stat_points(card: Card) -> float:
+def keyword_points(kw: Keywords, gold_weight: float = DEFAULT_GOLD_WEIGHT) -> float:
+    points = float(sum(KEYWORD_POINTS.get(name, 0) for name in kw.names()))
+    points += kw.fortify + kw.gold_rush + kw.heal / 2 + 2 * kw.blast
+    terms = kw.overdrive_terms()
+    if terms is not None:
+        # an option: worth half a point, plus whatever the boost gives beyond its own Gold's budget
+        gold, atk, def_ = terms
+        points += 0.5 + max(0.0, atk + def_ - 2 * gold_weight * gold)
+    return points
+
+
+def stat_points(card: Card, consts: Constants | None = None) -> float:
     """What the card gives, in stat points: atk + def + keyword and ability prices."""
-    points = float((card.atk or 0) + (card.def_ or 0))
-    kw = card.keywords
-    points += sum(KEYWORD_POINTS.get(name, 0) for name in kw.names())
-    points += kw.fortify + kw.gold_rush
+    weight = consts.gold_budget_weight if consts is not None else DEFAULT_GOLD_WEIGHT
+    points = float((card.atk or 0) + (card.def_ or 0)) + keyword_points(card.keywords, weight)
     for ability in card.abilities:
         points += TRIGGER_WEIGHT[ability.when] * sum(effect_points(e) for e in ability.do)
     return points
@@ -258,7 +412,15 @@ def stat_points(card: Card) -> float:
 
 def budget_points(card: Card, consts: Constants) -> float:
     """What the card may give at its cost: 2 points per cost, plus 1 for a creature's body
-    (a vanilla 3-Mana creature is a 3/4; a spell gets 2 points per cost)."""
+    (a vanilla 3-Mana creature is a 3/4; a spell gets 2 points per cost). A Deputy's body gets
+    no extra point (it never costs a card), and its off-board ability may give 2 points per
+    budget cost of its Gold, less 1 because it can be used again turn after turn. Items are not
+    priced (the engine does not play them)."""
+    if card.type == "item":
+        return stat_points(card, consts)
+    if card.type == "deputy":
+        off = next(a for a in card.abilities if a.when == "off_board")
+        return 2.0 * budget_cost(card, consts) + 2.0 * consts.gold_budget_weight * off.gold - 1.0
     return 2.0 * budget_cost(card, consts) + (1.0 if card.type == "creature" else 0.0)
 
 
@@ -281,11 +443,40 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
             problems.append((card_id, "cards", f"count {count} must be at least 1"))
         if count > consts.max_copies:
             problems.append((card_id, "cards", f"{count} copies, at most {consts.max_copies}"))
+        if card.type == "item":
+            problems.append((card_id, "cards", "items stay out of live decks (the guide: not active in "
+                             "live matches yet)"))
+        elif card.type == "deputy":
+            problems.append((card_id, "cards", "a Deputy stays outside the deck: list it under deputies"))
+        elif card.campaign_only:
+            problems.append((card_id, "cards", "a Frontier Run reward card, not for constructed decks"))
         if card.faction not in allowed:
             problems.append((card_id, "cards", f"faction {card.faction} is not one of the deck's races "
                              f"({', '.join(deck.races)}) or Beasts"))
+        if deck.online and not card.online_legal:
+            problems.append((card_id, "cards", "not Online Legal, and the deck is built for online play "
+                             "(set online: false for a tabletop deck)"))
     if total != consts.deck_size:
         problems.append((None, "cards", f"{total} cards, a deck has exactly {consts.deck_size}"))
+    problems.extend(_check_deputies(deck, cards, consts))
+    return problems
+
+
+def _check_deputies(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tuple[str | None, str, str]]:
+    problems: list[tuple[str | None, str, str]] = []
+    if len(deck.deputies) != consts.deputies_per_deck:
+        problems.append((None, "deputies", f"{len(deck.deputies)} Deputies, a deck brings exactly "
+                         f"{consts.deputies_per_deck}"))
+    if len(set(deck.deputies)) != len(deck.deputies):
+        problems.append((None, "deputies", "the same Deputy twice"))
+    for card_id in deck.deputies:
+        card = cards.get(card_id)
+        if card is None:
+            problems.append((card_id, "deputies", "unknown card in this rules version"))
+        elif card.type != "deputy":
+            problems.append((card_id, "deputies", f"a {card.type}, not a Deputy"))
+        elif deck.online and not card.online_legal:
+            problems.append((card_id, "deputies", "not on the online Deputy roster (not Online Legal)"))
     return problems
 
 
@@ -295,6 +486,9 @@ class Schema:
     Card = Card
     Deck = Deck
     Constants = Constants
+    Stage = Stage   # Frontier Run (cardsdb/frontier/campaign.py)
+    Crew = Crew
+    check_campaign = staticmethod(check_campaign)
     check_deck = staticmethod(check_deck)
     budget_cost = staticmethod(budget_cost)
     stat_points = staticmethod(stat_points)
@@ -307,7 +501,7 @@ class Schema:
             "name": card.name, "type": card.type, "faction": card.faction,
             "cost_text": f"{card.cost.mana}M/{card.cost.gold}G" if card.cost.gold else f"{card.cost.mana}M",
             "budget_cost": budget_cost(card, consts), "attack": card.atk, "defense": card.def_,
-            "stat_points": stat_points(card), "budget_points": budget_points(card, consts),
+            "stat_points": stat_points(card, consts), "budget_points": budget_points(card, consts),
             "keywords": card.keywords.names(), "online_legal": card.online_legal,
         }
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from reports import cards, costs, db, diff, keywords, matchups, overview
+from reports import campaign, cards, costs, db, diff, keywords, matchups, overview
 from reports.filters import Filters
 
 DEFAULT_DB = "workbench.duckdb"
@@ -72,7 +72,8 @@ QUERIES = {
     "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": _deck_curves,
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
     "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
-    "card_names": _card_names,
+    "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
+    "reward_lift": campaign.reward_lift,
 }
 
 
@@ -117,14 +118,15 @@ def run_label(r: dict) -> str:
 
 
 def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
-    """Sidebar filters: game, then runs (default: the newest run of that game). Returns the
-    game's runs and the chosen run ids."""
+    """Sidebar filters: game, then runs (default: the game's newest duel run, or its newest run
+    when it has only campaign batches). Returns the game's runs and the chosen run ids."""
     mine = pick_game(path)
     if mine.is_empty():
         return mine, []
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
-    chosen = st.sidebar.multiselect("Runs", ids, default=ids[:1], format_func=labels.get,
+    duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
+    chosen = st.sidebar.multiselect("Runs", ids, default=(duels or ids)[:1], format_func=labels.get,
                                     help="the runs whose matches are counted; several are pooled")
     return mine, chosen
 
@@ -314,3 +316,17 @@ def example_buttons(row: dict | None, columns: dict[str, str], name: str, note: 
     present = {c: t for c, t in columns.items() if c in row}
     for (column, text), where in zip(present.items(), st.columns(len(present) + 2)):
         replay_button(text, row[column], f"replay-{name}-{column}", note=f"{note}: {text.lower()}", where=where)
+
+
+def rate_bars(rates, ci, labels: list[str], hover: str, x_title: str, height: int, title: str | None = None):
+    """A horizontal bar per row: a rate in percent with its 95% interval as error bars
+    (``ci`` = the low and high bound series)."""
+    import plotly.graph_objects as go
+
+    lo, hi = ci
+    fig = go.Figure(go.Bar(
+        x=rates * 100, y=labels, orientation="h",
+        error_x={"type": "data", "symmetric": False, "array": (hi - rates) * 100, "arrayminus": (rates - lo) * 100},
+        hovertemplate=hover))
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title="", height=height, margin={"l": 10})
+    return fig

@@ -20,9 +20,10 @@ HELP = {
     "unpaired interval": "the 95% interval two independent runs of the same size would give (Newcombe): "
                          "how much wider the answer would be without common random numbers",
     "McNemar p": "McNemar's test on the discordant twins (won under one version only)",
-    "excess change": "a card's change (twins where it was in hand in both runs) minus its deck's change where it "
-                     "was in hand in neither: what moved with the card itself, not with its deck",
-    "q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards; significant when below 0.05",
+    "excess change": "the change of the twins dealt the card in the opening hand minus its deck's other twins: "
+                     "the shuffle deals it at random, so this is what moved with the card itself, not with its deck",
+    "q (BH)": "Benjamini-Hochberg q-value of the paired change (McNemar) across the cards; significant when below 0.05",
+    "excess q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards",
     "variance saved": "share of the variance of a deck's win-rate change that the pairing removed; an unpaired "
                       "comparison would need about 1 / (1 - share) times the matches",
     "matches needed": "matches for 80% power to see a change of that many points at 5% two-sided",
@@ -86,9 +87,9 @@ def headline(d: dict, r: dict) -> None:
     if saved == saved:
         c3.metric("Variance the pairing saved", f"{saved:.0%}", help=HELP["variance saved"])
         c3.caption(f"an unpaired comparison would need about {1 / max(1e-9, 1 - saved):.1f}× the matches")
-    sig = r["significant_cards"]
-    c4.metric("Cards that moved significantly", f"{sig.height}", help=HELP["q (BH)"])
-    c4.caption(f"of {r['cards'].height} cards, Benjamini-Hochberg at FDR 5%")
+    sig, beyond = r["significant_cards"], r["beyond_deck_cards"]
+    c4.metric("Cards whose win rate moved", f"{sig.height}", help=HELP["q (BH)"])
+    c4.caption(f"of {r['cards'].height} cards (BH at FDR 5%); {beyond.height} moved beyond their deck")
 
 
 def deck_section(path, d: dict, r: dict) -> None:
@@ -124,7 +125,7 @@ def deck_section(path, d: dict, r: dict) -> None:
 
 
 RATE_COLS = ["wr_base", "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi",
-             "play_rate_base", "play_rate_candidate", "unseen_change", "excess_change", "excess_lo", "excess_hi"]
+             "play_rate_base", "play_rate_candidate", "opening_change", "other_change", "excess_change", "excess_lo", "excess_hi"]
 
 
 def deck_config() -> dict:
@@ -148,12 +149,18 @@ def card_section(path, d: dict, r: dict) -> None:
     if cards.is_empty():
         st.info("No card was in hand in both runs of any twin.")
         return
-    sig = r["significant_cards"]
+    sig, beyond = r["significant_cards"], r["beyond_deck_cards"]
     if sig.height:
-        st.success("Moved significantly (Benjamini-Hochberg, FDR 5%): " + ", ".join(
-            f"{c['card']} {c.get('excess_change', c['change']) * 100:+.1f} pts" for c in sig.iter_rows(named=True)))
+        st.success("Win rate moved (paired wins of twins with the card in hand, Benjamini-Hochberg, FDR 5%): "
+                   + ", ".join(f"{c['card']} {c['change'] * 100:+.1f} pts" for c in sig.iter_rows(named=True)))
     else:
-        st.info("No card moved significantly after Benjamini-Hochberg (FDR 5%).")
+        st.info("No card's win rate moved significantly after Benjamini-Hochberg (FDR 5%).")
+    if beyond.height:
+        st.warning("Moved beyond their deck (twins dealt the card in the opening hand against the rest, BH, FDR 5%): "
+                   + ", ".join(f"{c['card']} {c['excess_change'] * 100:+.1f} pts" for c in beyond.iter_rows(named=True)))
+    else:
+        st.caption("No card moved beyond its deck after Benjamini-Hochberg (FDR 5%): a deck-wide move shows in every "
+                   "card of the deck, the opening-hand test singles out a card that moved by itself.")
     names = cached("card_names", str(path), (d["base_run"], d["candidate_run"])).unique("card", keep="first")
     raw = names.join(cards, on="card", how="right")
     view, _ = card_filters(raw)
@@ -163,7 +170,7 @@ def card_section(path, d: dict, r: dict) -> None:
     view = view.filter(pl.col("twins") >= min_twins).sort(effect, descending=True, nulls_last=True)
     rows = [x for x in view.to_dicts() if x[effect] is not None and not math.isnan(x[effect])]
     if rows and effect == "excess_change":
-        colors = ["#d62728" if x["significant"] else "#7f7f7f" for x in rows]
+        colors = ["#d62728" if x["excess_significant"] else "#7f7f7f" for x in rows]
         labels = [f"{x['name'] or x['card']} (n={x['twins']:,})" for x in rows]
         chart_rows = [dict(x, change=x["excess_change"], change_lo=x["excess_lo"], change_hi=x["excess_hi"],
                            raw_change=x["change"]) for x in rows]
@@ -174,17 +181,22 @@ def card_section(path, d: dict, r: dict) -> None:
         "change": pts("change in hand", "win-rate change over twins where the card was in hand in both runs (paired)"),
         "play_rate_base": pct("play rate base", "share of those twins where it was played, base"),
         "play_rate_candidate": pct("play rate candidate", "share of those twins where it was played, candidate"),
-        "unseen_twins": count("twins unseen", "twins of its deck where it was in hand in neither run"),
-        "unseen_change": pts("change unseen", "the deck's change over those twins"),
+        "opening_twins": count("twins dealt it", "twins dealt the card in the opening hand (the same in both runs)"),
+        "opening_change": pts("change dealt", "the change over the twins dealt the card in the opening hand"),
+        "other_twins": count("other twins", "the deck's twins not dealt the card in the opening hand"),
+        "other_change": pts("change others", "the deck's change over those twins"),
         "excess_change": pts("excess change", HELP["excess change"]),
         "excess_lo": pts("excess lo", "95% lower bound"), "excess_hi": pts("excess hi", "95% upper bound"),
         "excess_p": st.column_config.NumberColumn("excess p", help="two-sided p of the excess change", format="%.3g"),
         "q_value": st.column_config.NumberColumn("q (BH)", help=HELP["q (BH)"], format="%.3g"),
-        "significant": st.column_config.CheckboxColumn("significant", help=HELP["q (BH)"])}
+        "significant": st.column_config.CheckboxColumn("significant", help=HELP["q (BH)"]),
+        "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
+        "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
     order = [c for c in ("card", "name", "type", "faction", "cost", "twins", "wr_base", "wr_candidate", "change",
-                         "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p", "unseen_twins",
-                         "unseen_change", "excess_change", "excess_lo", "excess_hi", "excess_p", "q_value",
-                         "significant", "play_rate_base", "play_rate_candidate", "flip_up", "flip_down")
+                         "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p", "opening_twins",
+                         "opening_change", "other_twins", "other_change", "excess_change", "excess_lo", "excess_hi", "excess_p", "q_value",
+                         "significant", "excess_q", "excess_significant", "play_rate_base", "play_rate_candidate",
+                         "flip_up", "flip_down")
              if c in view.columns]
     shown = with_replay_links(percent(view, RATE_COLS), {"flip_up": "won only under candidate",
                                                          "flip_down": "won only under base"}, config)
@@ -206,7 +218,7 @@ def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Fi
         hovertemplate="%{y}<br>excess change %{x:+.1f} pts (in hand: %{customdata[0]:+.1f} pts), "
                       "q = %{customdata[1]:.3g}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="gray")
-    fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = significant after BH)",
+    fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = beyond its deck after BH)",
                       xaxis_title="Win-rate change when in hand, beyond its deck's change (points)", yaxis_title="",
                       height=max(360, 20 * len(rows) + 140),
                       yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})

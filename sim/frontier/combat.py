@@ -1,37 +1,66 @@
-"""Attacks: who a creature may attack (lanes, High-Rise, Warrant, Cover) and how combat resolves
-(Cover absorbing a hit, Flying over Cover, Quickdraw striking first, mutual damage)."""
+"""Attacks: who a creature may attack (lanes, High-Rise, Warrant and Barricade, Cover) and how
+combat resolves (Cover absorbing a hit, Flying over Cover, Overshot through it, Quickdraw
+striking first, Barricade shaving hits, Venom after the damage, Stampede's shove, Blast's splash,
+Malachar's first-attack boost, Pack's Attack)."""
 from __future__ import annotations
 
-from sim.frontier.effects import check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
+from sim.frontier.effects import break_cover, check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import FLYING, QUICKDRAW, WARRANT
+from sim.frontier.pool import (BARRICADE, FLYING, MALACHAR, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT,
+                               VENOM)
 from sim.frontier.state import SHERIFF, FrontierState, Unit, code
 
 
-def attack_targets(state: FrontierState, unit: Unit) -> list[int]:
-    """Target codes the unit may attack now.
+def power(state: FrontierState, u: Unit) -> int:
+    """A creature's Attack as it stands: its own (buffs included) plus Pack's +1 for each other
+    Beast its owner controls."""
+    if not u.kw & PACK:
+        return u.atk
+    cards = state.pool.cards
+    others = sum(1 for o in state.sides[u.owner].lanes if o is not None and o is not u and cards[o.card].beast)
+    return u.atk + others
+
+
+def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> list[tuple[int, list[int]]]:
+    """(lane, target codes) for each attacker of ``seat``, the enemy board read once.
 
     A middle-lane creature attacks the creature in the opposing lane, or the enemy sheriff when
     that lane holds no creature. A High-Rise creature fires at any enemy creature in the middle or
     at an enemy High-Rise creature that is no longer fresh, never at the sheriff. Enemy Warrant
-    creatures the attacker can reach must be attacked first (a middle-lane Warrant is reachable
-    by every attacker, a High-Rise one only by High-Rise attackers, once it is not fresh).
+    and Barricade creatures the attacker can reach must be attacked first (a middle-lane one is
+    reachable by every attacker, a High-Rise one only by High-Rise attackers, once it is not fresh).
     """
     n_middle = state.pool.n_middle
-    high_rise = unit.lane >= n_middle
-    out: list[int] = []
-    for seat in range(len(state.sides)):
-        if seat == unit.owner:
+    enemies = []
+    for s, side in enumerate(state.sides):
+        if s == seat:
             continue
-        lanes = state.sides[seat].lanes
-        warrant = [code(seat, u.lane) for u in lanes if u is not None and u.kw & WARRANT
-                   and (u.lane < n_middle or (high_rise and not u.fresh))]
-        if warrant:
-            out.extend(warrant)
-        elif high_rise:
-            out.extend(code(seat, u.lane) for u in lanes if u is not None and not u.fresh)
-        else:
-            out.append(code(seat, unit.lane if lanes[unit.lane] is not None else SHERIFF))
+        lanes = side.lanes
+        taunt_mid, taunt_hr, visible = [], [], []
+        for u in lanes:
+            if u is None:
+                continue
+            if u.lane < n_middle:
+                visible.append(code(s, u.lane))
+                if u.kw & TAUNT:
+                    taunt_mid.append(code(s, u.lane))
+            elif not u.fresh:
+                visible.append(code(s, u.lane))
+                if u.kw & TAUNT:
+                    taunt_hr.append(code(s, u.lane))
+        enemies.append((s, lanes, taunt_mid, taunt_mid + taunt_hr, visible))
+    out = []
+    for unit in attackers:
+        targets: list[int] = []
+        high_rise = unit.lane >= n_middle
+        for s, lanes, taunt_mid, taunt_all, visible in enemies:
+            if high_rise:
+                targets.extend(taunt_all or visible)
+            elif taunt_mid:
+                targets.extend(taunt_mid)
+            else:
+                targets.append(code(s, unit.lane if lanes[unit.lane] is not None else SHERIFF))
+        out.append((unit.lane, targets))
     return out
 
 
@@ -39,54 +68,87 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
     seat = unit.owner
     t_seat, t_lane = target >> 4, target & 15
     side = state.sides[t_seat]
-    n_middle = state.pool.n_middle
+    pool = state.pool
+    n_middle = pool.n_middle
     from_middle = unit.lane < n_middle
     unit.attacks_left -= 1
     if not from_middle:
         unit.fresh = False  # once a High-Rise creature attacks it can be targeted normally
+    strike = power(state, unit)
+    mine = state.sides[seat]
+    if mine.sheriff == MALACHAR and not mine.attacked:
+        strike += pool.consts.malachar_attack_bonus  # Malachar: the first attack each turn
+    mine.attacked = True
     ev = state.events
     if ev is not None:
         ev.emit(state.turn, seat, K.ATTACK, unit.card,
-                -2 if t_lane == SHERIFF else side.lanes[t_lane].card, unit.atk, unit.lane,
-                f"p{t_seat}.{'sheriff' if t_lane == SHERIFF else state.pool.lane_names[t_lane]}")
+                -2 if t_lane == SHERIFF else side.lanes[t_lane].card, strike, unit.lane,
+                f"p{t_seat}.{'sheriff' if t_lane == SHERIFF else pool.lane_names[t_lane]}")
 
     # Cover in a middle lane absorbs the hit (the sheriff behind an empty lane too), unless the
-    # attacker flies or fires from High-Rise ("ignores Cover in the middle").
+    # attacker flies or fires from High-Rise ("ignores Cover in the middle"). Cover is 0/1: an
+    # Overshot attacker breaks it and the rest of its Attack goes on to the target behind.
     cover_lane = unit.lane if t_lane == SHERIFF else t_lane
     if from_middle and cover_lane < n_middle and side.cover[cover_lane] > 0 and not unit.kw & FLYING:
-        side.cover[cover_lane] -= 1
-        if ev is not None:
-            ev.emit(state.turn, seat, K.COVER_HIT, unit.card, -1, 1, cover_lane)
-    elif t_lane == SHERIFF:
-        hit_sheriff(state, seat, t_seat, unit.atk, unit.card)
-    else:
-        fight(state, unit, side.lanes[t_lane], from_middle)
-    # "When it attacks" abilities resolve once the combat is done, after the Last Stands of the
-    # creatures it killed: their frame goes under the ones process_deaths puts on the stack.
-    effects = state.pool.cards[unit.card].on_attacks
-    if effects:
-        state.stack.append([seat, unit.uid, unit.card, unit.lane, effects, 0])
+        break_cover(state, seat, t_seat, cover_lane, unit.card)
+        strike = strike - 1 if unit.kw & OVERSHOT else 0
+    card = pool.cards[unit.card]
+    # "When it attacks" abilities, Blast and Stampede resolve once the combat is done, after the
+    # Last Stands of the creatures it killed: their frames go under the ones process_deaths adds.
+    if card.on_attacks:
+        state.stack.append([seat, unit.uid, unit.card, unit.lane, card.on_attacks, 0])
+    if card.blast_fx:
+        splash = card.blast_fx[0 if t_lane == SHERIFF or t_lane < n_middle else 1]
+        state.stack.append([seat, unit.uid, unit.card, unit.lane, (splash,), 0])
+    if strike > 0:
+        if t_lane == SHERIFF:
+            hit_sheriff(state, seat, t_seat, strike, unit.card)
+        else:
+            defender = side.lanes[t_lane]
+            excess = fight(state, unit, defender, strike, from_middle)
+            if excess > 0 and from_middle:
+                hit_sheriff(state, seat, t_seat, excess, unit.card)  # Overshot spills to the sheriff
+            if unit.kw & STAMPEDE and defender.hp > 0 and t_lane < n_middle:
+                state.stack.append([seat, defender.uid, unit.card, t_lane, (SHOVE,), 0])
     process_deaths(state)
     check_winner(state)
     run_stack(state)
 
 
-def fight(state: FrontierState, attacker: Unit, defender: Unit, from_middle: bool) -> None:
+def fight(state: FrontierState, attacker: Unit, defender: Unit, strike: int, from_middle: bool) -> int:
     """Creature combat: both deal their Attack to the other's Defense at once, unless exactly one
-    has Quickdraw: it strikes first, and if its enemy dies it takes no damage."""
-    retaliates = defender.atk > 0 and (from_middle or state.pool.consts.high_rise_retaliation)
+    has Quickdraw: it strikes first, and if its enemy dies it takes no damage. Barricade shaves
+    each hit it takes; Venom costs a surviving target 1 more Defense after the damage. Returns
+    the attacker's Overshot excess (damage beyond the defender's remaining Defense)."""
+    consts = state.pool.consts
+    d_power = power(state, defender)
+    retaliates = d_power > 0 and (from_middle or consts.high_rise_retaliation)
+    if defender.kw & BARRICADE:
+        strike -= consts.barricade_reduction
+    if attacker.kw & BARRICADE:
+        d_power -= consts.barricade_reduction
     a_quick = attacker.kw & QUICKDRAW
     d_quick = defender.kw & QUICKDRAW and retaliates
     a_seat, d_seat = attacker.owner, defender.owner
+    before = defender.hp
+    dealt = taken = 0
     if a_quick and not d_quick:
-        hit_unit(state, a_seat, defender, attacker.atk, attacker.card)
+        dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
         if defender.hp > 0 and retaliates:
-            hit_unit(state, d_seat, attacker, defender.atk, defender.card)
+            taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
     elif d_quick and not a_quick:
-        hit_unit(state, d_seat, attacker, defender.atk, defender.card)
+        taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
         if attacker.hp > 0:
-            hit_unit(state, a_seat, defender, attacker.atk, attacker.card)
+            dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
     else:
-        hit_unit(state, a_seat, defender, attacker.atk, attacker.card)
+        dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
         if retaliates:
-            hit_unit(state, d_seat, attacker, defender.atk, defender.card)
+            taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
+    venom = consts.venom_damage
+    if dealt > 0 and attacker.kw & VENOM and defender.hp > 0:
+        hit_unit(state, a_seat, defender, venom, attacker.card, "venom")
+    if taken > 0 and defender.kw & VENOM and attacker.hp > 0:
+        hit_unit(state, d_seat, attacker, venom, defender.card, "venom")
+    if attacker.kw & OVERSHOT and dealt > before:
+        return dealt - before
+    return 0

@@ -9,25 +9,31 @@ from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
 from sim.frontier import scenario as scenario_mod
-from sim.frontier.actions import ATTACK, CHOOSE, END, END_TURN, PLAY, Action
-from sim.frontier.combat import attack, attack_targets
+from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
+from sim.frontier.combat import attack, attack_options, power
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
-from sim.frontier.play import affordable, castable, play_card
-from sim.frontier.pool import CREATURE, Pool
+from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, play_card, summon_deputy,
+                               summon_lanes, use_deputy_ability, zix_discard)
+from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, start_turn
 
 
 class FrontierDeck:
-    """A deck compiled against a pool: card ids, sorted so a file's line order does not matter."""
-    __slots__ = ("id", "cards")
+    """A deck compiled against a pool: card ids (sorted, so a file's line order does not matter),
+    the sheriff, the two Deputies, and an optional starting HP and HP cap (Frontier Run carries
+    trail HP from fight to fight)."""
+    __slots__ = ("id", "cards", "sheriff", "deputies", "hp", "max_hp")
 
-    def __init__(self, deck_id: str, cards: list[int]):
+    def __init__(self, deck_id: str, cards: list[int], sheriff: int = NO_SHERIFF,
+                 deputies: tuple = (), hp: int | None = None, max_hp: int | None = None):
         self.id, self.cards = deck_id, tuple(sorted(cards))
+        self.sheriff, self.deputies, self.hp = sheriff, tuple(deputies), hp
+        self.max_hp = max_hp if max_hp is not None else hp
 
 
 class FrontierEngine:
@@ -36,15 +42,19 @@ class FrontierEngine:
 
     # --- setup ------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Pool:
-        return Pool(ruleset)
+        pool = Pool(ruleset)
+        pool.actions = ActionTable(pool)
+        return pool
 
     def compile_deck(self, pool: Pool, deck: Any) -> FrontierDeck:
         cards = []
-        for slug, count in deck.cards.items():
+        for slug in list(deck.cards) + list(deck.deputies):
             if slug not in pool.ids:
                 raise ValueError(f"deck {deck.id}: unknown card {slug!r} in rules version {pool.version}")
+        for slug, count in deck.cards.items():
             cards.extend([pool.ids[slug]] * count)
-        return FrontierDeck(deck.id, cards)
+        return FrontierDeck(deck.id, cards, SHERIFF_NAMES.index(deck.sheriff),
+                            tuple(pool.ids[d] for d in deck.deputies))
 
     def new_match(self, pool: Pool, decks: list[FrontierDeck], seed: int, log: bool = True) -> FrontierState:
         consts = pool.consts
@@ -54,8 +64,11 @@ class FrontierEngine:
             side = state.sides[seat]
             side.deck = list(deck.cards)
             side.decklist = deck.cards
+            set_sheriff(state, seat, deck.sheriff, deck.hp, deck.max_hp)
+            set_deputies(side, deck.deputies)
             streams.shuffle(seat).shuffle(side.deck)
-            for _ in range(min(consts.opening_hand, len(side.deck))):
+            hand = consts.zix_opening_hand if deck.sheriff == ZIX else consts.opening_hand
+            for _ in range(min(hand, len(side.deck))):
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger (card metrics need it even when the event
         # log is sampled away); lookahead clones carry neither
@@ -70,29 +83,51 @@ class FrontierEngine:
         if state.over:
             return []
         if state.pending is not None:
-            return [Action(CHOOSE, option) for option in state.pending[2]]
+            return [choice_action(option) for option in state.pending[2]]
         seat = state.active
         side = state.sides[seat]
-        cards = state.pool.cards
+        pool = state.pool
+        cards, consts = pool.cards, pool.consts
+        acts = pool.actions
         actions = [END_TURN]
-        empty = [lane for lane, u in enumerate(side.lanes) if u is None]
-        seen: list[int] = []
+        mana, gold = side.mana, side.gold
+        trim = consts.cogsworth_trim if side.trims_left > 0 else 0
+        free = None  # (lanes without Tunnel, lanes with Tunnel): read once, when first needed
+
+        def lanes_for(kw: int) -> list[int]:
+            nonlocal free
+            if free is None:
+                free = summon_lanes(state, seat)
+            return free[1] if kw & TUNNEL else free[0]
+
+        seen = set()
         for card_id in side.hand:
             if card_id in seen:
                 continue
-            seen.append(card_id)
+            seen.add(card_id)
             card = cards[card_id]
-            if not affordable(side, card):
+            if card.mana - trim > mana or card.gold > gold:
                 continue
             if card.type == CREATURE:
-                for lane in empty:
-                    actions.append(Action(PLAY, card_id, lane))
+                row = acts.play[card_id]
+                actions.extend(row[lane] for lane in lanes_for(card.kw))
             elif castable(state, seat, card):
-                actions.append(Action(PLAY, card_id, -1))
-        for u in side.lanes:
-            if u is not None and u.attacks_left > 0 and u.atk > 0:
-                for target in attack_targets(state, u):
-                    actions.append(Action(ATTACK, u.lane, target))
+                actions.append(acts.play[card_id][-1])
+        for slot, card_id in enumerate(side.deputies):
+            card = cards[card_id]
+            if can_summon_deputy(side, slot, card, consts):
+                row = acts.summon[slot]
+                actions.extend(row[lane] for lane in lanes_for(card.kw))
+            if can_use_ability(state, seat, slot):
+                actions.append(acts.ability[slot])
+        if side.sheriff == ZIX and side.zix_left > 0:
+            actions.extend(Action(SHERIFF_ACT, card_id) for card_id in sorted(seen))
+        attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
+        if attackers:
+            for lane, targets in attack_options(state, seat, attackers):
+                row = acts.attack[lane]
+                for target in targets:
+                    actions.append(row[target])
         return actions
 
     def apply(self, state: FrontierState, action: Action) -> None:
@@ -107,6 +142,12 @@ class FrontierEngine:
             choose(state, action.a)
             if state.pending is None and state.phase == END_PHASE and not state.over:
                 finish_turn(state)
+        elif kind == SUMMON:
+            summon_deputy(state, state.active, action.a, action.b)
+        elif kind == ABILITY:
+            use_deputy_ability(state, state.active, action.a)
+        elif kind == SHERIFF_ACT:
+            zix_discard(state, state.active, action.a)
         else:
             raise ValueError(f"unknown action {action!r}")
 
@@ -183,6 +224,10 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
         side.lanes = [None] * pool.n_lanes
         side.cover = [0] * pool.n_middle
         side.decklist = ()
+        side.sheriff = NO_SHERIFF
+        side.deputies, side.dzone, side.dused = (), [], []
+        side.mana_bonus = side.zix_left = side.trims_left = 0
+        side.attacked = False
         state.sides.append(side)
     state.active = state.to_act = 0
     state.turn = 0
@@ -194,6 +239,66 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
     state.events = EventBuffer() if log else None
     state.ledger = None
     return state
+
+
+class ActionTable:
+    """Every PLAY, SUMMON, ABILITY and ATTACK action made once per pool: legal_actions hands out
+    these shared immutable values instead of building new ones at every decision."""
+
+    def __init__(self, pool: Pool):
+        lanes = range(pool.n_lanes)
+        # play[card][lane] (a creature), play[card][-1] (a spell: lane -1)
+        self.play = [tuple(Action(PLAY, c.id, lane) for lane in lanes) + (Action(PLAY, c.id, -1),)
+                     for c in pool.cards]
+        self.summon = [tuple(Action(SUMMON, slot, lane) for lane in lanes) for slot in range(4)]
+        self.ability = [Action(ABILITY, slot) for slot in range(4)]
+        # attack[lane][target code]: target codes run up to 16 x seats (4 seats at most)
+        self.attack = [[Action(ATTACK, lane, target) for target in range(64)] for lane in lanes]
+
+
+_CHOICES: dict[int, Action] = {}
+
+
+def choice_action(option: int) -> Action:
+    action = _CHOICES.get(option)
+    if action is None:
+        action = _CHOICES[option] = Action(CHOOSE, option)
+    return action
+
+
+def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None,
+                max_hp: int | None = None) -> None:
+    """The sheriff's starting passives: Ironhold's 35 HP, Zix's one discard-for-2, Reedwick's
+    Cover (centre lanes first). ``hp`` and ``max_hp`` override the starting HP and its cap
+    (Frontier Run's trail HP)."""
+    consts = state.pool.consts
+    side = state.sides[seat]
+    side.sheriff = sheriff
+    side.hp = side.max_hp = hp if hp is not None else (
+        consts.ironhold_hp if sheriff == IRONHOLD else consts.starting_hp)
+    if max_hp is not None:
+        side.max_hp = max(max_hp, side.hp)
+    side.zix_left = consts.zix_uses if sheriff == ZIX else 0
+    if sheriff == REEDWICK:
+        for lane in centre_out(state.pool.n_middle)[:consts.reedwick_start_cover]:
+            side.cover[lane] = min(consts.max_cover_per_lane, side.cover[lane] + 1)
+
+
+def centre_out(n: int) -> list[int]:
+    """Middle lanes from the centre outwards: 5 lanes give m3, m2, m4, m1, m5."""
+    mid = (n - 1) // 2
+    order = [mid]
+    for step in range(1, n):
+        for lane in (mid - step, mid + step):
+            if 0 <= lane < n and lane not in order:
+                order.append(lane)
+    return order
+
+
+def set_deputies(side: Side, deputies: tuple) -> None:
+    side.deputies = tuple(deputies)
+    side.dzone = [0] * len(deputies)  # ready from the first turn
+    side.dused = [0] * len(deputies)
 
 
 ENGINE = FrontierEngine()

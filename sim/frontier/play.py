@@ -1,29 +1,53 @@
-"""Playing a card from hand: paying Mana and Gold, summoning a creature into a lane with its
-on-play keywords (High Noon, Gold Rush, Fortify, Ambush), or casting a spell."""
+"""Playing a card from hand (paying Mana and Gold, summoning a creature into a lane, casting a
+spell), where a creature may go (blocking pressure and Tunnel), the Deputy Zone (summoning a
+Deputy, its off-board ability), and Zix's discard-for-2."""
 from __future__ import annotations
 
 from sim.core.events import NO_ID
-from sim.frontier.effects import candidates, run_effects
+from sim.frontier.effects import has_targets, run_effects
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import AMBUSH, CREATURE, HIGH_NOON, CardDef
-from sim.frontier.state import FrontierState, Unit
+from sim.frontier.pool import AMBUSH, CREATURE, CardDef
+from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit
 from sim.frontier.turns import attacks_per_turn, draw_card
 
 
-def affordable(side, card: CardDef) -> bool:
-    return card.mana <= side.mana and card.gold <= side.gold
+def mana_cost(side: Side, card: CardDef, consts) -> int:
+    """A card's Mana cost from hand: Cogsworth trims the first card(s) of his even turns."""
+    if side.trims_left > 0:
+        return max(0, card.mana - consts.cogsworth_trim)
+    return card.mana
 
 
 def castable(state: FrontierState, seat: int, card: CardDef) -> bool:
     """A spell can be cast when each of its chosen-target effects has a target now."""
-    return all(candidates(state, seat, fx, -1, -1) for fx in card.on_played if fx.pick == "chosen")
+    return has_targets(state, seat, card.on_played)
+
+
+def summon_lanes(state: FrontierState, seat: int) -> tuple[list[int], list[int]]:
+    """(lanes for a creature without Tunnel, lanes for one with Tunnel).
+
+    Blocking pressure: while an empty middle lane of yours faces an enemy creature, a creature
+    without Tunnel must be summoned into one of those lanes (it must block). Tunnel may go into
+    any empty lane "regardless of normal blocking pressure"."""
+    mine = state.sides[seat].lanes
+    empty = [lane for lane, u in enumerate(mine) if u is None]
+    if not state.pool.consts.blocking_pressure:
+        return empty, empty
+    n_middle = state.pool.n_middle
+    enemies = [side.lanes for s, side in enumerate(state.sides) if s != seat]
+    pressed = [lane for lane in range(n_middle) if mine[lane] is None
+               and any(lanes[lane] is not None for lanes in enemies)]
+    return (pressed or empty), empty
 
 
 def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     side = state.sides[seat]
     card = state.pool.cards[card_id]
     side.hand.remove(card_id)
-    side.mana -= card.mana
+    paid = mana_cost(side, card, state.pool.consts)
+    if side.trims_left > 0:
+        side.trims_left -= 1
+    side.mana -= paid
     side.gold -= card.gold
     if state.ledger is not None:
         state.ledger.play(seat, card_id, side.turns)
@@ -31,11 +55,11 @@ def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     if card.type == CREATURE:
         unit = summon(state, seat, card, lane)
         if ev is not None:
-            ev.emit(state.turn, seat, K.PLAY, card_id, NO_ID, card.mana, lane, f"{unit.atk}/{unit.hp}")
-        played_triggers(state, seat, card, unit)
+            ev.emit(state.turn, seat, K.PLAY, card_id, NO_ID, paid, lane, f"{unit.atk}/{unit.hp}")
+        run_effects(state, seat, unit.uid, card.id, unit.lane, card.on_played)
     else:
         if ev is not None:
-            ev.emit(state.turn, seat, K.PLAY, card_id, NO_ID, card.mana, NO_ID)
+            ev.emit(state.turn, seat, K.PLAY, card_id, NO_ID, paid, NO_ID)
         side.discard.append(card_id)
         run_effects(state, seat, -1, card_id, -1, card.on_played)
 
@@ -49,18 +73,64 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
     u.kw = card.kw
     u.attacks_left = attacks_per_turn(card.kw) if card.kw & AMBUSH else 0
     u.fresh = lane >= state.pool.n_middle  # fresh High-Rise units dodge until they attack
+    u.skip, u.charged = 0, False
     state.sides[seat].lanes[lane] = u
     return u
 
 
-def played_triggers(state: FrontierState, seat: int, card: CardDef, unit: Unit) -> None:
-    """On-play keywords first (High Noon draws, Gold Rush pays), then printed abilities."""
+# --- the Deputy Zone -----------------------------------------------------------------------------
+
+def can_summon_deputy(side: Side, slot: int, card: CardDef, consts) -> bool:
+    zone = side.dzone[slot]
+    if zone == ON_FIELD or zone > side.turns or card.mana > side.mana or card.gold > side.gold:
+        return False
+    return side.dzone.count(ON_FIELD) < consts.max_deputies_on_field
+
+
+def can_use_ability(state: FrontierState, seat: int, slot: int) -> bool:
+    """Off-board: in the Deputy Zone (resting or not), not used yet this turn, Gold to pay, and
+    a target for each chosen effect."""
     side = state.sides[seat]
-    if card.kw & HIGH_NOON and side.deck:
-        draw_card(state, seat)
-    if card.gold_rush:
-        side.gold += card.gold_rush
-        if state.events is not None:
-            state.events.emit(state.turn, seat, K.GOLD_GAIN, card.id, NO_ID, card.gold_rush)
-    if card.on_played:
-        run_effects(state, seat, unit.uid, card.id, unit.lane, card.on_played)
+    if side.dzone[slot] == ON_FIELD or side.dused[slot] == side.turns:
+        return False
+    card = state.pool.cards[side.deputies[slot]]
+    return card.off_gold <= side.gold and has_targets(state, seat, card.off_board)
+
+
+def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None:
+    """Summon a Deputy into an empty lane for its Mana and Gold; it enters like a creature
+    played from hand (its on-play keywords and abilities fire)."""
+    side = state.sides[seat]
+    card = state.pool.cards[side.deputies[slot]]
+    side.mana -= card.mana
+    side.gold -= card.gold
+    side.dzone[slot] = ON_FIELD
+    if state.ledger is not None:
+        state.ledger.play(seat, card.id, side.turns)
+    unit = summon(state, seat, card, lane)
+    if state.events is not None:
+        state.events.emit(state.turn, seat, K.SUMMON, card.id, NO_ID, card.mana, lane, f"{unit.atk}/{unit.hp}")
+    run_effects(state, seat, unit.uid, card.id, unit.lane, card.on_played)
+
+
+def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
+    side = state.sides[seat]
+    card = state.pool.cards[side.deputies[slot]]
+    side.gold -= card.off_gold
+    side.dused[slot] = side.turns
+    if state.events is not None:
+        state.events.emit(state.turn, seat, K.ABILITY, card.id, NO_ID, card.off_gold, NO_ID, "off_board")
+    run_effects(state, seat, -1, card.id, -1, card.off_board)
+
+
+def zix_discard(state: FrontierState, seat: int, card_id: int) -> None:
+    """Zix's one discard-for-2 draw: discard a card from hand, draw two."""
+    side = state.sides[seat]
+    side.hand.remove(card_id)
+    side.discard.append(card_id)
+    side.zix_left -= 1
+    if state.events is not None:
+        state.events.emit(state.turn, seat, K.ABILITY, card_id, NO_ID, 0, NO_ID, "zix")
+    for _ in range(state.pool.consts.zix_draws):
+        if side.deck:
+            draw_card(state, seat)

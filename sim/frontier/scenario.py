@@ -7,21 +7,39 @@ Words for actions (what ``describe`` prints and ``parse_action`` reads):
     play <card>               a spell
     attack <lane> <p?.target> the creature in your lane attacks p1.m3, p1.hr1 or p1.sheriff
     choose <p?.target>        the target of the effect being resolved (p1.m2, p0.sheriff, p0.m4)
+    choose pass               decline an optional choice (Stampede's shove, Overdrive)
+    choose overdrive          pay Overdrive's extra Gold
+    choose mode <n>           the n-th mode of a modal effect (1 = the first)
+    summon <deputy> <lane>    a Deputy from the Deputy Zone into an empty lane
+    ability <deputy>          an off-board Deputy's ability
+    sheriff discard <card>    Zix's discard-for-2 draw
+
+Setup: ``start: true`` begins the match from the written position instead of joining it in
+the middle: sheriffs' starting passives apply, opening hands are drawn from the top of each
+written deck (no shuffle), and seat 0's first turn starts (Draw and Resource phases).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from sim.frontier.actions import ATTACK, CHOOSE, END, PLAY, Action
-from sim.frontier.pool import CREATURE, Pool
-from sim.frontier.state import ACTION, SHERIFF, FrontierState, Unit, decode
-from sim.frontier.turns import attacks_per_turn
+from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
+from sim.frontier.combat import power
+from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, ZIX, Pool
+from sim.frontier.state import ACTION, MODE, ON_FIELD, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, decode
+from sim.frontier.turns import attacks_per_turn, start_turn
 
-SEAT_KEYS = {"hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard", "lanes", "cover"}
-UNIT_KEYS = {"card", "atk", "def", "max_def", "damage", "attacks_left", "ready", "fresh"}
+SEAT_KEYS = {"hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard", "lanes", "cover",
+             "sheriff", "deputies", "deputy_ready", "deputy_used", "mana_bonus", "zix_left"}
+UNIT_KEYS = {"card", "atk", "def", "max_def", "damage", "attacks_left", "ready", "fresh", "skip", "charged"}
 
 
 def target_name(state: FrontierState, target: int) -> str:
+    if target == PASS:
+        return "pass"
+    if target == OVERDRIVE:
+        return "overdrive"
+    if target <= MODE:
+        return f"mode {MODE - target + 1}"
     seat, lane = decode(target)
     return f"p{seat}.{'sheriff' if lane == SHERIFF else state.pool.lane_names[lane]}"
 
@@ -36,7 +54,17 @@ def describe(state: FrontierState, action: Action) -> str:
     if action.kind == ATTACK:
         return f"attack {pool.lane_names[action.a]} {target_name(state, action.b)}"
     if action.kind == CHOOSE:
+        fx = state.pending[1] if state.pending else None
+        if fx is not None and fx.kind == "lane" and fx.side == "any" and action.a >= 0:
+            return f"choose {pool.lane_names[action.a & 15]}"  # a lane of both sides
         return f"choose {target_name(state, action.a)}"
+    if action.kind == SUMMON:
+        slug = pool.cards[state.sides[state.active].deputies[action.a]].slug
+        return f"summon {slug} {pool.lane_names[action.b]}"
+    if action.kind == ABILITY:
+        return f"ability {pool.cards[state.sides[state.active].deputies[action.a]].slug}"
+    if action.kind == SHERIFF_ACT:
+        return f"sheriff discard {pool.cards[action.a].slug}"
     return repr(action)
 
 
@@ -63,31 +91,56 @@ def _card(pool: Pool, slug: Any, where: str) -> int:
 def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
     from sim.frontier.engine import blank_state  # engine imports this module
 
-    unknown = set(setup) - {"active", "turn", "seats"}
+    unknown = set(setup) - {"active", "turn", "seats", "start"}
     if unknown:
-        raise ValueError(f"setup: unknown field {sorted(unknown)[0]!r} (use active, turn, seats)")
+        raise ValueError(f"setup: unknown field {sorted(unknown)[0]!r} (use active, turn, seats, start)")
     seats = setup.get("seats") or [{}, {}]
     state = blank_state(pool, len(seats), seed, log=True)
-    state.turn = int(setup.get("turn", 1))
-    state.active = state.to_act = int(setup.get("active", 0))
+    start = bool(setup.get("start", False))
+    state.turn = 0 if start else int(setup.get("turn", 1))
+    state.active = state.to_act = 0 if start else int(setup.get("active", 0))
     state.phase = ACTION
     n = len(seats)
     for seat, spec in enumerate(seats):
-        _fill_seat(state, seat, spec or {}, n)
+        _fill_seat(state, seat, spec or {}, n, start)
+    if start:
+        _start_match(state)
     return state
 
 
-def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int) -> None:
+def _start_match(state: FrontierState) -> None:
+    """Opening hands from the top of each written deck, then seat 0's first turn."""
+    from sim.frontier.engine import set_sheriff
+
+    consts = state.pool.consts
+    for seat, side in enumerate(state.sides):
+        set_sheriff(state, seat, side.sheriff)
+        hand = consts.zix_opening_hand if side.sheriff == ZIX else consts.opening_hand
+        for _ in range(min(hand, len(side.deck))):
+            side.hand.append(side.deck.pop())
+    start_turn(state, 0)
+
+
+def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start: bool = False) -> None:
+    from sim.frontier.engine import set_deputies
+
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
     unknown = set(spec) - SEAT_KEYS
     if unknown:
         raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(SEAT_KEYS))})")
     side = state.sides[seat]
-    side.max_hp = int(spec.get("max_hp", consts.starting_hp))
+    sheriff = spec.get("sheriff")
+    if sheriff is not None and sheriff not in SHERIFF_NAMES:
+        raise ValueError(f"{where}.sheriff: unknown sheriff {sheriff!r} (use {', '.join(SHERIFF_NAMES)})")
+    side.sheriff = NO_SHERIFF if sheriff is None else SHERIFF_NAMES.index(sheriff)
+    default_hp = consts.ironhold_hp if sheriff == "ironhold" else consts.starting_hp
+    side.max_hp = int(spec.get("max_hp", default_hp))
     side.hp = int(spec.get("hp", side.max_hp))
+    side.zix_left = int(spec.get("zix_left", consts.zix_uses if sheriff == "zix" else 0))
+    side.mana_bonus = int(spec.get("mana_bonus", 0))
     # a seat's own turns so far, if the turns went round the table from seat 0
-    side.turns = int(spec.get("turns", max(1, (state.turn - seat + n_seats - 1) // n_seats)))
+    side.turns = 0 if start else int(spec.get("turns", max(1, (state.turn - seat + n_seats - 1) // n_seats)))
     active = seat == state.active
     side.mana = int(spec.get("mana", side.turns if active else 0))
     side.gold = int(spec.get("gold", consts.gold_per_turn if active else 0))
@@ -105,7 +158,29 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int) -> Non
         if lane_name not in pool.lane_index or pool.lane_index[lane_name] >= pool.n_middle:
             raise ValueError(f"{where}.cover: Cover goes in a middle lane, not {lane_name!r}")
         side.cover[pool.lane_index[lane_name]] = int(count)
-    on_board = [u.card for u in side.lanes if u is not None]
+    deputies = [_card(pool, s, f"{where}.deputies") for s in spec.get("deputies", [])]
+    if any(pool.cards[d].type != DEPUTY for d in deputies):
+        raise ValueError(f"{where}.deputies: only Deputy cards go there")
+    set_deputies(side, tuple(deputies))
+    slugs = [pool.cards[d].slug for d in deputies]
+    for slug, turn in (spec.get("deputy_ready") or {}).items():
+        if slug not in slugs:
+            raise ValueError(f"{where}.deputy_ready: {slug!r} is not one of this seat's deputies")
+        side.dzone[slugs.index(slug)] = int(turn)
+    for slug in spec.get("deputy_used") or []:
+        if slug not in slugs:
+            raise ValueError(f"{where}.deputy_used: {slug!r} is not one of this seat's deputies")
+        side.dused[slugs.index(slug)] = side.turns
+    on_board = []
+    for u in side.lanes:
+        if u is None:
+            continue
+        if pool.cards[u.card].type == DEPUTY:
+            if u.card not in deputies:
+                raise ValueError(f"{where}.lanes: Deputy {pool.cards[u.card].slug} is not one of this seat's deputies")
+            side.dzone[deputies.index(u.card)] = ON_FIELD
+        else:
+            on_board.append(u.card)
     side.decklist = tuple(sorted(side.hand + side.deck + side.discard + on_board))
 
 
@@ -116,8 +191,8 @@ def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> 
     if unknown:
         raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(UNIT_KEYS))})")
     card = state.pool.cards[_card(state.pool, spec.get("card"), where)]
-    if card.type != CREATURE:
-        raise ValueError(f"{where}: {card.slug} is not a creature")
+    if card.type not in (CREATURE, DEPUTY):
+        raise ValueError(f"{where}: {card.slug} is not a creature or a Deputy")
     u = Unit.__new__(Unit)
     u.card, u.uid, u.owner, u.lane = card.id, state.next_uid, seat, lane
     state.next_uid += 1
@@ -129,7 +204,20 @@ def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> 
     u.attacks_left = int(spec.get("attacks_left", attacks_per_turn(card.kw) if ready else 0))
     # a High-Rise unit that has not attacked yet is fresh, unless the scenario says otherwise
     u.fresh = bool(spec.get("fresh", lane >= state.pool.n_middle)) and lane >= state.pool.n_middle
+    u.skip = int(spec.get("skip", 0))
+    u.charged = bool(spec.get("charged", False))
     return u
+
+
+def keyword_names(kw: int) -> list[str]:
+    return [name for name, bit in FLAG_KEYWORDS.items() if kw & bit]
+
+
+def _deputy_state(side, slot: int) -> str:
+    z = side.dzone[slot]
+    if z == ON_FIELD:
+        return "field"
+    return "ready" if z <= side.turns else "resting"
 
 
 def snapshot(state: FrontierState) -> dict:
@@ -137,14 +225,15 @@ def snapshot(state: FrontierState) -> dict:
     out: dict[str, Any] = {
         "turn": state.turn, "active": state.active, "to_act": state.to_act, "phase": state.phase,
         "over": state.over, "winner": state.winner, "reason": state.reason or None,
-        "choice": [target_name(state, t) for t in state.pending[2]] if state.pending else None,
+        "choice": [describe(state, Action(CHOOSE, t))[7:] for t in state.pending[2]] if state.pending else None,
     }
     for seat, side in enumerate(state.sides):
         lanes = {}
         for lane, u in enumerate(side.lanes):
             lanes[pool.lane_names[lane]] = None if u is None else {
-                "card": pool.cards[u.card].slug, "atk": u.atk, "def": u.hp, "max_def": u.max_hp,
-                "attacks_left": u.attacks_left, "fresh": u.fresh}
+                "card": pool.cards[u.card].slug, "atk": u.atk, "power": power(state, u), "def": u.hp,
+                "max_def": u.max_hp, "attacks_left": u.attacks_left, "fresh": u.fresh, "skip": u.skip,
+                "charged": u.charged, "keywords": keyword_names(u.kw)}
         out[f"p{seat}"] = {
             "hp": side.hp, "max_hp": side.max_hp, "mana": side.mana, "gold": side.gold,
             "gold_bonus": side.gold_bonus, "turns": side.turns,
@@ -152,6 +241,10 @@ def snapshot(state: FrontierState) -> dict:
             "deck_size": len(side.deck), "discard": [pool.cards[c].slug for c in side.discard],
             "lanes": lanes, "cover": {pool.lane_names[i]: n for i, n in enumerate(side.cover)},
             "creatures": sum(u is not None for u in side.lanes),
+            "sheriff": None if side.sheriff == NO_SHERIFF else SHERIFF_NAMES[side.sheriff],
+            "mana_bonus": side.mana_bonus, "zix_left": side.zix_left,
+            "deputies": {pool.cards[d].slug: _deputy_state(side, i) for i, d in enumerate(side.deputies)},
+            "deputy_ready": {pool.cards[d].slug: side.dzone[i] for i, d in enumerate(side.deputies)},
         }
     return out
 

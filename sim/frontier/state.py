@@ -11,6 +11,12 @@ from sim.core.ledger import CardLedger
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
 
 SHERIFF = 15  # the "lane" number that means a seat's sheriff in a target code
+ON_FIELD = -1  # a Deputy's zone state while it is on the field
+
+# Choice options that are not target codes (a target code is never negative).
+PASS = -1        # decline an optional choice (Stampede's shove, Overdrive)
+OVERDRIVE = -2   # pay Overdrive's extra Gold
+MODE = -100      # MODE - i: the i-th mode of a modal effect
 
 
 def code(seat: int, lane: int) -> int:
@@ -23,14 +29,17 @@ def decode(target: int) -> tuple[int, int]:
 
 
 class Unit:
-    """A creature on the field."""
-    __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh")
+    """A creature (or a Deputy) on the field. ``kw`` is its own keyword mask (granted keywords
+    included); ``skip`` attacks it loses at its next turn (Stampede); ``charged`` its Flip-Charged
+    state."""
+    __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh",
+                 "skip", "charged")
 
     def copy(self) -> "Unit":
         u = Unit.__new__(Unit)
         u.card, u.uid, u.owner, u.lane = self.card, self.uid, self.owner, self.lane
         u.atk, u.hp, u.max_hp, u.kw = self.atk, self.hp, self.max_hp, self.kw
-        u.attacks_left, u.fresh = self.attacks_left, self.fresh
+        u.attacks_left, u.fresh, u.skip, u.charged = self.attacks_left, self.fresh, self.skip, self.charged
         return u
 
     def __repr__(self) -> str:
@@ -38,9 +47,19 @@ class Unit:
 
 
 class Side:
-    """One seat: its sheriff's life, resources and zones."""
+    """One seat: its sheriff's life, resources and zones, its Deputy Zone and sheriff state.
+
+    deputies    the two Deputy card ids (shared, never changed)
+    dzone       per Deputy: the seat's own turn from which it may be summoned, or ON_FIELD
+    dused       per Deputy: the own turn its off-board ability was last used (0: never)
+    mana_bonus  Mana due at the next Resource Phase (Reedwick's broken Cover)
+    zix_left    Zix's discard-for-2 uses left
+    attacked    the seat has attacked this turn (Malachar boosts the first attack)
+    trims_left  cards this turn that still get Cogsworth's cost trim
+    """
     __slots__ = ("hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard",
-                 "lanes", "cover", "decklist")
+                 "lanes", "cover", "decklist", "sheriff", "deputies", "dzone", "dused", "mana_bonus",
+                 "zix_left", "attacked", "trims_left")
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
@@ -51,8 +70,14 @@ class Side:
         s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
         s.lanes = [None if u is None else u.copy() for u in self.lanes]
         s.cover = self.cover[:]
-        s.decklist = self.decklist
+        s.decklist, s.sheriff, s.deputies = self.decklist, self.sheriff, self.deputies
+        s.dzone, s.dused = self.dzone[:], self.dused[:]
+        s.mana_bonus, s.zix_left, s.attacked = self.mana_bonus, self.zix_left, self.attacked
+        s.trims_left = self.trims_left
         return s
+
+    def deputy_on_field(self) -> bool:
+        return ON_FIELD in self.dzone
 
 
 class FrontierState:
@@ -63,7 +88,7 @@ class FrontierState:
     sides: list[Side]
     stack: list[list]      # effect frames still resolving: [seat, source uid, source card, effects, next index]
     pending: tuple | None  # a choice being waited on: (seat, effect, options, source uid, source card)
-    temp: list[tuple]      # "until end of turn" changes to undo: (uid, atk, hp)
+    temp: list[tuple]      # "until end of turn" changes to undo: (uid, atk, hp, granted keyword bits)
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None

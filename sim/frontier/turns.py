@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import DOUBLE_BARREL
+from sim.frontier.pool import CALLOWAY, COGSWORTH, DOUBLE_BARREL
 from sim.frontier.state import ACTION, DRAW, END, RESOURCE, FrontierState
 
 
@@ -48,18 +48,34 @@ def start_turn(state: FrontierState, seat: int) -> None:
         draw_card(state, seat)
 
     state.phase = RESOURCE
-    side.mana = side.turns
+    side.mana = side.turns + side.mana_bonus  # Reedwick's Mana from broken Cover comes now
+    side.mana_bonus = 0
     carried = side.gold if consts.gold_carries_over else 0
     side.gold = carried + consts.gold_per_turn + side.gold_bonus * consts.gold_per_damage_instance
+    side.gold += sheriff_gold(side, consts)
     side.gold_bonus = 0
     if ev is not None:
         ev.emit(state.turn, seat, K.TURN_START, amount=side.mana, detail=f"gold={side.gold}")
 
     state.phase = ACTION
+    side.attacked = False
+    even = side.sheriff == COGSWORTH and side.turns % 2 == 0
+    side.trims_left = consts.cogsworth_trims_per_turn if even else 0
     for u in side.lanes:
         if u is not None:
-            u.attacks_left = attacks_per_turn(u.kw)
+            # a creature Stampede shoved loses its next attack(s)
+            u.attacks_left = max(0, attacks_per_turn(u.kw) - u.skip)
+            u.skip = 0
     _unit_triggers(state, seat, "on_turn_start")
+
+
+def sheriff_gold(side, consts) -> int:
+    """Calloway's Gold every third turn; Cogsworth's extra Gold on his first turn."""
+    if side.sheriff == CALLOWAY and side.turns % consts.calloway_gold_every == 0:
+        return consts.calloway_gold
+    if side.sheriff == COGSWORTH and side.turns == 1:
+        return consts.cogsworth_start_gold
+    return 0
 
 
 def end_turn(state: FrontierState) -> None:
@@ -72,13 +88,14 @@ def end_turn(state: FrontierState) -> None:
 
 def finish_turn(state: FrontierState) -> None:
     """"Until end of turn" effects expire; play passes to the next seat."""
-    for uid, atk, hp in state.temp:
+    for uid, atk, hp, kw in state.temp:
         u = state.find_uid(uid)
         if u is None:
             continue
         u.atk = max(0, u.atk - atk)
         u.max_hp -= hp
         u.hp = min(u.hp, u.max_hp) if hp > 0 else u.hp - hp
+        u.kw &= ~kw  # granted keywords the creature did not have before
     state.temp.clear()
     start_turn(state, state.opponent(state.active))
 

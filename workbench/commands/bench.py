@@ -78,7 +78,7 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
     table = Table("game", "pilots", "engine matches/s", "engine decisions/s",
                   "farm 1 worker matches/s", "farm 1 worker decisions/s",
                   f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
-                  title=f"workbench bench: engine alone on one core, logging on; farm into a scratch store, "
+                  title=f"workbench bench: engine alone on one core, logging on, every starter-deck pairing; farm into a scratch store, "
                         f"median of {repeats} runs ({cores} cores)")
     for game in chosen:
         games.known_game(game)
@@ -167,9 +167,12 @@ def _cards_page_seconds(path: Path, run_ids: list[int]) -> float:
 
 
 def _random_spec(matches: int, rules: str = "base", seed: int = 1, pilot_salt: int = 0, game: str = "frontier"):
+    """Random pilots on one pairing: the game's first two starter decks."""
     from workbench.commands.simulate import new_run
 
-    return new_run(game, rules, None, ["random"], matches, seed, True, 0.0, None, default_workers(),
+    data, ruleset = games.load(game, rules)
+    decks = [d.id for d in games.decks_for(data, ruleset, None)][:2]
+    return new_run(game, rules, decks, ["random"], matches, seed, True, 0.0, None, default_workers(),
                    pilot_salt=pilot_salt)
 
 

@@ -27,7 +27,7 @@ def validate(game: str, data_dir, out: Console, err: Console) -> None:
     if base is not None:
         off = []
         for card in base.cards.values():
-            delta = data.schema.stat_points(card) - data.schema.budget_points(card, base.constants)
+            delta = data.schema.stat_points(card, base.constants) - data.schema.budget_points(card, base.constants)
             if abs(delta) > BUDGET_TOLERANCE:
                 off.append(f"  {card.id}: {delta:+.1f} stat points against its budget")
         if off:

@@ -71,9 +71,12 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(f"game length: {g['turns_base']:.1f} -> {g['turns_candidate']:.1f} player-turns "
               f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
     sig = r["significant_cards"]
-    out.print("cards that moved beyond their deck, significantly (Benjamini-Hochberg, FDR 5%): "
-              + (", ".join(f"{c['card']} {_pct(c['excess_change'])} pts (in-hand change {_pct(c['change'])})"
-                           for c in sig.iter_rows(named=True)) if sig.height else "none"))
+    out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "
+              + (", ".join(f"{c['card']} {_pct(c['change'])} pts" for c in sig.iter_rows(named=True)) if sig.height else "none"))
+    beyond = r["beyond_deck_cards"]
+    out.print("cards that moved beyond their deck (dealt in the opening hand against the rest, BH, FDR 5%): "
+              + (", ".join(f"{c['card']} {_pct(c['excess_change'])} pts" for c in beyond.iter_rows(named=True))
+                 if beyond.height else "none"))
     if r["variance_saved"] == r["variance_saved"]:
         saved = r["variance_saved"]
         out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "

@@ -86,7 +86,8 @@ def payload_for(spec: RunSpec, ruleset, decks) -> dict:
             "decks": [d.model_dump(by_alias=True) for d in decks], "run_id": None}
 
 
-def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict, dict]:
+def check_resumable(store: Store, run_id: int) -> dict:
+    """The run's row, if it exists, is not done and no live process is writing it."""
     row = store.run(run_id)
     if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
@@ -94,6 +95,13 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
         raise UserError(f"run {run_id} is already done ({row['matches_done']} matches)")
     if run_alive(store, run_id, row):
         raise UserError(f"run {run_id} is still being written by process {row['pid']}")
+    return row
+
+
+def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict, dict]:
+    row = check_resumable(store, run_id)
+    if row.get("kind") == "campaign":
+        raise UserError(f"run {run_id} is a campaign batch: resume it with workbench simulate-run --resume {run_id}")
     spec = RunSpec.from_json(json.loads(row["spec"]))
     data, ruleset = games.load(spec.game, spec.rules, data_dir)
     decks = games.decks_for(data, ruleset, spec.decks)
@@ -116,9 +124,12 @@ def run_alive(store: Store, run_id: int, row: dict | None = None) -> bool:
     return True
 
 
-def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: int, quiet: bool,
-            console: Console, cluster: str | None = None, parts: str | None = None) -> FarmReport:
-    """Play the chunks of the run not stored yet; mark the run done, stopped or failed."""
+def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: bool,
+            console: Console, cluster: str | None = None, parts: str | None = None, worker=None,
+            command: str = "simulate", unit: str = "matches") -> FarmReport:
+    """Play the chunks of the run not stored yet; mark the run done, stopped or failed.
+    ``spec`` is a RunSpec (duels) or a CampaignSpec (``worker`` then plays campaign chunks;
+    ``command`` names the command that resumes it)."""
     store.init()
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}
     done = store.done_chunks(run_id)
@@ -126,7 +137,7 @@ def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: in
     already = sum(len(spec.chunk_range(c)) for c in done)
     store.set_status(run_id, "running", pid=os.getpid())
     progress = Progress(TextColumn(f"run {run_id}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[rate]} matches/s"), TimeElapsedColumn(), TimeRemainingColumn(),
+                        TextColumn("{task.fields[rate]} " + unit + "/s"), TimeElapsedColumn(), TimeRemainingColumn(),
                         console=console, disable=quiet, transient=False)
     task = progress.add_task("run", total=spec.matches_total, completed=already, rate="-")
     started = time.perf_counter()
@@ -138,12 +149,13 @@ def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: in
         progress.update(task, advance=n, rate=f"{rate:,.0f}")
 
     try:
+        extra = {"worker": worker} if worker is not None else {}
         report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start,
-                            cluster=cluster, parts=parts)
+                            cluster=cluster, parts=parts, **extra)
     except KeyboardInterrupt:
         progress.stop()
         store.set_status(run_id, "stopped", note="interrupted", pid=None)
-        raise UserError(f"run {run_id} stopped; finish it with: workbench simulate --resume {run_id} "
+        raise UserError(f"run {run_id} stopped; finish it with: workbench {command} --resume {run_id} "
                         f"--db {store.path}") from None
     except UserError:
         progress.stop()

@@ -1,0 +1,93 @@
+"""Campaign (roguelike) metrics over the store's campaign tables: clear rate by crew, and the
+win-rate lift of each reward card when taken.
+
+Clear rate: share of campaign runs that cleared the stage, per stage, crew, policy and fight
+pilot, with its 95% Wilson interval; average trail HP left when cleared; average floor reached.
+
+Reward lift: for every offer of a card (after a battle or an elite, or on a shop shelf), the
+fights fought after that offer in the same run, split by whether the card was taken there.
+  fights_taken / wr_taken      fights after offers where it was taken, and the share won
+  fights_skipped / wr_skipped  fights after offers where it was not taken
+  lift = wr_taken - wr_skipped, with each rate's Wilson interval; the same split of the runs'
+  clear rate (clear_taken, clear_skipped, clear_lift). A card offered twice in a run counts twice.
+  This is an observational comparison (the policy chose what to take), not an experiment.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from reports import db
+from reports.stats import rate, wilson
+
+
+def _where(run_ids: list[int] | None, alias: str = "") -> tuple[str, list | None]:
+    if not run_ids:
+        return "", None
+    col = f"{alias}.run_id" if alias else "run_id"
+    return f"WHERE {col} IN ({', '.join('?' for _ in run_ids)})", list(run_ids)
+
+
+def campaign_runs(path: str | Path) -> pl.DataFrame:
+    """The store's runs that are campaign batches, newest first."""
+    return db.query(path, """SELECT run_id, game, rules_version, decks AS crews, pilots AS policy,
+                             matches_done AS runs_done, matches_target AS runs_target, errors, status, created_at
+                             FROM runs WHERE kind = 'campaign' ORDER BY run_id DESC""")
+
+
+def clear_rates(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
+    where, params = _where(run_ids)
+    frame = db.query(path, f"""
+        SELECT stage, crew, policy, fight_pilot, count(*) AS runs,
+               count(*) FILTER (WHERE cleared) AS cleared,
+               count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+               avg(hp_left) FILTER (WHERE cleared) AS avg_hp_left_cleared,
+               avg(floor_reached) AS avg_floor, avg(fights) AS avg_fights,
+               avg(deck_size) AS avg_deck_size
+        FROM campaign_runs {where}
+        GROUP BY stage, crew, policy, fight_pilot ORDER BY stage, crew, policy, fight_pilot""", params)
+    return _with_rate(frame, "clear_rate", "cleared", "runs")
+
+
+def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
+    where, params = _where(run_ids, "o")
+    frame = db.query(path, f"""
+        WITH offers AS (
+            SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared
+            FROM campaign_rewards o JOIN campaign_runs r USING (run_id, run_no)
+            {where + ' AND' if where else 'WHERE'} o.source IN ('battle', 'elite', 'shop')),
+        later AS (
+            SELECT o.card, o.taken, n.result
+            FROM offers o JOIN campaign_nodes n
+              ON n.run_id = o.run_id AND n.run_no = o.run_no AND n.step > o.step AND n.match_no IS NOT NULL)
+        SELECT c.card, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
+               coalesce(f.fights_taken, 0) AS fights_taken, coalesce(f.wins_taken, 0) AS wins_taken,
+               coalesce(f.fights_skipped, 0) AS fights_skipped, coalesce(f.wins_skipped, 0) AS wins_skipped
+        FROM (SELECT card, count(*) AS offers, count(*) FILTER (WHERE taken) AS taken,
+                     count(*) FILTER (WHERE taken) AS clear_taken_n,
+                     count(*) FILTER (WHERE taken AND cleared) AS clear_taken,
+                     count(*) FILTER (WHERE NOT taken) AS clear_skipped_n,
+                     count(*) FILTER (WHERE NOT taken AND cleared) AS clear_skipped
+              FROM offers GROUP BY card) c
+        LEFT JOIN (SELECT card, count(*) FILTER (WHERE taken) AS fights_taken,
+                          count(*) FILTER (WHERE taken AND result = 'win') AS wins_taken,
+                          count(*) FILTER (WHERE NOT taken) AS fights_skipped,
+                          count(*) FILTER (WHERE NOT taken AND result = 'win') AS wins_skipped
+                   FROM later GROUP BY card) f USING (card)
+        ORDER BY c.card""", params)
+    out = _with_rate(frame, "wr_taken", "wins_taken", "fights_taken")
+    out = _with_rate(out, "wr_skipped", "wins_skipped", "fights_skipped")
+    out = _with_rate(out, "clear_rate_taken", "clear_taken", "clear_taken_n")
+    out = _with_rate(out, "clear_rate_skipped", "clear_skipped", "clear_skipped_n")
+    out = out.with_columns((pl.col("wr_taken") - pl.col("wr_skipped")).alias("lift"),
+                           (pl.col("clear_rate_taken") - pl.col("clear_rate_skipped")).alias("clear_lift"),
+                           (pl.col("taken") / pl.col("offers")).alias("take_rate"))
+    return out.sort("lift", descending=True, nulls_last=True)
+
+
+def _with_rate(frame: pl.DataFrame, name: str, won: str, games: str) -> pl.DataFrame:
+    k, n = frame[won].to_numpy(), frame[games].to_numpy()
+    lo, hi = wilson(k, n)
+    out = frame.with_columns(pl.Series(name, rate(k, n)), pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+    return out.with_columns(pl.col(c).fill_nan(None) for c in (name, f"{name}_lo", f"{name}_hi"))

@@ -1,0 +1,108 @@
+"""``workbench simulate-run``: a batch of campaign runs (Frontier Run) into the store."""
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+
+from cardsdb.errors import DataError, DataErrors
+from cardsdb.loader import campaign_stages, load_campaign
+from workbench import games
+from workbench.campaign.chunk import init_worker, play_chunk
+from workbench.campaign.spec import CampaignSpec
+from workbench.commands.simulate import card_rows, execute
+from workbench.errors import UserError
+from workbench.farm import default_workers
+from workbench.store import Store
+from workbench.version import code_version
+
+
+def _campaign(game: str, rules: str, stage: str | None, data_dir=None):
+    from sim.registry import CAMPAIGNS
+
+    games.known_game(game)
+    if game not in CAMPAIGNS:
+        raise UserError(f"{game} has no campaign to run")
+    data, ruleset = games.load(game, rules, data_dir)
+    stages = campaign_stages(data)
+    if not stages:
+        raise UserError(f"{game} has no campaign stages in {data.root / 'campaign'}")
+    return data, ruleset, load_campaign(data, ruleset, stage or stages[0])
+
+
+def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
+              fight_pilot: str, seed: int, events: float, chunk_size: int | None, workers: int,
+              data_dir=None) -> tuple[CampaignSpec, dict]:
+    from sim.core.pilots import PILOTS
+    from sim.registry import campaign
+
+    data, ruleset, camp = _campaign(game, rules, stage, data_dir)
+    known = sorted(camp.crews)
+    if not crews or crews == ["all"]:
+        crews = known
+    unknown = [c for c in crews if c not in camp.crews]
+    if unknown:
+        raise UserError(f"unknown crew {unknown[0]!r} for {camp.stage.id} (known: {', '.join(known)}, or all)")
+    policies = campaign(game).policies
+    if policy not in policies:
+        raise UserError(f"unknown policy {policy!r} (known: {', '.join(policies)})")
+    for pilot in (fight_pilot, camp.stage.enemy_pilot):
+        if pilot not in PILOTS:
+            raise UserError(f"unknown pilot {pilot!r} (known: {', '.join(PILOTS)})")
+    if runs < 1:
+        raise UserError("--runs must be at least 1")
+    if chunk_size is None:
+        chunk_size = max(1, min(25, runs * len(crews) // (8 * max(1, workers))))
+    spec = CampaignSpec(game=game, rules=rules, stage=camp.stage.id, crews=list(crews), runs=runs, policy=policy,
+                        fight_pilot=fight_pilot, seed=seed, event_sample=events, chunk_size=chunk_size,
+                        rules_hash=ruleset.hash, content_hash=camp.hash)
+    return spec, payload_for(spec, ruleset, camp)
+
+
+def payload_for(spec: CampaignSpec, ruleset, camp) -> dict:
+    return {"spec": spec.to_json(), "ruleset": ruleset.to_payload(), "campaign": camp.to_payload(), "run_id": None}
+
+
+def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpec, dict]:
+    from workbench.commands.simulate import check_resumable
+
+    row = check_resumable(store, run_id)
+    spec = CampaignSpec.from_json(json.loads(row["spec"]))
+    if row.get("kind") != "campaign":
+        raise UserError(f"run {run_id} is a batch of duels: resume it with workbench simulate --resume {run_id}")
+    _data, ruleset, camp = _campaign(spec.game, spec.rules, spec.stage, data_dir)
+    now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
+    if now.spec_hash() != row["spec_hash"]:
+        raise UserError(f"run {run_id}: the rules version or the stage changed since the batch started; "
+                        "start a new batch instead")
+    return spec, payload_for(spec, ruleset, camp)
+
+
+def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, events, chunk_size, workers, db,
+                 resume, quiet, data_dir=None, console: Console | None = None) -> int:
+    console = console or Console(stderr=True)
+    store = Store(db)
+    workers = workers or default_workers()
+    try:
+        if resume is not None:
+            spec, payload = resumed_batch(store, resume, data_dir)
+            run_id = resume
+        else:
+            if game is None:
+                raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
+            spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
+                                      chunk_size, workers, data_dir)
+            from cardsdb.loader import Ruleset
+            store.init()
+            run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
+                                      spec.n_chunks, code_version())
+    except (DataError, DataErrors):
+        raise
+    report = execute(store, run_id, spec, payload, workers, quiet, console, worker=(init_worker, play_chunk),
+                     command="simulate-run", unit="runs")
+    row = store.run(run_id)
+    console.print(f"run {run_id}: {row['matches_done']} {spec.stage} runs of {', '.join(spec.crews)} "
+                  f"({spec.policy} choices, {spec.fight_pilot} fights) stored in {store.path}; "
+                  f"{report.matches_stored} now at {report.matches_per_second:,.1f} runs/s"
+                  + (f"; {row['errors']} runs raised errors (see campaign_runs.error)" if row["errors"] else ""))
+    return run_id
