@@ -67,5 +67,20 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
     return failures
 
 
+def parse_action(engine: Any, state: Any, text: str) -> Any:
+    """The legal action whose ``engine.describe`` is ``text``; a unique prefix is enough (a game's
+    ``parse_action`` can simply call this)."""
+    want = " ".join(str(text).split())
+    legal = engine.legal_actions(state)
+    names = [engine.describe(state, a) for a in legal]
+    if want in names:
+        return legal[names.index(want)]
+    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    shown = "; ".join(names) if names else "none (the match is over)"
+    raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
+
+
 def _as_list(body: Any) -> list:
     return body if isinstance(body, list) else [body]

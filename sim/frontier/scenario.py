@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.scenario import parse_action as parse_described
 from sim.frontier.actions import ATTACK, CHOOSE, END, PLAY, Action
 from sim.frontier.pool import CREATURE, Pool
 from sim.frontier.state import ACTION, SHERIFF, FrontierState, Unit, decode
@@ -42,16 +43,7 @@ def describe(state: FrontierState, action: Action) -> str:
 
 def parse_action(engine, state: FrontierState, text: str) -> Action:
     """The legal action named by ``text``; a unique prefix such as "attack m3" is enough."""
-    want = " ".join(str(text).split())
-    legal = engine.legal_actions(state)
-    names = [describe(state, a) for a in legal]
-    if want in names:
-        return legal[names.index(want)]
-    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
-    if len(prefixed) == 1:
-        return prefixed[0]
-    shown = "; ".join(names) if names else "none (the match is over)"
-    raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
+    return parse_described(engine, state, text)
 
 
 def _card(pool: Pool, slug: Any, where: str) -> int:
