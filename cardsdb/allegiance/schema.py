@@ -24,7 +24,7 @@ class Formation(Strict):
 
 class Constants(BaseConstants):
     """Every number a designer may want to change; RULES.md says where each comes from."""
-    turn_limit: int = Field(120, ge=1)
+    turn_limit: int = Field(80, ge=1)
     decision_limit: int = Field(200, ge=1)
     # the battlefield
     rows_per_side: int = Field(4, ge=2, le=6)

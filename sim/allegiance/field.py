@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from sim.allegiance.actions import FROM_HAND, P_DEPLOY, P_MOVE
 from sim.allegiance.board import cells_of
-from sim.allegiance.combat import targets_in_reach
 from sim.allegiance.effects import _emit, apply_effect, free, process_deaths
 from sim.allegiance.kinds import KINDS as K
-from sim.allegiance.pool import (STRONGHOLD, T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_SELF,
-                                 WARRIOR)
+from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_FRIENDLY_WARRIOR, T_SELF, WARRIOR
 from sim.allegiance.state import AllegianceState, Unit
 from sim.core.events import NO_ID
 
@@ -160,22 +158,29 @@ def play_supply(state: AllegianceState, card_id: int, target: int) -> None:
 
 # --- support abilities --------------------------------------------------------------------------------
 
-def support_targets(state: AllegianceState, cell: int, ability) -> list[int]:
-    """Cells a support ability may be aimed at from ``cell`` (same reach rules as attacks)."""
+def support_masks(state: AllegianceState, occupied_mask: int) -> dict[int, int]:
+    """What each kind of support target can be, as cell masks, for the seat to act."""
+    seat = state.active
+    cards = state.pool.cards
+    warriors = units = 0
+    for c, u in enumerate(state.cells):
+        if u is not None and u.owner == seat:
+            units |= 1 << c
+            if cards[u.card].type == WARRIOR:
+                warriors |= 1 << c
+    return {T_FRIENDLY_WARRIOR: warriors, T_FRIENDLY_UNIT: units, T_BLIGHT: state.blight,
+            T_EMPTY: state.pool.board.all_mask & ~occupied_mask}
+
+
+def aim(ability, cell: int, masks: dict[int, int]) -> list[int]:
+    """Cells a support ability may be aimed at from ``cell`` (the same reach rules as attacks)."""
     if ability.target == T_SELF:
         return [cell]
-    if ability.target == T_BLIGHT:
-        return targets_in_reach(ability, cell, state.blight)
-    if ability.target == T_EMPTY:
-        return targets_in_reach(ability, cell, state.pool.board.all_mask & ~occupied(state))
-    seat = state.cells[cell].owner
-    cards = state.pool.cards
-    kinds = (WARRIOR, STRONGHOLD) if ability.target == T_FRIENDLY_UNIT else (WARRIOR,)
-    mask = 0
-    for c, u in enumerate(state.cells):
-        if u is not None and u.owner == seat and cards[u.card].type in kinds:
-            mask |= 1 << c
-    return targets_in_reach(ability, cell, mask)
+    return cells_of(ability.masks[cell] & masks[ability.target])
+
+
+def support_targets(state: AllegianceState, cell: int, ability) -> list[int]:
+    return aim(ability, cell, support_masks(state, occupied(state)))
 
 
 def use_support(state: AllegianceState, cell: int, index: int, target: int) -> None:

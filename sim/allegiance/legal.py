@@ -1,7 +1,9 @@
 """Every choice open to the seat to act (the engine contract's ``legal_actions``).
 
 Built from bit masks over the cells (occupied, enemy units, Blight) and the reach masks each
-ability carries from the pool, so a position's actions cost one pass over the battlefield."""
+ability carries from the pool, so a position's actions cost one pass over the battlefield. The
+actions that name only cells (moves, cells, attacks without a Battle Cry, Soul Combat, support
+abilities) are built once per board and reused (``Table``): they are immutable values."""
 from __future__ import annotations
 
 from sim.allegiance.actions import (ATTACK, CELL, DECLINE_TACTIC, DEPLOY, DISCARD, END_TURN, FROM_HAND,
@@ -9,9 +11,30 @@ from sim.allegiance.actions import (ATTACK, CELL, DECLINE_TACTIC, DEPLOY, DISCAR
                                     SUPPLY, SUPPORT, TACTIC, Action)
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import tactic_options
-from sim.allegiance.field import beast_ready, deploy_cells, reachable, supply_targets, support_targets
+from sim.allegiance.field import aim, beast_ready, deploy_cells, reachable, supply_targets, support_masks
 from sim.allegiance.pool import BATTLE_CRY, WAR_SUPPLY, WARRIOR
 from sim.allegiance.state import NORMAL, AllegianceState
+
+
+class Table:
+    """Prebuilt actions by cell: ``move[c]``, ``cell[c]``, ``attack[c][i][t]``, ``soul[c][t]``,
+    ``support[c][i][t]``."""
+    __slots__ = ("move", "cell", "attack", "soul", "support")
+
+    def __init__(self, n: int, abilities: int):
+        self.move = [Action(MOVE, c) for c in range(n)]
+        self.cell = [Action(CELL, c) for c in range(n)]
+        self.attack = [[[Action(ATTACK, c, i, t, -1) for t in range(n)] for i in range(abilities)] for c in range(n)]
+        self.soul = [[Action(SOUL, c, t) for t in range(n)] for c in range(n)]
+        self.support = [[[Action(SUPPORT, c, i, t) for t in range(n)] for i in range(abilities)] for c in range(n)]
+
+
+def table(pool) -> Table:
+    t = pool.action_table
+    if t is None:
+        most = max((max(len(c.attacks), len(c.supports)) for c in pool.cards), default=1)
+        t = pool.action_table = Table(pool.board.n, max(1, most))
+    return t
 
 
 def legal_actions(state: AllegianceState) -> list[Action]:
@@ -87,34 +110,51 @@ def _unit_actions(state: AllegianceState, ap: int, occupied: int, enemies: int, 
     blight = state.blight
     can_move = ap >= consts.move_ap
     can_soul = blight and ap >= consts.soul_combat_ap
+    moves, attacks = consts.moves_per_turn, consts.attacks_per_turn
+    append = actions.append
+    prebuilt = table(pool)
+    move_actions, attack_actions, soul_actions = prebuilt.move, prebuilt.attack, prebuilt.soul
+    targets_of = None  # support targets by kind, computed on first need
     for cell, u in mine:
         card = cards[u.card]
-        if can_move and u.moves < consts.moves_per_turn and orth_mask[cell] & ~occupied:
-            actions.append(Action(MOVE, cell))
-        if u.attacks < consts.attacks_per_turn:
-            for index, ability in enumerate(card.attacks):
+        if can_move and u.moves < moves and orth_mask[cell] & ~occupied:
+            append(move_actions[cell])
+        if u.attacks < attacks:
+            for ability in card.attacks:
                 if ap < ability.ap:
                     continue
-                for target in cells_of(ability.masks[cell] & enemies):
-                    actions.append(Action(ATTACK, cell, index, target, -1))
-                    for cry in cries:
-                        actions.append(Action(ATTACK, cell, index, target, cry))
+                hit = ability.masks[cell] & enemies
+                if hit:
+                    index = ability.index
+                    plain = attack_actions[cell][index]
+                    for target in cells_of(hit):
+                        append(plain[target])
+                        for cry in cries:
+                            append(Action(ATTACK, cell, index, target, cry))
             if can_soul:
-                for target in cells_of(card.soul_masks[cell] & blight):
-                    actions.append(Action(SOUL, cell, target))
+                hit = card.soul_masks[cell] & blight
+                if hit:
+                    row = soul_actions[cell]
+                    for target in cells_of(hit):
+                        append(row[target])
         for index, ability in enumerate(card.supports):
             if not (u.used >> index) & 1 and ap >= ability.ap:
-                for target in support_targets(state, cell, ability):
-                    actions.append(Action(SUPPORT, cell, index, target))
+                if targets_of is None:
+                    targets_of = support_masks(state, occupied)
+                row = prebuilt.support[cell][index]
+                for target in aim(ability, cell, targets_of):
+                    append(row[target])
 
 
 def _finish_step(state: AllegianceState) -> list[Action]:
     pending = state.pending
     step = pending[0]
     if step == P_DEPLOY:
-        return [Action(CELL, c) for c in deploy_cells(state, state.active)]
+        cells = table(state.pool).cell
+        return [cells[c] for c in deploy_cells(state, state.active)]
     if step == P_MOVE:
-        return [Action(CELL, c) for c in reachable(state, pending[1])]
+        cells = table(state.pool).cell
+        return [cells[c] for c in reachable(state, pending[1])]
     if step == P_DEFEND:
         return [DECLINE_TACTIC] + [Action(TACTIC, card) for card in tactic_options(state, pending[3])]
     if step == P_DISCARD:

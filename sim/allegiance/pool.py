@@ -142,6 +142,7 @@ class Pool:
         self.cards: list[CardDef] = [compile_card(i, card, self.board) for i, card in enumerate(ruleset.cards.values())]
         self.ids: dict[str, int] = {card.slug: card.id for card in self.cards}
         # faction code -> (damage dealt, damage taken) of its formation
+        self.action_table = None  # legal.py's prebuilt actions, made on first use
         self.formation = {0: (0, 0), 1: (0, 0)}
         for faction, f in c.formations.items():
             self.formation[FACTION_CODES[faction]] = (f.damage_dealt, f.damage_taken)
