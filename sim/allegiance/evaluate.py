@@ -24,6 +24,7 @@ W_SHIELD_HP = 1.5         # a Stronghold's Absorb shield, per point it blocks
 W_UNIT = 2.0              # a Warrior on the battlefield, before its numbers
 W_HP = 1.0
 W_DAMAGE = 1.2            # per point of its best attack (weapon and empower included)
+# (a Warrior's unit, damage and siege terms are its potency, counted in proportion to its HP left)
 W_ABSORB, W_REFLECT, W_ARMOR = 1.5, 1.0, 1.2
 W_MUSTER = 0.8            # a Warrior in the Muster Zone: this share of its worth on the field
 W_HAND = 0.4              # a card in hand
@@ -66,7 +67,7 @@ def evaluate(state: AllegianceState, seat: int) -> float:
         damage = card.best_damage + u.power
         if u.weapon != NO_CARD:
             damage += cards[u.weapon].damage
-        worth = W_UNIT + W_HP * u.hp + W_DAMAGE * damage + W_ABSORB * u.absorb + W_REFLECT * u.reflect
+        worth = W_HP * u.hp + W_ABSORB * u.absorb + W_REFLECT * u.reflect
         if u.armor != NO_CARD:
             worth += W_ARMOR * cards[u.armor].armor
         value[s] += worth
@@ -89,12 +90,16 @@ def evaluate(state: AllegianceState, seat: int) -> float:
         if not warriors[s] and not side.muster and side.turns >= 1:
             v -= W_ROUT
         for cell, u, card, damage in warriors[s]:
+            # what the Warrior threatens counts in proportion to the HP it has left, so wounding
+            # a dangerous Warrior pays even before it dies (focus fire)
+            potency = W_UNIT + W_DAMAGE * damage
             if target_sh >= 0:
                 if (card.hit_masks[cell] >> target_sh) & 1:
-                    v += W_SIEGE * damage
+                    potency += W_SIEGE * damage
                 else:
                     gap = cheb[cell * n + target_sh] - card.reach
                     v -= W_GAP * gap if gap > 0 else W_OFF_LINE
+            v += potency * u.hp / u.max_hp
             if (threat[enemy] >> cell) & 1:
                 v -= W_EXPOSED + (W_EXPOSED_LOW if u.hp <= best[enemy] else 0.0)
             if len(warriors[s]) >= pool.consts.formation_size and in_formation(state, cell):

@@ -62,13 +62,12 @@ def check_invariants(state: AllegianceState) -> list[str]:
             problems.append(f"{p} Muster Zone holds {len(side.muster)}, room for {consts.muster_size}")
         if not state.over and strongholds[seat] != 1:
             problems.append(f"{p} has {strongholds[seat]} Strongholds on the battlefield")
-        main = Counter(side.hand) + Counter(side.deck) + Counter(side.discard) + \
-            Counter(c for c, _ in side.muster) + Counter(on_board[seat])
-        if main != Counter(side.decklist):
-            problems.append(f"{p} main-deck cards not conserved: extra {dict(main - Counter(side.decklist))}, "
-                            f"missing {dict(Counter(side.decklist) - main)}")
-        fortress = Counter(side.strongholds) + Counter(side.fallen) + Counter(in_fortress[seat])
-        if fortress != Counter(side.fortress):
+        main = sorted(side.hand + side.deck + side.discard + [c for c, _ in side.muster] + on_board[seat])
+        if main != list(side.decklist):
+            have, want = Counter(main), Counter(side.decklist)
+            problems.append(f"{p} main-deck cards not conserved: extra {dict(have - want)}, "
+                            f"missing {dict(want - have)}")
+        if sorted(side.strongholds + side.fallen + in_fortress[seat]) != list(side.fortress):
             problems.append(f"{p} Stronghold deck not conserved")
     if not state.over and state.to_act not in (0, 1):
         problems.append(f"seat to act {state.to_act} does not exist")
