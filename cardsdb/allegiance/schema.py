@@ -201,7 +201,8 @@ def _span(text: str) -> tuple[int, int]:
 
 class _Reach(Strict):
     """Where an ability reaches: a printed range ("1", "2-3") along a straight line (row,
-    column or exact diagonal), or in any direction, or at any range along a line."""
+    column or exact diagonal); ``any_direction``: the printed range in any direction;
+    ``any_range``: anywhere on the battlefield."""
     ap: int = Field(1, ge=0)
     range: str = "1"
     any_direction: bool = False
@@ -517,9 +518,14 @@ def effect_points(effect) -> float:
     return points * AREA.get(getattr(effect, "to", "target"), 1.0)
 
 
+ANY_RANGE_POINTS = 7.0  # the whole battlefield: as a range 1-8 line ability would be, plus any direction
+
+
 def reach_points(ability) -> float:
+    if ability.any_range:
+        return ANY_RANGE_POINTS
     lo, hi = ability.span
-    return (hi - 1) - max(0, lo - 1) / 2 + 2 * ability.any_direction + 3 * ability.any_range
+    return (hi - 1) - max(0, lo - 1) / 2 + 2 * ability.any_direction
 
 
 def attack_points(ability: AttackAbility) -> float:

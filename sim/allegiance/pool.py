@@ -49,6 +49,9 @@ class AbilityDef:
 
 
 def _ability(index: int, ability: Any, board: Board) -> AbilityDef:
+    """Compile an ability's reach. "Any direction" keeps the printed range but measures it in any
+    direction; "any range" reaches the whole battlefield (the guide: both "ignore the
+    straight-line rule"; RULES.md)."""
     longest = max(board.rows, board.cols) - 1
     a = AbilityDef()
     a.index, a.name = index, ability.name
@@ -56,12 +59,12 @@ def _ability(index: int, ability: Any, board: Board) -> AbilityDef:
     a.ap = ability.ap
     a.lo, a.hi = ability.span
     if ability.any_range:
-        a.hi = longest
-    a.lo = min(a.lo, longest + 1)
+        a.lo, a.hi = min(a.lo, 1), longest
     bits = 0  # bit d: reaches distance d (bit 0, the user's own cell, only for range 0-...)
     for d in range(a.lo, min(a.hi, longest) + 1):
         bits |= 1 << d
-    a.line_mask, a.any_mask = (0, bits) if ability.any_direction else (bits, 0)
+    free = ability.any_direction or ability.any_range
+    a.line_mask, a.any_mask = (0, bits) if free else (bits, 0)
     a.masks = board.reach_masks(a.line_mask, a.any_mask)
     a.damage = getattr(ability, "damage", 0)
     a.target = TARGET_CODES.get(getattr(ability, "target", None), -1)
