@@ -119,3 +119,21 @@ def test_cards_in_events_and_ledger(allegiance):
     assert {"deploy", "attack", "damage", "stronghold", "game_over"} <= kinds
     cells = [lane for lane in r.events.lane if lane >= 0]
     assert cells and max(cells) < pool.board.n
+
+
+def test_abilities_are_numbered_within_their_kind(allegiance):
+    """A card may list a support ability before its attack: actions still name the right one."""
+    from cardsdb.loader import Ruleset
+
+    eng, _pool, _data, ruleset, _decks = allegiance
+    herald = ruleset.cards["blight-herald"]
+    cards = {**ruleset.cards, "blight-herald": herald.model_copy(update={"abilities": herald.abilities[::-1]})}
+    pool = eng.compile_pool(Ruleset(ruleset.game, "reordered", ruleset.chain, ruleset.constants, cards,
+                                    ruleset.hash, ruleset.schema))
+    setup = {"turn": 3, "seats": [{"units": {"p0.A3": "blight-herald", "p0.D6": "ember-keep"}},
+                                  {"units": {"p1.A3": "ash-thrall", "p1.B1": "sky-citadel"}}]}
+    state = eng.scenario_state(pool, setup, 0)
+    eng.apply(state, eng.parse_action(state, "attack p0.A3 strike p1.A3"))
+    eng.apply(state, eng.parse_action(state, "support p0.A3 spread-blight p1.B3"))
+    snap = eng.snapshot(state)
+    assert snap["board"]["p1"]["A3"]["hp"] == 1 and snap["board"]["p1"]["B3"] == "blight"

@@ -19,8 +19,8 @@ NO_LINE = 31
 
 class Board:
     __slots__ = ("rows_per_side", "rows", "cols", "n", "row", "col", "side", "line", "cheb",
-                 "orth", "king", "orth_mask", "king_mask", "side_mask", "row_b", "names", "index",
-                 "advance", "all_mask", "_reach", "_balls")
+                 "orth", "king", "orth_mask", "side_mask", "row_b", "names", "index", "all_mask",
+                 "_reach", "_balls")
 
     def __init__(self, rows_per_side: int, columns: int):
         r, c = rows_per_side, columns
@@ -42,14 +42,11 @@ class Board:
                      for a in range(n)]
         self.king = [tuple(b for b in range(n) if self.cheb[a * n + b] == 1) for a in range(n)]
         self.orth_mask = [sum(1 << b for b in self.orth[a]) for a in range(n)]
-        self.king_mask = [sum(1 << b for b in self.king[a]) for a in range(n)]
         self.side_mask = [sum(1 << i for i in range(n) if self.side[i] == s) for s in (0, 1)]
         self.all_mask = (1 << n) - 1
         self.row_b = [self.cells_of_row(s, 1) for s in (0, 1)]
         self.names = [self._name(i) for i in range(n)]
         self.index = {name: i for i, name in enumerate(self.names)}
-        # how far a cell lies toward the enemy, for each seat: 0 on its own back row
-        self.advance = [[self.row[i] if s == 0 else self.rows - 1 - self.row[i] for i in range(n)] for s in (0, 1)]
         self._reach: dict[tuple[int, int], list[int]] = {}
         self._balls: dict[int, list[int]] = {}
 

@@ -58,12 +58,6 @@ def attack_damage(state: AllegianceState, cell: int, ability) -> int:
     return damage
 
 
-def targets_in_reach(ability, cell: int, mask: int) -> list[int]:
-    """The cells of ``mask`` the ability reaches from ``cell`` (a straight line within its range,
-    or any direction / any range as printed). Units in between never block."""
-    return cells_of(ability.masks[cell] & mask)
-
-
 def tactic_options(state: AllegianceState, target: int) -> list[int]:
     """The Tactics (distinct card ids) the defender may answer an attack on ``target`` with:
     one per enemy turn; none for a tapped or soul-drained Warrior; for a Stronghold only the

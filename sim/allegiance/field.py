@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sim.allegiance.actions import FROM_HAND, P_DEPLOY, P_MOVE
 from sim.allegiance.board import cells_of
-from sim.allegiance.effects import _emit, apply_effect, free, process_deaths
+from sim.allegiance.effects import _emit, apply_effect, process_deaths
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_FRIENDLY_WARRIOR, T_SELF, WARRIOR
 from sim.allegiance.state import AllegianceState, Unit
@@ -173,14 +173,11 @@ def support_masks(state: AllegianceState, occupied_mask: int) -> dict[int, int]:
 
 
 def aim(ability, cell: int, masks: dict[int, int]) -> list[int]:
-    """Cells a support ability may be aimed at from ``cell`` (the same reach rules as attacks)."""
+    """Cells a support ability may be aimed at from ``cell``: the same reach masks as attacks
+    (units in between never block)."""
     if ability.target == T_SELF:
         return [cell]
     return cells_of(ability.masks[cell] & masks[ability.target])
-
-
-def support_targets(state: AllegianceState, cell: int, ability) -> list[int]:
-    return aim(ability, cell, support_masks(state, occupied(state)))
 
 
 def use_support(state: AllegianceState, cell: int, index: int, target: int) -> None:

@@ -41,9 +41,6 @@ class AbilityDef:
     __slots__ = ("index", "name", "attack", "ap", "lo", "hi", "damage", "target", "fx",
                  "line_mask", "any_mask", "masks")
 
-    def reaches(self, src: int, dst: int) -> bool:
-        return bool((self.masks[src] >> dst) & 1)
-
     def __repr__(self) -> str:
         return f"Ability({self.name} {self.lo}-{self.hi})"
 
@@ -101,9 +98,9 @@ def compile_card(index: int, card: Any, board: Board) -> CardDef:
     d.protects = card.protects_stronghold
     kw = card.keywords
     d.absorb, d.reflect, d.pierce, d.soul_bonus = kw.absorb, kw.reflect, kw.pierce, kw.soul_bonus
-    abilities = [_ability(i, a, board) for i, a in enumerate(card.abilities) if a.kind in ("attack", "support")]
-    d.attacks = tuple(a for a in abilities if a.attack)
-    d.supports = tuple(a for a in abilities if not a.attack)
+    # an ability's index counts within its kind: actions name "attack number i", "support number i"
+    d.attacks = tuple(_ability(i, a, board) for i, a in enumerate(card.attacks))
+    d.supports = tuple(_ability(i, a, board) for i, a in enumerate(card.supports))
     by_kind: dict[str, tuple] = {}
     for ability in card.abilities:
         if ability.kind not in ("attack", "support"):
@@ -149,6 +146,3 @@ class Pool:
         self.formation = {0: (0, 0), 1: (0, 0)}
         for faction, f in c.formations.items():
             self.formation[FACTION_CODES[faction]] = (f.damage_dealt, f.damage_taken)
-
-    def slug(self, card_id: int) -> str:
-        return self.cards[card_id].slug
