@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
+from cardsdb.models import SLUG, BaseConstants, DeckBase, Draw, Strict
 
 FACTIONS = ("black_forge", "descendants")
 MAIN_DECK_TYPES = ("warrior", "war_supply", "battle_cry", "tactic")
@@ -140,11 +140,6 @@ class PlaceBlight(Strict):
 class Purge(Strict):
     effect: Literal["purge"]
     to: Literal["target"] = "target"
-
-
-class Draw(Strict):
-    effect: Literal["draw"]
-    amount: int = Field(1, ge=1)
 
 
 class GainAp(Strict):
