@@ -137,3 +137,15 @@ def test_abilities_are_numbered_within_their_kind(allegiance):
     eng.apply(state, eng.parse_action(state, "support p0.A3 spread-blight p1.B3"))
     snap = eng.snapshot(state)
     assert snap["board"]["p1"]["A3"]["hp"] == 1 and snap["board"]["p1"]["B3"] == "blight"
+
+
+def test_first_player_full_turn_variant():
+    from cardsdb.loader import load_ruleset
+    from sim.registry import engine
+
+    data, ruleset = load_ruleset("allegiance", "first-player-full-turn")
+    eng = engine("allegiance")
+    pool = eng.compile_pool(ruleset)
+    decks = [eng.compile_deck(pool, data.decks[d]) for d in ("forge-reapers", "citadel-wardens")]
+    state = eng.new_match(pool, decks, 1)
+    assert (len(state.sides[0].hand), state.sides[0].ap) == (8, 7)
