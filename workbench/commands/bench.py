@@ -1,6 +1,8 @@
 """``workbench bench``: matches and decisions per second, per game and pilot pair.
 
-Engine alone: matches played one after another in this process (one core), logging on.
+Engine alone: matches played one after another in this process (one core), logging on; per
+wall-clock second and per CPU-second of this process (on a shared machine the two differ: the
+CPU figure is what the engine costs, the wall figure what the machine gave it).
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
 core, each the median of several runs; the speed-up is their ratio.
 """
@@ -32,14 +34,16 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
     compiled = [eng.compile_deck(pool, d) for d in decks]
     a, b = compiled[0], compiled[1 % len(compiled)]
     decisions = errors = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
         seats = [a, b] if i % 2 == 0 else [b, a]
         r = play_match(eng, pool, seats, 10_000 + i // 2, list(pilots), log=True)
         decisions += r.decisions
         errors += r.error is not None
     seconds = time.perf_counter() - started
-    return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors}
+    cpu = max(1e-9, time.process_time() - cpu_started)
+    return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors,
+            "matches_cpu_s": n / cpu}
 
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int) -> dict:
@@ -66,7 +70,7 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
               skip_farm: bool, out: Console) -> None:
     chosen = game_list or list(GAMES)
     cores = default_workers()
-    table = Table("game", "pilots", "engine matches/s", "engine decisions/s",
+    table = Table("game", "pilots", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
                   "farm 1 worker matches/s", "farm 1 worker decisions/s",
                   f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
                   title=f"workbench bench: engine alone on one core, logging on; farm into a scratch store, "
@@ -76,7 +80,8 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
         for pilots in PAIRS:
             n = matches if pilots[0] == "random" else greedy_matches
             eng = engine_speed(game, pilots, n)
-            row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['decisions_s']:,.0f}"]
+            row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['matches_cpu_s']:,.0f}",
+                   f"{eng['decisions_s']:,.0f}"]
             if skip_farm:
                 row += ["-"] * 5
             else:
