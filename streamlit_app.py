@@ -1,14 +1,30 @@
 """The dashboard: ``streamlit run streamlit_app.py`` (or ``workbench dashboard``).
 
 A thin entry: it builds the navigation over the pages in reports/pages/. The store path comes
-from the WORKBENCH_DB environment variable (default workbench.duckdb)."""
+from the WORKBENCH_DB environment variable (default workbench.duckdb). The Match replay page is
+the one view that needs the simulator; ``reports`` imports no ``sim``, so the replay function is
+handed to the page from here."""
 import streamlit as st
 
-from reports.pages import cards, overview
+from reports.pages import cards, costs, diff, keywords, matchups, overview, replay
+from reports.pages.common import PAGES_KEY
+from workbench.replay import replay_match
+
+
+def match_replay() -> None:
+    replay.render(replay_match)
+
 
 st.set_page_config(page_title="Card balance workbench", layout="wide")
 pages = [
     st.Page(overview.render, title="Overview", url_path="overview", default=True),
     st.Page(cards.render, title="Cards", url_path="cards"),
+    st.Page(keywords.render, title="Keywords", url_path="keywords"),
+    st.Page(costs.render, title="Cost curves", url_path="costs"),
+    st.Page(matchups.render, title="Matchups", url_path="matchups"),
+    st.Page(diff.render, title="Version diff", url_path="diff"),
+    st.Page(match_replay, title="Match replay", url_path="replay"),
 ]
+# pages switch to one another (an example row opens the replay) through the session
+st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}
 st.navigation(pages).run()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-GAMES = {"frontier": "cardsdb.frontier", "allegiance": "cardsdb.allegiance"}
+GAMES = {"frontier": "cardsdb.frontier", "alleyway": "cardsdb.alleyway", "allegiance": "cardsdb.allegiance"}
 
 DATA_ROOT = Path(__file__).resolve().parent
 

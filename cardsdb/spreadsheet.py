@@ -2,7 +2,8 @@
 changes of a new rules version (patch, add, remove) relative to the version it came from.
 
 Columns are the card's fields flattened with dots (cost.mana); keywords are one cell like
-"ambush; fortify=2"; abilities are one cell of JSON. Derived columns (budget_cost, stat_points,
+"ambush; fortify=2"; abilities, and any other list or nested value (a list of abilities, a
+keyword's list of statuses), are one cell of JSON. Derived columns (budget_cost, stat_points,
 budget_points) are written for reading and ignored on import.
 """
 from __future__ import annotations
@@ -20,17 +21,22 @@ from cardsdb.loader import Ruleset
 DERIVED = ("budget_cost", "stat_points", "budget_points")
 
 
+def _json(value: Any) -> Any:
+    """Lists and mappings inside a cell are written as JSON; plain values as they are."""
+    return json.dumps(value, separators=(", ", ": ")) if isinstance(value, (list, dict)) else value
+
+
 def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
     raw = card.model_dump(by_alias=True, mode="json")
     row: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "keywords":
-            row[key] = "; ".join(k if v is True else f"{k}={v}" for k, v in value.items() if v)
-        elif key == "abilities":
-            row[key] = json.dumps(value, separators=(", ", ": ")) if value else ""
+            row[key] = "; ".join(k if v is True else f"{k}={_json(v)}" for k, v in value.items() if v)
+        elif isinstance(value, list):
+            row[key] = _json(value) if value else ""
         elif isinstance(value, dict):
             for sub, v in value.items():
-                row[f"{key}.{sub}"] = v
+                row[f"{key}.{sub}"] = _json(v)
         else:
             row[key] = value
     sch, consts = ruleset.schema, ruleset.constants
@@ -58,6 +64,11 @@ def _cell(text: str) -> Any:
     text = text.strip()
     if text == "":
         return None
+    if text[0] in "[{":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass  # not JSON after all: the text itself
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -84,13 +95,13 @@ def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
                 kws[name.strip()] = _cell(value) if value else True
             if kws:
                 card["keywords"] = kws
-        elif column == "abilities":
+        elif column == "abilities" or (text or "").strip().startswith("["):
             if text and text.strip():
                 try:
-                    card["abilities"] = json.loads(text)
+                    card[column] = json.loads(text)
                 except json.JSONDecodeError as exc:
-                    raise DataError(file, f"abilities is not valid JSON: {exc.msg}", card=label,
-                                    field="abilities") from None
+                    raise DataError(file, f"{column} is not valid JSON: {exc.msg}", card=label,
+                                    field=column) from None
         elif "." in column:
             head, sub = column.split(".", 1)
             value = _cell(text or "")

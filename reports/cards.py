@@ -1,70 +1,153 @@
-"""Per-card win rates over ``card_games`` (one row per match x seat x card).
+"""Per-card metrics over ``card_games`` (one row per match x seat x card), as 17lands defines
+them, with honest uncertainty.
 
-GP WR   games played with the card in the deck
-GIH WR  games where the card was in hand at all (opening hand or drawn later)
-Played WR  games where the card was played at least once
-A draw counts as a game not won. Every rate carries its sample size and a 95% Wilson interval.
+Every rate comes with its sample size and a 95% Wilson interval. IWD (GIH WR - GNS WR) comes
+with Newcombe's interval. Rankings use empirical-Bayes shrunken rates, so a card seen three
+times does not top the list; ``played_wr_q`` is the Benjamini-Hochberg q-value of the card's
+played WR against the pooled played WR of its group. A draw counts as a game not won.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import rate, wilson
+from reports.examples import KEY_SQL, by_key, unpack
+from reports.filters import Filters
+from reports.stats import benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, rate, shrink, wilson, zscores
 
+# column -> what it means (the glossary the dashboard and the exports share)
 METRICS = {
-    "games": "games with the card in the deck (the sample size of GP WR)",
+    "games": "games with the card in the deck (GP: games played)",
     "gp_wr": "GP WR: win rate of games with the card in the deck",
-    "gih_games": "games where the card was in hand at some point (opening hand or drawn)",
+    "oh_games": "games where the card was in the opening hand",
+    "oh_wr": "OH WR: win rate of games with the card in the opening hand",
+    "gd_games": "games where the card was drawn after the opening hand",
+    "gd_wr": "GD WR: win rate of games where the card was drawn after the opening hand",
+    "gih_games": "games where the card was in hand at all (opening hand or drawn)",
     "gih_wr": "GIH WR: win rate of games where the card was in hand",
+    "gns_games": "games where the card was in the deck but never seen",
+    "gns_wr": "GNS WR: win rate of games where the card was in the deck, never seen",
+    "iwd": "IWD (improvement when drawn): GIH WR minus GNS WR",
     "played_games": "games where the card was played at least once",
     "played_wr": "Played WR: win rate of games where the card was played",
+    "play_rate": "share of games with the card in hand where it was played",
+    "dead_pct": "Dead %: share of games with the card in hand where it was never played",
     "avg_turn_played": "average of the seat's own turn number when the card was first played",
-    "_lo / _hi": "bounds of the 95% Wilson interval of the rate before them",
+    "played_wr_shrunk": "Played WR shrunk toward the group mean (empirical Bayes); used for ranking",
+    "gih_wr_shrunk": "GIH WR shrunk toward the group mean (empirical Bayes)",
+    "played_wr_z": "how many standard deviations the card's shrunk Played WR sits from the mean card",
+    "played_wr_p": "two-sided binomial p-value of Played WR against the group's pooled Played WR",
+    "played_wr_q": "Benjamini-Hochberg q-value of played_wr_p across the cards of the group",
+    "significant": "played_wr_q below 0.05 (5% false discovery rate)",
+    "_lo / _hi": "bounds of the 95% interval of the column before them (Wilson; Newcombe for IWD)",
+    "example_win / example_loss": "a match that shows the card played in a win / a loss: run:match:seat",
 }
 
+GROUPS = ("rules_version", "run_id", "deck", "pilot")
+
 _SQL = """
-SELECT r.game, r.rules_version, cg.card,
+SELECT r.game, {group_cols} cg.card,
        any_value(c.name) AS name, any_value(c.type) AS type, any_value(c.faction) AS faction,
        any_value(c.budget_cost) AS cost,
        count(*) FILTER (WHERE cg.copies > 0) AS games,
        count(*) FILTER (WHERE cg.copies > 0 AND cg.won) AS games_won,
+       count(*) FILTER (WHERE cg.in_opening_hand > 0) AS oh_games,
+       count(*) FILTER (WHERE cg.in_opening_hand > 0 AND cg.won) AS oh_won,
+       count(*) FILTER (WHERE cg.drawn > 0) AS gd_games,
+       count(*) FILTER (WHERE cg.drawn > 0 AND cg.won) AS gd_won,
        count(*) FILTER (WHERE cg.in_opening_hand > 0 OR cg.drawn > 0) AS gih_games,
        count(*) FILTER (WHERE (cg.in_opening_hand > 0 OR cg.drawn > 0) AND cg.won) AS gih_won,
+       count(*) FILTER (WHERE cg.copies > 0 AND cg.in_opening_hand = 0 AND cg.drawn = 0) AS gns_games,
+       count(*) FILTER (WHERE cg.copies > 0 AND cg.in_opening_hand = 0 AND cg.drawn = 0 AND cg.won) AS gns_won,
        count(*) FILTER (WHERE cg.played > 0) AS played_games,
        count(*) FILTER (WHERE cg.played > 0 AND cg.won) AS played_won,
-       avg(cg.first_turn_played) AS avg_turn_played
+       count(*) FILTER (WHERE (cg.in_opening_hand > 0 OR cg.drawn > 0) AND cg.played = 0) AS dead_games,
+       avg(cg.first_turn_played) AS avg_turn_played,
+       min({key}) FILTER (WHERE cg.played > 0 AND cg.won) AS example_win_key,
+       min({key}) FILTER (WHERE cg.played > 0 AND NOT cg.won) AS example_loss_key
 FROM card_games cg
 JOIN runs r ON r.run_id = cg.run_id
 LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
 {where}
-GROUP BY r.game, r.rules_version, cg.card
-ORDER BY r.game, r.rules_version, cg.card
+GROUP BY ALL
+ORDER BY ALL
 """
+
+RATES = (("gp_wr", "games_won", "games"), ("oh_wr", "oh_won", "oh_games"), ("gd_wr", "gd_won", "gd_games"),
+         ("gih_wr", "gih_won", "gih_games"), ("gns_wr", "gns_won", "gns_games"),
+         ("played_wr", "played_won", "played_games"), ("play_rate", "played_games", "gih_games"),
+         ("dead_pct", "dead_games", "gih_games"))
+
+
+def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tuple[str, ...] = ("rules_version",)) -> pl.DataFrame:
+    """One row per card (and per group), every metric of METRICS."""
+    filters = filters or Filters()
+    unknown = set(group_by) - set(GROUPS)
+    if unknown:
+        raise ValueError(f"cannot group cards by {sorted(unknown)} (use {', '.join(GROUPS)})")
+    group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'cg'}.{g}, " for g in group_by)
+    where, params = filters.where("r", "cg")
+    frame = db.query(path, _SQL.format(group_cols=group_cols, where=where, key=KEY_SQL), params or None)
+    return with_metrics(frame, ("game",) + tuple(group_by))
+
+
+def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.DataFrame:
+    """Rates, intervals, IWD, shrunk values, z-scores and q-values from the counts. Shrinkage,
+    z and q are computed within each group (a rules version, a deck...), never across."""
+    if frame.is_empty():
+        return frame
+    parts = []
+    for _key, part in frame.group_by([g for g in group if g in frame.columns], maintain_order=True):
+        parts.append(_metrics_of_group(part))
+    out = pl.concat(parts, how="vertical_relaxed")
+    floats = [c for c, t in out.schema.items() if t == pl.Float64]
+    return out.with_columns(pl.col(c).fill_nan(None) for c in floats)
+
+
+def _metrics_of_group(part: pl.DataFrame) -> pl.DataFrame:
+    cols: dict[str, np.ndarray] = {}
+    for name, won, games in RATES:
+        k, n = part[won].to_numpy(), part[games].to_numpy()
+        lo, hi = wilson(k, n)
+        cols[name], cols[f"{name}_lo"], cols[f"{name}_hi"] = rate(k, n), lo, hi
+    cols["iwd"] = cols["gih_wr"] - cols["gns_wr"]
+    cols["iwd_lo"], cols["iwd_hi"] = diff_interval(part["gih_won"], part["gih_games"], part["gns_won"], part["gns_games"])
+    for name, won, games in (("played_wr", "played_won", "played_games"), ("gih_wr", "gih_won", "gih_games")):
+        k, n = part[won].to_numpy(), part[games].to_numpy()
+        cols[f"{name}_shrunk"] = shrink(k, n, beta_prior(k, n, min_trials=5))
+    cols["played_wr_z"] = zscores(np.where(part["played_games"].to_numpy() > 0, cols["played_wr_shrunk"], np.nan))
+    k, n = part["played_won"].to_numpy(), part["played_games"].to_numpy()
+    pooled = k.sum() / n.sum() if n.sum() else np.nan
+    cols["played_wr_p"] = binomial_pvalues(k, n, float(pooled))
+    cols["played_wr_q"], reject = benjamini_hochberg(cols["played_wr_p"])
+    cols["significant"] = reject
+    out = part.with_columns(pl.Series(name, values) for name, values in cols.items())
+    return out.with_columns(unpack("example_win_key").alias("example_win"),
+                            unpack("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key")
 
 
 def card_stats(path: str | Path, run_ids: list[int] | None = None, deck: str | None = None) -> pl.DataFrame:
-    clauses, params = [], []
-    if run_ids:
-        clauses.append(f"cg.run_id IN ({', '.join('?' for _ in run_ids)})")
-        params.extend(run_ids)
-    if deck:
-        clauses.append("cg.deck = ?")
-        params.append(deck)
-    where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-    frame = db.query(path, _SQL.format(where=where), params or None)
-    return with_rates(frame)
+    """Card metrics of some runs pooled by rules version (the Cards page's default view)."""
+    return card_metrics(path, Filters(runs=list(run_ids or []), decks=[deck] if deck else []))
 
 
-def with_rates(frame: pl.DataFrame) -> pl.DataFrame:
-    """Add each rate and its Wilson bounds from the win and game counts."""
-    out = frame
-    for name, won, games in (("gp_wr", "games_won", "games"), ("gih_wr", "gih_won", "gih_games"),
-                             ("played_wr", "played_won", "played_games")):
-        k, n = out[won].to_numpy(), out[games].to_numpy()
-        lo, hi = wilson(k, n)
-        out = out.with_columns(pl.Series(name, rate(k, n)), pl.Series(f"{name}_lo", lo),
-                               pl.Series(f"{name}_hi", hi))
-    return out.with_columns(pl.col(c).fill_nan(None) for c in out.columns if out[c].dtype == pl.Float64)
+def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per card and the seat's own turn it was first played: games, wins, win rate, Wilson."""
+    filters = filters or Filters()
+    where, params = filters.where("r", "cg")
+    where = (where + " AND " if where else "WHERE ") + "cg.played > 0"
+    frame = db.query(path, f"""
+        SELECT r.game, r.rules_version, cg.card, cg.first_turn_played AS turn,
+               count(*) AS games, count(*) FILTER (WHERE cg.won) AS won
+        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where}
+        GROUP BY ALL ORDER BY ALL""", params or None)
+    lo, hi = wilson(frame["won"], frame["games"])
+    examples = by_key(path, filters, "card_turn").with_columns(
+        pl.col("key").struct.field("card").alias("card"), pl.col("key").struct.field("turn").alias("turn")
+    ).drop("key")
+    return frame.with_columns(pl.Series("win_rate", rate(frame["won"], frame["games"])),
+                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
+                              ).join(examples, on=["card", "turn"], how="left")

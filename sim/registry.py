@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-ENGINES = {"frontier": "sim.frontier", "allegiance": "sim.allegiance"}
+ENGINES = {"frontier": "sim.frontier", "alleyway": "sim.alleyway", "allegiance": "sim.allegiance"}
 
 
 def engine(game: str):

@@ -58,3 +58,14 @@ def small_store(tmp_path_factory) -> Path:
                       "--workers", "2", "--db", str(path), "--quiet")
         assert res.returncode == 0, res.stderr
     return path
+
+
+@pytest.fixture(scope="session")
+def diff_store(tmp_path_factory) -> Path:
+    """A store holding a rules-version diff: two runs of 60 greedy matches on the same seeds, one
+    under base and one under first-player-skips-draw, and the ``diffs`` row that pairs them."""
+    path = tmp_path_factory.mktemp("diff") / "diff.duckdb"
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "60",
+                  "--workers", "2", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return path

@@ -46,35 +46,50 @@ def test_simulate_uses_the_starter_decks_and_fills_every_table(two_games):
 
 
 def test_exports_for_a_spreadsheet(two_games, tmp_path):
-    for table in ("matches", "events", "card_games", "card_stats", "cards"):
+    for table in ("matches", "events", "card_games", "cards", "card_defs"):
         out = tmp_path / f"{table}.csv"
         res = run_cli("export", table, "--run", "2", "--csv", str(out), "--db", str(two_games))
         assert res.returncode == 0, res.stderr
         rows = list(csv.DictReader(out.open(encoding="utf-8")))
         assert rows, table
-    stats = list(csv.DictReader((tmp_path / "card_stats.csv").open(encoding="utf-8")))
+    stats = list(csv.DictReader((tmp_path / "cards.csv").open(encoding="utf-8")))  # card metrics
     assert {r["game"] for r in stats} == {"allegiance"}
     assert {r["faction"] for r in stats} <= {"black_forge", "descendants", "neutral"}
 
 
-@pytest.mark.parametrize("page", ["overview", "cards"])
+@pytest.mark.parametrize("page", ["overview", "cards", "keywords", "costs", "matchups", "replay"])
 def test_dashboard_pages_show_allegiance(page, two_games, monkeypatch):
     import streamlit as st
 
     st.cache_data.clear()
     monkeypatch.setenv("WORKBENCH_DB", str(two_games))
-    at = AppTest.from_string(f"from reports.pages.{page} import render\nrender()", default_timeout=60).run()
+    script = (f"from reports.pages.{page} import render\nrender()" if page != "replay" else
+              "from reports.pages.replay import render\nfrom workbench.replay import replay_match\nrender(replay_match)")
+    at = AppTest.from_string(script, default_timeout=60).run()
     assert not at.exception, [e.value for e in at.exception]
-    game = [w for w in at.sidebar.selectbox if w.label == "Game"][0]
-    assert set(game.options) == {"allegiance", "frontier"}
-    game.set_value("allegiance").run()
-    assert not at.exception and not at.error
+    games = [w for w in at.sidebar.selectbox if w.label == "Game"]
+    if games:
+        assert set(games[0].options) == {"allegiance", "frontier"}
+        games[0].set_value("allegiance").run()
+    assert not at.exception and not at.error, [e.value for e in at.exception]
     if page == "cards":
         table = at.dataframe[0].value
         cards = {c for (c,) in sql(two_games, "SELECT DISTINCT card FROM card_games WHERE run_id = 2")}
         assert set(table["card"]) == cards and table["name"].notna().all()
         assert set(table["faction"]) <= {"black_forge", "descendants", "neutral"}
     st.cache_data.clear()
+
+
+def test_a_stored_match_replays_with_cells_and_a_board(two_games):
+    from workbench.replay import replay_match
+
+    replay = replay_match(two_games, 2, 3)
+    assert replay["game"] == "allegiance" and replay["consistent"], replay["stored"]
+    events = [e for turn in replay["timeline"] for e in turn["events"]]
+    assert any(" deploy " in e and "@ p0." in e for e in events) and any("stronghold" in e for e in events)
+    board = replay["timeline"][-1]["board"]
+    assert [row["seat"] for row in board["seats"]] == ["p0", "p1"]
+    assert board["field"] and all(row["cell"].startswith(("p0.", "p1.")) for row in board["field"])
 
 
 def test_bench_measures_every_registered_game():

@@ -1,10 +1,12 @@
 """The real dashboard in headless Chromium: the server as a user starts it, the pages as a user sees them.
 
 Uses Debian's chromium (no ``playwright install``). Without it the test is skipped, unless
-WORKBENCH_REQUIRE_BROWSER=1 asks for it to be a failure. Screenshots go to artifacts/screenshots/."""
+WORKBENCH_REQUIRE_BROWSER=1 asks for it to be a failure. Screenshots of every page go to
+artifacts/screenshots/<page>.png (and the end of the three-click path to three_clicks.png)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -14,14 +16,27 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import duckdb
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CHART = '.js-plotly-plot, [data-testid="stPlotlyChart"]'
-TABLE = '[data-testid="stDataFrame"]'
+CHART = '.js-plotly-plot >> visible=true'
+TABLE = '[data-testid="stDataFrame"] >> visible=true'
+WIDTH = 1400
+
+# (screenshot name, URL path, page title, a text the page must show once its data is in, its charts)
+PAGES = (
+    ("overview", "/", "Overview", "First-seat win rate", 2),
+    ("cards", "/cards", "Cards", "ranked by shrunken played WR", 1),
+    ("keywords", "/keywords", "Keywords", "Keyword price list", 2),
+    ("costs", "/costs", "Cost curves", "Win rate when played, by cost", 3),
+    ("matchups", "/matchups", "Matchups", "Each deck against the field", 2),
+    ("diff", "/diff", "Version diff", "Matches a diff needs", 2),
+    ("replay", "/replay?run=1&match=3", "Match replay", "The replay agrees with the stored result", 1),
+)
 
 
 def free_port() -> int:
@@ -55,19 +70,53 @@ def stop(server: subprocess.Popen) -> tuple[str, str]:
         return server.communicate(timeout=10)
 
 
-@pytest.mark.browser
-def test_pages_render_in_chromium(small_store):
+def content_height(page) -> int:
+    return int(page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }"))
+
+
+def screenshot(page, name: str) -> Path:
+    """The whole page: Streamlit scrolls inside its main section, not the document, so a full-page
+    screenshot alone stops at the viewport; grow the viewport to the content (once it stopped
+    growing) first."""
+    height, previous = content_height(page), -1
+    for _ in range(20):
+        if height == previous:
+            break
+        page.wait_for_timeout(250)
+        previous, height = height, content_height(page)
+    page.set_viewport_size({"width": WIDTH, "height": max(900, min(int(height) + 50, 9000))})
+    page.wait_for_timeout(800)  # let plotly redraw at the new size
+    shot = SHOTS / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    page.set_viewport_size({"width": WIDTH, "height": 900})
+    assert shot.stat().st_size > 10_000, f"{shot} looks empty"
+    return shot
+
+
+def no_exception(page, name: str) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0, f"{name}: an exception shows"
+
+
+def chromium_or_skip() -> str:
     chromium = shutil.which("chromium")
     if chromium is None:
         reason = "Debian's chromium is not on PATH (apt-get install chromium)"
         if os.environ.get("WORKBENCH_REQUIRE_BROWSER") == "1":
             pytest.fail(f"{reason}, and WORKBENCH_REQUIRE_BROWSER=1 requires the browser test")
         pytest.skip(reason)
+    return chromium
+
+
+@pytest.mark.browser
+def test_pages_render_in_chromium(diff_store):
+    chromium = chromium_or_skip()
     from playwright.sync_api import expect, sync_playwright
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WORKBENCH_DB": str(small_store)}
+    env = {**os.environ, "WORKBENCH_DB": str(diff_store)}
     cmd = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -77,28 +126,65 @@ def test_pages_render_in_chromium(small_store):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
-                for name, path, title in (("overview", "/", "Overview"), ("cards", "/cards", "Cards")):
+                page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+                for name, path, title, text, charts in PAGES:
                     page.goto(base + path, wait_until="domcontentloaded", timeout=15_000)
+                    expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=15_000)
+                    expect(page.get_by_text(text).first).to_be_visible(timeout=20_000)
                     expect(page.locator(CHART).first).to_be_visible(timeout=15_000)
+                    expect(page.locator(CHART)).to_have_count(charts, timeout=15_000)
                     expect(page.locator(TABLE).first).to_be_visible(timeout=15_000)
-                    expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=5_000)
-                    assert page.locator('[data-testid="stException"]').count() == 0, f"{name}: an exception shows"
-                    if name == "overview":
-                        expect(page.locator('[data-testid="stMetric"]').first).to_be_visible()
-                    # Streamlit scrolls inside its main section, not the document, so a full-page
-                    # screenshot alone stops at the viewport: grow the viewport to the content first.
-                    height = page.evaluate(
-                        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-                        " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }")
-                    page.set_viewport_size({"width": 1400, "height": max(900, min(int(height) + 50, 8000))})
-                    page.wait_for_timeout(800)  # let plotly redraw at the new size
-                    shot = SHOTS / f"{name}.png"
-                    page.screenshot(path=str(shot), full_page=True)
-                    page.set_viewport_size({"width": 1400, "height": 900})
-                    assert shot.stat().st_size > 10_000, f"{shot} looks empty"
+                    # plotly drew a titled axis and some data, not an empty frame
+                    expect(page.locator(".js-plotly-plot .xtitle").first).to_be_visible(timeout=10_000)
+                    assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
+                    no_exception(page, name)
+                    screenshot(page, name)
+                three_clicks(page, base, diff_store, expect)
             finally:
                 browser.close()
     finally:
         out, err = stop(server)
     assert "Traceback" not in err, err
+
+
+def three_clicks(page, base: str, store: Path, expect) -> None:
+    """From the Overview: (1) open Cards, (2) select the top card of the ranking (the table is
+    sorted by shrunken played WR), (3) replay an example match; the replay of that card's example
+    match shows."""
+    page.goto(base + "/", wait_until="domcontentloaded", timeout=15_000)
+    expect(page.get_by_role("heading", name="Overview", exact=True).first).to_be_visible(timeout=15_000)
+
+    page.get_by_role("link", name="Cards", exact=True).first.click()  # click 1
+    expect(page.get_by_role("heading", name="Cards", exact=True).first).to_be_visible(timeout=15_000)
+    table = page.locator(TABLE).first
+    expect(table).to_be_visible(timeout=15_000)
+    expect(page.get_by_text("ranked by shrunken played WR").first).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(500)
+    box = table.bounding_box()
+    # the grid is a canvas: the row's selection box sits at the left of its first row, below the header
+    page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # click 2
+    button = page.get_by_role("button", name="Replay an example match")
+    expect(button).to_be_visible(timeout=15_000)
+    selected = page.get_by_role("heading", level=3).filter(has_not_text="Card table").first.inner_text()
+    button.click()  # click 3
+
+    expect(page.get_by_role("heading", name="Match replay", exact=True).first).to_be_visible(timeout=15_000)
+    expect(page.get_by_text("The replay agrees with the stored result").first).to_be_visible(timeout=20_000)
+    expect(page.get_by_text("Opened as an example of").first).to_be_visible(timeout=5_000)
+    expect(page.locator(CHART).first).to_be_visible(timeout=15_000)
+    no_exception(page, "three clicks")
+    found = re.search(r"[?&]run=(\d+)&match=(\d+)", page.url)
+    assert found, f"the replay's URL names its match: {page.url}"
+    run_id, match_no = int(found.group(1)), int(found.group(2))
+
+    # the match opened is the top-ranked card's example: that card was played in it, by a seat that won
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        top = con.execute("SELECT DISTINCT c.name FROM card_games cg JOIN runs r USING (run_id) "
+                          "JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card "
+                          "WHERE cg.run_id = ? AND cg.match_no = ? AND cg.played > 0 AND cg.won",
+                          [run_id, match_no]).fetchall()
+    finally:
+        con.close()
+    assert any(name in selected for (name,) in top), (selected, top)
+    screenshot(page, "three_clicks")

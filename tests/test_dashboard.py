@@ -9,6 +9,7 @@ import base64
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import duckdb
@@ -20,11 +21,16 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
-PAGES = ("overview", "cards")
+PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "replay")
 
 
 def page_app(page: str) -> AppTest:
-    return AppTest.from_string(f"from reports.pages.{page} import render\nrender()", default_timeout=TIMEOUT)
+    """One page alone; the replay page gets the replay function as the app entry hands it in."""
+    if page == "replay":
+        script = "from reports.pages.replay import render\nfrom workbench.replay import replay_match\nrender(replay_match)"
+    else:
+        script = f"from reports.pages.{page} import render\nrender()"
+    return AppTest.from_string(script, default_timeout=TIMEOUT)
 
 
 @pytest.fixture(autouse=True)
@@ -123,7 +129,7 @@ def test_overview_shows_metrics_charts_and_runs(small_store, monkeypatch, downlo
     specs = plotly_specs(at)
     assert len(specs) == 2
     titles = [s["layout"]["title"]["text"] for s in specs]
-    assert titles == ["Win reasons", "Game length"]
+    assert titles == [f"Win reasons (n = {n:,} matches)", f"Game length (n = {n:,} matches)"]
     # the win-reason bars add up to the matches of the run; the histogram holds one entry per match
     assert plotly_values(specs[0]["data"][0]["y"]).sum() == n
     assert sum(len(plotly_values(trace["x"])) for trace in specs[1]["data"]) == n
@@ -153,12 +159,23 @@ def test_cards_shows_chart_table_and_csv(small_store, monkeypatch, downloads):
 
     specs = plotly_specs(at)
     assert len(specs) == 1
-    bars = specs[0]["data"][0]
-    assert bars["type"] == "bar" and len(plotly_values(bars["y"])) > 0
-    assert np.all((plotly_values(bars["x"]) >= 0) & (plotly_values(bars["x"]) <= 100))
+    chart = specs[0]
+    assert chart["layout"]["xaxis"]["title"]["text"] == "Played win rate (%)"
+    shrunk = [t for t in chart["data"] if t["name"].startswith("shrunk")]
+    assert len(shrunk) == 1
+    played = store_sql(small_store, "SELECT count(DISTINCT card) FROM card_games WHERE run_id = ? AND played > 0",
+                       [newest])[0][0]
+    assert len(shrunk[0]["y"]) == played, "one chart row per card played"
+    assert all(re.search(r"\(n=\d+\)$", label) for label in shrunk[0]["y"]), "sample sizes on the chart labels"
+    for trace in chart["data"]:
+        assert np.all((plotly_values(trace["x"]) >= 0) & (plotly_values(trace["x"]) <= 100))
 
     assert len(at.dataframe) == 1
     table = at.dataframe[0].value
+    # ranked by the shrunken played WR, best first; cards never played last
+    ranked = table["played_wr_shrunk"].dropna().tolist()
+    assert ranked == sorted(ranked, reverse=True)
+    assert table["played_wr_shrunk"].notna().tolist() == sorted(table["played_wr_shrunk"].notna().tolist(), reverse=True)
     assert set(table["card"]) == cards
     assert len(table) == len(cards), "one row per card"
     assert table["name"].notna().all(), "every card row has its name from the cards table"
@@ -187,6 +204,11 @@ def test_cards_shows_chart_table_and_csv(small_store, monkeypatch, downloads):
     header, body = rows[0], rows[1:]
     assert {"card", "name", "faction", "games", "gih_wr", "gih_wr_lo", "gih_wr_hi", "played_wr",
             "played_wr_lo", "played_wr_hi"} <= set(header)
+    # every column card_metrics gives is in the file (and is available to the table)
+    from reports.cards import card_metrics
+    from reports.filters import Filters
+    assert set(card_metrics(small_store, Filters(runs=[newest])).columns) <= set(header)
+    assert set(header) <= set(table.columns)
     assert len(body) == len(cards)
     assert all(len(r) == len(header) for r in body)
     assert {r[header.index("card")] for r in body} == cards
@@ -231,7 +253,15 @@ def test_cards_follow_the_run_filter_and_faction_filter(small_store, monkeypatch
     assert games_other.to_dict() == expected
     assert games_other.to_dict() != games_newest.to_dict()
 
-    faction = [w for w in at.sidebar.multiselect if w.label == "Faction"][0]
+    deck_filter = [w for w in at.sidebar.multiselect if w.label == "Deck"][0]
+    deck = deck_filter.options[0]
+    deck_filter.set_value([deck]).run()
+    expected = dict(store_sql(small_store, "SELECT card, count(*) FILTER (WHERE copies > 0) FROM card_games "
+                                           "WHERE run_id = ? AND deck = ? GROUP BY card", [other, deck]))
+    assert at.dataframe[0].value.set_index("card")["games"].to_dict() == expected
+    [w for w in at.sidebar.multiselect if w.label == "Deck"][0].set_value([]).run()
+
+    faction = [w for w in at.sidebar.multiselect if w.label == "Faction / clan"][0]
     keep = faction.options[0]
     faction.set_value([keep]).run()
     assert not at.exception
@@ -295,3 +325,283 @@ def test_whole_app_runs_without_a_store(tmp_path, monkeypatch):
     at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=TIMEOUT).run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("workbench simulate" in i.value for i in at.info)
+
+
+# --- the pages of the analytics issue -------------------------------------------------------------
+
+def csv_of(at: AppTest, downloads: dict[str, bytes], name: str) -> list[dict]:
+    button = [b for b in at.get("download_button") if b.label == f"Download {name} as CSV"]
+    assert button, [b.label for b in at.get("download_button")]
+    return list(csv.DictReader(io.StringIO(downloads[Path(button[0].proto.url).stem].decode("utf-8"))))
+
+
+def table_labelled(at: AppTest, *columns: str):
+    """The first table holding all these columns."""
+    for frame in at.dataframe:
+        if set(columns) <= set(frame.value.columns):
+            return frame.value
+    raise AssertionError(f"no table with columns {columns}")
+
+
+def select_row(at: AppTest, key: str, row: int) -> AppTest:
+    """Select one row of a table with single-row selection, as a click on its box would."""
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    return at.run()
+
+
+def open_page(at: AppTest, url_path: str) -> AppTest:
+    """Switch the whole app to one of its pages (a click in the sidebar navigation). The pages are
+    functions, which ``AppTest.switch_page`` (file pages only) cannot reach; st.navigation keeps
+    them by url path in the registry AppTest reads."""
+    found = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
+    assert found, f"no page {url_path!r}: {[i.get('url_pathname') for i in at._registered_pages.values()]}"
+    at._page_hash = found[0]
+    return at.run()
+
+
+def card_played_by_winner(path: Path, run_id: int, match_no: int, seat: int, card: str) -> bool:
+    return bool(store_sql(path, "SELECT count(*) FROM card_games WHERE run_id = ? AND match_no = ? AND seat = ? "
+                                "AND card = ? AND played > 0 AND won", [run_id, match_no, seat, card])[0][0])
+
+
+def test_selecting_a_card_shows_it_and_asks_for_its_example_replay(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("cards").run()
+    table = at.dataframe[0].value
+    assert not at.button, "no replay button before a card is selected"
+    select_row(at, "cards_table", 0)
+    assert not at.exception, [e.value for e in at.exception]
+    top = table.iloc[0]
+    assert [s.value for s in at.subheader] == [top["name"]]
+    # the selected card's win rate by the turn it was first played: every game it was played in, once
+    turns = table_labelled(at, "turn")
+    assert turns["games"].sum() == top["played_games"]
+    specs = plotly_specs(at)
+    assert any(s["layout"]["xaxis"]["title"]["text"] == "Seat's own turn when first played" for s in specs)
+
+    [button] = [b for b in at.button if b.label == "Replay an example match"]
+    button.click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    run_id, match_no, seat = (int(x) for x in table["example_win"].iloc[0].split("ex=")[1].split(":"))
+    request = at.session_state["replay_request"]
+    assert (request["run"], request["match"], request["seat"]) == (run_id, match_no, seat)
+    assert at.query_params["run"] == str(run_id) and at.query_params["match"] == str(match_no)
+    assert card_played_by_winner(small_store, run_id, match_no, seat, top["card"])
+
+
+def test_three_clicks_from_cards_to_a_replay(small_store, monkeypatch):
+    """Which card is too strong? Open Cards (1), select the top of the ranking (2), replay an
+    example match (3): the app is on the replay of a match where that card was played and won."""
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=TIMEOUT).run()
+    open_page(at, "cards")
+    assert [t.value for t in at.title] == ["Cards"]
+    top = at.dataframe[0].value.iloc[0]
+    select_row(at, "cards_table", 0)
+    [b for b in at.button if b.label == "Replay an example match"][0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [t.value for t in at.title] == ["Match replay"]
+    run_id, match_no, seat = (int(x) for x in top["example_win"].split("ex=")[1].split(":"))
+    assert at.subheader[0].value.startswith(f"Run {run_id} · match {match_no} ·")
+    assert any("agrees with the stored result" in s.value for s in at.success)
+    assert any(c.value.startswith(f"Opened as an example of: {top['name']}") for c in at.caption)
+    assert card_played_by_winner(small_store, run_id, match_no, seat, top["card"])
+
+
+def test_keywords_page(small_store, monkeypatch, downloads):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("keywords").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error and not at.warning
+    newest = run_ids_newest_first(small_store)[0]
+    exposed = dict(store_sql(small_store, """
+        SELECT k.keyword, count(DISTINCT (cg.match_no, cg.seat)) FROM card_games cg JOIN runs r USING (run_id)
+        JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k
+             ON k.rules_hash = r.rules_hash AND k.card = cg.card
+        WHERE cg.run_id = ? AND cg.played > 0 GROUP BY 1""", [newest]))
+    assert exposed
+    impact = table_labelled(at, "seats_exposed")
+    assert dict(zip(impact["keyword"], impact["seats_exposed"])) == exposed
+    seats = 2 * match_count(small_store, [newest])
+    assert (impact["seats_exposed"] + impact["seats_unexposed"] == seats).all()
+    # the model's effect beside the plain difference, each with its interval, in one chart
+    chart = plotly_specs(at)[0]
+    assert chart["layout"]["xaxis"]["title"]["text"] == "Difference in win rate (points)"
+    assert chart["layout"]["xaxis2"]["title"]["text"] == "Odds ratio (log scale)"
+    assert all(re.search(r"\(n=\d+\)$", y) for y in chart["data"][0]["y"])
+    modelled = impact[impact["odds_ratio"].notna()]
+    assert len(modelled) > 0
+    assert ((modelled["odds_ratio_lo"] <= modelled["odds_ratio"]) & (modelled["odds_ratio"] <= modelled["odds_ratio_hi"])).all()
+    rows = csv_of(at, downloads, "keyword_impact")
+    assert {"keyword", "seats_exposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi",
+            "log_odds", "log_odds_lo", "log_odds_hi", "odds_ratio", "p_value", "example_win"} <= set(rows[0])
+    assert all(0 <= float(r["wr_with"]) <= 1 for r in rows), "the file holds rates, not percentages"
+    # the price list: attack and defense priced for every fitted type, with intervals around the price
+    prices = csv_of(at, downloads, "keyword_prices")
+    assert {"attack", "defense"} <= {r["term"] for r in prices}
+    assert all(float(r["cost_lo"]) <= float(r["cost"]) <= float(r["cost_hi"]) for r in prices)
+    assert len(plotly_specs(at)) == 2
+
+
+def test_cost_curves_page_counts_each_deck_once_across_rules_versions(diff_store, monkeypatch, downloads):
+    monkeypatch.setenv("WORKBENCH_DB", str(diff_store))
+    at = page_app("costs").run()
+    both = run_ids_newest_first(diff_store)
+    runs_multiselect(at).set_value(both).run()
+    assert not at.exception, [e.value for e in at.exception]
+    # the decks are the same under both versions: a deck's curve adds up to its list, per version
+    sizes = dict(store_sql(diff_store, """SELECT deck, sum(copies) FROM (SELECT DISTINCT deck, card, copies
+                                          FROM card_games WHERE run_id = ?) GROUP BY deck""", [both[0]]))
+    curves = csv_of(at, downloads, "deck_curves")
+    for version in ("base", "first-player-skips-draw"):
+        totals: dict[str, int] = {}
+        for r in curves:
+            if r["rules_version"] == version:
+                totals[r["deck"]] = totals.get(r["deck"], 0) + int(r["cards"])
+        assert totals == sizes, version
+    played = store_sql(diff_store, f"SELECT count(*) FROM card_games WHERE played > 0 AND run_id IN ({both[0]}, {both[1]})")[0][0]
+    win_rates = csv_of(at, downloads, "win_rate_by_cost")
+    assert sum(int(r["games"]) for r in win_rates) == played
+    titles = [s["layout"]["title"]["text"] for s in plotly_specs(at)]
+    assert titles[0] == "Stat points against cost, with the fitted budget line per card type"
+    budget = plotly_specs(at)[0]
+    types = {r[0] for r in store_sql(diff_store, "SELECT DISTINCT type FROM cards WHERE stat_points IS NOT NULL")}
+    assert sum(1 for t in budget["data"] if " budget: " in t["name"]) == len(types), "one budget line per type"
+    # the cost filter narrows the win rate by cost to the chosen costs
+    cost = [s for s in at.sidebar.slider if s.label == "Cost"][0]
+    lo, hi = cost.value
+    cost.set_value((lo, lo + 1)).run()
+    shown = table_labelled(at, "win_rate")
+    assert set(shown["cost"]) == {lo, lo + 1}
+
+
+def test_matchups_page(small_store, monkeypatch, downloads):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("matchups").run()
+    assert not at.exception, [e.value for e in at.exception]
+    newest = run_ids_newest_first(small_store)[0]
+    pairs = {(d, o): (n, w) for d, o, n, w in store_sql(small_store, """
+        SELECT a.deck, b.deck, count(*), count(*) FILTER (WHERE a.result = 'win') FROM match_seats a
+        JOIN match_seats b ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat
+        WHERE a.run_id = ? GROUP BY 1, 2""", [newest])}
+    heat = plotly_specs(at)[0]["data"][0]
+    assert heat["type"] == "heatmap"
+    for i, deck in enumerate(heat["y"]):
+        for j, opponent in enumerate(heat["x"]):
+            if (deck, opponent) in pairs:
+                n, won = pairs[(deck, opponent)]
+                assert heat["z"][i][j] == pytest.approx(100 * won / n)
+                assert f"n={n:,}" in heat["text"][i][j] and "95% CI" in heat["customdata"][i][j]
+    table = table_labelled(at, "opponent")
+    assert all(str(u).startswith(f"replay?run={newest}&match=") for u in table["example"])
+    field = csv_of(at, downloads, "deck_field")
+    assert {r["deck"] for r in field} == {d for d, o in pairs if d != o}
+    assert len(plotly_specs(at)) == 2
+
+
+def test_version_diff_page(diff_store, monkeypatch, downloads):
+    monkeypatch.setenv("WORKBENCH_DB", str(diff_store))
+    at = page_app("diff").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error and not at.warning
+    assert at.subheader[0].value == "base → first-player-skips-draw"
+    base, candidate = sorted(run_ids_newest_first(diff_store))
+    wins = [store_sql(diff_store, "SELECT count(*) FILTER (WHERE winner_seat = 0), count(*) FROM matches "
+                                  "WHERE run_id = ?", [r])[0] for r in (base, candidate)]
+    assert metric(at, "First-seat win rate") == f"{wins[0][0] / wins[0][1]:.1%} → {wins[1][0] / wins[1][1]:.1%}"
+    assert metric(at, "Variance the pairing saved").endswith("%")
+    decks = csv_of(at, downloads, "diff_decks")
+    assert "(first seat)" in {r["deck"] for r in decks}
+    assert all(int(r["twins"]) == wins[0][1] for r in decks), "every match has its twin"
+    for r in decks:  # the paired interval is never wider than the unpaired one here
+        assert float(r["change_hi"]) - float(r["change_lo"]) <= float(r["unpaired_hi"]) - float(r["unpaired_lo"]) + 1e-9
+    cards = csv_of(at, downloads, "diff_cards")
+    assert {"card", "change", "change_lo", "change_hi", "mcnemar_p", "q_value", "significant"} <= set(cards[0])
+    significant = [r["card"] for r in cards if r["significant"] == "true"]
+    assert metric(at, "Cards that moved significantly") == str(len(significant))
+    power = csv_of(at, downloads, "diff_power")
+    assert [int(r["change_points"]) for r in power] == [1, 2, 5]
+    assert all(int(r["paired_matches"]) <= int(r["unpaired_matches_per_version"]) for r in power)
+    assert len(plotly_specs(at)) == 2
+
+
+def test_version_diff_page_without_a_diff_says_how_to_make_one(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("diff").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("workbench diff" in i.value for i in at.info), [i.value for i in at.info]
+    assert not at.get("plotly_chart") and not at.dataframe
+
+
+def test_replay_page_rebuilds_the_stored_match(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    run_id = run_ids_newest_first(small_store)[0]
+    at = page_app("replay")
+    at.query_params["run"], at.query_params["match"] = str(run_id), "3"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.subheader[0].value.startswith(f"Run {run_id} · match 3 ·")
+    assert any("agrees with the stored result" in s.value for s in at.success)
+    # this run kept its event log: the replay shows the very events stored, turn by turn
+    stored = dict(store_sql(small_store, "SELECT turn, count(*) FROM events WHERE run_id = ? AND match_no = 3 "
+                                         "GROUP BY turn", [run_id]))
+    assert stored
+    events = table_labelled(at, "event")
+    assert events.groupby("turn").size().to_dict() == stored
+    turns = store_sql(small_store, "SELECT turns FROM matches WHERE run_id = ? AND match_no = 3", [run_id])[0][0]
+    seats = table_labelled(at, "turn", "hand")
+    assert sorted(set(seats["turn"])) == list(range(1, turns + 1)), "the board after every turn"
+    chart = plotly_specs(at)[0]
+    assert chart["layout"]["xaxis"]["title"]["text"] == "Turn (player-turns)"
+    assert len(chart["data"]) == 2, "one line per seat"
+
+
+def test_replay_page_works_without_a_stored_event_log(diff_store, monkeypatch):
+    """A diff's runs keep no event log: the replay plays the seed again, and offers the twin."""
+    monkeypatch.setenv("WORKBENCH_DB", str(diff_store))
+    candidate = max(run_ids_newest_first(diff_store))
+    assert store_sql(diff_store, "SELECT count(*) FROM events WHERE run_id = ?", [candidate])[0][0] == 0
+    at = page_app("replay").run()
+    run_box = [s for s in at.sidebar.selectbox if s.label == "Run"][0]
+    run_box.set_value(candidate).run()
+    [n for n in at.sidebar.number_input if n.label == "Match"][0].set_value(5).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.subheader[0].value.startswith(f"Run {candidate} · match 5 ·")
+    assert any("agrees with the stored result" in s.value for s in at.success)
+    assert len(table_labelled(at, "event")) > 0
+    assert at.query_params["run"] == str(candidate) and at.query_params["match"] == "5"
+    [twin] = [b for b in at.button if b.label.startswith("Open its twin under base")]
+    twin.click().run()
+    assert at.session_state["replay_request"]["run"] == min(run_ids_newest_first(diff_store))
+    at.run()  # the request moves the page to the twin
+    assert at.subheader[0].value.startswith(f"Run {min(run_ids_newest_first(diff_store))} · match 5 ·")
+
+
+def test_replay_page_names_an_unknown_run(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("replay")
+    at.query_params["run"], at.query_params["match"] = "99", "0"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Run 99 is not in this store" in w.value for w in at.warning)
+
+
+def test_pages_wait_for_a_writer_and_hold_nothing(small_store, monkeypatch):
+    """While another process holds the store for writing, a page waits for it instead of failing;
+    once drawn, the page holds no connection, so a writer can open the store at once."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    hold = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+            "time.sleep(1.5); c.close()")
+    writer = subprocess.Popen([sys.executable, "-c", hold, str(small_store)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "held"
+        at = page_app("cards").run()
+    finally:
+        writer.wait(timeout=30)
+    assert not at.exception and not at.warning, [w.value for w in at.warning]
+    assert len(at.dataframe[0].value) > 0
+    grab = "import duckdb, sys; duckdb.connect(sys.argv[1]).close()"
+    assert subprocess.run([sys.executable, "-c", grab, str(small_store)], timeout=30).returncode == 0

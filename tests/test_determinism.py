@@ -18,7 +18,7 @@ from sim.core.match import play_match
 game = sys.argv[1]
 data, ruleset = load_ruleset(game, 'base')
 eng = engine(game); pool = eng.compile_pool(ruleset)
-decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter][:2]
 out = {}
 for pilots in (['random', 'random'], ['greedy', 'greedy'], ['greedy', 'random']):
     for seed in (3, 11):

@@ -50,19 +50,52 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
         slots = spec.seat_slots(pairing, swapped)
         log = spec.logs_events(seed)
         result = play_match(engine, pool, [decks[s] for s in slots], seed,
-                            [spec.pilots[s] for s in slots], log=log)
+                            [spec.pilots[s] for s in slots], log=log, pilot_salt=spec.pilot_salt)
         cols.add(run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, result, log)
     tables = cols.tables()
     events = tables.pop("events")
     if events.num_rows:
-        write_part(events, Path(_CTX["events_dir"]) / f"run-{run_id}" / f"chunk-{chunk:06d}.parquet")
+        write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
     return chunk, tables, time.perf_counter() - started, events.num_rows
 
 
-def write_part(table: pa.Table, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
+def part_location(parts: str, run_id: int, chunk: int) -> str:
+    """Where a chunk's event-log part goes: a folder path or any fsspec URL (s3://..., ...)."""
+    return f"{str(parts).rstrip('/')}/run-{run_id}/chunk-{chunk:06d}.parquet"
+
+
+def is_url(location: str) -> bool:
+    return "://" in str(location)
+
+
+def write_part(table: pa.Table, target: str) -> None:
+    """Write under a temporary name, then rename: nobody ever reads half a part."""
+    if is_url(target):
+        import fsspec
+
+        fs, path = fsspec.core.url_to_fs(target)
+        tmp = f"{path}.{os.getpid()}.part"
+        fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+        with fs.open(tmp, "wb") as fh:
+            pq.write_table(table, fh, compression="zstd")
+        fs.mv(tmp, path)
+        return
+    target_path = Path(target)
+    target_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target_path.with_name(f".{target_path.name}.{os.getpid()}.part")
     pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, target_path)
+
+
+def ingest_part(source: str, target: Path) -> None:
+    """Copy a part a remote worker wrote (shared folder or fsspec URL) beside the database."""
+    import fsspec
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.ingest")
+    with fsspec.open(source, "rb") as src, open(tmp, "wb") as dst:
+        while block := src.read(1 << 20):
+            dst.write(block)
     os.replace(tmp, target)
 
 

@@ -27,6 +27,12 @@ err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() el
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
+CLUSTER_HELP = ("play the chunks on a Dask cluster: a scheduler address such as tcp://host:8786, or local[:N] "
+                "to start N worker processes here")
+PARTS_HELP = ("with a remote cluster: a folder or fsspec URL every worker can write event logs to "
+              "(default: beside the database)")
+
+
 def _split(value: Optional[str]) -> Optional[list[str]]:
     return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
@@ -47,12 +53,54 @@ def simulate(
     chunk_size: Optional[int] = typer.Option(None, help="matches per stored chunk"),
     resume: Optional[int] = typer.Option(None, help="finish a stopped run"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
     from workbench.commands.simulate import parse_events, simulate as run
 
     run(game, rules, _split(decks), _split(pilots) or [], matches, seed, swap, parse_events(events),
-        chunk_size, workers, db, resume, quiet, console=err)
+        chunk_size, workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
+
+
+@app.command()
+def diff(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    base: str = typer.Option(..., help="the rules version to compare against"),
+    candidate: str = typer.Option(..., help="the rules version being tried"),
+    matches: int = typer.Option(1000, help="matches per version (each seed from both seats)"),
+    decks: Optional[str] = typer.Option(None, help="deck ids (default: the starter decks)"),
+    pilots: str = typer.Option("greedy", help="one pilot, or one per deck"),
+    seed: int = typer.Option(1, help="base seed (both versions play the same seeds)"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write the diff tables as CSV"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+):
+    """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
+    from workbench.commands.diff import run_diff
+
+    run_diff(game, base, candidate, _split(decks), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
+             cluster=cluster, parts=parts)
+
+
+@app.command()
+def batch(
+    file: Path = typer.Argument(..., help="the batch file (YAML): its suites"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    out: Path = typer.Option(Path("batches"), help="folder for the dated reports"),
+    day: Optional[str] = typer.Option(None, help="the batch's day (default: today), e.g. 2026-11-29"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    max_matches: Optional[int] = typer.Option(None, help="cap every suite's matches (a quick smoke run)"),
+):
+    """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
+    from workbench.batch.run import check_day, run_batch
+
+    fired = run_batch(file, db, out, check_day(day), workers, cluster, max_matches, err)
+    raise typer.Exit(3 if fired else 0)
 
 
 @app.command()
@@ -65,16 +113,39 @@ def runs(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file")):
 
 @app.command()
 def export(
-    table: str = typer.Argument(..., help="matches, match_seats, events, card_games, cards, runs, card_stats"),
-    run: Optional[int] = typer.Option(None, help="the run (default: every run)"),
+    table: str = typer.Argument(..., help="a computed table (cards, keywords, keyword_prices, cost_curve, matchups, "
+                                "diff_cards, ...) or a store table (matches, card_games, events, runs, card_defs, ...); "
+                                "reports/METRICS.md lists them all"),
+    run: Optional[List[int]] = typer.Option(None, help="only these runs (repeat the option for several)"),
+    game: Optional[str] = typer.Option(None, help="only this game's runs"),
+    rules: Optional[str] = typer.Option(None, help="only runs of these rules versions, comma separated"),
+    deck: Optional[str] = typer.Option(None, help="only these decks, comma separated"),
+    pilot: Optional[str] = typer.Option(None, help="only these pilots, comma separated"),
+    diff: Optional[int] = typer.Option(None, help="the diff for diff_* tables (see `workbench export diffs`)"),
     csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
     parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
 ):
-    """Export a table of the store to CSV (spreadsheet-ready) or Parquet."""
+    """Export a table to CSV (spreadsheet-ready: UTF-8, header row, no index, ISO dates) or Parquet."""
+    from reports.filters import Filters
     from workbench.commands.tables import export_table
 
-    export_table(db, table, run, csv, parquet, err)
+    filters = Filters(game=game, runs=list(run or []), versions=_split(rules) or [], decks=_split(deck) or [],
+                      pilots=_split(pilot) or [])
+    export_table(db, table, filters, diff, csv, parquet, err)
+
+
+@app.command()
+def report(
+    run: List[int] = typer.Argument(..., help="the run(s) to report on"),
+    html: Path = typer.Option(..., help="HTML file to write (self-contained, opens offline)"),
+    diff: Optional[int] = typer.Option(None, help="a base run played on the same seeds: add a paired version diff"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+):
+    """Write one self-contained HTML report: headline findings first."""
+    from workbench.commands.report import write_report
+
+    write_report(db, list(run), diff, html, err)
 
 
 @cards_app.command("validate")
@@ -129,11 +200,25 @@ def bench(
     farm_matches: int = typer.Option(4000, help="random-pilot matches per farm measurement (greedy: a quarter)"),
     repeats: int = typer.Option(5, help="runs per farm measurement (the median is shown)"),
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
+    reports: bool = typer.Option(False, "--reports", help="instead: time the Cards page and export over 1M card_games rows"),
+    stats: bool = typer.Option(False, "--stats", help="instead: calibrate version diffs with A/A diffs on real simulations"),
+    dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
+    rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
+    aa_repeats: int = typer.Option(20, help="A/A diffs for --stats"),
+    aa_matches: int = typer.Option(400, help="matches per version in each A/A diff for --stats"),
 ):
-    """Measure matches and decisions per second: engine alone, and through the farm into the store."""
-    from workbench.commands.bench import run_bench
+    """Measure matches and decisions per second: engine alone, and through the farm into the store.
+    With --reports or --stats, measure the analytics instead."""
+    from workbench.commands import bench as b
 
-    run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
+    if dask:
+        b.dask_speed(farm_matches, repeats, out)
+    elif reports:
+        b.reports_speed(rows, out)
+    elif stats:
+        b.stats_calibration(aa_repeats, aa_matches, out)
+    else:
+        b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ class RunSpec:
     chunk_size: int = 50
     rules_hash: str = ""
     deck_hash: str = ""
+    pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
     pairings: list[tuple[int, int]] = field(default_factory=list)
 
     def __post_init__(self):

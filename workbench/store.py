@@ -93,6 +93,36 @@ CREATE TABLE IF NOT EXISTS match_seats (
     placement INTEGER,                 -- 1 for the winner; NULL in a draw
     result VARCHAR NOT NULL            -- win, loss, draw
 );
+CREATE TABLE IF NOT EXISTS diffs (
+    diff_id INTEGER PRIMARY KEY,
+    game VARCHAR NOT NULL,
+    base_run INTEGER NOT NULL,         -- the same seeds, seats, decks and pilots ...
+    candidate_run INTEGER NOT NULL,    -- ... under the candidate rules version
+    base_version VARCHAR NOT NULL,
+    candidate_version VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);
+CREATE TABLE IF NOT EXISTS batches (
+    batch_id INTEGER PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    day DATE NOT NULL,                 -- one batch per name and day: a rerun continues it
+    file_hash VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,           -- running, done, failed
+    alerts INTEGER NOT NULL DEFAULT 0,
+    started_at TIMESTAMP NOT NULL,
+    finished_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS batch_suites (
+    batch_id INTEGER NOT NULL,
+    suite VARCHAR NOT NULL,
+    game VARCHAR NOT NULL,
+    run_id INTEGER,
+    previous_run INTEGER,              -- the same suite in the last successful batch before today
+    baseline_run INTEGER,              -- the suite's seeds under its pinned baseline version
+    status VARCHAR NOT NULL,
+    alerts INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (batch_id, suite)
+);
 CREATE TABLE IF NOT EXISTS card_games (
     run_id INTEGER NOT NULL,
     match_no INTEGER NOT NULL,
@@ -112,7 +142,8 @@ CREATE TABLE IF NOT EXISTS card_games (
 );
 """
 
-TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games")
+TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "batches",
+          "batch_suites")
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -218,6 +249,16 @@ class Store:
             cols = [d[0] for d in con.description]
         return dict(zip(cols, rows[0]))
 
+    def find_run(self, spec_hash: str, status: str = "done") -> int | None:
+        """The newest run with this spec hash and status."""
+        if not self.path.exists():
+            return None
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            rows = con.execute("SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ?",
+                               [spec_hash, status]).fetchall()
+        return rows[0][0]
+
     def done_chunks(self, run_id: int) -> set[int]:
         with connect(self.path) as con:
             return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}
@@ -226,6 +267,54 @@ class Store:
         with connect(self.path) as con:
             con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
                         "WHERE run_id = ?", [status, note, pid, now(), run_id])
+
+    def record_diff(self, game: str, base_run: int, candidate_run: int, base_version: str,
+                    candidate_version: str) -> int:
+        with connect(self.path) as con:
+            con.execute("BEGIN")
+            diff_id = con.execute("SELECT coalesce(max(diff_id), 0) + 1 FROM diffs").fetchall()[0][0]
+            con.execute("INSERT INTO diffs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [diff_id, game, base_run, candidate_run, base_version, candidate_version, now()])
+            con.execute("COMMIT")
+        return diff_id
+
+    # --- batches ----------------------------------------------------------------------------
+    def open_batch(self, name: str, day, file_hash: str) -> int:
+        """The batch of this name and day: continued if it exists, else started."""
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute("BEGIN")
+            found = con.execute("SELECT batch_id FROM batches WHERE name = ? AND day = ?", [name, day]).fetchall()
+            if found:
+                batch_id = found[0][0]
+                con.execute("UPDATE batches SET status = 'running', file_hash = ?, finished_at = NULL "
+                            "WHERE batch_id = ?", [file_hash, batch_id])
+            else:
+                batch_id = con.execute("SELECT coalesce(max(batch_id), 0) + 1 FROM batches").fetchall()[0][0]
+                con.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 'running', 0, ?, NULL)",
+                            [batch_id, name, day, file_hash, now()])
+            con.execute("COMMIT")
+        return batch_id
+
+    def record_suite(self, batch_id: int, suite: str, game: str, run_id, previous_run, baseline_run,
+                     status: str, alerts: int) -> None:
+        with connect(self.path) as con:
+            con.execute("INSERT OR REPLACE INTO batch_suites VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [batch_id, suite, game, run_id, previous_run, baseline_run, status, alerts])
+
+    def finish_batch(self, batch_id: int, status: str, alerts: int) -> None:
+        with connect(self.path) as con:
+            con.execute("UPDATE batches SET status = ?, alerts = ?, finished_at = ? WHERE batch_id = ?",
+                        [status, alerts, now(), batch_id])
+
+    def previous_suite_run(self, name: str, suite: str, before_day) -> int | None:
+        """The suite's run in the last successful batch of this name before ``before_day``."""
+        with connect(self.path) as con:
+            rows = con.execute("""SELECT s.run_id FROM batch_suites s JOIN batches b USING (batch_id)
+                                  WHERE b.name = ? AND s.suite = ? AND b.day < ? AND b.status = 'done'
+                                        AND s.status = 'done'
+                                  ORDER BY b.day DESC LIMIT 1""", [name, suite, before_day]).fetchall()
+        return rows[0][0] if rows else None
 
     # --- chunks -----------------------------------------------------------------------------
     def write_chunk(self, run_id: int, chunk: int, tables: dict, worker_seconds: float, wall_seconds: float,

@@ -1,5 +1,6 @@
-"""What every dashboard page shares: the store path, run filters, friendly empty states, and a
-table with its CSV download. Pages open the store briefly per query (reports/db.py), never
+"""What every dashboard page shares: the store path, the sidebar filters, friendly empty states,
+tables with their CSV download and column help, and the links from any aggregate row to a
+replay of an example match. Pages open the store briefly per query (reports/db.py), never
 holding a connection across renders, so a batch writing the file is never blocked for long."""
 from __future__ import annotations
 
@@ -9,24 +10,79 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from reports import db, overview
+from reports import cards, costs, db, diff, keywords, matchups, overview
+from reports.filters import Filters
 
 DEFAULT_DB = "workbench.duckdb"
+PCT = "%.1f%%"
+POINTS = "%+.1f pts"
+
+# The pages the app registered (streamlit_app.py puts them here by url path), so a page can
+# switch to another one; a page run alone (as in the tests) has none and only records the request.
+PAGES_KEY = "_pages"
+REPLAY_REQUEST = "replay_request"
 
 
 def db_path() -> Path:
     return Path(os.environ.get("WORKBENCH_DB", DEFAULT_DB))
 
 
+def _options(path: str, run_ids: tuple[int, ...]) -> dict[str, list[str]]:
+    """The rules versions, decks and pilots of some runs (what the sidebar filters offer)."""
+    marks = ", ".join("?" for _ in run_ids)
+    seats = db.query(path, f"SELECT DISTINCT deck, pilot FROM match_seats WHERE run_id IN ({marks})", list(run_ids))
+    versions = db.query(path, f"SELECT DISTINCT rules_version FROM runs WHERE run_id IN ({marks})", list(run_ids))
+    return {"versions": sorted(versions["rules_version"].to_list()), "decks": sorted(set(seats["deck"].to_list())),
+            "pilots": sorted(set(seats["pilot"].to_list()))}
+
+
+def _diffs(path: str) -> pl.DataFrame:
+    if not db.has_tables(path, "diffs"):
+        return pl.DataFrame()
+    return db.query(path, "SELECT * FROM diffs ORDER BY diff_id DESC")
+
+
+def _card_names(path: str, run_ids: tuple[int, ...]) -> pl.DataFrame:
+    marks = ", ".join("?" for _ in run_ids)
+    return db.query(path, f"""SELECT DISTINCT c.card, c.name, c.type, c.faction, c.budget_cost AS cost
+                              FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
+                              WHERE r.run_id IN ({marks}) ORDER BY c.card""", list(run_ids))
+
+
+def _deck_curves(path: str, filters: Filters) -> pl.DataFrame:
+    """Deck cost curves one rules version at a time: ``costs.deck_curves`` sums a deck's cards
+    over every rules version the filters reach, which would count each card once per version."""
+    versions = filters.versions
+    if not versions and filters.runs:
+        versions = _options(path, tuple(filters.runs))["versions"]
+    parts = []
+    for version in versions or [None]:
+        one = Filters(game=filters.game, runs=filters.runs, versions=[version] if version else [],
+                      decks=filters.decks, pilots=filters.pilots)
+        part = costs.deck_curves(path, one)
+        if not part.is_empty():
+            parts.append(part.with_columns(pl.lit(version).alias("rules_version")))
+    return pl.concat(parts, how="vertical_relaxed") if parts else pl.DataFrame()
+
+
+QUERIES = {
+    "runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
+    "game_lengths": overview.game_lengths, "card_stats": cards.card_stats, "card_metrics": cards.card_metrics,
+    "turn_played": cards.win_rate_by_turn_played, "keyword_impact": keywords.keyword_impact,
+    "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": _deck_curves,
+    "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
+    "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
+    "card_names": _card_names,
+}
+
+
 @st.cache_data(ttl=3, show_spinner=False)
 def cached(fn_name: str, path: str, *args):
     """Queries cached for a few seconds: fresh enough to follow a run, cheap to re-render."""
-    import reports.cards as cards
+    return QUERIES[fn_name](path, *args)
 
-    fn = {"runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
-          "game_lengths": overview.game_lengths, "card_stats": cards.card_stats}[fn_name]
-    return fn(path, *args)
 
+# --- empty states and the filters every page starts with ------------------------------------------
 
 def store_ready(path: Path) -> bool:
     """Show a friendly message and return False when there is nothing to show yet."""
@@ -55,37 +111,206 @@ def pick_game(path: Path) -> pl.DataFrame:
     return runs.filter(pl.col("game") == game)
 
 
+def run_label(r: dict) -> str:
+    return (f"run {r['run_id']}: {r['decks']} ({r['rules_version']}, {r['pilots']}, "
+            f"{r['matches_done']} matches, {r['status']})")
+
+
 def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     """Sidebar filters: game, then runs (default: the newest run of that game). Returns the
     game's runs and the chosen run ids."""
     mine = pick_game(path)
     if mine.is_empty():
         return mine, []
-    labels = {r["run_id"]: f"run {r['run_id']}: {r['decks']} ({r['rules_version']}, {r['pilots']}, "
-                           f"{r['matches_done']} matches, {r['status']})" for r in mine.iter_rows(named=True)}
+    labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     chosen = st.sidebar.multiselect("Runs", ids, default=ids[:1], format_func=labels.get,
                                     help="the runs whose matches are counted; several are pooled")
     return mine, chosen
 
 
-def page_start(title: str) -> tuple[Path, pl.DataFrame, list[int]] | None:
-    """Title, store line, friendly empty states and the run filters every page starts with;
-    None when there is nothing to show."""
+def page_header(title: str) -> Path | None:
+    """Title, store line and the friendly empty states; the store's path when it has runs."""
     st.title(title)
     path = db_path()
     st.caption(f"Store: `{path}`")
-    if not store_ready(path):
+    return path if store_ready(path) else None
+
+
+def page_start(title: str) -> tuple[Path, pl.DataFrame, list[int]] | None:
+    """The page header and the run filters every page starts with; None when there is nothing
+    to show."""
+    path = page_header(title)
+    if path is None:
         return None
     runs, run_ids = pick_runs(path)
     return path, runs, run_ids
 
 
+def filtered_page(title: str, help: dict[str, str]) -> tuple[Path, Filters] | None:
+    """The start of a page over matches: header, game, runs, rules version, deck and pilot filters,
+    and the page's glossary in the sidebar; None when there is nothing to show."""
+    start = page_start(title)
+    if start is None:
+        return None
+    path, runs, run_ids = start
+    if not run_ids:
+        st.info("Pick at least one run in the sidebar.")
+        return None
+    filters = pick_filters(path, runs, run_ids)
+    glossary(help)
+    return path, filters
+
+
+def pick_filters(path: Path, runs: pl.DataFrame, run_ids: list[int], decks: bool = True,
+                 pilots: bool = True) -> Filters:
+    """Sidebar filters below the runs: rules version, deck and pilot (empty means all)."""
+    opts = cached("options", str(path), tuple(run_ids))
+    versions = st.sidebar.multiselect("Rules version", opts["versions"], placeholder="all versions",
+                                      help="count only the chosen runs' matches under these rules versions")
+    chosen_decks = st.sidebar.multiselect("Deck", opts["decks"], placeholder="all decks",
+                                          help="count only seats playing these decks") if decks else []
+    chosen_pilots = st.sidebar.multiselect("Pilot", opts["pilots"], placeholder="all pilots",
+                                           help="count only seats played by these AI pilots") if pilots else []
+    game = runs["game"][0] if runs.height else None
+    return Filters(game=game, runs=list(run_ids), versions=versions, decks=chosen_decks, pilots=chosen_pilots)
+
+
+def card_filters(frame: pl.DataFrame, cost: str = "cost") -> tuple[pl.DataFrame, tuple[float, float] | None]:
+    """Sidebar filters on card attributes (faction or clan, type, cost); empty means all. Returns
+    the rows kept and the cost range chosen (None when every cost is kept)."""
+    if frame.is_empty():
+        return frame, None
+    out, cost_range = frame, None
+    for column, label in (("faction", "Faction / clan"), ("type", "Card type")):
+        values = sorted(x for x in frame[column].unique().to_list() if x is not None)
+        chosen = st.sidebar.multiselect(label, values, placeholder="all", help=f"show only cards of these {column} values")
+        if chosen:
+            out = out.filter(pl.col(column).is_in(chosen))
+    known = frame[cost].drop_nulls()
+    if known.len() and known.min() < known.max():
+        lo, hi = float(known.min()), float(known.max())
+        picked = st.sidebar.slider("Cost", lo, hi, (lo, hi), step=1.0 if (known % 1 == 0).all() else 0.5,
+                                   help="the card's budget cost (the one number its game's cost curve uses)")
+        if tuple(picked) != (lo, hi):
+            cost_range = tuple(picked)
+            out = out.filter(pl.col(cost).is_between(*picked))
+    return out, cost_range
+
+
+def glossary(items: dict[str, str], title: str = "What the numbers mean") -> None:
+    with st.sidebar.expander(title):
+        for name, text in items.items():
+            st.markdown(f"**{name}**: {text}")
+
+
+# --- tables ----------------------------------------------------------------------------------------
+
+def percent(frame: pl.DataFrame, columns) -> pl.DataFrame:
+    """Rates (0 to 1) as percentages for reading; the CSV keeps the rates."""
+    return frame.with_columns((pl.col(c) * 100) for c in columns if c in frame.columns)
+
+
+def pct(label: str, help: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(label, help=help, format=PCT)
+
+
+def pts(label: str, help: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(label, help=help, format=POINTS)
+
+
+def count(label: str, help: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(label, help=help, format="%d")
+
+
+def win_rate_config(games_help: str, rate_help: str) -> dict:
+    """Column help for the games / won / win rate / Wilson bounds columns many tables share."""
+    return {"games": count("games", games_help), "won": count("won", "of those, games won"),
+            "win_rate": pct("win rate", rate_help), "win_rate_lo": pct("lo", "95% Wilson lower bound"),
+            "win_rate_hi": pct("hi", "95% Wilson upper bound")}
+
+
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
-                        download: pl.DataFrame | None = None) -> None:
+                        download: pl.DataFrame | None = None, select_key: str | None = None,
+                        column_order: list[str] | None = None):
     """The table as shown, and under it its CSV (``download`` when the shown table is formatted
-    for reading, e.g. rates as percentages, and the file should hold the documented columns)."""
-    st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config)
+    for reading, e.g. rates as percentages, and the file should hold the documented columns).
+    With ``select_key`` one row can be selected; returns the selected row index or None."""
+    kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
+    event = st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config,
+                         column_order=column_order, **kwargs)
     data = download if download is not None else frame
-    st.download_button(f"Download {name} as CSV", data.write_csv().encode("utf-8"),
+    flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
+    st.download_button(f"Download {name} as CSV", flat.write_csv().encode("utf-8"),
                        file_name=f"{name}.csv", mime="text/csv", key=f"csv-{name}")
+    if select_key and event is not None:
+        rows = event.selection.rows
+        return rows[0] if rows else None
+    return None
+
+
+# --- links to example matches -------------------------------------------------------------------------
+
+def parse_example(key: str | None) -> tuple[int, int, int | None] | None:
+    """(run, match, seat) from an example key ``run:match[:seat]``; None when there is none."""
+    if not key:
+        return None
+    parts = [int(p) for p in str(key).split(":")]
+    return parts[0], parts[1], parts[2] if len(parts) > 2 else None
+
+
+def replay_url(key: str | None) -> str | None:
+    """A link to the Match replay page for an example key; the trailing ``ex`` only gives the
+    link its readable text (run:match:seat)."""
+    found = parse_example(key)
+    if found is None:
+        return None
+    run, match, seat = found
+    return f"replay?run={run}&match={match}" + (f"&seat={seat}" if seat is not None else "") + f"&ex={key}"
+
+
+def with_replay_links(frame: pl.DataFrame, columns: dict[str, str], config: dict) -> pl.DataFrame:
+    """Turn example-key columns into links to their replay, and describe them in ``config``."""
+    out = frame
+    for column, label in columns.items():
+        if column in frame.columns:
+            out = out.with_columns(pl.col(column).map_elements(replay_url, return_dtype=pl.Utf8))
+            config[column] = st.column_config.LinkColumn(
+                label, display_text=r"ex=(.*)$",
+                help="an example match (run:match:seat) that shows this row; click to replay it turn by turn")
+    return out
+
+
+def request_replay(run_id: int, match_no: int, seat: int | None = None, note: str | None = None,
+                   focus: str | None = None) -> None:
+    """Open the Match replay page on a match: the request waits in the session (and the URL),
+    and the app switches page when it registered one."""
+    st.session_state[REPLAY_REQUEST] = {"run": int(run_id), "match": int(match_no), "seat": seat, "note": note,
+                                        "focus": focus}
+    params = {"run": str(run_id), "match": str(match_no)} | ({"seat": str(seat)} if seat is not None else {})
+    page = st.session_state.get(PAGES_KEY, {}).get("replay")
+    if page is not None:
+        st.switch_page(page, query_params=params)
+    st.query_params.update(params)
+    st.info(f"Match {match_no} of run {run_id} is ready on the Match replay page.")
+
+
+def replay_button(label: str, key: str | None, widget_key: str, note: str | None = None, primary: bool = False,
+                  where=st, focus: str | None = None) -> None:
+    """A button that opens the replay of an example match (disabled when there is none)."""
+    found = parse_example(key)
+    clicked = where.button(label, key=widget_key, disabled=found is None, type="primary" if primary else "secondary",
+                           help=f"replay match {key} turn by turn" if found else "no such example in these matches")
+    if clicked and found:
+        request_replay(*found, note=note, focus=focus)
+
+
+def example_buttons(row: dict | None, columns: dict[str, str], name: str, note: str) -> None:
+    """Under a table with row selection: buttons that replay the selected row's example matches."""
+    if row is None:
+        st.caption("Select a row (the box at its left) to replay one of its example matches here, "
+                   "or click a link in the table to open it in a new tab.")
+        return
+    present = {c: t for c, t in columns.items() if c in row}
+    for (column, text), where in zip(present.items(), st.columns(len(present) + 2)):
+        replay_button(text, row[column], f"replay-{name}-{column}", note=f"{note}: {text.lower()}", where=where)

@@ -8,6 +8,19 @@ import streamlit as st
 from reports.pages.common import cached, page_start, table_with_download
 
 
+RUN_COLUMNS = {
+    "run_id": st.column_config.NumberColumn("run", format="%d"), "rules_version": "rules version",
+    "pilots": st.column_config.TextColumn("pilots", help="the AI pilot of each deck slot"),
+    "matches_done": st.column_config.NumberColumn("matches stored", format="%d"),
+    "matches_target": st.column_config.NumberColumn("matches asked", format="%d"),
+    "errors": st.column_config.NumberColumn("errors", help="matches whose engine raised; each keeps its seed"),
+    "code_version": st.column_config.TextColumn("code version", help="package version and git commit of the run"),
+    "created_at": st.column_config.DatetimeColumn("created"), "updated_at": st.column_config.DatetimeColumn("updated"),
+    "progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,
+                                                help="matches stored / matches asked"),
+}
+
+
 def render() -> None:
     start = page_start("Overview")
     if start is None:
@@ -15,8 +28,7 @@ def render() -> None:
     path, runs, run_ids = start
     st.subheader("Runs")
     table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
-                        "runs", {"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,
-                                                                             help="matches stored / matches asked")})
+                        "runs", RUN_COLUMNS)
     if not run_ids:
         st.info("Pick at least one run in the sidebar.")
         return
@@ -34,11 +46,12 @@ def render() -> None:
     left, right = st.columns(2)
     reasons = cached("win_reasons", str(path), run_ids)
     fig = px.bar(reasons.to_pandas(), x="reason", y="matches", text="matches",
-                 labels={"reason": "How the match ended", "matches": "Matches"}, title="Win reasons")
+                 labels={"reason": "How the match ended", "matches": "Matches"},
+                 title=f"Win reasons (n = {int(reasons['matches'].sum()):,} matches)")
     left.plotly_chart(fig, width="stretch")
     lengths = cached("game_lengths", str(path), run_ids)
     fig = px.histogram(lengths.to_pandas(), x="turns", color="reason", nbins=40,
                        labels={"turns": "Game length (player-turns)", "count": "Matches", "reason": "Ended by"},
-                       title="Game length")
+                       title=f"Game length (n = {lengths.height:,} matches)")
     fig.update_layout(yaxis_title="Matches")
     right.plotly_chart(fig, width="stretch")

@@ -21,6 +21,7 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
+from sim.core.scenario import named_action
 
 
 class AllegianceDeck:
@@ -155,6 +156,13 @@ class AllegianceEngine:
     def describe(self, state: AllegianceState, action: Action) -> str:
         return scenario_mod.describe(state, action)
 
+    def lane_name(self, pool: Pool, lane: int) -> str:
+        """Events keep a cell in their lane column: its name, like p0.B3."""
+        return pool.board.names[lane]
+
+    def board(self, state: AllegianceState) -> dict:
+        return scenario_mod.board(state)
+
     def check_invariants(self, state: AllegianceState) -> list[str]:
         return check_invariants(state)
 
@@ -163,9 +171,7 @@ class AllegianceEngine:
         return scenario_mod.scenario_state(pool, setup, seed)
 
     def parse_action(self, state: AllegianceState, text: str) -> Action:
-        from sim.core.scenario import parse_action
-
-        return parse_action(self, state, text)
+        return named_action(self, state, text)
 
     def snapshot(self, state: AllegianceState) -> dict:
         return scenario_mod.snapshot(state)

@@ -215,6 +215,33 @@ def pending_view(state: AllegianceState) -> str | None:
     return repr(p)
 
 
+def board(state: AllegianceState) -> dict:
+    """The table as a person sees it (replays): one row per seat, one per unit or Blight token."""
+    pool = state.pool
+    names, cards = pool.board.names, pool.cards
+    seats, field = [], []
+    for seat, side in enumerate(state.sides):
+        cell = state.stronghold_cell(seat)
+        seats.append({"seat": f"p{seat}", "ap": side.ap, "hand": len(side.hand), "deck": len(side.deck),
+                      "discard": len(side.discard), "muster": ", ".join(cards[c].name for c, _ in side.muster),
+                      "stronghold": cards[state.cells[cell].card].name if cell >= 0 else "",
+                      "stronghold_hp": state.cells[cell].hp if cell >= 0 else None,
+                      "strongholds_left": len(side.strongholds), "blight": blight_on_side(state, seat),
+                      "to_act": seat == state.to_act})
+    for cell in range(pool.board.n):
+        u = state.cells[cell]
+        if u is not None:
+            view = unit_view(state, cell)
+            field.append({"cell": names[cell], "seat": view["owner"], "card": cards[u.card].name, "hp": u.hp,
+                          "max_hp": u.max_hp, "absorb": u.absorb, "reflect": u.reflect,
+                          "weapon": view.get("weapon") or "", "armor": view.get("armor") or "",
+                          "tap": view.get("tap", "")})
+        elif (state.blight >> cell) & 1:
+            field.append({"cell": names[cell], "seat": "", "card": "Blight", "hp": None, "max_hp": None,
+                          "absorb": 0, "reflect": 0, "weapon": "", "armor": "", "tap": ""})
+    return {"seats": seats, "field": field}
+
+
 def snapshot(state: AllegianceState) -> dict:
     pool = state.pool
     board, cards = pool.board, pool.cards

@@ -68,6 +68,13 @@ class Engine(Protocol):
     def describe(self, state: Any, action: Any) -> str:
         """The action in words a designer reads (and ``parse_action`` reads back)."""
 
+    def lane_name(self, pool: Any, lane: int) -> str:
+        """The name of a lane or cell index as events store it (``m3``, ``hr1``, ``C4``...)."""
+
+    def board(self, state: Any) -> dict:
+        """What a person sees of the table, for replays: ``{"seats": [row per seat],
+        "field": [row per card on the field]}``, rows being flat dicts of plain values."""
+
     def check_invariants(self, state: Any) -> list[str]:
         """Broken invariants in words; empty when the state is sound."""
 

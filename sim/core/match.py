@@ -35,7 +35,7 @@ def end_as_draw(state: Any, reason: str) -> None:
 
 
 def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: list[str],
-               log: bool = True, on_decision=None) -> MatchResult:
+               log: bool = True, on_decision=None, pilot_salt: int = 0) -> MatchResult:
     """Play one match to its end. Never raises for what happens inside the match: an exception
     is recorded on the result (with the seed, so it can be replayed) and the caller goes on.
 
@@ -48,7 +48,7 @@ def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: l
     error = None
     try:
         state = engine.new_match(pool, decks, seed, log=log)
-        seats = [make_pilot(name, engine, seat, streams.pilot(seat)) for seat, name in enumerate(pilots)]
+        seats = [make_pilot(name, engine, seat, streams.pilot(seat, pilot_salt)) for seat, name in enumerate(pilots)]
         turn_limit = pool.consts.turn_limit
         decision_limit = pool.consts.decision_limit
         turn, this_turn = state.turn, 0

@@ -23,6 +23,15 @@ def stream(seed: int, *purpose: object) -> random.Random:
     return random.Random(derive_seed(seed, *purpose))
 
 
+def copy_stream(rng: random.Random | None) -> random.Random | None:
+    """An independent copy of a stream at its current position (clones carry their own)."""
+    if rng is None:
+        return None
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
 class Streams:
     """The named streams of one match."""
 
@@ -39,8 +48,10 @@ class Streams:
         diverge still share their luck turn by turn (common random numbers)."""
         return stream(self.seed, "chance", turn)
 
-    def pilot(self, seat: int) -> random.Random:
-        return stream(self.seed, "pilot", seat)
+    def pilot(self, seat: int, salt: int = 0) -> random.Random:
+        """A seat's pilot stream. A non-zero ``salt`` gives the pilots other (equally fair) choices
+        on the same seed: used to calibrate version diffs with null changes that still diverge."""
+        return stream(self.seed, "pilot", seat) if not salt else stream(self.seed, "pilot", seat, salt)
 
     def setup(self) -> random.Random:
         """Setup choices such as who goes first when the rules draw it."""

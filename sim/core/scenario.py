@@ -74,9 +74,9 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
     return failures
 
 
-def parse_action(engine: Any, state: Any, text: str) -> Any:
-    """The legal action whose ``engine.describe`` is ``text``; a unique prefix is enough (a game's
-    ``parse_action`` can simply call this)."""
+def named_action(engine: Any, state: Any, text: str) -> Any:
+    """The legal action whose ``engine.describe`` words are ``text``; a unique prefix such as
+    "attack m3" is enough. ValueError lists the legal ones otherwise (a game's ``parse_action``)."""
     want = " ".join(str(text).split())
     legal = engine.legal_actions(state)
     names = [engine.describe(state, a) for a in legal]

@@ -143,6 +143,12 @@ class FrontierEngine:
     def describe(self, state: FrontierState, action: Action) -> str:
         return scenario_mod.describe(state, action)
 
+    def lane_name(self, pool: Pool, lane: int) -> str:
+        return pool.lane_names[lane]
+
+    def board(self, state: FrontierState) -> dict:
+        return scenario_mod.board(state)
+
     def check_invariants(self, state: FrontierState) -> list[str]:
         return check_invariants(state)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.scenario import parse_action as parse_described
+from sim.core.scenario import named_action
 from sim.frontier.actions import ATTACK, CHOOSE, END, PLAY, Action
 from sim.frontier.pool import CREATURE, Pool
 from sim.frontier.state import ACTION, SHERIFF, FrontierState, Unit, decode
@@ -43,7 +43,7 @@ def describe(state: FrontierState, action: Action) -> str:
 
 def parse_action(engine, state: FrontierState, text: str) -> Action:
     """The legal action named by ``text``; a unique prefix such as "attack m3" is enough."""
-    return parse_described(engine, state, text)
+    return named_action(engine, state, text)
 
 
 def _card(pool: Pool, slug: Any, where: str) -> int:
@@ -146,3 +146,24 @@ def snapshot(state: FrontierState) -> dict:
             "creatures": sum(u is not None for u in side.lanes),
         }
     return out
+
+
+def board(state: FrontierState) -> dict:
+    """The table as a person sees it: one row per seat, one per creature or Cover on the field."""
+    pool = state.pool
+    seats, field = [], []
+    for seat, side in enumerate(state.sides):
+        seats.append({"seat": f"p{seat}", "hp": side.hp, "mana": side.mana, "gold": side.gold,
+                      "hand": len(side.hand), "deck": len(side.deck), "discard": len(side.discard),
+                      "to_act": seat == state.to_act})
+        for lane, name in enumerate(pool.lane_names):
+            u = side.lanes[lane]
+            cover = side.cover[lane] if lane < pool.n_middle else 0
+            if u is None and not cover:
+                continue
+            field.append({"seat": f"p{seat}", "lane": name,
+                          "card": pool.cards[u.card].name if u is not None else "",
+                          "atk": u.atk if u is not None else None, "def": u.hp if u is not None else None,
+                          "cover": cover, "fresh": bool(u is not None and u.fresh),
+                          "attacks_left": u.attacks_left if u is not None else None})
+    return {"seats": seats, "field": field}

@@ -1,8 +1,9 @@
 """``workbench bench``: matches and decisions per second, per game and pilot pair.
 
-Engine alone: matches played one after another in this process (one core), logging on; per
-wall-clock second and per CPU-second of this process (on a shared machine the two differ: the
-CPU figure is what the engine costs, the wall figure what the machine gave it).
+Engine alone: matches played one after another in this process (one core), logging on, rotating
+through every pairing of the game's starter decks; per wall-clock second and per CPU-second of this
+process (on a shared machine the two differ: the CPU figure is what the engine costs, the wall
+figure what the machine gave it).
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
 core, each the median of several runs; the speed-up is their ratio.
 """
@@ -23,19 +24,26 @@ from workbench import games
 from workbench.farm import default_workers
 from workbench.store import Store
 
-PAIRS = (("random", "random"), ("greedy", "greedy"))
+PAIRS = (("random", "random"), ("greedy", "greedy"))  # the same pilot in both seats
+
+
+def pairings(n_decks: int) -> list[tuple[int, int]]:
+    """Every pairing of the starter decks (a game with one deck plays its mirror)."""
+    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
 
 
 def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
+    """Matches rotate through every pairing of the starter decks, each seed from both seats."""
     data, ruleset = games.load(game, "base")
     decks = games.decks_for(data, ruleset, None)
     eng = get_engine(game)
     pool = eng.compile_pool(ruleset)
     compiled = [eng.compile_deck(pool, d) for d in decks]
-    a, b = compiled[0], compiled[1 % len(compiled)]
+    pairs = pairings(len(compiled))
     decisions = errors = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
+        a, b = (compiled[k] for k in pairs[(i // 2) % len(pairs)])
         seats = [a, b] if i % 2 == 0 else [b, a]
         r = play_match(eng, pool, seats, 10_000 + i // 2, list(pilots), log=True)
         decisions += r.decisions
@@ -46,21 +54,22 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
             "matches_cpu_s": n / cpu}
 
 
-def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int) -> dict:
-    from workbench.commands.simulate import card_rows, new_run
-    from cardsdb.loader import Ruleset
+def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
+               cluster: str | None = None) -> dict:
+    from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
 
+    data, ruleset = games.load(game, "base")
+    n_pairs = len(pairings(len(games.decks_for(data, ruleset, None))))
+    per_pairing = max(2, n // n_pairs // 2 * 2)  # about n matches in all, spread over the pairings
     rates, decision_rates = [], []
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            store.init()
-            spec, payload = new_run(game, "base", None, list(pilots), n, 1 + rep, True, 1.0, None, workers)
-            ruleset = Ruleset.from_payload(payload["ruleset"])
-            run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks, "bench")
+            spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers)
+            run_id = create(store, spec, payload)
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
-                                list(range(spec.n_chunks)), workers)
+                                list(range(spec.n_chunks)), workers, cluster=cluster)
             rates.append(report.matches_per_second)
             decision_rates.append(report.decisions_per_second)
     return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates}
@@ -93,3 +102,145 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
             table.add_row(*row)
             out.print(f"measured {game} {','.join(pilots)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
     out.print(table)
+
+
+# --- reports ---------------------------------------------------------------------------------------
+
+def reports_speed(rows_wanted: int, out: Console) -> None:
+    """Build a store of at least ``rows_wanted`` card_games rows (a real run, copied under new run
+    ids), then time the Cards page's query, an AppTest render of the Cards page, and
+    ``workbench export cards`` to CSV."""
+    import duckdb
+
+    from reports.cards import card_metrics
+    from reports.export import write_frame
+    from reports.filters import Filters
+    from workbench.commands.simulate import create, execute
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.duckdb"
+        store = Store(path)
+        spec, payload = _random_spec(2000)
+        run = create(store, spec, payload)
+        execute(store, run, spec, payload, default_workers(), True, out)
+        con = duckdb.connect(str(path))
+        per_run = con.execute("SELECT count(*) FROM card_games").fetchall()[0][0]
+        copies = max(0, -(-rows_wanted // per_run) - 1)
+        for k in range(1, copies + 1):
+            new = run + k
+            con.execute("INSERT INTO runs SELECT * REPLACE (? AS run_id) FROM runs WHERE run_id = ?", [new, run])
+            for table in ("matches", "match_seats", "card_games"):
+                con.execute(f"INSERT INTO {table} SELECT * REPLACE (? AS run_id) FROM {table} WHERE run_id = ?", [new, run])
+        rows = con.execute("SELECT count(*) FROM card_games").fetchall()[0][0]
+        con.close()
+        timings = {}
+        t = time.perf_counter()
+        frame = card_metrics(path, Filters())
+        timings["card metrics query (all runs)"] = time.perf_counter() - t
+        t = time.perf_counter()
+        write_frame(frame, csv=Path(tmp) / "cards.csv")
+        timings["export cards: query + CSV"] = time.perf_counter() - t + timings["card metrics query (all runs)"]
+        timings["Cards page render (AppTest)"] = _cards_page_seconds(path, [run + k for k in range(copies + 1)])
+    table = Table("measurement", "seconds", title=f"workbench bench --reports: {rows:,} card_games rows")
+    for name, seconds in timings.items():
+        table.add_row(name, f"{seconds:.2f}")
+    out.print(table)
+
+
+def _cards_page_seconds(path: Path, run_ids: list[int]) -> float:
+    """Render the Cards page with every run chosen in its sidebar (all the rows), timed."""
+    import os
+
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    os.environ["WORKBENCH_DB"] = str(path)
+    st.cache_data.clear()
+    app = AppTest.from_string("from reports.pages import cards\ncards.render()", default_timeout=120)
+    app.run()
+    runs = next(w for w in app.sidebar.multiselect if w.label == "Runs")
+    runs.set_value(run_ids)
+    t = time.perf_counter()
+    app.run()
+    seconds = time.perf_counter() - t
+    if app.exception:
+        raise RuntimeError(app.exception[0].value)
+    shown = app.dataframe[0].value if app.dataframe else None
+    if shown is None or len(shown) == 0:
+        raise RuntimeError("the Cards page showed no table")
+    return seconds
+
+
+def _random_spec(matches: int, rules: str = "base", seed: int = 1, pilot_salt: int = 0, game: str = "frontier"):
+    from workbench.commands.simulate import new_run
+
+    return new_run(game, rules, None, ["random"], matches, seed, True, 0.0, None, default_workers(),
+                   pilot_salt=pilot_salt)
+
+
+# --- statistics on real simulations ---------------------------------------------------------------
+
+def stats_calibration(repeats: int, matches: int, out: Console) -> None:
+    """A/A diffs on real simulations: the same rules on the same seeds with the pilots' streams
+    salted, so matches diverge as a real change would make them while the true effect is nil.
+    Reports how often a card test says p < 0.05 (should be about 5%) and how many cards BH calls
+    significant (should be about none); then the variance pairing saves on a real rules change."""
+    import numpy as np
+
+    from reports.diff import version_diff
+    from workbench.commands.simulate import create, execute
+
+    pvals, excess, flagged, saved = [], [], 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "stats.duckdb")
+        for rep in range(repeats):
+            runs = []
+            for salt in (0, 1 + rep):
+                spec, payload = _random_spec(matches, seed=1000 * (rep + 1), pilot_salt=salt)
+                run = create(store, spec, payload)
+                execute(store, run, spec, payload, default_workers(), True, out)
+                runs.append(run)
+            r = version_diff(store.path, *runs)
+            pvals.extend(r["cards"]["mcnemar_p"].to_list())
+            excess.extend(r["cards"]["excess_p"].to_list())
+            flagged += r["significant_cards"].height
+            saved.append(r["variance_saved"])
+        real = []
+        for rules in ("base", "first-player-skips-draw"):
+            spec, payload = _random_spec(matches * 2, rules=rules, seed=7)
+            run = create(store, spec, payload)
+            execute(store, run, spec, payload, default_workers(), True, out)
+            real.append(run)
+        change = version_diff(store.path, *real)
+    p = np.asarray(pvals, dtype=float)
+    e = np.asarray(excess, dtype=float)
+    e = e[np.isfinite(e)]
+    table = Table("measurement", "value", title=f"workbench bench --stats: {repeats} A/A diffs of {matches} matches (random pilots)")
+    table.add_row("card tests (McNemar on twins with the card in hand)", f"{p.size:,}")
+    table.add_row("share with p < 0.05 (target about 5%)", f"{(p < 0.05).mean():.1%}")
+    table.add_row("card excess tests (Welch, card's change beyond its deck)", f"{e.size:,}")
+    table.add_row("share with p < 0.05 (target about 5%)", f"{(e < 0.05).mean():.1%}" if e.size else "-")
+    table.add_row("cards significant after BH at 5% FDR, all A/A diffs (target about 0)", str(flagged))
+    table.add_row("variance of a deck's win-rate change removed by pairing, A/A (median)", f"{np.nanmedian(saved):.0%}")
+    table.add_row("... on a real change (base -> first-player-skips-draw)", f"{change['variance_saved']:.0%}")
+    out.print(table)
+
+
+# --- Dask --------------------------------------------------------------------------------------------
+
+def dask_speed(matches: int, repeats: int, out: Console) -> None:
+    """A LocalCluster of 1 worker against one of every core, on the same runs; clusters are
+    started before the clock runs (a real cluster is up before a batch comes)."""
+    from distributed import LocalCluster
+
+    cores = default_workers()
+    rates = {}
+    for n in (1, cores):
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+            rates[n] = farm_speed("frontier", ("random", "random"), matches, n, repeats, cluster.scheduler_address)
+    table = Table("workers", "matches/s (median)", "runs", title=f"workbench bench --dask: LocalCluster, "
+                  f"{matches} random matches per run, median of {repeats}")
+    for n, r in rates.items():
+        table.add_row(str(n), f"{r['matches_s']:,.0f}", ", ".join(f"{x:,.0f}" for x in r["runs"]))
+    out.print(table)
+    out.print(f"speed-up: {rates[cores]['matches_s'] / rates[1]['matches_s']:.2f}x")

@@ -43,7 +43,9 @@ def parse_events(value: str) -> float:
 
 
 def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
-            swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None) -> tuple[RunSpec, dict]:
+            swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
+            pilot_salt: int = 0) -> tuple[RunSpec, dict]:
+    """The spec of a new run and what its workers need, checked (one-line errors)."""
     from sim.core.pilots import PILOTS
 
     data, ruleset = games.load(game, rules, data_dir)
@@ -61,8 +63,22 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
         chunk_size += chunk_size % 2  # keep the two seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
-                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks))
+                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt)
     return spec, payload_for(spec, ruleset, decks)
+
+
+def create(store: Store, spec: RunSpec, payload: dict) -> int:
+    """Record a new run (its spec, and its rules version's cards) in the store."""
+    from cardsdb.loader import Ruleset
+
+    store.init()
+    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
+                            spec.n_chunks, code_version())
+
+
+def find_done(store: Store, spec: RunSpec) -> int | None:
+    """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any."""
+    return store.find_run(spec.spec_hash(), status="done")
 
 
 def payload_for(spec: RunSpec, ruleset, decks) -> dict:
@@ -76,7 +92,7 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
         raise UserError(f"{store.path}: no run {run_id}")
     if row["status"] == "done":
         raise UserError(f"run {run_id} is already done ({row['matches_done']} matches)")
-    if row["status"] == "running" and row["pid"] and row["pid"] != os.getpid() and _alive(row["pid"]):
+    if run_alive(store, run_id, row):
         raise UserError(f"run {run_id} is still being written by process {row['pid']}")
     spec = RunSpec.from_json(json.loads(row["spec"]))
     data, ruleset = games.load(spec.game, spec.rules, data_dir)
@@ -88,16 +104,20 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
     return spec, payload_for(spec, ruleset, decks), row
 
 
-def _alive(pid: int) -> bool:
+def run_alive(store: Store, run_id: int, row: dict | None = None) -> bool:
+    """Is another live process writing this run right now?"""
+    row = row or store.run(run_id)
+    if not row or row["status"] != "running" or not row["pid"] or row["pid"] == os.getpid():
+        return False
     try:
-        os.kill(pid, 0)
+        os.kill(row["pid"], 0)
     except (ProcessLookupError, PermissionError):
         return False
     return True
 
 
 def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: int, quiet: bool,
-            console: Console) -> FarmReport:
+            console: Console, cluster: str | None = None, parts: str | None = None) -> FarmReport:
     """Play the chunks of the run not stored yet; mark the run done, stopped or failed."""
     store.init()
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}
@@ -118,7 +138,8 @@ def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: in
         progress.update(task, advance=n, rate=f"{rate:,.0f}")
 
     try:
-        report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start)
+        report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start,
+                            cluster=cluster, parts=parts)
     except KeyboardInterrupt:
         progress.stop()
         store.set_status(run_id, "stopped", note="interrupted", pid=None)
@@ -137,7 +158,8 @@ def execute(store: Store, run_id: int, spec: RunSpec, payload: dict, workers: in
 
 
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
-             resume, quiet, data_dir=None, console: Console | None = None) -> int:
+             resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
+             parts: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers()
@@ -150,12 +172,8 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
         games.known_game(game)
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
                                 workers, data_dir)
-        from cardsdb.loader import Ruleset
-        ruleset = Ruleset.from_payload(payload["ruleset"])
-        store.init()
-        run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks,
-                                  code_version())
-    report = execute(store, run_id, spec, payload, workers, quiet, console)
+        run_id = create(store, spec, payload)
+    report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
     console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}) stored in "
                   f"{store.path}; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"

@@ -7,12 +7,10 @@ from rich.console import Console
 from rich.table import Table
 
 from reports import db
-from reports.cards import card_stats
 from reports.export import write_frame
+from reports.exports import EXPORTS, export_frame
+from reports.filters import Filters
 from workbench.errors import UserError
-from workbench.store import TABLES
-
-EXPORTS = TABLES + ("card_stats",)
 
 
 def show_runs(path: Path, console: Console) -> None:
@@ -28,26 +26,20 @@ def show_runs(path: Path, console: Console) -> None:
     console.print(table)
 
 
-def export_table(path: Path, table: str, run: int | None, csv: Path | None, parquet: Path | None,
-                 console: Console) -> None:
+def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, csv: Path | None,
+                 parquet: Path | None, console: Console) -> None:
     if table not in EXPORTS:
         raise UserError(f"unknown table {table!r} (export one of: {', '.join(EXPORTS)})")
     if csv is None and parquet is None:
         raise UserError("say where to write: --csv FILE and/or --parquet FILE")
     if not db.has_tables(path, "runs"):
         raise UserError(f"{path}: no runs yet (run `workbench simulate frontier` first)")
-    if run is not None and db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
-        raise UserError(f"{path}: no run {run}")
-    if table == "card_stats":
-        frame = card_stats(path, [run] if run is not None else None)
-    elif table == "cards":
-        where = "" if run is None else "WHERE rules_hash = (SELECT rules_hash FROM runs WHERE run_id = ?)"
-        frame = db.query(path, f"SELECT * FROM cards {where} ORDER BY rules_hash, card", [run] if run is not None else None)
-    else:
-        where = "" if run is None else "WHERE run_id = ?"
-        order = {"runs": "run_id", "chunks": "run_id, chunk", "matches": "run_id, match_no",
-                 "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
-                 "card_games": "run_id, match_no, seat, card"}[table]
-        frame = db.query(path, f"SELECT * FROM {table} {where} ORDER BY {order}", [run] if run is not None else None)
+    for run in filters.runs:
+        if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
+            raise UserError(f"{path}: no run {run}")
+    try:
+        frame = export_frame(path, table, filters, diff_id)
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
     for written in write_frame(frame, csv, parquet):
         console.print(f"wrote {frame.height} rows of {table} to {written}")

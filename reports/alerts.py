@@ -1,0 +1,65 @@
+"""What moved between two runs played on the same seeds: the alerts of a nightly batch.
+
+A deck (or the first seat) alerts when its paired win-rate change is at least the threshold and
+McNemar's test rejects at 5%; a card when its change beyond its deck is at least the threshold
+and Benjamini-Hochberg calls it significant at the batch's false discovery rate; a keyword when
+the win rate of seats that played it moved by at least the threshold and the 95% interval of
+that change (Newcombe, the two runs taken as independent samples) excludes zero."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from reports.diff import version_diff
+from reports.filters import Filters
+from reports.keywords import keyword_impact
+from reports.stats import diff_interval
+
+COLUMNS = ["comparison", "kind", "name", "base_run", "candidate_run", "change_points", "low_points",
+           "high_points", "p_or_q", "threshold_points"]
+
+
+def alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points: float, fdr: float,
+           comparison: str) -> tuple[pl.DataFrame, dict]:
+    """(alert rows, the diff) between two twin runs."""
+    t = threshold_points / 100.0
+    diff = version_diff(path, base_run, candidate_run, fdr)
+    rows = []
+
+    def add(kind, name, change, lo, hi, p):
+        rows.append({"comparison": comparison, "kind": kind, "name": name, "base_run": base_run,
+                     "candidate_run": candidate_run, "change_points": round(change * 100, 2),
+                     "low_points": round(lo * 100, 2), "high_points": round(hi * 100, 2), "p_or_q": p,
+                     "threshold_points": threshold_points})
+
+    for d in diff["decks"].iter_rows(named=True):
+        if abs(d["change"]) >= t and d["mcnemar_p"] < 0.05:
+            add("deck", d["deck"], d["change"], d["change_lo"], d["change_hi"], d["mcnemar_p"])
+    cards = diff["cards"]
+    if not cards.is_empty():
+        for c in cards.filter(pl.col("significant")).iter_rows(named=True):
+            if abs(c["excess_change"]) >= t:
+                add("card", c["card"], c["excess_change"], c["excess_lo"], c["excess_hi"], c["q_value"])
+    for k in keyword_changes(path, base_run, candidate_run).iter_rows(named=True):
+        if abs(k["change"]) >= t and (k["change_lo"] > 0 or k["change_hi"] < 0):
+            add("keyword", k["keyword"], k["change"], k["change_lo"], k["change_hi"], float("nan"))
+    frame = pl.DataFrame(rows, schema={c: (pl.Utf8 if c in ("comparison", "kind", "name") else
+                                           pl.Int64 if c.endswith("_run") else pl.Float64) for c in COLUMNS})
+    return frame, diff
+
+
+def keyword_changes(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:
+    """Change in the win rate of seats that played each keyword, between two runs."""
+    b = keyword_impact(path, Filters(runs=[base_run]))
+    c = keyword_impact(path, Filters(runs=[candidate_run]))
+    if b.is_empty() or c.is_empty():
+        return pl.DataFrame(schema={"keyword": pl.Utf8, "change": pl.Float64, "change_lo": pl.Float64,
+                                    "change_hi": pl.Float64})
+    j = b.select("keyword", "seats_exposed", "wr_with").join(
+        c.select("keyword", "seats_exposed", "wr_with"), on="keyword", suffix="_c")
+    k_c = (j["wr_with_c"] * j["seats_exposed_c"]).round()
+    k_b = (j["wr_with"] * j["seats_exposed"]).round()
+    lo, hi = diff_interval(k_c, j["seats_exposed_c"], k_b, j["seats_exposed"])
+    return pl.DataFrame({"keyword": j["keyword"], "change": j["wr_with_c"] - j["wr_with"],
+                         "change_lo": lo, "change_hi": hi})

@@ -1,0 +1,77 @@
+"""Cost curves: stats against cost with the fitted stat budget, cards far off it; decks' cost
+curves; win rate when played, by cost.
+
+The budget line is an ordinary least squares fit of a card's stat points (what it gives, as its
+game counts them) on its budget cost (what it costs), per game, rules version and card type.
+A card is flagged when its studentized residual is beyond +-2: it gives much more or much less
+than cards of its cost do."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import statsmodels.api as sm
+
+from reports import db
+from reports.examples import by_key
+from reports.filters import Filters
+from reports.keywords import _cards
+from reports.stats import rate, wilson
+
+OUTLIER_Z = 2.0
+
+
+def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(cards with fitted line, residual and flag; one row per fitted line with its slope,
+    intercept and R^2)."""
+    cards = _cards(path, filters).filter(pl.col("stat_points").is_not_null() & pl.col("budget_cost").is_not_null())
+    parts, lines = [], []
+    for (game, version, ctype), part in cards.group_by(["game", "rules_version", "type"], maintain_order=True):
+        x = part["budget_cost"].to_numpy().astype(float)
+        y = part["stat_points"].to_numpy().astype(float)
+        if part.height >= 3 and np.ptp(x) > 0:
+            fit = sm.OLS(y, sm.add_constant(x)).fit()
+            fitted = np.asarray(fit.fittedvalues)
+            resid = np.asarray(fit.get_influence().resid_studentized_internal)
+            lines.append({"game": game, "rules_version": version, "type": ctype, "intercept": float(fit.params[0]),
+                          "slope": float(fit.params[1]), "r_squared": float(fit.rsquared), "cards": part.height})
+        else:
+            fitted, resid = np.full(part.height, np.nan), np.full(part.height, np.nan)
+        parts.append(part.select("game", "rules_version", "card", "name", "type", "faction", "budget_cost",
+                                 "stat_points", "budget_points", "attack", "defense")
+                     .with_columns(pl.Series("fitted_stats", fitted), pl.Series("residual_z", resid),
+                                   pl.Series("off_budget", np.abs(np.nan_to_num(resid)) > OUTLIER_Z)))
+    if not parts:
+        return pl.DataFrame(), pl.DataFrame()
+    return pl.concat(parts, how="vertical_relaxed"), pl.DataFrame(lines)
+
+
+def deck_curves(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per rules version and deck: how many cards at each budget cost (the list as it was played)."""
+    filters = filters or Filters()
+    where, params = filters.where("r", "cg")
+    return db.query(path, f"""
+        WITH lists AS (
+            SELECT r.game, r.rules_version, r.rules_hash, cg.deck, cg.card, max(cg.copies) AS copies
+            FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where} GROUP BY ALL)
+        SELECT l.game, l.rules_version, l.deck, c.budget_cost AS cost, sum(l.copies)::INTEGER AS cards
+        FROM lists l JOIN cards c ON c.rules_hash = l.rules_hash AND c.card = l.card
+        GROUP BY ALL ORDER BY ALL""", params or None)
+
+
+def win_rate_by_cost(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Win rate of games where a card of each cost was played (one count per match x seat x card)."""
+    filters = filters or Filters()
+    where, params = filters.where("r", "cg")
+    where = (where + " AND " if where else "WHERE ") + "cg.played > 0"
+    frame = db.query(path, f"""
+        SELECT r.game, c.budget_cost AS cost, count(*) AS games, count(*) FILTER (WHERE cg.won) AS won
+        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
+        JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
+        {where} GROUP BY ALL ORDER BY ALL""", params or None)
+    lo, hi = wilson(frame["won"], frame["games"])
+    examples = by_key(path, filters, "cost").rename({"key": "cost"})
+    return frame.with_columns(pl.Series("win_rate", rate(frame["won"], frame["games"])),
+                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
+                              ).join(examples, on="cost", how="left").sort("game", "cost")

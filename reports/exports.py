@@ -1,0 +1,74 @@
+"""Every table a designer can take to a spreadsheet, by name: the store's own tables and the
+computed metrics. Column meanings are in reports/METRICS.md."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import polars as pl
+
+from reports import costs, db, keywords, matchups
+from reports.cards import card_metrics, win_rate_by_turn_played
+from reports.diff import version_diff
+from reports.filters import Filters
+
+# the store's tables (raw rows); `card_defs` is the store table `cards` (card definitions)
+RAW = {"runs": "run_id", "chunks": "run_id, chunk", "card_defs": "rules_hash, card", "matches": "run_id, match_no",
+       "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
+       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id"}
+
+COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
+    "cards": lambda p, f: card_metrics(p, f),
+    "cards_by_deck": lambda p, f: card_metrics(p, f, group_by=("rules_version", "deck")),
+    "win_rate_by_turn": win_rate_by_turn_played,
+    "keywords": keywords.keyword_impact,
+    "keyword_prices": keywords.keyword_prices,
+    "cost_curve": lambda p, f: costs.stat_budget(p, f)[0],
+    "cost_lines": lambda p, f: costs.stat_budget(p, f)[1],
+    "deck_curves": costs.deck_curves,
+    "win_rate_by_cost": costs.win_rate_by_cost,
+    "matchups": matchups.matchups,
+    "deck_field": matchups.deck_field,
+}
+
+DIFF_TABLES = ("diff_decks", "diff_cards", "diff_power", "diff_changed_cards")
+
+EXPORTS = tuple(COMPUTED) + DIFF_TABLES + tuple(RAW)
+
+
+def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
+    table = "cards" if name == "card_defs" else name
+    clauses, params = [], []
+    if filters.runs:
+        marks = ", ".join("?" for _ in filters.runs)
+        if name == "card_defs":
+            clauses.append(f"rules_hash IN (SELECT rules_hash FROM runs WHERE run_id IN ({marks}))")
+        elif name == "diffs":
+            clauses.append(f"(base_run IN ({marks}) OR candidate_run IN ({marks}))")
+            params.extend(filters.runs)
+        else:
+            clauses.append(f"run_id IN ({marks})")
+        params.extend(filters.runs)
+    if filters.game and name in ("runs", "card_defs", "diffs"):
+        clauses.append("game = ?")
+        params.append(filters.game)
+    where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+    return db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}", params or None)
+
+
+def diff_table(path: Path, name: str, diff_id: int) -> pl.DataFrame:
+    row = db.query(path, "SELECT base_run, candidate_run FROM diffs WHERE diff_id = ?", [diff_id])
+    if row.is_empty():
+        raise LookupError(f"no diff {diff_id} (see `workbench export diffs`)")
+    base, candidate = row.row(0)
+    return version_diff(path, base, candidate)[name.removeprefix("diff_")]
+
+
+def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None) -> pl.DataFrame:
+    if name in RAW:
+        return raw_table(path, name, filters)
+    if name in DIFF_TABLES:
+        if diff_id is None:
+            raise LookupError(f"{name} needs --diff ID (see `workbench export diffs`)")
+        return diff_table(path, name, diff_id)
+    return COMPUTED[name](path, filters)

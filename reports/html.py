@@ -1,0 +1,157 @@
+"""``workbench report``: one self-contained HTML file (plotly inline) with the headline findings
+first: the most over- and under-performing cards with intervals, keyword prices, cost-curve
+outliers, the matchup matrix, and a version diff when asked."""
+from __future__ import annotations
+
+import html
+from datetime import datetime, timezone
+from pathlib import Path
+
+import plotly.express as px
+import plotly.graph_objects as go
+import polars as pl
+
+from reports import costs, db, keywords, matchups, overview
+from reports.cards import card_metrics
+from reports.diff import version_diff
+from reports.filters import Filters
+
+TOP = 8
+STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
+h1{margin-bottom:0} .sub{color:#666;margin-top:.2rem} h2{border-bottom:2px solid #eee;padding-bottom:.3rem;margin-top:2.2rem}
+table{border-collapse:collapse;font-size:.9rem;margin:.6rem 0} th,td{padding:.25rem .6rem;border-bottom:1px solid #eee;text-align:right}
+th{background:#f6f6f6} td:first-child,th:first-child{text-align:left} .sig{color:#b00;font-weight:600}
+.note{color:#555;font-size:.9rem;max-width:60rem}
+"""
+
+
+class _Figures:
+    """Plotly figures as HTML, the library inlined once (the file works offline)."""
+
+    def __init__(self):
+        self.first = True
+
+    def __call__(self, fig: go.Figure) -> str:
+        out = fig.to_html(full_html=False, include_plotlyjs="inline" if self.first else False)
+        self.first = False
+        return out
+
+
+def _pct(x) -> str:
+    return "" if x is None or x != x else f"{x * 100:.1f}%"
+
+
+def _table(frame: pl.DataFrame, columns: dict[str, str], pct: tuple[str, ...] = (), sig: str | None = None) -> str:
+    head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
+    rows = []
+    for r in frame.iter_rows(named=True):
+        cells = []
+        for col in columns:
+            v = r.get(col)
+            text = _pct(v) if col in pct else ("" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v))
+            cls = ' class="sig"' if sig and r.get(sig) else ""
+            cells.append(f"<td{cls}>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _interval(frame: pl.DataFrame, rate: str) -> pl.DataFrame:
+    """A readable "lo% to hi%" column beside a rate."""
+    return frame.with_columns(pl.format("{}% to {}%", (pl.col(f"{rate}_lo") * 100).round(1),
+                                        (pl.col(f"{rate}_hi") * 100).round(1)).alias(f"{rate}_ci"))
+
+
+def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) -> str:
+    fig = _Figures()
+    filters = Filters(runs=run_ids)
+    runs = db.query(path, f"SELECT * FROM runs WHERE run_id IN ({', '.join('?' for _ in run_ids)})", run_ids)
+    seat = overview.first_seat(path, run_ids)
+    parts = [f"<h1>Balance report: run{'s' if len(run_ids) > 1 else ''} {', '.join(map(str, run_ids))}</h1>",
+             f"<p class='sub'>{html.escape(', '.join(sorted(set(runs['game']))))} · rules "
+             f"{html.escape(', '.join(sorted(set(runs['rules_version']))))} · decks {html.escape(', '.join(sorted(set(runs['decks']))))}"
+             f" · pilots {html.escape(', '.join(sorted(set(runs['pilots']))))} · {seat['matches']:,} matches · "
+             f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
+    if seat["first_seat_wr"] is not None:
+        parts.append(f"<p>First seat wins {_pct(seat['first_seat_wr'])} of decided matches "
+                     f"(95% {_pct(seat['lo'])} to {_pct(seat['hi'])}, n = {seat['decided']:,}); {seat['draws']:,} draws, "
+                     f"{seat['errors']:,} errors.</p>")
+
+    cards = card_metrics(path, filters).filter(pl.col("played_games") > 0)
+    parts.append("<h2>Cards that over- and under-perform</h2><p class='note'>Ranked by Played WR shrunk toward the mean "
+                 "(empirical Bayes), so small samples do not top the list. Red: significant after Benjamini-Hochberg at a "
+                 "5% false discovery rate. Intervals are 95% Wilson.</p>")
+    cols = {"name": "card", "faction": "faction", "cost": "cost", "played_games": "n played", "played_wr": "Played WR",
+            "played_wr_ci": "95% interval", "played_wr_shrunk": "shrunk", "gih_wr": "GIH WR", "iwd": "IWD",
+            "played_wr_q": "q", "example_win": "example match"}
+    ranked = _interval(cards, "played_wr").sort("played_wr_shrunk", descending=True)
+    parts.append("<h3>Most over-performing</h3>" + _table(ranked.head(TOP), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
+    parts.append("<h3>Most under-performing</h3>" + _table(ranked.tail(TOP).reverse(), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
+    chart = ranked.sort("played_wr_shrunk")
+    parts.append(fig(go.Figure(go.Bar(
+        x=chart["played_wr"] * 100, y=[f"{n} (n={k})" for n, k in zip(chart["name"], chart["played_games"])],
+        orientation="h", error_x={"type": "data", "symmetric": False,
+                                  "array": (chart["played_wr_hi"] - chart["played_wr"]) * 100,
+                                  "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100})
+    ).update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", height=max(400, 16 * chart.height))))
+
+    prices = keywords.keyword_prices(path, filters)
+    impact = keywords.keyword_impact(path, filters)
+    parts.append("<h2>Keywords</h2><p class='note'>Price: what the card designs charge for each keyword, in cost units "
+                 "(least squares of cost on stats and keywords). Impact: change in the log-odds of winning per card played "
+                 "with the keyword, holding the cost played and seat order fixed, beside the plain with/without difference.</p>")
+    if not prices.is_empty():
+        parts.append(_table(prices, {"type": "type", "term": "term", "cost": "cost", "cost_lo": "low", "cost_hi": "high",
+                                     "cards_with": "cards"}))
+    if not impact.is_empty():
+        parts.append(_table(impact, {"keyword": "keyword", "seats_exposed": "seats", "wr_with": "WR with",
+                                     "wr_without": "WR without", "plain_diff": "plain diff", "log_odds": "model log-odds",
+                                     "log_odds_lo": "low", "log_odds_hi": "high", "p_value": "p"},
+                        ("wr_with", "wr_without", "plain_diff")))
+
+    fitted, lines = costs.stat_budget(path, filters)
+    parts.append("<h2>Cost curve</h2>")
+    if not fitted.is_empty():
+        off = fitted.filter(pl.col("off_budget"))
+        parts.append(f"<p>{off.height} of {fitted.height} cards sit off the fitted stat budget (studentized residual beyond ±2).</p>")
+        if off.height:
+            parts.append(_table(off, {"name": "card", "type": "type", "budget_cost": "cost", "stat_points": "stats",
+                                      "fitted_stats": "fitted", "residual_z": "residual z"}))
+        parts.append(fig(px.scatter(fitted.to_pandas(), x="budget_cost", y="stat_points", color="type", symbol="off_budget",
+                                    hover_name="name", trendline=None,
+                                    labels={"budget_cost": "Budget cost", "stat_points": "Stat points", "type": "Type",
+                                            "off_budget": "Off budget"}, title="Stats against cost")))
+
+    m = matchups.matchups(path, filters)
+    if not m.is_empty():
+        parts.append("<h2>Matchups</h2>")
+        grid = m.pivot(on="opponent", index="deck", values="win_rate").sort("deck")
+        decks = grid["deck"].to_list()
+        z = [[grid[o][i] if o in grid.columns else None for o in decks] for i in range(len(decks))]
+        parts.append(fig(go.Figure(go.Heatmap(z=z, x=decks, y=decks, zmin=0.3, zmax=0.7, colorscale="RdBu",
+                                              text=[[_pct(v) for v in row] for row in z], texttemplate="%{text}"))
+                         .update_layout(title="Row deck's win rate against column deck", xaxis_title="Opponent",
+                                        yaxis_title="Deck")))
+        parts.append(_table(m, {"deck": "deck", "opponent": "opponent", "games": "games", "win_rate": "win rate",
+                                "win_rate_lo": "low", "win_rate_hi": "high"}, ("win_rate", "win_rate_lo", "win_rate_hi")))
+
+    if diff_base is not None:
+        parts.append(_diff_section(path, diff_base, run_ids[0]))
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Balance report</title><style>{STYLE}</style>"
+            f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _diff_section(path, base_run: int, candidate_run: int) -> str:
+    r = version_diff(path, base_run, candidate_run)
+    parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>",
+             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats). Pairing removed "
+             f"{_pct(r['variance_saved'])} of the variance of a deck's win-rate change.</p>"]
+    parts.append(_table(r["decks"], {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
+                                     "change": "change", "change_lo": "low", "change_hi": "high", "mcnemar_p": "McNemar p"},
+                        ("wr_base", "wr_candidate", "change", "change_lo", "change_hi")))
+    sig = r["significant_cards"]
+    parts.append("<p>Cards that moved significantly (BH, FDR 5%): "
+                 + (", ".join(html.escape(c) for c in sig["card"].to_list()) if sig.height else "none") + "</p>")
+    parts.append(_table(r["power"], {"change_points": "change (points)", "paired_matches": "paired matches",
+                                     "unpaired_matches_per_version": "unpaired matches per version"}))
+    return "".join(parts)

@@ -1,0 +1,147 @@
+"""What keywords do to winning, and what they are worth in cost.
+
+Impact: per match x seat, the exposure to a keyword is the number of cards played that carry
+it. A logistic model of winning on every keyword's exposure, with the cost of all cards played
+and the seat order as covariates (statsmodels), gives each keyword's effect on the odds of
+winning with its 95% interval. Beside it, the plain difference: win rate of seats that played
+the keyword at least once minus the win rate of those that did not (Newcombe interval). The
+plain difference carries every confounder (e.g. expensive keywords are played by seats that
+survived longer); the model removes cost and seat order, which is all it claims to remove, and
+"cards played" is itself an outcome of the game (a seat that is winning plays more).
+
+Because we own the simulator we can also show a cause: the same model on the keyword cards
+dealt in the opening hand (``oh_`` columns), with the opening hand's cost and seat order as
+covariates. The shuffle deals them at random, so that effect is what holding one more such card
+from the start does to winning, not a correlation with how the game went.
+
+Prices: over the cards of a rules version (one type at a time), an ordinary least squares fit of
+cost on attack, defense and keyword flags; a keyword's coefficient is what the designers have
+been charging for it, in cost units, with its 95% interval.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import statsmodels.api as sm
+
+from reports import db
+from reports.examples import by_key
+from reports.filters import Filters
+from reports.stats import diff_interval, rate
+
+MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
+
+
+def exposures(path: str | Path, filters: Filters | None = None, basis: str = "played") -> pl.DataFrame:
+    """One row per match x seat: won, on_play, ``cost`` and one column per keyword.
+
+    basis "played": a keyword's exposure is the number of cards played that carry it, ``cost``
+    the budget cost of every card played. basis "opening": the number of such cards in the
+    opening hand, ``cost`` the opening hand's cost. The opening hand is dealt by the shuffle, so
+    its exposure is randomised; what is played is not (it depends on how the game goes)."""
+    filters = filters or Filters()
+    count = {"played": "cg.played", "opening": "cg.in_opening_hand"}[basis]
+    where, params = filters.where("r", "cg")
+    seats = db.query(path, f"""
+        SELECT cg.run_id, cg.match_no, cg.seat, any_value(cg.won) AS won, any_value(cg.on_play) AS on_play,
+               sum({count} * coalesce(c.budget_cost, 0)) AS cost
+        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
+        LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
+        {where} GROUP BY ALL""", params or None)
+    kw = db.query(path, f"""
+        SELECT cg.run_id, cg.match_no, cg.seat, k.keyword, sum({count}) AS n
+        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
+        JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k
+             ON k.rules_hash = r.rules_hash AND k.card = cg.card
+        {where + (' AND ' if where else 'WHERE ')} {count} > 0 GROUP BY ALL""", params or None)
+    if kw.is_empty():
+        return seats
+    wide = kw.pivot(on="keyword", index=["run_id", "match_no", "seat"], values="n", aggregate_function="sum")
+    out = seats.join(wide, on=["run_id", "match_no", "seat"], how="left")
+    names = [c for c in wide.columns if c not in ("run_id", "match_no", "seat")]
+    return out.with_columns(pl.col(c).fill_null(0) for c in names)
+
+
+def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per keyword: seats exposed, plain with/without win rates and difference, and the model's
+    log-odds effect per card played (with odds ratio, interval, p-value)."""
+    data = exposures(path, filters)
+    base = {"run_id", "match_no", "seat", "won", "on_play", "cost"}
+    keywords = sorted(c for c in data.columns if c not in base)
+    if data.is_empty() or not keywords:
+        return pl.DataFrame()
+    won = data["won"].cast(pl.Int8).to_numpy()
+    rows = []
+    for kw in keywords:
+        exposed = data[kw].to_numpy() > 0
+        k1, n1 = int(won[exposed].sum()), int(exposed.sum())
+        k0, n0 = int(won[~exposed].sum()), int((~exposed).sum())
+        lo, hi = diff_interval([k1], [n1], [k0], [n0])
+        rows.append({"keyword": kw, "seats_exposed": n1, "seats_unexposed": n0,
+                     "wr_with": float(rate(k1, n1)), "wr_without": float(rate(k0, n0)),
+                     "plain_diff": float(rate(k1, n1) - rate(k0, n0)), "plain_diff_lo": float(lo[0]),
+                     "plain_diff_hi": float(hi[0])})
+    out = pl.DataFrame(rows)
+    model = _fit_logit(data, [kw for kw, row in zip(keywords, rows) if row["seats_exposed"] >= MIN_EXPOSED])
+    opening = exposures(path, filters, basis="opening")
+    dealt = [kw for kw in keywords if kw in opening.columns and int((opening[kw] > 0).sum()) >= MIN_EXPOSED]
+    randomised = _fit_logit(opening, dealt).rename(lambda c: c if c == "keyword" else f"oh_{c}")
+    examples = by_key(path, filters or Filters(), "keyword").rename({"key": "keyword"})
+    return (out.join(model, on="keyword", how="left").join(randomised, on="keyword", how="left")
+            .join(examples, on="keyword", how="left").sort("keyword"))
+
+
+def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
+    empty = pl.DataFrame(schema={"keyword": pl.Utf8, "log_odds": pl.Float64, "log_odds_lo": pl.Float64,
+                                 "log_odds_hi": pl.Float64, "odds_ratio": pl.Float64, "p_value": pl.Float64})
+    if not keywords or data.height < 20:
+        return empty
+    X = np.column_stack([data[k].to_numpy().astype(float) for k in keywords]
+                        + [data["cost"].to_numpy().astype(float) / 10.0,
+                           data["on_play"].cast(pl.Int8).to_numpy().astype(float)])
+    X = sm.add_constant(X, has_constant="add")
+    y = data["won"].cast(pl.Int8).to_numpy().astype(float)
+    try:
+        fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+    except Exception:  # perfect separation or a singular design: no model, the plain numbers stand
+        return empty
+    ci = np.asarray(fit.conf_int())
+    params, pvalues = np.asarray(fit.params), np.asarray(fit.pvalues)
+    return pl.DataFrame({"keyword": keywords, "log_odds": params[1:1 + len(keywords)],
+                         "log_odds_lo": ci[1:1 + len(keywords), 0], "log_odds_hi": ci[1:1 + len(keywords), 1],
+                         "odds_ratio": np.exp(params[1:1 + len(keywords)]), "p_value": pvalues[1:1 + len(keywords)]})
+
+
+def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per game, rules version and card type: the fitted cost of attack, defense and each
+    keyword (OLS of budget cost on stats and keyword flags), with 95% intervals."""
+    cards = _cards(path, filters)
+    rows = []
+    for (game, version, ctype), part in cards.group_by(["game", "rules_version", "type"], maintain_order=True):
+        part = part.filter(pl.col("attack").is_not_null() & pl.col("defense").is_not_null())
+        kws = sorted({k for ks in part["keywords"].to_list() for k in (ks or [])})
+        kws = [k for k in kws if sum(k in (ks or []) for ks in part["keywords"].to_list()) >= 2]
+        names = ["attack", "defense"] + kws
+        if part.height < len(names) + 3:
+            continue
+        X = np.column_stack([part["attack"].to_numpy(), part["defense"].to_numpy()]
+                            + [np.array([k in (ks or []) for ks in part["keywords"].to_list()], dtype=float) for k in kws])
+        fit = sm.OLS(part["budget_cost"].to_numpy().astype(float), sm.add_constant(X.astype(float))).fit()
+        ci = np.asarray(fit.conf_int())
+        for i, name in enumerate(names, start=1):
+            rows.append({"game": game, "rules_version": version, "type": ctype, "term": name,
+                         "cost": float(fit.params[i]), "cost_lo": float(ci[i, 0]), "cost_hi": float(ci[i, 1]),
+                         "cards_with": int(part.height if i <= 2 else sum(name in (ks or []) for ks in part["keywords"].to_list())),
+                         "r_squared": float(fit.rsquared), "cards": part.height})
+    return pl.DataFrame(rows)
+
+
+def _cards(path: str | Path, filters: Filters | None) -> pl.DataFrame:
+    """The card definitions of the rules versions the filters reach."""
+    filters = filters or Filters()
+    where, params = filters.where("r")
+    return db.query(path, f"""
+        SELECT DISTINCT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash {where}
+        ORDER BY c.game, c.rules_version, c.card""", params or None)

@@ -1,0 +1,254 @@
+"""Version diff page: a stored rules-version diff (``workbench diff``: the same seeds, seats, decks
+and pilots under two rules versions), read pair by pair: per-deck and first-seat changes with
+paired and unpaired intervals, the game-length change, the cards that moved significantly after
+Benjamini-Hochberg, the per-card table, the matches a diff needs, and the variance the pairing
+saved."""
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+
+from reports.pages.common import (card_filters, cached, count, example_buttons, glossary, page_header, pct, percent,
+                                  pts, table_with_download, with_replay_links)
+
+HELP = {
+    "twins": "matches (x seat) played on the same seed, seat and decks under both versions",
+    "change": "candidate win rate minus base win rate over the twins, in points, with its paired 95% interval",
+    "unpaired interval": "the 95% interval two independent runs of the same size would give (Newcombe): "
+                         "how much wider the answer would be without common random numbers",
+    "McNemar p": "McNemar's test on the discordant twins (won under one version only)",
+    "excess change": "a card's change (twins where it was in hand in both runs) minus its deck's change where it "
+                     "was in hand in neither: what moved with the card itself, not with its deck",
+    "q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards; significant when below 0.05",
+    "variance saved": "share of the variance of a deck's win-rate change that the pairing removed; an unpaired "
+                      "comparison would need about 1 / (1 - share) times the matches",
+    "matches needed": "matches for 80% power to see a change of that many points at 5% two-sided",
+}
+NO_DIFF = ("No version diff stored yet. A diff plays the same seeds under two rules versions and compares them "
+           "pair by pair, for example:\n\n"
+           "`workbench diff frontier --base base --candidate first-player-skips-draw --matches 400`")
+
+
+def pick_diff(diffs: pl.DataFrame) -> dict:
+    games = sorted(diffs["game"].unique().to_list())
+    game = st.sidebar.selectbox("Game", games, help="which game's diffs to list")
+    mine = diffs.filter(pl.col("game") == game)
+    labels = {r["diff_id"]: f"diff {r['diff_id']}: {r['base_version']} → {r['candidate_version']} "
+                            f"(runs {r['base_run']} and {r['candidate_run']}, {r['created_at']:%Y-%m-%d %H:%M})"
+              for r in mine.iter_rows(named=True)}
+    chosen = st.sidebar.selectbox("Diff", list(labels), format_func=labels.get, help="stored by `workbench diff`")
+    return mine.filter(pl.col("diff_id") == chosen).row(0, named=True)
+
+
+def interval_chart(rows: list[dict], labels: list[str], title: str, xtitle: str, second: tuple[str, str, str, str],
+                   colors: list[str]) -> go.Figure:
+    """Two intervals per row: the paired change (coloured) and a second one (grey) below it."""
+    key, lo, hi, name = second
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[r[key] * 100 for r in rows], y=labels, mode="markers", name=name, marker={"color": "#bbbbbb", "size": 7},
+        error_x={"type": "data", "symmetric": False, "color": "#bbbbbb", "thickness": 6, "width": 0,
+                 "array": [(r[hi] - r[key]) * 100 for r in rows], "arrayminus": [(r[key] - r[lo]) * 100 for r in rows]},
+        hovertemplate="%{y}<br>" + name + ": %{x:+.1f} pts<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=[r["change"] * 100 for r in rows], y=labels, mode="markers", name="paired change (95% CI)",
+        marker={"color": colors, "size": 9},
+        error_x={"type": "data", "symmetric": False, "color": "#333333",
+                 "array": [(r["change_hi"] - r["change"]) * 100 for r in rows],
+                 "arrayminus": [(r["change"] - r["change_lo"]) * 100 for r in rows]},
+        customdata=[[r["wr_base"] * 100, r["wr_candidate"] * 100, r["mcnemar_p"]] for r in rows],
+        hovertemplate="%{y}<br>paired change %{x:+.1f} pts (%{customdata[0]:.1f}% → %{customdata[1]:.1f}%), "
+                      "McNemar p %{customdata[2]:.3g}<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="gray")
+    fig.update_layout(title=title, xaxis_title=xtitle, yaxis_title="", height=max(300, 30 * len(rows) + 160),
+                      legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1},
+                      margin={"t": 90},
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+    return fig
+
+
+def headline(d: dict, r: dict) -> None:
+    first, length = r["first_seat"], r["length"]
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("First-seat win rate", f"{first['wr_base']:.1%} → {first['wr_candidate']:.1%}",
+              f"{first['change'] * 100:+.1f} pts", delta_color="off",
+              help="share of matches won by the seat that acts first, over the twins")
+    c1.caption(f"paired 95% CI {first['change_lo'] * 100:+.1f} to {first['change_hi'] * 100:+.1f} pts; unpaired "
+               f"{first['unpaired_lo'] * 100:+.1f} to {first['unpaired_hi'] * 100:+.1f}; McNemar p {first['mcnemar_p']:.3g}; "
+               f"n = {first['twins']:,} matches")
+    c2.metric("Game length (player-turns)", f"{length['turns_base']:.1f} → {length['turns_candidate']:.1f}",
+              f"{length['change']:+.2f} turns", delta_color="off", help="mean turns per match, paired over the twins")
+    c2.caption(f"paired 95% CI {length['change_lo']:+.2f} to {length['change_hi']:+.2f}; n = {length['matches']:,} matches")
+    saved = r["variance_saved"]
+    if saved == saved:
+        c3.metric("Variance the pairing saved", f"{saved:.0%}", help=HELP["variance saved"])
+        c3.caption(f"an unpaired comparison would need about {1 / max(1e-9, 1 - saved):.1f}× the matches")
+    sig = r["significant_cards"]
+    c4.metric("Cards that moved significantly", f"{sig.height}", help=HELP["q (BH)"])
+    c4.caption(f"of {r['cards'].height} cards, Benjamini-Hochberg at FDR 5%")
+
+
+def deck_section(path, d: dict, r: dict) -> None:
+    st.subheader("Decks and seat order")
+    decks = r["decks"]
+    twins = cached("twins", str(path), d["base_run"], d["candidate_run"])
+    flips = (twins.with_columns(pl.when(pl.col("seat") == 0).then(pl.lit("(first seat)")).otherwise(None).alias("first"))
+             .with_columns((pl.col("win_candidate") - pl.col("win_base")).alias("d")))
+    keys = []
+    for row in decks.iter_rows(named=True):
+        part = flips.filter(pl.col("first") == row["deck"]) if row["deck"] == "(first seat)" else \
+            flips.filter(pl.col("deck") == row["deck"])
+        up, down = part.filter(pl.col("d") > 0).head(1), part.filter(pl.col("d") < 0).head(1)
+        keys.append({"deck": row["deck"],
+                     "example_up": f"{d['candidate_run']}:{up['match_no'][0]}:{up['seat'][0]}" if up.height else None,
+                     "example_down": f"{d['base_run']}:{down['match_no'][0]}:{down['seat'][0]}" if down.height else None})
+    raw = decks.join(pl.DataFrame(keys), on="deck", how="left")
+    rows = raw.to_dicts()
+    colors = ["#d62728" if r_["change_lo"] > 0 else "#1f77b4" if r_["change_hi"] < 0 else "#7f7f7f" for r_ in rows]
+    st.plotly_chart(interval_chart(rows, [f"{x['deck']} (n={x['twins']:,})" for x in rows],
+                                   "Win-rate change per deck and for the first seat: paired against unpaired interval",
+                                   "Change in win rate (points)", ("change", "unpaired_lo", "unpaired_hi",
+                                                                   "unpaired 95% CI (same size)"), colors),
+                    width="stretch")
+    config = deck_config()
+    shown = with_replay_links(percent(raw, RATE_COLS), {"example_up": "won only under candidate",
+                                                        "example_down": "won only under base"}, config)
+    picked = table_with_download(shown, "diff_decks", config, download=raw, select_key="diff_decks_table")
+    row = raw.row(picked, named=True) if picked is not None else None
+    example_buttons(row, {"example_up": "Replay a twin won only under the candidate",
+                          "example_down": "Replay a twin won only under the base"}, "diff-deck",
+                    f"{row['deck']} in {d['base_version']} → {d['candidate_version']}" if row else "")
+
+
+RATE_COLS = ["wr_base", "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi",
+             "play_rate_base", "play_rate_candidate", "unseen_change", "excess_change", "excess_lo", "excess_hi"]
+
+
+def deck_config() -> dict:
+    return {"twins": count("twins", HELP["twins"]), "wr_base": pct("WR base", "win rate under the base version"),
+            "wr_candidate": pct("WR candidate", "win rate under the candidate version"),
+            "change": pts("change", HELP["change"]), "change_lo": pts("paired lo", "paired 95% lower bound"),
+            "change_hi": pts("paired hi", "paired 95% upper bound"),
+            "unpaired_lo": pts("unpaired lo", HELP["unpaired interval"]),
+            "unpaired_hi": pts("unpaired hi", HELP["unpaired interval"]),
+            "only_base_won": count("won only in base", "twins won under the base version only"),
+            "only_candidate_won": count("won only in candidate", "twins won under the candidate version only"),
+            "mcnemar_p": st.column_config.NumberColumn("McNemar p", help=HELP["McNemar p"], format="%.3g"),
+            "var_paired": st.column_config.NumberColumn("var paired", help="variance of the paired differences", format="%.3f"),
+            "var_unpaired": st.column_config.NumberColumn("var unpaired", help="variance an unpaired difference would have",
+                                                          format="%.3f")}
+
+
+def card_section(path, d: dict, r: dict) -> None:
+    st.subheader("Cards")
+    cards = r["cards"]
+    if cards.is_empty():
+        st.info("No card was in hand in both runs of any twin.")
+        return
+    sig = r["significant_cards"]
+    if sig.height:
+        st.success("Moved significantly (Benjamini-Hochberg, FDR 5%): " + ", ".join(
+            f"{c['card']} {c.get('excess_change', c['change']) * 100:+.1f} pts" for c in sig.iter_rows(named=True)))
+    else:
+        st.info("No card moved significantly after Benjamini-Hochberg (FDR 5%).")
+    names = cached("card_names", str(path), (d["base_run"], d["candidate_run"])).unique("card", keep="first")
+    raw = names.join(cards, on="card", how="right")
+    view, _ = card_filters(raw)
+    min_twins = st.sidebar.slider("Minimum twins per card", 0, int(max(1, raw["twins"].max())), 0,
+                                  help="hide cards in hand in both runs in fewer twins than this")
+    effect = "excess_change" if "excess_change" in view.columns else "change"
+    view = view.filter(pl.col("twins") >= min_twins).sort(effect, descending=True, nulls_last=True)
+    rows = [x for x in view.to_dicts() if x[effect] is not None and not math.isnan(x[effect])]
+    if rows and effect == "excess_change":
+        colors = ["#d62728" if x["significant"] else "#7f7f7f" for x in rows]
+        labels = [f"{x['name'] or x['card']} (n={x['twins']:,})" for x in rows]
+        chart_rows = [dict(x, change=x["excess_change"], change_lo=x["excess_lo"], change_hi=x["excess_hi"],
+                           raw_change=x["change"]) for x in rows]
+        fig = _card_chart(chart_rows, labels, colors)
+        st.plotly_chart(fig, width="stretch")
+    config = deck_config() | {
+        "card": st.column_config.TextColumn("card id", pinned=True), "name": st.column_config.TextColumn("name", pinned=True),
+        "change": pts("change in hand", "win-rate change over twins where the card was in hand in both runs (paired)"),
+        "play_rate_base": pct("play rate base", "share of those twins where it was played, base"),
+        "play_rate_candidate": pct("play rate candidate", "share of those twins where it was played, candidate"),
+        "unseen_twins": count("twins unseen", "twins of its deck where it was in hand in neither run"),
+        "unseen_change": pts("change unseen", "the deck's change over those twins"),
+        "excess_change": pts("excess change", HELP["excess change"]),
+        "excess_lo": pts("excess lo", "95% lower bound"), "excess_hi": pts("excess hi", "95% upper bound"),
+        "excess_p": st.column_config.NumberColumn("excess p", help="two-sided p of the excess change", format="%.3g"),
+        "q_value": st.column_config.NumberColumn("q (BH)", help=HELP["q (BH)"], format="%.3g"),
+        "significant": st.column_config.CheckboxColumn("significant", help=HELP["q (BH)"])}
+    order = [c for c in ("card", "name", "type", "faction", "cost", "twins", "wr_base", "wr_candidate", "change",
+                         "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p", "unseen_twins",
+                         "unseen_change", "excess_change", "excess_lo", "excess_hi", "excess_p", "q_value",
+                         "significant", "play_rate_base", "play_rate_candidate", "flip_up", "flip_down")
+             if c in view.columns]
+    shown = with_replay_links(percent(view, RATE_COLS), {"flip_up": "won only under candidate",
+                                                         "flip_down": "won only under base"}, config)
+    picked = table_with_download(shown, "diff_cards", config, download=view, select_key="diff_cards_table",
+                                 column_order=order)
+    row = view.row(picked, named=True) if picked is not None else None
+    example_buttons(row, {"flip_up": "Replay a twin won only under the candidate",
+                          "flip_down": "Replay a twin won only under the base"}, "diff-card",
+                    f"{row['name'] or row['card']} in hand in {d['base_version']} → {d['candidate_version']}" if row else "")
+
+
+def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Figure:
+    fig = go.Figure(go.Scatter(
+        x=[x["change"] * 100 for x in rows], y=labels, mode="markers", marker={"color": colors, "size": 9},
+        error_x={"type": "data", "symmetric": False, "color": "#555555",
+                 "array": [(x["change_hi"] - x["change"]) * 100 for x in rows],
+                 "arrayminus": [(x["change"] - x["change_lo"]) * 100 for x in rows]},
+        customdata=[[x["raw_change"] * 100, x["q_value"]] for x in rows],
+        hovertemplate="%{y}<br>excess change %{x:+.1f} pts (in hand: %{customdata[0]:+.1f} pts), "
+                      "q = %{customdata[1]:.3g}<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="gray")
+    fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = significant after BH)",
+                      xaxis_title="Win-rate change when in hand, beyond its deck's change (points)", yaxis_title="",
+                      height=max(360, 20 * len(rows) + 140),
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+    return fig
+
+
+def power_section(r: dict) -> None:
+    st.subheader("Matches a diff needs")
+    st.caption("To see a change of 1, 2 or 5 points in a deck's win rate with 80% power at 5% two-sided: paired "
+               "(this diff's own spread of twin differences) against two independent runs. Seeds = matches / 2 "
+               "with seat swapping.")
+    table_with_download(r["power"], "diff_power", {
+        "change_points": st.column_config.NumberColumn("change (pts)", format="%d pts"),
+        "paired_matches": count("paired matches", HELP["matches needed"]),
+        "paired_seeds": count("paired seeds", "seeds, each played from both seats"),
+        "unpaired_matches_per_version": count("unpaired matches / version", HELP["matches needed"]),
+        "unpaired_seeds_per_version": count("unpaired seeds / version", "seeds per version, each played from both seats")})
+
+
+def render() -> None:
+    path = page_header("Version diff")
+    if path is None:
+        return
+    diffs = cached("diffs", str(path))
+    if diffs.is_empty():
+        st.info(NO_DIFF)
+        return
+    d = pick_diff(diffs)
+    glossary(HELP)
+    try:
+        r = cached("version_diff", str(path), d["base_run"], d["candidate_run"])
+    except ValueError as exc:
+        st.warning(f"{exc}. The runs may still be running: try again when they are done.")
+        return
+    st.subheader(f"{d['base_version']} → {d['candidate_version']}")
+    st.caption(f"Base run {d['base_run']} and candidate run {d['candidate_run']}: {r['twins'] // 2:,} matches "
+               "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers).")
+    changed = r["changed_cards"]
+    if changed.height:
+        with st.expander(f"Cards the candidate changes ({changed.height})"):
+            table_with_download(changed, "diff_changed_cards")
+    headline(d, r)
+    deck_section(path, d, r)
+    card_section(path, d, r)
+    power_section(r)

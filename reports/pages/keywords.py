@@ -1,0 +1,173 @@
+"""Keywords page: what each keyword does to winning (a logistic model with cost and seat held
+fixed, beside the plain with/without difference) and what the designers have been charging for
+it (the price list: cost regressed on stats and keywords)."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from reports.pages.common import (cached, count, example_buttons, filtered_page, pct, percent, pts,
+                                  table_with_download, with_replay_links)
+
+HELP = {
+    "seats exposed": "match seats that played at least one card carrying the keyword (the sample size of 'with')",
+    "WR with / without": "win rate of seats that played the keyword at least once / never",
+    "plain difference": "WR with minus WR without, in points, 95% Newcombe interval; it carries every confounder "
+                        "(a seat that survives longer plays more cards, and more expensive ones)",
+    "odds ratio": "the logistic model's effect of one more card played with the keyword on the odds of winning, "
+                  "with the cost of all cards played and the seat order held fixed; 1 = no effect; 95% interval",
+    "p": "the model coefficient's p-value (Wald test)",
+    "dealt odds ratio": "the same model on the keyword cards dealt in the opening hand, the opening hand's cost and "
+                        "the seat order held fixed; the shuffle deals them at random, so this is a cause (what one more "
+                        "such card from the start does to winning), not a correlation with how the game went",
+    "price": "cost units a keyword adds to a card of the same type and stats (an OLS fit of budget cost on attack, "
+             "defense and keyword flags over the cards of a rules version); attack and defense are per point",
+    "R²": "how much of the cards' cost the fit explains",
+}
+
+
+def impact_chart(impact: pl.DataFrame) -> go.Figure:
+    rows = impact.to_dicts()
+    labels = [f"{r['keyword']} (n={r['seats_exposed']})" for r in rows]
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
+                        subplot_titles=("Plain difference: win rate with minus without (points)",
+                                        "Model: odds ratio per card played (red) or dealt in the opening hand (blue)"))
+    fig.add_trace(go.Scatter(
+        x=[r["plain_diff"] * 100 for r in rows], y=labels, mode="markers", name="plain difference",
+        marker={"color": "#7f7f7f", "size": 9},
+        error_x={"type": "data", "symmetric": False, "array": [(r["plain_diff_hi"] - r["plain_diff"]) * 100 for r in rows],
+                 "arrayminus": [(r["plain_diff"] - r["plain_diff_lo"]) * 100 for r in rows]},
+        customdata=[[r["wr_with"] * 100, r["wr_without"] * 100, r["seats_unexposed"]] for r in rows],
+        hovertemplate="%{y}<br>%{x:+.1f} pts (with %{customdata[0]:.1f}%, without %{customdata[1]:.1f}%, "
+                      "n without = %{customdata[2]})<extra></extra>"), row=1, col=1)
+    modelled = [(r, lab) for r, lab in zip(rows, labels) if r.get("odds_ratio") is not None]
+    if modelled:
+        fig.add_trace(go.Scatter(
+            x=[r["odds_ratio"] for r, _ in modelled], y=[lab for _, lab in modelled], mode="markers",
+            name="model effect", marker={"color": "#d62728", "size": 9, "symbol": "diamond"},
+            error_x={"type": "data", "symmetric": False,
+                     "array": [np.exp(r["log_odds_hi"]) - r["odds_ratio"] for r, _ in modelled],
+                     "arrayminus": [r["odds_ratio"] - np.exp(r["log_odds_lo"]) for r, _ in modelled]},
+            customdata=[[np.exp(r["log_odds_lo"]), np.exp(r["log_odds_hi"]), r["p_value"]] for r, _ in modelled],
+            hovertemplate="%{y}<br>odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to %{customdata[1]:.2f}), "
+                          "p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
+    dealt = [(r, lab) for r, lab in zip(rows, labels) if r.get("oh_odds_ratio") is not None]
+    if dealt:
+        fig.add_trace(go.Scatter(
+            x=[r["oh_odds_ratio"] for r, _ in dealt], y=[lab for _, lab in dealt], mode="markers",
+            name="dealt in the opening hand", marker={"color": "#1f77b4", "size": 8},
+            error_x={"type": "data", "symmetric": False,
+                     "array": [np.exp(r["oh_log_odds_hi"]) - r["oh_odds_ratio"] for r, _ in dealt],
+                     "arrayminus": [r["oh_odds_ratio"] - np.exp(r["oh_log_odds_lo"]) for r, _ in dealt]},
+            customdata=[[np.exp(r["oh_log_odds_lo"]), np.exp(r["oh_log_odds_hi"]), r["oh_p_value"]] for r, _ in dealt],
+            hovertemplate="%{y}<br>dealt in the opening hand: odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to "
+                          "%{customdata[1]:.2f}), p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
+    fig.add_vline(x=0, line_dash="dot", line_color="gray", row=1, col=1)
+    fig.add_vline(x=1, line_dash="dot", line_color="gray", row=1, col=2)
+    fig.update_xaxes(title_text="Difference in win rate (points)", row=1, col=1)
+    fig.update_xaxes(title_text="Odds ratio (log scale)", type="log", row=1, col=2,
+                     tickvals=[0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10])
+    fig.update_layout(title="Keyword impact on winning (95% intervals)", showlegend=False,
+                      height=max(360, 34 * len(rows) + 160), margin={"t": 90},
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+    return fig
+
+
+def price_chart(prices: pl.DataFrame, title: str) -> go.Figure:
+    rows = prices.to_dicts()
+    labels = [f"{r['term']} (per point)" if r["term"] in ("attack", "defense") else f"{r['term']} ({r['cards_with']} cards)"
+              for r in rows]
+    fig = go.Figure(go.Scatter(
+        x=[r["cost"] for r in rows], y=labels, mode="markers", marker={"size": 9, "color": "#1f77b4"},
+        error_x={"type": "data", "symmetric": False, "array": [r["cost_hi"] - r["cost"] for r in rows],
+                 "arrayminus": [r["cost"] - r["cost_lo"] for r in rows]},
+        customdata=[[r["cost_lo"], r["cost_hi"]] for r in rows],
+        hovertemplate="%{y}: %{x:.2f} cost (95% CI %{customdata[0]:.2f} to %{customdata[1]:.2f})<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="gray")
+    fig.update_layout(title=title, xaxis_title="Cost units", yaxis_title="", height=max(320, 34 * len(rows) + 120),
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+    return fig
+
+
+def impact_section(path, filters) -> None:
+    st.subheader("Keyword impact on winning")
+    impact = cached("keyword_impact", str(path), filters)
+    if impact.is_empty():
+        st.info("No keyword was played in these matches.")
+        return
+    st.caption("Per match seat, the exposure to a keyword is the number of cards played that carry it. The plain "
+               "difference compares seats that played it with seats that did not; the model (logistic, statsmodels) "
+               "estimates each keyword's effect with the others, the cost of all cards played and the seat order "
+               "held fixed (red). Cards played are themselves an outcome of the game, so the blue estimate, from the "
+               "keyword cards dealt at random in the opening hand, is the causal one. Keywords seen by fewer than 10 "
+               "seats get no model estimate. n = seats exposed.")
+    raw = impact.with_columns(
+        pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi"),
+        pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
+    ).sort("odds_ratio", descending=True, nulls_last=True)
+    st.plotly_chart(impact_chart(raw), width="stretch")
+    config = {"keyword": st.column_config.TextColumn("keyword", pinned=True),
+              "seats_exposed": count("seats exposed", HELP["seats exposed"]),
+              "seats_unexposed": count("seats not exposed", "match seats that never played the keyword"),
+              "wr_with": pct("WR with", HELP["WR with / without"]), "wr_without": pct("WR without", HELP["WR with / without"]),
+              "plain_diff": pts("plain difference", HELP["plain difference"]),
+              "plain_diff_lo": pts("plain lo", "95% Newcombe lower bound"),
+              "plain_diff_hi": pts("plain hi", "95% Newcombe upper bound"),
+              "odds_ratio": st.column_config.NumberColumn("odds ratio", help=HELP["odds ratio"], format="%.2f"),
+              "odds_ratio_lo": st.column_config.NumberColumn("OR lo", help="95% lower bound", format="%.2f"),
+              "odds_ratio_hi": st.column_config.NumberColumn("OR hi", help="95% upper bound", format="%.2f"),
+              "log_odds": st.column_config.NumberColumn("log-odds", help="the model coefficient (log of the odds ratio)",
+                                                        format="%+.3f"),
+              "log_odds_lo": None, "log_odds_hi": None,
+              "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format="%.3g"),
+              "oh_odds_ratio": st.column_config.NumberColumn("dealt OR", help=HELP["dealt odds ratio"], format="%.2f"),
+              "oh_odds_ratio_lo": st.column_config.NumberColumn("dealt lo", help="95% lower bound", format="%.2f"),
+              "oh_odds_ratio_hi": st.column_config.NumberColumn("dealt hi", help="95% upper bound", format="%.2f"),
+              "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format="%.3g")}
+    order = ["keyword", "seats_exposed", "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo",
+             "plain_diff_hi", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value", "oh_odds_ratio",
+             "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value", "example_win", "example_loss"]
+    shown = with_replay_links(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi"]),
+                              {"example_win": "example win", "example_loss": "example loss"}, config)
+    picked = table_with_download(shown, "keyword_impact", config, download=raw, select_key="keywords_table",
+                                 column_order=order)
+    row = raw.row(picked, named=True) if picked is not None else None
+    example_buttons(row, {"example_win": "Replay a win with it", "example_loss": "Replay a loss with it"}, "keyword",
+                    f"keyword {row['keyword']}" if row else "")
+
+
+def prices_section(path, filters) -> None:
+    st.subheader("Keyword price list")
+    prices = cached("keyword_prices", str(path), filters)
+    if prices.is_empty():
+        st.info("Too few cards of any one type to fit a price list (it needs more cards than terms).")
+        return
+    groups = prices.select("rules_version", "type").unique(maintain_order=True).rows()
+    choice = st.selectbox("Rules version and card type", groups, format_func=lambda g: f"{g[1]} cards, {g[0]}",
+                          help="the price list is fitted per rules version and card type")
+    part = prices.filter((pl.col("rules_version") == choice[0]) & (pl.col("type") == choice[1]))
+    first = part.row(0, named=True)
+    st.caption(f"Fitted over {first['cards']} {choice[1]} cards of {choice[0]}: R² = {first['r_squared']:.2f}. "
+               "Keywords on fewer than two cards of the type get no price.")
+    st.plotly_chart(price_chart(part, f"What each term costs: {choice[1]} cards, {choice[0]} (95% intervals)"),
+                    width="stretch")
+    config = {"term": st.column_config.TextColumn("term", help="attack, defense (per point) or a keyword (flag)"),
+              "cost": st.column_config.NumberColumn("price (cost)", help=HELP["price"], format="%.2f"),
+              "cost_lo": st.column_config.NumberColumn("lo", help="95% lower bound", format="%.2f"),
+              "cost_hi": st.column_config.NumberColumn("hi", help="95% upper bound", format="%.2f"),
+              "cards_with": count("cards with it", "cards of this type carrying the term"),
+              "cards": count("cards fitted", "cards of this type in the rules version"),
+              "r_squared": st.column_config.NumberColumn("R²", help=HELP["R²"], format="%.2f")}
+    table_with_download(prices, "keyword_prices", config)
+
+
+def render() -> None:
+    start = filtered_page("Keywords", HELP)
+    if start is None:
+        return
+    path, filters = start
+    impact_section(path, filters)
+    prices_section(path, filters)

@@ -1,0 +1,94 @@
+"""Matchups page: the deck-vs-deck matrix (the row deck's win rate against the column deck, with
+its sample size and 95% interval) and each deck against the whole field."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+
+from reports.pages.common import (cached, count, example_buttons, filtered_page, pct, percent, table_with_download,
+                                  win_rate_config, with_replay_links)
+
+HELP = {
+    "win rate": "matches the row deck won against the column deck, over all their matches (a draw is not a win); "
+                "95% Wilson interval",
+    "games": "matches between the two decks (a mirror match counts once for each seat)",
+    "field": "a deck's win rate against every other deck pooled (mirror matches left out)",
+}
+
+
+def heatmap(m: pl.DataFrame) -> go.Figure:
+    decks = sorted(set(m["deck"].to_list()) | set(m["opponent"].to_list()))
+    cell = {(r["deck"], r["opponent"]): r for r in m.iter_rows(named=True)}
+    z, text, hover = [], [], []
+    for d in decks:
+        z.append([]), text.append([]), hover.append([])
+        for o in decks:
+            r = cell.get((d, o))
+            if r is None or r["win_rate"] is None:
+                z[-1].append(None), text[-1].append("no matches"), hover[-1].append(f"{d} vs {o}: no matches")
+                continue
+            z[-1].append(r["win_rate"] * 100)
+            text[-1].append(f"{r['win_rate']:.1%}<br>n={r['games']:,}")
+            hover[-1].append(f"{d} vs {o}<br>won {r['win_rate']:.1%} (95% CI {r['win_rate_lo']:.1%} to "
+                             f"{r['win_rate_hi']:.1%})<br>n = {r['games']:,} matches, {r['drawn']:,} drawn")
+    fig = go.Figure(go.Heatmap(z=z, x=decks, y=decks, text=text, texttemplate="%{text}", customdata=hover,
+                               hovertemplate="%{customdata}<extra></extra>", colorscale="RdBu", zmid=50, zmin=0, zmax=100,
+                               colorbar={"title": "row deck<br>win rate (%)"}))
+    fig.update_layout(title="Deck against deck: the row deck's win rate", xaxis_title="Opponent deck",
+                      yaxis_title="Deck", height=max(380, 90 * len(decks) + 160),
+                      yaxis={"autorange": "reversed"})
+    return fig
+
+
+def field_chart(field: pl.DataFrame) -> go.Figure:
+    rows = field.sort("win_rate").to_dicts()
+    labels = [f"{r['deck']} (n={r['games']:,})" for r in rows]
+    fig = go.Figure(go.Bar(
+        x=[r["win_rate"] * 100 for r in rows], y=labels, orientation="h", marker={"color": "#1f77b4"},
+        error_x={"type": "data", "symmetric": False, "array": [(r["win_rate_hi"] - r["win_rate"]) * 100 for r in rows],
+                 "arrayminus": [(r["win_rate"] - r["win_rate_lo"]) * 100 for r in rows]},
+        customdata=[[r["win_rate_lo"] * 100, r["win_rate_hi"] * 100] for r in rows],
+        hovertemplate="%{y}: %{x:.1f}% won (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f})<extra></extra>"))
+    fig.add_vline(x=50, line_dash="dot", line_color="gray")
+    fig.update_layout(title="Each deck against the field (95% Wilson interval)", xaxis_title="Win rate (%)",
+                      yaxis_title="", height=max(260, 50 * len(rows) + 140))
+    return fig
+
+
+RATE_CONFIG = win_rate_config(HELP["games"], HELP["win rate"]) | {"drawn": count("drawn", "matches drawn")}
+
+
+def render() -> None:
+    start = filtered_page("Matchups", HELP)
+    if start is None:
+        return
+    path, filters = start
+    m = cached("matchups", str(path), filters)
+    if m.is_empty():
+        st.info("No two-seat matches in these runs.")
+        return
+    st.caption("Two-seat matches only. The row deck's win rate against the column deck; hover a cell for its "
+               "95% interval. A deck filter keeps the rows of those decks.")
+    st.plotly_chart(heatmap(m), width="stretch")
+    config = dict(RATE_CONFIG, deck="deck", opponent="opponent")
+    shown = with_replay_links(percent(m, ["win_rate", "win_rate_lo", "win_rate_hi"]), {"example": "example match"}, config)
+    picked = table_with_download(shown, "matchups", config, download=m, select_key="matchups_table")
+    row = m.row(picked, named=True) if picked is not None else None
+    example_buttons(row, {"example": "Replay an example match"}, "matchup",
+                    f"{row['deck']} against {row['opponent']}" if row else "")
+
+    st.subheader("Each deck against the field")
+    field = cached("deck_field", str(path), filters)
+    if field.is_empty():
+        st.info("Every match in these runs is a mirror match.")
+        return
+    raw = field
+    st.plotly_chart(field_chart(raw), width="stretch")
+    config = dict(RATE_CONFIG, win_rate=pct("win rate", HELP["field"]))
+    shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
+                              {"example_win": "example win", "example_loss": "example loss"}, config)
+    picked = table_with_download(shown, "deck_field", config, download=raw, select_key="field_table")
+    row = raw.row(picked, named=True) if picked is not None else None
+    example_buttons(row, {"example_win": "Replay a win", "example_loss": "Replay a loss"}, "field",
+                    f"deck {row['deck']} against the field" if row else "")

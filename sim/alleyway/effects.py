@@ -1,0 +1,397 @@
+"""The effect vocabulary at work: each effect finds its targets, asks for a choice when the card
+lets its owner choose (with SKIP when optional), and applies. "If you do" (``then``) runs only when
+the effect worked. Effects on one character live in statuses.py; this module holds the dispatch,
+the player-level effects (Morale, cards, Authority, JAM, TAX, PLUNDER, ...) and luck."""
+from __future__ import annotations
+
+from sim.alleyway import field, luck, statuses, targets
+from sim.alleyway.field import emit
+from sim.alleyway.kinds import KINDS as K
+from sim.alleyway.resolve import ATTACK, C_CARD, C_SEAT, FX, push_effects, run, take_choice
+from sim.alleyway.state import BACK_BASE, AlleyState, Pending, code
+from sim.core.events import NO_ID
+
+SKIP = -1
+# effects aimed at one opponent (a choice when several are still playing)
+AT_OPPONENT = {"drain", "tax", "jam", "plunder", "exile_gutter"}
+SELF_ONLY = {"heal", "barricade", "gain_authority", "search", "call", "recover", "revive", "token"}
+
+
+def step(state: AlleyState, frame: list) -> bool:
+    effects, i = frame[2], frame[3]
+    if i >= len(effects):
+        state.stack.pop()
+        return False
+    frame[3] = i + 1
+    return start(state, effects[i], frame[1])
+
+
+def fizzle(state: AlleyState, fx, c: tuple) -> None:
+    emit(state, c[C_SEAT], K.FIZZLE, c[C_CARD], detail=fx.op)
+
+
+def done(state: AlleyState, fx, c: tuple, ok: bool) -> None:
+    """After an effect: its "if you do" part, when it worked."""
+    if ok and fx.then:
+        push_effects(state, c, fx.then)
+
+
+def start(state: AlleyState, fx, c: tuple) -> bool:
+    """Begin one effect; True when it waits on a choice."""
+    op = fx.op
+    seat = c[C_SEAT]
+    if fx.target is not None:
+        cands = targets.characters(state, fx, c)
+        if not cands:
+            fizzle(state, fx, c)
+            return False
+        pick = fx.target.pick
+        if pick == "chosen" and (len(cands) > 1 or fx.target.optional):
+            options = cands + [SKIP] if fx.target.optional else cands
+            state.pending = Pending(seat, "target", options, fx, c)
+            return True
+        if pick == "random" and len(cands) > 1:
+            cands = [cands[state.rng().randrange(len(cands))]]
+        done(state, fx, c, on_characters(state, fx, c, cands))
+        return False
+    if op in ("coin", "roll", "double_or_nothing"):
+        return luck.start(state, fx, c)
+    if op == "negate":
+        frame = next((f for f in reversed(state.stack) if f[0] == ATTACK), None)
+        if frame is None or frame[4]:
+            fizzle(state, fx, c)
+            return False
+        frame[4] = True
+        emit(state, seat, K.NEGATE, c[C_CARD])
+        done(state, fx, c, True)
+        return False
+    if op == "destroy_backrow":
+        cands = targets.back_cards(state, seat, fx.face)
+        if not cands:
+            fizzle(state, fx, c)
+            return False
+        if fx.pick == "chosen" and len(cands) > 1:
+            state.pending = Pending(seat, "back", cands, fx, c)
+            return True
+        if fx.pick == "random" and len(cands) > 1:
+            cands = [cands[state.rng().randrange(len(cands))]]
+        done(state, fx, c, destroy_back(state, seat, cands))
+        return False
+    if op in SELF_ONLY or (op in ("draw", "discard", "lose_morale") and fx.who == "you"):
+        return on_player(state, fx, c, seat)
+    opponents = state.opponents(seat)
+    if not opponents:
+        fizzle(state, fx, c)
+        return False
+    if len(opponents) > 1:
+        state.pending = Pending(seat, "opponent", opponents, fx, c)
+        return True
+    return on_player(state, fx, c, opponents[0])
+
+
+def on_characters(state: AlleyState, fx, c: tuple, codes: list[int]) -> bool:
+    op = statuses.OPS[fx.op]
+    ok = False
+    for t in codes:
+        u = state.unit(t)
+        if u is not None and not state.over:
+            ok = op(state, u, fx, c) or ok
+    return ok
+
+
+def destroy_back(state: AlleyState, seat: int, codes: list[int]) -> bool:
+    """The card goes to its owner's Gutter without doing anything (an Equip leaves its host)."""
+    ok = False
+    for t in codes:
+        s, slot = t >> 5, (t & 31) - BACK_BASE
+        side = state.sides[s]
+        b = side.back[slot]
+        if b is None:
+            continue
+        side.back[slot] = None
+        state.sides[b.owner].gutter.append(b.card)
+        field.touch(state)
+        emit(state, seat, K.DESTROY, b.card, lane=BACK_BASE + slot, detail=f"p{s} {'up' if b.face_up else 'down'}")
+        if b.host:
+            host = state.find(b.host)
+            if host is not None:
+                field.recompute_equips(state, host)
+        ok = True
+    return ok
+
+
+# --- player-level effects --------------------------------------------------------------------------
+
+def on_player(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+    """An effect on a player (``victim`` is the opponent it hits, or the effect's owner)."""
+    op = fx.op
+    seat = c[C_SEAT]
+    amount = fx.amount
+    ok = True
+    if op == "lose_morale":
+        ok = field.lose_morale(state, victim, amount, by=seat, cause=state.pool.cards[c[C_CARD]].slug) > 0
+    elif op == "heal":
+        ok = field.gain_morale(state, seat, amount, "heal") > 0
+    elif op == "drain":
+        field.lose_morale(state, victim, amount, by=seat, cause="drain")
+        if not state.over:
+            field.gain_morale(state, seat, amount, "drain")
+    elif op == "barricade":
+        state.sides[seat].barricade += amount
+        emit(state, seat, K.STATUS, c[C_CARD], amount=amount, detail=f"barricade p{seat}")
+    elif op == "tax":
+        state.sides[victim].tax += amount
+        emit(state, seat, K.STATUS, c[C_CARD], amount=amount, detail=f"tax p{victim}")
+    elif op == "gain_authority":
+        state.sides[seat].authority += amount
+        emit(state, seat, K.AUTHORITY, c[C_CARD], amount=amount)
+    elif op == "jam":
+        side = state.sides[victim]
+        side.jam = side.turns + 1
+        emit(state, seat, K.STATUS, c[C_CARD], detail=f"jam p{victim}")
+    elif op == "draw":
+        ok = field.draw(state, victim, amount) > 0
+    elif op == "discard":
+        return discard(state, fx, c, victim, amount)
+    elif op == "token":
+        ok = make_tokens(state, seat, fx)
+    elif op in ("search", "call", "recover", "revive"):
+        return fetch(state, fx, c)
+    elif op == "plunder":
+        return plunder(state, fx, c, victim)
+    elif op == "exile_gutter":
+        return exile_gutter(state, fx, c, victim)
+    else:
+        raise ValueError(f"unknown effect {op!r}")
+    done(state, fx, c, ok)
+    return False
+
+
+def discard(state: AlleyState, fx, c: tuple, victim: int, left: int) -> bool:
+    hand = state.sides[victim].hand
+    if not hand:
+        done(state, fx, c, left < fx.amount)
+        return False
+    if fx.pick == "chosen" and (fx.optional or (len(set(hand)) > 1 and len(hand) > left)):
+        options = targets.distinct(hand) + ([SKIP] if fx.optional else [])
+        state.pending = Pending(c[C_SEAT], "card", options, fx, c, left, ("discard", victim))
+        return True
+    while left > 0 and hand:
+        card = hand[state.rng().randrange(len(hand))] if fx.pick == "random" else hand[-1]
+        field.to_gutter_from_hand(state, victim, card)
+        left -= 1
+    done(state, fx, c, True)
+    return False
+
+
+def fetch(state: AlleyState, fx, c: tuple) -> bool:
+    """SEARCH, CALL, recover, revive: the owner picks a card that fits from the deck or the Gutter."""
+    seat = c[C_SEAT]
+    side = state.sides[seat]
+    cards = state.pool.cards
+    zone = side.deck if fx.op in ("search", "call") else side.gutter
+    needs_lane = fx.op in ("call", "revive")
+    if needs_lane and field.empty_lane(state, seat) < 0:
+        fizzle(state, fx, c)
+        return False
+
+    def fits(card_id: int) -> bool:
+        card = cards[card_id]
+        if needs_lane and (card.type != 0 or card.subtype == 2 or card.token):
+            return False  # a character (a Heavy needs its sacrifices)
+        return fx.filter is None or fx.filter.fits(card)
+
+    options = targets.distinct(zone, fits)
+    if not options:
+        fizzle(state, fx, c)
+        if fx.op == "search":
+            shuffle_deck(state, seat)
+        return False
+    if len(options) > 1 or fx.optional:
+        state.pending = Pending(seat, "card", options + [SKIP] if fx.optional else options, fx, c, 1, (fx.op, seat))
+        return True
+    done(state, fx, c, take(state, fx, c, options[0]))
+    return False
+
+
+def take(state: AlleyState, fx, c: tuple, card: int) -> bool:
+    seat = c[C_SEAT]
+    side = state.sides[seat]
+    op = fx.op
+    if op in ("search", "recover"):
+        (side.deck if op == "search" else side.gutter).remove(card)
+        side.hand.append(card)
+        if op == "search":
+            shuffle_deck(state, seat)
+        emit(state, seat, K.SEARCH if op == "search" else K.RECOVER, card)
+        return True
+    lane = field.empty_lane(state, seat)
+    if lane < 0:
+        return False
+    (side.deck if op == "call" else side.gutter).remove(card)
+    if op == "call":
+        shuffle_deck(state, seat)
+    u = field.enter(state, seat, card, lane, fx.position == "atk")
+    emit(state, seat, K.CALL if op == "call" else K.REVIVE, card, lane=lane, detail=f"{u.atk}/{u.df}")
+    field.fire(state, u, "deployed")
+    return True
+
+
+def shuffle_deck(state: AlleyState, seat: int) -> None:
+    state.rng().shuffle(state.sides[seat].deck)
+
+
+def make_tokens(state: AlleyState, seat: int, fx) -> bool:
+    made = 0
+    for _ in range(fx.count):
+        lane = field.empty_lane(state, seat)
+        if lane < 0:
+            break
+        u = field.enter(state, seat, fx.card, lane, fx.position == "atk")
+        emit(state, seat, K.TOKEN, fx.card, lane=lane, detail=f"{u.atk}/{u.df}")
+        made += 1
+    return made > 0
+
+
+def plunder(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+    """Take a card from an opponent: from the hand (at random unless you choose), the top of the
+    deck or the Gutter into your hand, or a character onto your side for good. Shown to both."""
+    seat = c[C_SEAT]
+    other = state.sides[victim]
+    if fx.source == "field":
+        cands = [t for t in targets.enemy_choosable(state, seat) if t >> 5 == victim]
+        if not cands or field.empty_lane(state, seat) < 0:
+            fizzle(state, fx, c)
+            return False
+        if len(cands) > 1:
+            state.pending = Pending(seat, "plunder_field", cands, fx, c)
+            return True
+        done(state, fx, c, plunder_character(state, seat, state.unit(cands[0])))
+        return False
+    zone = {"hand": other.hand, "deck": other.deck, "gutter": other.gutter}[fx.source]
+    if not zone:
+        fizzle(state, fx, c)
+        return False
+    if fx.source == "deck":
+        card = zone[-1]
+    elif fx.pick == "chosen" and len(set(zone)) > 1:
+        state.pending = Pending(seat, "card", targets.distinct(zone), fx, c, 1, ("plunder", victim))
+        return True
+    else:
+        card = zone[state.rng().randrange(len(zone))] if fx.pick == "random" else zone[0]
+    done(state, fx, c, plunder_card(state, seat, victim, fx.source, card))
+    return False
+
+
+def plunder_card(state: AlleyState, seat: int, victim: int, source: str, card: int) -> bool:
+    other = state.sides[victim]
+    {"hand": other.hand, "deck": other.deck, "gutter": other.gutter}[source].remove(card)
+    state.sides[seat].hand.append(card)
+    state.sides[seat].plundered += 1
+    emit(state, seat, K.PLUNDER, card, detail=f"p{victim} {source}")
+    return True
+
+
+def plunder_character(state: AlleyState, seat: int, u) -> bool:
+    lane = field.empty_lane(state, seat)
+    if u is None or lane < 0:
+        return False
+    victim = u.seat
+    state.sides[victim].lanes[u.lane] = None
+    u.seat = u.owner = seat
+    u.lane = lane
+    u.charm_home = -1
+    state.sides[seat].lanes[lane] = u
+    field.touch(state)
+    state.sides[seat].plundered += 1
+    emit(state, seat, K.PLUNDER, u.card, lane=lane, detail=f"p{victim} field")
+    return True
+
+
+def exile_gutter(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+    cards = state.pool.cards
+    gutter = state.sides[victim].gutter
+    options = targets.distinct(gutter, (lambda k: fx.filter.fits(cards[k])) if fx.filter else None)
+    if not options:
+        fizzle(state, fx, c)
+        return False
+    if fx.pick == "chosen" and len(options) > 1:
+        state.pending = Pending(c[C_SEAT], "card", options, fx, c, 1, ("exile_gutter", victim))
+        return True
+    chosen = options if fx.pick == "all" else options[:1]
+    for card in chosen:
+        while card in gutter:
+            exile_from_gutter(state, c[C_SEAT], victim, card)
+            if fx.pick != "all":
+                break
+    done(state, fx, c, True)
+    return False
+
+
+def exile_from_gutter(state: AlleyState, seat: int, victim: int, card: int) -> None:
+    side = state.sides[victim]
+    side.gutter.remove(card)
+    side.exile.append(card)
+    emit(state, seat, K.EXILE, card, detail=f"p{victim} gutter")
+
+
+# --- choices ---------------------------------------------------------------------------------------
+
+def choose(state: AlleyState, option: int) -> None:
+    """Finish the effect waiting on a choice, then resume the stack."""
+    p = take_choice(state, option)
+    fx, c = p.fx, p.ctx
+    what = p.what
+    if state.events is not None:
+        emit(state, p.seat, K.CHOOSE, c[C_CARD] if c else NO_ID, amount=option, detail=what)
+    if what == "target":
+        if option == SKIP:
+            done(state, fx, c, False)
+        else:
+            done(state, fx, c, on_characters(state, fx, c, [option]))
+    elif what == "back":
+        done(state, fx, c, destroy_back(state, c[C_SEAT], [option]))
+    elif what == "opponent":
+        if on_player(state, fx, c, option):
+            state.to_act = state.pending.seat
+            return
+    elif what == "plunder_field":
+        done(state, fx, c, plunder_character(state, c[C_SEAT], state.unit(option)))
+    elif what == "bet":
+        luck.bet(state, fx, c, option == 1)
+    elif what == "card":
+        if _card_choice(state, p, option):
+            state.to_act = state.pending.seat
+            return
+    else:
+        raise ValueError(f"unknown choice {what!r}")
+    run(state)
+
+
+def _card_choice(state: AlleyState, p: Pending, card: int) -> bool:
+    fx, c = p.fx, p.ctx
+    kind, who = p.data
+    if card == SKIP:
+        done(state, fx, c, False)
+        return False
+    if kind == "discard":
+        field.to_gutter_from_hand(state, who, card)
+        left = p.left - 1
+        if left > 0:
+            return discard(state, fx, c, who, left)
+        done(state, fx, c, True)
+    elif kind == "plunder":
+        done(state, fx, c, plunder_card(state, c[C_SEAT], who, fx.source, card))
+    elif kind == "exile_gutter":
+        exile_from_gutter(state, c[C_SEAT], who, card)
+        done(state, fx, c, True)
+    else:
+        done(state, fx, c, take(state, fx, c, card))
+    return False
+
+
+def character_code(u) -> int:
+    return code(u.seat, u.lane)
+
+
+__all__ = ["step", "start", "choose", "SKIP", "FX"]

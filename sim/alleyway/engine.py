@@ -1,0 +1,198 @@
+"""AlleyWay Brawlers on the engine contract (sim/core/contract.py)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sim.alleyway import brawl, effects, play, scenario as scenario_mod, turns
+from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
+                                  PROMOTE, REDRAW, SET, SWITCH, Action)
+from sim.alleyway.evaluate import evaluate
+from sim.alleyway.hidden import determinize
+from sim.alleyway.invariants import check_invariants
+from sim.alleyway.kinds import KINDS
+from sim.alleyway.legal import legal_actions
+from sim.alleyway.pool import Pool
+from sim.alleyway.state import DORMANT, AlleyState, Side
+from sim.core.contract import results_from_winner
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+from sim.core.rng import Streams
+
+
+class AlleyDeck:
+    """A deck compiled against a pool: card ids sorted (a file's line order does not matter), the
+    Hideout and the leader."""
+    __slots__ = ("id", "cards", "hideout", "leader")
+
+    def __init__(self, deck_id: str, cards: list[int], hideout: list[int], leader: int):
+        self.id, self.cards, self.hideout, self.leader = deck_id, tuple(sorted(cards)), tuple(sorted(hideout)), leader
+
+
+CHOICES = {
+    "target": effects.choose, "back": effects.choose, "opponent": effects.choose, "plunder_field": effects.choose,
+    "bet": effects.choose, "card": effects.choose, "spring": brawl.choose_spring, "offer": turns.choose_offer,
+    "limit": turns.choose_limit, "equip": play.choose_equip, "cost_discard": play.choose_cost,
+    "cost_sacrifice": play.choose_cost,
+}
+
+
+class AlleyWayEngine:
+    name = "alleyway"
+    kinds = KINDS
+
+    # --- setup ------------------------------------------------------------------------------
+    def compile_pool(self, ruleset: Any) -> Pool:
+        return Pool(ruleset)
+
+    def compile_deck(self, pool: Pool, deck: Any) -> AlleyDeck:
+        def ids(counts: dict, where: str) -> list[int]:
+            out = []
+            for slug, count in counts.items():
+                if slug not in pool.ids:
+                    raise ValueError(f"deck {deck.id}: unknown card {slug!r} in {where} (rules {pool.version})")
+                out.extend([pool.ids[slug]] * count)
+            return out
+
+        if deck.leader not in pool.ids:
+            raise ValueError(f"deck {deck.id}: unknown leader {deck.leader!r} in rules version {pool.version}")
+        return AlleyDeck(deck.id, ids(deck.cards, "cards"), ids(deck.hideout, "hideout"), pool.ids[deck.leader])
+
+    def new_match(self, pool: Pool, decks: list[AlleyDeck], seed: int, log: bool = True) -> AlleyState:
+        consts = pool.consts
+        streams = Streams(seed)
+        state = blank_state(pool, len(decks), seed, log)
+        for seat, deck in enumerate(decks):
+            side = state.sides[seat]
+            side.deck = list(deck.cards)
+            streams.shuffle(seat).shuffle(side.deck)
+            side.hideout = list(deck.hideout)
+            side.cards = tuple(sorted(deck.cards + deck.hideout))
+            side.leader = deck.leader
+            side.influence = pool.cards[deck.leader].influence
+            side.redraws = consts.redraws
+            for _ in range(min(consts.opening_hand, len(side.deck))):
+                side.hand.append(side.deck.pop())
+        # every real match keeps its card ledger (card metrics need it even when the event log is
+        # sampled away); lookahead clones carry neither
+        state.ledger = CardLedger([list(d.cards) for d in decks])
+        turns.begin_match(state)
+        return state
+
+    # --- play -------------------------------------------------------------------------------
+    def legal_actions(self, state: AlleyState) -> list[Action]:
+        return legal_actions(state)
+
+    def apply(self, state: AlleyState, action: Action) -> None:
+        kind, a, b, c = action
+        if kind == CHOOSE:
+            if state.pending is None:
+                raise ValueError("nothing to choose")
+            CHOICES[state.pending.what](state, a)
+        elif kind == NEXT:
+            turns.next_phase(state)
+        elif kind == ATTACK:
+            brawl.declare(state, state.sides[state.active].lanes[a], b)
+        elif kind == DEPLOY:
+            play.deploy(state, a, b == 1, c)
+        elif kind == HEAVY:
+            play.heavy(state, a, b == 1, c)
+        elif kind == SET:
+            play.set_card(state, a)
+        elif kind == PLAY:
+            play.play_hustle(state, a)
+        elif kind == FLIP:
+            play.flip(state, a)
+        elif kind == SWITCH:
+            play.switch(state, a)
+        elif kind == ACTIVATE:
+            play.activate(state, a)
+        elif kind == GUTTER:
+            play.use_gutter(state, a)
+        elif kind == AWAKEN:
+            play.awaken(state, a == 1, b)
+        elif kind == PROMOTE:
+            play.paid_promote(state, a)
+        elif kind in (KEEP, REDRAW):
+            turns.mulligan(state, kind == REDRAW)
+        else:
+            raise ValueError(f"unknown action {action!r}")
+
+    def in_choice(self, state: AlleyState) -> bool:
+        return state.pending is not None and state.pending.seat == state.to_act
+
+    def results(self, state: AlleyState) -> list[str]:
+        return results_from_winner(len(state.sides), state.winner)
+
+    # --- lookahead --------------------------------------------------------------------------
+    def clone(self, state: AlleyState) -> AlleyState:
+        return state.clone()
+
+    def evaluate(self, state: AlleyState, seat: int) -> float:
+        return evaluate(state, seat)
+
+    def determinize(self, state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
+        return determinize(state, seat, rng)
+
+    # --- people -----------------------------------------------------------------------------
+    def describe(self, state: AlleyState, action: Action) -> str:
+        return scenario_mod.describe(state, action)
+
+    def check_invariants(self, state: AlleyState) -> list[str]:
+        return check_invariants(state)
+
+    # --- scenarios --------------------------------------------------------------------------
+    def scenario_state(self, pool: Pool, setup: dict, seed: int) -> AlleyState:
+        return scenario_mod.scenario_state(pool, setup, seed)
+
+    def parse_action(self, state: AlleyState, text: str) -> Action:
+        return scenario_mod.parse_action(self, state, text)
+
+    def snapshot(self, state: AlleyState) -> dict:
+        return scenario_mod.snapshot(state)
+
+    # --- the store --------------------------------------------------------------------------
+    def card_name(self, pool: Pool, card_id: int) -> str | None:
+        """The stored name of a card id in events (negative ids are the player and the leader)."""
+        if card_id == -2:
+            return "player"
+        if card_id == -3:
+            return "leader"
+        return pool.cards[card_id].slug if card_id >= 0 else None
+
+
+def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleyState:
+    consts = pool.consts
+    state = AlleyState.__new__(AlleyState)
+    state.pool = pool
+    state.sides = []
+    for _ in range(n_seats):
+        side = Side.__new__(Side)
+        side.morale = consts.starting_morale
+        side.authority = side.turns = 0
+        side.hand, side.deck, side.gutter, side.exile, side.hideout = [], [], [], [], []
+        side.lanes = [None] * pool.n_lanes
+        side.back = [None] * pool.n_back
+        side.leader, side.leader_state, side.influence = -1, DORMANT, 0
+        side.barricade = side.tax = side.jam = side.loaded_turn = side.redraws = 0
+        side.kos = side.flips = side.plundered = side.burn_dealt = 0
+        side.out = False
+        side.cards = ()
+        side.aura_atk = side.aura_def = 0
+        state.sides.append(side)
+    state.active = state.to_act = state.first = 0
+    state.turn = 0
+    state.phase = "setup"
+    state.over, state.winner, state.reason = False, None, ""
+    state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
+    state.next_uid = 1
+    state.auras_stale = True
+    state.chance_key, state.chance = chance_key, None
+    state.events = EventBuffer() if log else None
+    state.ledger = None
+    return state
+
+
+ENGINE = AlleyWayEngine()
+
+__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck", "blank_state"]

@@ -1,0 +1,421 @@
+"""The field: characters entering and leaving it, their ATK and DEF, Down / stand up / KO, Morale,
+drawing, triggers, PROMOTE, Equips and auras. Every other module changes the field through here."""
+from __future__ import annotations
+
+from sim.alleyway.kinds import KINDS as K
+from sim.alleyway.pool import BRITTLE, LEADER_CARD, REMAINS, SHIELD, UNDEAD
+from sim.alleyway.resolve import FX, eliminate
+from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Unit, code
+from sim.core.events import NO_ID
+
+GUTTER, HAND, DECK, EXILE = 0, 1, 2, 3
+DEST_KIND = {GUTTER: K.TO_GUTTER, HAND: K.BOUNCE, DECK: K.BOUNCE, EXILE: K.EXILE}
+
+
+# --- stats ---------------------------------------------------------------------------------------
+
+def refresh(u: Unit) -> None:
+    """Recompute ATK and DEF from their parts (auras are added when read)."""
+    a = u.base_atk + u.mod_atk + u.tmp_atk + u.eq_atk - u.sup_atk
+    d = u.base_def + u.mod_def + u.tmp_def + u.eq_def
+    u.atk = a if a > 0 else 0
+    u.df = d if d > 0 else 0
+
+
+def touch(state: AlleyState) -> None:
+    """Something that can change an aura happened (a character came, went, went Down, stood up,
+    lost or got its effects back; a back-row card turned face-up or left; a leader changed):
+    auras are recomputed the next time a stat is read."""
+    state.auras_stale = True
+
+
+def atk_of(state: AlleyState, u: Unit) -> int:
+    if state.auras_stale:
+        update_auras(state)
+    a = u.atk + state.sides[u.seat].aura_atk
+    return a if a > 0 else 0
+
+
+def def_of(state: AlleyState, u: Unit) -> int:
+    if state.auras_stale:
+        update_auras(state)
+    d = u.df + state.sides[u.seat].aura_def
+    return d if d > 0 else 0
+
+
+def update_auras(state: AlleyState) -> None:
+    """Static ATK/DEF changes from every source that works now: active characters, face-up
+    Continuous cards and Dormant leaders."""
+    state.auras_stale = False
+    sides = state.sides
+    if not state.pool.has_static:
+        return
+    cards = state.pool.cards
+    totals = [[0, 0] for _ in sides]
+
+    def add(seat: int, aura: tuple) -> None:
+        atk, df, who = aura
+        for s in range(len(sides)):
+            if (s == seat) == (who == "friendly"):
+                totals[s][0] += atk
+                totals[s][1] += df
+
+    for seat, side in enumerate(sides):
+        if side.out:
+            continue
+        for u in side.lanes:
+            if u is not None and u.active and cards[u.card].aura:
+                add(seat, cards[u.card].aura)
+        for b in side.back:
+            if b is not None and b.face_up and cards[b.card].aura:
+                add(seat, cards[b.card].aura)
+        if side.leader >= 0 and side.leader_state == DORMANT and cards[side.leader].dormant_aura:
+            add(seat, cards[side.leader].dormant_aura)
+    for side, (atk, df) in zip(sides, totals):
+        side.aura_atk, side.aura_def = atk, df
+
+
+def has_keyword_source(state: AlleyState, seat: int, bit: int) -> bool:
+    """A seat-wide keyword (MARKED, LOADED DICE) from a working character (its own or an Equip's
+    keyword) or a face-up Continuous card."""
+    cards = state.pool.cards
+    side = state.sides[seat]
+    for u in side.lanes:
+        if u is not None and u.active and u.kw & bit:
+            return True
+    for b in side.back:
+        if b is not None and b.face_up and cards[b.card].kw & bit:
+            return True
+    return False
+
+
+def discount(state: AlleyState, seat: int, card) -> int:
+    """How much less ``card`` costs ``seat`` now (negative: more)."""
+    if not state.pool.has_static:
+        return 0
+    cards = state.pool.cards
+    side = state.sides[seat]
+    kind = ("heavy" if card.subtype == 2 else "character") if card.type == 0 else \
+        ("hustle" if card.type == 1 else "ambush")
+    total = 0
+    sources = [cards[u.card] for u in side.lanes if u is not None and u.active]
+    sources += [cards[b.card] for b in side.back if b is not None and b.face_up]
+    for src in sources:
+        d = src.discount
+        if d and (d[1] == "any" or d[1] == kind or (d[1] == "character" and kind == "heavy")):
+            total += d[0]
+    return total
+
+
+def cost_of(state: AlleyState, seat: int, card) -> int:
+    cost = card.cost - discount(state, seat, card)
+    return cost if cost > 0 else 0
+
+
+# --- entering the field --------------------------------------------------------------------------
+
+def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, owner: int | None = None) -> Unit:
+    """A character takes a lane: printed stats, its keywords, ZZZ (entered this turn)."""
+    card = state.pool.cards[card_id]
+    u = Unit.__new__(Unit)
+    u.card, u.uid = card_id, state.next_uid
+    state.next_uid += 1
+    u.seat, u.owner, u.lane = seat, seat if owner is None else owner, lane
+    u.atk_pos, u.downed, u.down_turn = atk_pos, False, 0
+    u.base_atk, u.base_def = card.atk, card.df
+    u.mod_atk = u.mod_def = u.tmp_atk = u.tmp_def = u.eq_atk = u.eq_def = u.sup_atk = 0
+    u.kw, u.immune = card.kw, card.immune
+    u.entered, u.switched, u.attacks, u.extra, u.acted, u.no_attack = state.turn, 0, 0, 0, 0, 0
+    u.under, u.token = (), card.token
+    u.wins = u.kos = u.turns_on = 0
+    u.shield, u.undead_used = bool(card.kw & SHIELD), False
+    u.poison = u.poison_left = u.burn = u.burn_left = u.bleed = 0
+    u.burn_by = -1
+    u.freeze = u.stasis = u.stun = u.silence = u.suppress = 0
+    u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
+    refresh(u)
+    state.sides[seat].lanes[lane] = u
+    state.auras_stale = True
+    return u
+
+
+def empty_lane(state: AlleyState, seat: int) -> int:
+    for lane, u in enumerate(state.sides[seat].lanes):
+        if u is None:
+            return lane
+    return -1
+
+
+def fire(state: AlleyState, u: Unit, when: str, foe: int = 0) -> None:
+    """Put a character's abilities for ``when`` on the stack (if its effects work)."""
+    if not u.active:
+        return
+    abilities = state.pool.cards[u.card].triggers.get(when)
+    if abilities:
+        for ab in reversed(abilities):
+            push_ability(state, ab, (u.seat, u.card, u.uid, foe, 0))
+
+
+def push_ability(state: AlleyState, ability, context: tuple) -> bool:
+    if ability.once:
+        key = (context[0], context[1], context[2], ability.index, ability.when)
+        if key in state.once:
+            return False
+        state.once.append(key)
+    state.stack.append([FX, context, ability.effects, 0])
+    return True
+
+
+def side_sources(state: AlleyState, seat: int, when: str, skip_uid: int = 0, foe: int = 0) -> list:
+    """(ability, ctx) of every working source on a side with abilities for ``when``: characters in
+    lane order, then face-up Continuous cards, then the Dormant leader."""
+    cards = state.pool.cards
+    side = state.sides[seat]
+    out = []
+    for u in side.lanes:
+        if u is not None and u.uid != skip_uid and u.active:
+            for ab in cards[u.card].triggers.get(when, ()):
+                out.append((ab, (seat, u.card, u.uid, foe, 0)))
+    for b in side.back:
+        if b is not None and b.face_up and cards[b.card].continuous:
+            for ab in cards[b.card].triggers.get(when, ()):
+                out.append((ab, (seat, b.card, 0, foe, b.host)))
+    if side.leader >= 0 and side.leader_state == DORMANT:
+        for ab in cards[side.leader].dormant.get(when, ()):
+            out.append((ab, (seat, side.leader, 0, foe, 0)))
+    return out
+
+
+def fire_side(state: AlleyState, seat: int, when: str, skip_uid: int = 0, foe: int = 0) -> None:
+    for ab, context in reversed(side_sources(state, seat, when, skip_uid, foe)):
+        push_ability(state, ab, context)
+
+
+def emit(state: AlleyState, seat: int, kind: int, card: int = NO_ID, target: int = NO_ID, amount: int = 0,
+         lane: int = NO_ID, detail: str | None = None) -> None:
+    if state.events is not None:
+        state.events.emit(state.turn, seat, kind, card, target, amount, lane, detail)
+
+
+# --- Down, stand up, KO, leaving -----------------------------------------------------------------
+
+def down(state: AlleyState, u: Unit, by: int) -> bool:
+    """Down a standing character: it drops to DEF and its effects stop. SHIELD stops it once;
+    BRITTLE turns it into a KO."""
+    if u.downed:
+        return False
+    if u.shield:
+        u.shield = False
+        emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="down")
+        return False
+    if u.kw & BRITTLE and u.active:
+        return leave(state, u, GUTTER, ko=True, by=by)  # KO'd instead (it is defeated all the same)
+    u.downed, u.atk_pos, u.down_turn = True, False, state.turn
+    state.auras_stale = True
+    emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
+    return True
+
+
+def stand(state: AlleyState, u: Unit) -> bool:
+    if not u.downed:
+        return False
+    u.downed = False
+    state.auras_stale = True
+    emit(state, u.seat, K.STAND, u.card, lane=u.lane)
+    return True
+
+
+def ko(state: AlleyState, u: Unit, by: int) -> bool:
+    """KO: straight to the Gutter, unless a SHIELD stops it."""
+    if u.shield:
+        u.shield = False
+        emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="ko")
+        return False
+    leave(state, u, GUTTER, ko=True, by=by)
+    return True
+
+
+def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: bool = False, by: int = -1) -> bool:
+    """Take a character off the field to the Gutter, the hand, the top of the deck or EXILE. Its
+    Equips go to the Gutter; a promoted Striver's lower levels go with it (back to the hand: the
+    level 1 card to the hand, the higher ones to the Hideout); a token vanishes unless REMAINS
+    sends it to the Gutter after a KO or a sacrifice; a leader goes back beside the field (to the
+    hand) or is defeated. A KO fires "when KO'd", BOUNTY, "when an ally is KO'd" and "when an
+    enemy is KO'd", and schedules UNDEAD."""
+    pool = state.pool
+    side = state.sides[u.seat]
+    owner = state.sides[u.owner]
+    side.lanes[u.lane] = None
+    state.auras_stale = True
+    detach_all(state, u.uid)
+    card = pool.cards[u.card]
+    if ko:
+        kind = K.KO
+    elif sacrificed:
+        kind = K.SACRIFICE
+    else:
+        kind = DEST_KIND[dest]
+    emit(state, by if by >= 0 else u.seat, kind, u.card, lane=u.lane, detail=f"p{u.seat}")
+    if u.leader:
+        owner.leader_state = DORMANT if dest in (HAND, DECK) else DEFEATED
+        if owner.leader_state == DEFEATED:
+            emit(state, u.owner, K.LEADER_DEFEATED, u.card)
+    elif u.token:
+        if card.kw & REMAINS and dest == GUTTER and (ko or sacrificed):
+            owner.gutter.append(u.card)
+    else:
+        cards = u.under + (u.card,)
+        if dest == GUTTER:
+            owner.gutter.extend(cards)
+        elif dest == EXILE:
+            owner.exile.extend(cards)
+        else:
+            (owner.hand if dest == HAND else owner.deck).append(cards[0])
+            owner.hideout.extend(cards[1:])
+    if ko:
+        _after_ko(state, u, card, by)
+    return True
+
+
+def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
+    if 0 <= by != u.seat:
+        state.sides[by].kos += 1
+    # pushed in reverse: its own "when KO'd" resolves first, then allies', then enemies'
+    for opp in reversed(state.opponents(u.seat)):
+        fire_side(state, opp, "enemy_ko", foe=0)
+    fire_side(state, u.seat, "ally_ko", skip_uid=u.uid)
+    for ab in reversed(card.triggers.get("ko", ())):
+        push_ability(state, ab, (u.seat, u.card, 0, 0, 0))
+    for seat, amount in u.bounty:
+        if not state.sides[seat].out:
+            draw(state, seat, amount)
+    if u.kw & UNDEAD and not u.undead_used and not u.token:
+        state.risen.append((u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
+
+
+# --- Equips ----------------------------------------------------------------------------------------
+
+def detach_all(state: AlleyState, uid: int) -> None:
+    for side in state.sides:
+        for slot, b in enumerate(side.back):
+            if b is not None and b.host == uid:
+                side.back[slot] = None
+                state.sides[b.owner].gutter.append(b.card)
+                emit(state, b.owner, K.TO_GUTTER, b.card, lane=BACK_BASE + slot, detail="equip")
+
+
+def recompute_equips(state: AlleyState, u: Unit) -> None:
+    """An Equip gives its host its ATK, DEF and keywords while attached."""
+    cards = state.pool.cards
+    card = cards[u.card]
+    atk = df = bits = immune = 0
+    for side in state.sides:
+        for b in side.back:
+            if b is not None and b.host == u.uid:
+                ea, ed, eb, ei = cards[b.card].equip
+                atk, df, bits, immune = atk + ea, df + ed, bits | eb, immune | ei
+    u.eq_atk, u.eq_def = atk, df
+    u.kw, u.immune = card.kw | bits, card.immune | immune
+    refresh(u)
+
+
+# --- PROMOTE -------------------------------------------------------------------------------------
+
+def check_promotion(state: AlleyState, u: Unit) -> None:
+    """A Striver whose condition (brawls won, KOs, turns survived) is met promotes at once."""
+    card = state.pool.cards[u.card]
+    if card.promote is None or u.downed or u.seat != u.owner:
+        return
+    kind, n = card.promote
+    if (kind == "wins" and u.wins >= n) or (kind == "kos" and u.kos >= n) or (kind == "turns" and u.turns_on >= n):
+        promote(state, u)
+
+
+def promote(state: AlleyState, u: Unit) -> bool:
+    """The next level comes out of the Hideout and takes its place, in the same position, with
+    ZZZ. Statuses, changes and Equips stay; brawl counters start again."""
+    cards = state.pool.cards
+    nxt = cards[u.card].next
+    owner = state.sides[u.owner]
+    if nxt < 0 or nxt not in owner.hideout:
+        return False
+    owner.hideout.remove(nxt)
+    u.under = u.under + (u.card,)
+    u.card = nxt
+    new = cards[nxt]
+    u.base_atk, u.base_def = new.atk, new.df
+    recompute_equips(state, u)
+    if new.kw & SHIELD:
+        u.shield = True
+    u.entered = state.turn
+    u.wins = u.kos = u.turns_on = 0
+    state.auras_stale = True
+    emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
+    if state.ledger is not None:
+        state.ledger.play(u.owner, nxt, owner.turns)
+    fire(state, u, "promoted")
+    return True
+
+
+# --- Morale and cards ----------------------------------------------------------------------------
+
+def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: str = "") -> int:
+    """A seat loses Morale (BARRICADE prevents what it can); at 0 it is out. Returns the loss."""
+    side = state.sides[seat]
+    if amount <= 0 or side.out:
+        return 0
+    if side.barricade:
+        blocked = min(side.barricade, amount)
+        side.barricade -= blocked
+        amount -= blocked
+        emit(state, seat, K.MORALE, amount=0, detail=f"barricade -{blocked}")
+        if amount <= 0:
+            return 0
+    side.morale -= amount
+    emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
+    if side.morale <= 0:
+        side.morale = 0
+        eliminate(state, seat, "morale")
+    return amount
+
+
+def gain_morale(state: AlleyState, seat: int, amount: int, cause: str = "") -> int:
+    side = state.sides[seat]
+    room = state.pool.consts.morale_cap - side.morale
+    gained = min(amount, room)
+    if gained > 0 and not side.out:
+        side.morale += gained
+        emit(state, seat, K.MORALE, amount=gained, detail=f"p{seat} {cause}")
+        return gained
+    return 0
+
+
+def draw(state: AlleyState, seat: int, n: int = 1) -> int:
+    """Draw from the top of the deck; a seat that must draw from an empty deck is out."""
+    side = state.sides[seat]
+    drawn = 0
+    for _ in range(n):
+        if state.over or side.out:
+            break
+        if not side.deck:
+            emit(state, seat, K.DECK_OUT)
+            eliminate(state, seat, "deck_out")
+            break
+        card = side.deck.pop()
+        side.hand.append(card)
+        drawn += 1
+        if state.ledger is not None:
+            state.ledger.draw(seat, card, side.turns)
+        emit(state, seat, K.DRAW, card)
+    return drawn
+
+
+def to_gutter_from_hand(state: AlleyState, seat: int, card: int, cause: str = "discard") -> None:
+    side = state.sides[seat]
+    side.hand.remove(card)
+    side.gutter.append(card)
+    emit(state, seat, K.DISCARD, card, detail=cause)
+
+
+def target_code(u: Unit) -> int:
+    return code(u.seat, u.lane)

@@ -1,0 +1,77 @@
+"""The resolution stack: everything that happens after a decision runs here, frame by frame, until
+the stack is empty or some seat must choose.
+
+A frame is a small list whose first item names its kind:
+    [FX, ctx, effects, next index]              effects of one ability, card or branch
+    [ATTACK, attacker uid, target, stage, negated, defender uid]  an attack in progress (brawl.py)
+    [OFFER, seats, index]                       Continuous Ambushes offered to other seats (turns.py)
+    [COST, ctx, ability, discards left, sacrifices left, uid not to sacrifice]  an ability's cost (play.py)
+    [ENDTURN, stage]                            the end of a turn (turns.py)
+A ctx is a tuple (seat, card, self uid, foe uid, host uid): who the effects belong to, the card
+they come from, the character that is "self", the one that is "foe" (the character it brawls, or
+for an Ambush the attacker) and an Equip's host.
+
+Each step function returns True when it left a choice pending (``state.pending``); the seat that
+must choose becomes ``state.to_act``. Otherwise the loop goes on.
+"""
+from __future__ import annotations
+
+from sim.alleyway.kinds import KINDS as K
+from sim.alleyway.state import AlleyState
+from sim.core.events import NO_ID
+
+FX, ATTACK, OFFER, COST, ENDTURN = 0, 1, 2, 3, 4
+C_SEAT, C_CARD, C_SELF, C_FOE, C_HOST = range(5)
+
+
+def ctx(seat: int, card: int, self_uid: int = 0, foe: int = 0, host: int = 0) -> tuple:
+    return (seat, card, self_uid, foe, host)
+
+
+def push_effects(state: AlleyState, context: tuple, effects: tuple) -> None:
+    if effects:
+        state.stack.append([FX, context, effects, 0])
+
+
+def run(state: AlleyState) -> None:
+    """Resolve frames until the stack is empty, a choice is pending, or the match is over."""
+    from sim.alleyway import brawl, effects, play, turns  # the step functions
+
+    steps = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
+    stack = state.stack
+    while stack and not state.over:
+        frame = stack[-1]
+        waiting = steps[frame[0]](state, frame)
+        if waiting and not state.over:
+            state.to_act = state.pending.seat
+            return
+    if not state.over:
+        state.to_act = state.active
+
+
+def take_choice(state: AlleyState, option: int):
+    """The pending choice being answered with ``option`` (checked), now closed."""
+    p = state.pending
+    if p is None or option not in p.options:
+        raise ValueError(f"{option} is not among the options {None if p is None else p.options}")
+    state.pending = None
+    return p
+
+
+def finish(state: AlleyState, winner: int | None, reason: str) -> None:
+    state.over, state.winner, state.reason = True, winner, reason
+    state.pending = None
+    state.stack.clear()
+    if state.events is not None:
+        state.events.emit(state.turn, NO_ID if winner is None else winner, K.GAME_OVER, detail=reason)
+
+
+def eliminate(state: AlleyState, seat: int, reason: str) -> None:
+    """A seat is out (Morale 0 or an empty deck). With one seat left it wins; with none, a draw."""
+    if state.over:
+        return
+    state.sides[seat].out = True
+    state.auras_stale = True  # an eliminated seat's auras stop
+    alive = state.alive()
+    if len(alive) <= 1:
+        finish(state, alive[0] if alive else None, reason)

@@ -1,0 +1,299 @@
+"""Scenarios for AlleyWay: a declared position, actions written as words, and a snapshot of the
+state that expectations are checked against.
+
+Words for actions (what ``describe`` prints and ``parse_action`` reads):
+    keep | redraw                    the opening hand
+    brawl | regroup | end            end the Deployment phase, the Brawl phase, the turn
+    deploy <card> atk|def <lane>     from hand (lanes l1..l5; over one of yours when the row is full)
+    heavy <card> atk|def <l1+l3>     a Heavy on the characters in those lanes
+    set <card> | play <card>         a Hustle or Ambush face-down; a Hustle from hand
+    flip <slot>                      activate a set Hustle / flip a Continuous Ambush (b1..b5)
+    switch <lane> | activate <lane> | promote <lane> | gutter <card> | awaken atk|def <lane>
+    attack <lane> p1.l3 | p1.direct | p1.leader
+    choose p1.l2 | choose p0.b1 | choose <card> | choose p1 | choose skip
+    spring b1 | pass                 an Ambush when your character is attacked (or decline)
+    flip b1 | pass                   a Continuous Ambush when offered on the opponent's turn
+    bet | no bet                     DOUBLE OR NOTHING
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sim.alleyway import field
+from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
+                                  PROMOTE, REDRAW, SET, SWITCH, Action)
+from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
+from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
+                                REGROUP, AlleyState, Back, Unit)
+from sim.core.scenario import named_action
+
+SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
+             "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
+UNIT_KEYS = {"card", "pos", "downed", "down_turn", "atk", "def", "zzz", "attacks", "shield", "under", "wins", "kos",
+             "turns_on", "poison", "poison_left", "burn", "burn_left", "bleed", "freeze", "stasis", "stun",
+             "silence", "suppress", "bounty", "undead_used"}
+LEADER_STATES = {"dormant": DORMANT, "field": ON_FIELD, "defeated": DEFEATED}
+PHASES = {"deployment": DEPLOYMENT, "brawl": BRAWL, "regroup": REGROUP}
+NEXT_WORD = {DEPLOYMENT: "brawl", BRAWL: "regroup", REGROUP: "end"}
+
+
+def target_name(state: AlleyState, target: int) -> str:
+    if target < 0:
+        return "skip"
+    seat, index = target >> 5, target & 31
+    if index == DIRECT:
+        return f"p{seat}.direct"
+    if index == LEADER:
+        return f"p{seat}.leader"
+    if index >= BACK_BASE:
+        return f"p{seat}.{state.pool.back_names[index - BACK_BASE]}"
+    return f"p{seat}.{state.pool.lane_names[index]}"
+
+
+def describe(state: AlleyState, action: Action) -> str:
+    pool = state.pool
+    kind, a, b, c = action
+    pos = "atk" if b == 1 else "def"
+    if kind == KEEP:
+        return "keep"
+    if kind == REDRAW:
+        return "redraw"
+    if kind == NEXT:
+        return NEXT_WORD.get(state.phase, "next")
+    if kind == DEPLOY:
+        return f"deploy {pool.slug(a)} {pos} {pool.lane_names[c]}"
+    if kind == HEAVY:
+        lanes = "+".join(pool.lane_names[lane] for lane in range(pool.n_lanes) if c >> lane & 1)
+        return f"heavy {pool.slug(a)} {pos} {lanes}"
+    if kind == SET:
+        return f"set {pool.slug(a)}"
+    if kind == PLAY:
+        return f"play {pool.slug(a)}"
+    if kind == FLIP:
+        return f"flip {pool.back_names[a]}"
+    if kind == SWITCH:
+        return f"switch {pool.lane_names[a]}"
+    if kind == ATTACK:
+        return f"attack {pool.lane_names[a]} {target_name(state, b)}"
+    if kind == ACTIVATE:
+        return f"activate {pool.lane_names[a]}"
+    if kind == GUTTER:
+        return f"gutter {pool.slug(a)}"
+    if kind == AWAKEN:
+        return f"awaken {'atk' if a == 1 else 'def'} {pool.lane_names[b]}"
+    if kind == PROMOTE:
+        return f"promote {pool.lane_names[a]}"
+    if kind == CHOOSE:
+        return describe_choice(state, a)
+    return repr(action)
+
+
+def describe_choice(state: AlleyState, option: int) -> str:
+    what = state.pending.what if state.pending is not None else ""
+    pool = state.pool
+    if what in ("spring", "offer"):
+        if option < 0:
+            return "pass"
+        return f"{'spring' if what == 'spring' else 'flip'} {pool.back_names[(option & 31) - BACK_BASE]}"
+    if what == "bet":
+        return "bet" if option == 1 else "no bet"
+    if what == "opponent":
+        return f"choose p{option}"
+    if what in ("card", "limit", "cost_discard"):
+        return "choose skip" if option < 0 else f"choose {pool.slug(option)}"
+    return f"choose {target_name(state, option)}"
+
+
+def parse_action(engine, state: AlleyState, text: str) -> Action:
+    """The legal action named by ``text``; a unique prefix such as "deploy kade-1" is enough."""
+    return named_action(engine, state, text)
+
+
+def _card(pool: Pool, slug: Any, where: str) -> int:
+    if slug not in pool.ids:
+        raise ValueError(f"{where}: unknown card {slug!r}")
+    return pool.ids[slug]
+
+
+def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
+    from sim.alleyway.engine import blank_state  # engine imports this module
+
+    unknown = set(setup) - {"active", "turn", "seats", "phase", "first"}
+    if unknown:
+        raise ValueError(f"setup: unknown field {sorted(unknown)[0]!r} (use active, turn, phase, first, seats)")
+    seats = setup.get("seats") or [{}, {}]
+    state = blank_state(pool, len(seats), seed, log=True)
+    state.turn = int(setup.get("turn", 3))
+    state.first = int(setup.get("first", 0))
+    state.active = state.to_act = int(setup.get("active", 0))
+    phase = setup.get("phase", "deployment")
+    if phase not in PHASES:
+        raise ValueError(f"setup.phase: {phase!r} is not one of {', '.join(PHASES)}")
+    state.phase = PHASES[phase]
+    for seat, spec in enumerate(seats):
+        _fill_seat(state, seat, spec or {}, len(seats))
+    field.update_auras(state)
+    return state
+
+
+def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
+    pool, consts = state.pool, state.pool.consts
+    where = f"setup.seats[{seat}]"
+    unknown = set(spec) - SEAT_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(SEAT_KEYS))})")
+    side = state.sides[seat]
+    side.morale = int(spec.get("morale", consts.starting_morale))
+    # a seat's own turns so far, if the turns went round the table from the first seat
+    order = (seat - state.first) % n_seats
+    side.turns = int(spec.get("turns", max(1, (state.turn - order + n_seats - 1) // n_seats)))
+    side.authority = int(spec.get("authority", min(consts.authority_cap, side.turns) if seat == state.active else 0))
+    for key in ("barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"):
+        setattr(side, key, int(spec.get(key, 0)))
+    side.hand = [_card(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    # the deck is written top card first; the engine draws from the end of its list
+    side.deck = [_card(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
+    side.gutter = [_card(pool, s, f"{where}.gutter") for s in spec.get("gutter", [])]
+    side.exile = [_card(pool, s, f"{where}.exile") for s in spec.get("exile", [])]
+    side.hideout = [_card(pool, s, f"{where}.hideout") for s in spec.get("hideout", [])]
+    leader = spec.get("leader")
+    if leader is not None:
+        if isinstance(leader, str):
+            leader = {"card": leader}
+        side.leader = _card(pool, leader.get("card"), f"{where}.leader")
+        if pool.cards[side.leader].type != LEADER_CARD:
+            raise ValueError(f"{where}.leader: {leader.get('card')} is not a leader")
+        side.influence = int(leader.get("influence", pool.cards[side.leader].influence))
+        state_word = leader.get("state", "dormant")
+        if state_word not in LEADER_STATES or state_word == "field":
+            raise ValueError(f"{where}.leader.state: use dormant or defeated (put an Awakened leader in a lane)")
+        side.leader_state = LEADER_STATES[state_word]
+    on_field = []
+    for lane_name, unit_spec in (spec.get("lanes") or {}).items():
+        if lane_name not in pool.lane_names:
+            raise ValueError(f"{where}.lanes: unknown lane {lane_name!r} (use {', '.join(pool.lane_names)})")
+        lane = pool.lane_names.index(lane_name)
+        u = _unit(state, seat, lane, unit_spec, f"{where}.lanes.{lane_name}")
+        if u.leader:
+            if side.leader >= 0 and side.leader != u.card:
+                raise ValueError(f"{where}.lanes.{lane_name}: a seat has one leader")
+            side.leader, side.leader_state = u.card, ON_FIELD
+            side.influence = side.influence or pool.cards[u.card].influence
+        elif not u.token:
+            on_field.extend(u.under + (u.card,))
+    backs = []
+    for slot_name, back_spec in (spec.get("back") or {}).items():
+        if slot_name not in pool.back_names:
+            raise ValueError(f"{where}.back: unknown slot {slot_name!r} (use {', '.join(pool.back_names)})")
+        if isinstance(back_spec, str):
+            back_spec = {"card": back_spec}
+        card = _card(pool, back_spec.get("card"), f"{where}.back.{slot_name}")
+        face_up = back_spec.get("face", "down") == "up"
+        host = 0
+        if back_spec.get("host"):
+            host_unit = side.lanes[pool.lane_names.index(back_spec["host"])]
+            if host_unit is None:
+                raise ValueError(f"{where}.back.{slot_name}.host: no character in {back_spec['host']}")
+            host = host_unit.uid
+        side.back[pool.back_names.index(slot_name)] = Back(card, face_up, int(back_spec.get("set", 1)), host, seat)
+        backs.append(card)
+    for u in side.units():
+        field.recompute_equips(state, u)
+    side.cards = tuple(sorted(c for c in side.hand + side.deck + side.gutter + side.exile + side.hideout
+                              + on_field + backs if not pool.cards[c].token))
+
+
+def _unit(state: AlleyState, seat: int, lane: int, spec: Any, where: str) -> Unit:
+    if isinstance(spec, str):
+        spec = {"card": spec}
+    unknown = set(spec) - UNIT_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(UNIT_KEYS))})")
+    card = state.pool.cards[_card(state.pool, spec.get("card"), where)]
+    if card.type not in (CHARACTER, LEADER_CARD):
+        raise ValueError(f"{where}: {card.slug} is not a character")
+    pos = spec.get("pos", "atk")
+    downed = bool(spec.get("downed", False))
+    u = field.enter(state, seat, card.id, lane, pos == "atk" and not downed)
+    u.downed = downed
+    u.down_turn = int(spec.get("down_turn", state.turn - 1 if downed else 0))
+    u.mod_atk = int(spec.get("atk", card.atk)) - card.atk
+    u.mod_def = int(spec.get("def", card.df)) - card.df
+    u.entered = state.turn if spec.get("zzz", False) else 0
+    u.attacks = int(spec.get("attacks", 0))
+    if "shield" in spec:
+        u.shield = bool(spec["shield"])
+    u.under = tuple(_card(state.pool, s, f"{where}.under") for s in spec.get("under", []))
+    for key in ("wins", "kos", "turns_on", "poison", "burn", "bleed", "undead_used"):
+        if key in spec:
+            setattr(u, key, int(spec[key]))
+    if u.poison:
+        u.poison_left = int(spec.get("poison_left", state.pool.consts.status_turns))
+    if u.burn:
+        u.burn_left = int(spec.get("burn_left", state.pool.consts.status_turns))
+        u.burn_by = 1 - seat if len(state.sides) == 2 else -1
+    own_turns = state.sides[seat].turns
+    for key in ("freeze", "stasis", "silence"):
+        if spec.get(key):
+            # true: until the end of its owner's next turn (as if put on during the last turn)
+            setattr(u, key, own_turns + 1 if spec[key] is True else int(spec[key]))
+    if spec.get("stun"):
+        u.stun = own_turns + 1 if spec["stun"] is True else int(spec["stun"])
+    if spec.get("suppress"):
+        u.sup_atk = int(spec["suppress"])
+        u.suppress = own_turns + 1
+    u.bounty = tuple((int(s), int(x)) for s, x in spec.get("bounty", []))
+    field.refresh(u)
+    return u
+
+
+def _statuses(u: Unit) -> list[str]:
+    out = []
+    for name in ("poison", "burn", "bleed", "freeze", "stasis", "stun", "silence", "suppress"):
+        if getattr(u, name):
+            out.append(name)
+    if u.shield:
+        out.append("shield")
+    if u.bounty:
+        out.append("bounty")
+    if u.charm_home >= 0:
+        out.append("charmed")
+    return out
+
+
+def snapshot(state: AlleyState) -> dict:
+    pool = state.pool
+    slug = pool.slug
+    p = state.pending
+    out: dict[str, Any] = {
+        "turn": state.turn, "active": state.active, "to_act": state.to_act, "phase": state.phase,
+        "over": state.over, "winner": state.winner, "reason": state.reason or None,
+        "choice": [describe_choice(state, o) for o in p.options] if p is not None else None,
+        "choice_kind": p.what if p is not None else None,
+    }
+    for seat, side in enumerate(state.sides):
+        lanes = {}
+        for lane, u in enumerate(side.lanes):
+            lanes[pool.lane_names[lane]] = None if u is None else {
+                "card": slug(u.card), "atk": field.atk_of(state, u), "def": field.def_of(state, u),
+                "pos": "atk" if u.atk_pos else "def", "downed": u.downed, "statuses": _statuses(u),
+                "attacks": u.attacks, "zzz": u.entered == state.turn, "under": [slug(c) for c in u.under],
+                "owner": u.owner, "poison": u.poison, "burn": u.burn, "bleed": u.bleed, "wins": u.wins}
+        back = {}
+        for slot, b in enumerate(side.back):
+            back[pool.back_names[slot]] = None if b is None else {
+                "card": slug(b.card), "face": "up" if b.face_up else "down",
+                "host": pool.lane_names[state.find(b.host).lane] if b.host and state.find(b.host) else None}
+        out[f"p{seat}"] = {
+            "morale": side.morale, "authority": side.authority, "turns": side.turns,
+            "hand": [slug(c) for c in side.hand], "hand_size": len(side.hand), "deck_size": len(side.deck),
+            "deck": [slug(c) for c in reversed(side.deck)], "gutter": [slug(c) for c in side.gutter],
+            "exile": [slug(c) for c in side.exile], "hideout": sorted(slug(c) for c in side.hideout),
+            "barricade": side.barricade, "tax": side.tax, "jam": side.jam, "kos": side.kos, "flips": side.flips,
+            "plundered": side.plundered, "burn_dealt": side.burn_dealt, "out": side.out,
+            "leader": None if side.leader < 0 else {
+                "card": slug(side.leader), "influence": side.influence,
+                "state": {DORMANT: "dormant", ON_FIELD: "field", DEFEATED: "defeated"}[side.leader_state]},
+            "lanes": lanes, "back": back, "characters": sum(u is not None for u in side.lanes),
+        }
+    return out

@@ -1,0 +1,201 @@
+"""The state of an AlleyWay match: plain slotted objects and integer ids, cheap to clone.
+
+Target codes are one integer per thing an effect or attack can point at:
+``seat * 32 + lane`` for a character, ``seat * 32 + 16 + slot`` for a back-row card,
+``seat * 32 + DIRECT`` for the player (a direct attack) and ``seat * 32 + LEADER`` for a Dormant
+leader.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+from sim.core.rng import copy_stream
+
+# phases of a turn (MULLIGAN before the first turn)
+MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
+
+# a leader's place
+DORMANT, ON_FIELD, DEFEATED = 0, 1, 2
+
+BACK_BASE = 16
+DIRECT = 30
+LEADER = 31
+
+
+def code(seat: int, index: int) -> int:
+    return seat * 32 + index
+
+
+def decode(target: int) -> tuple[int, int]:
+    return target >> 5, target & 31
+
+
+class Unit:
+    """A character on the field. ``seat`` is the side it stands on (its controller), ``owner``
+    whose Gutter, hand and deck it goes back to. Stats: the printed ``base`` plus permanent
+    ``mod`` (POISON, BLEED, effects), ``tmp`` (until the end of a turn), ``eq`` (Equips), minus
+    ``sup`` (SUPPRESS); ``atk``/``df`` hold the result (auras are added when read). Timed statuses
+    hold the owner's turn count they last through (0 = none)."""
+    __slots__ = ("card", "uid", "seat", "owner", "lane", "atk_pos", "downed", "down_turn",
+                 "base_atk", "base_def", "mod_atk", "mod_def", "tmp_atk", "tmp_def", "eq_atk", "eq_def",
+                 "sup_atk", "atk", "df", "kw", "immune", "entered", "switched", "attacks", "extra",
+                 "acted", "no_attack", "under", "token", "wins", "kos", "turns_on", "shield", "undead_used",
+                 "poison", "poison_left", "burn", "burn_left", "burn_by", "bleed", "freeze", "stasis", "stun",
+                 "silence", "suppress", "bounty", "charm_home", "leader")
+
+    def copy(self) -> "Unit":
+        u = Unit.__new__(Unit)
+        (u.card, u.uid, u.seat, u.owner, u.lane, u.atk_pos, u.downed, u.down_turn,
+         u.base_atk, u.base_def, u.mod_atk, u.mod_def, u.tmp_atk, u.tmp_def, u.eq_atk, u.eq_def,
+         u.sup_atk, u.atk, u.df, u.kw, u.immune, u.entered, u.switched, u.attacks, u.extra,
+         u.acted, u.no_attack, u.under, u.token, u.wins, u.kos, u.turns_on, u.shield, u.undead_used,
+         u.poison, u.poison_left, u.burn, u.burn_left, u.burn_by, u.bleed, u.freeze, u.stasis, u.stun,
+         u.silence, u.suppress, u.bounty, u.charm_home, u.leader) = (
+            self.card, self.uid, self.seat, self.owner, self.lane, self.atk_pos, self.downed, self.down_turn,
+            self.base_atk, self.base_def, self.mod_atk, self.mod_def, self.tmp_atk, self.tmp_def, self.eq_atk,
+            self.eq_def, self.sup_atk, self.atk, self.df, self.kw, self.immune, self.entered, self.switched,
+            self.attacks, self.extra, self.acted, self.no_attack, self.under, self.token, self.wins, self.kos,
+            self.turns_on, self.shield, self.undead_used, self.poison, self.poison_left, self.burn,
+            self.burn_left, self.burn_by, self.bleed, self.freeze, self.stasis, self.stun, self.silence,
+            self.suppress, self.bounty, self.charm_home, self.leader)
+        return u
+
+    @property
+    def active(self) -> bool:
+        """Its effects work: not Downed, not in STASIS, not SILENCED."""
+        return not (self.downed or self.stasis or self.silence)
+
+    @property
+    def standing(self) -> bool:
+        """Blocks a direct attack: on the field, not Downed, not in STASIS."""
+        return not (self.downed or self.stasis)
+
+    def __repr__(self) -> str:
+        pos = "down" if self.downed else "atk" if self.atk_pos else "def"
+        return f"Unit(card={self.card} p{self.seat}.l{self.lane + 1} {self.atk}/{self.df} {pos})"
+
+
+class Back:
+    """A card in a back row (immutable: replaced when it changes, so clones share it)."""
+    __slots__ = ("card", "face_up", "set_turn", "host", "owner")
+
+    def __init__(self, card: int, face_up: bool, set_turn: int, host: int, owner: int):
+        self.card, self.face_up, self.set_turn, self.host, self.owner = card, face_up, set_turn, host, owner
+
+    def __repr__(self) -> str:
+        return f"Back(card={self.card} {'up' if self.face_up else 'down'} host={self.host})"
+
+
+class Side:
+    """One seat: Morale, Authority and its zones."""
+    __slots__ = ("morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
+                 "leader", "leader_state", "influence", "barricade", "tax", "jam", "loaded_turn", "redraws",
+                 "kos", "flips", "plundered", "burn_dealt", "out", "cards", "aura_atk", "aura_def")
+
+    cards: tuple  # every card the seat brought (deck and Hideout), sorted: for the conservation check
+
+    def copy(self) -> "Side":
+        s = Side.__new__(Side)
+        s.morale, s.authority, s.turns = self.morale, self.authority, self.turns
+        s.hand, s.deck, s.gutter, s.exile = self.hand[:], self.deck[:], self.gutter[:], self.exile[:]
+        s.hideout = self.hideout[:]
+        s.lanes = [None if u is None else u.copy() for u in self.lanes]
+        s.back = self.back[:]
+        s.leader, s.leader_state, s.influence = self.leader, self.leader_state, self.influence
+        s.barricade, s.tax, s.jam, s.loaded_turn = self.barricade, self.tax, self.jam, self.loaded_turn
+        s.redraws, s.kos, s.flips, s.plundered = self.redraws, self.kos, self.flips, self.plundered
+        s.burn_dealt, s.out, s.cards = self.burn_dealt, self.out, self.cards
+        s.aura_atk, s.aura_def = self.aura_atk, self.aura_def
+        return s
+
+    def units(self):
+        return [u for u in self.lanes if u is not None]
+
+
+class Pending:
+    """A choice being waited on: who decides, what kind of choice, the options (integers), and
+    what to do with the answer."""
+    __slots__ = ("seat", "what", "options", "fx", "ctx", "left", "data")
+
+    def __init__(self, seat: int, what: str, options: tuple, fx: Any = None, ctx: Any = None, left: int = 1,
+                 data: Any = None):
+        self.seat, self.what, self.options, self.fx, self.ctx = seat, what, tuple(options), fx, ctx
+        self.left, self.data = left, data
+
+    def __repr__(self) -> str:
+        return f"Pending(p{self.seat} {self.what} {self.options})"
+
+
+class AlleyState:
+    __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
+                 "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
+                 "first", "auras_stale")
+
+    pool: Any
+    sides: list[Side]
+    stack: list[list]         # frames still resolving (see resolve.py)
+    pending: Pending | None
+    temp: list[tuple]         # timed ATK/DEF changes: (uid, atk, def, seat, that seat's turn count)
+    risen: list[tuple]        # UNDEAD cards to rise at the end of the turn: (owner, card)
+    once: list[tuple]         # once-per-turn abilities used this turn
+    chance: random.Random | None
+    events: EventBuffer | None
+    ledger: CardLedger | None
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.sides)
+
+    def alive(self) -> list[int]:
+        return [s for s, side in enumerate(self.sides) if not side.out]
+
+    def opponents(self, seat: int) -> list[int]:
+        """Every seat still playing other than ``seat``, in turn order after it."""
+        sides = self.sides
+        n = len(sides)
+        if n == 2:  # the duel, on the hot path
+            other = 1 - seat
+            return [] if sides[other].out else [other]
+        return [(seat + k) % n for k in range(1, n) if not sides[(seat + k) % n].out]
+
+    def rng(self) -> random.Random:
+        """This turn's chance stream, made when first needed (most turns need none)."""
+        if self.chance is None:
+            from sim.core.rng import stream
+            self.chance = stream(self.chance_key, "chance", self.turn)
+        return self.chance
+
+    def unit(self, target: int) -> Unit | None:
+        seat, index = target >> 5, target & 31
+        if index >= BACK_BASE:
+            return None
+        lanes = self.sides[seat].lanes
+        return lanes[index] if index < len(lanes) else None
+
+    def find(self, uid: int) -> Unit | None:
+        if uid <= 0:
+            return None
+        for side in self.sides:
+            for u in side.lanes:
+                if u is not None and u.uid == uid:
+                    return u
+        return None
+
+    def clone(self) -> "AlleyState":
+        s = AlleyState.__new__(AlleyState)
+        s.pool = self.pool
+        s.sides = [side.copy() for side in self.sides]
+        s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
+        s.over, s.winner, s.reason = self.over, self.winner, self.reason
+        s.stack = [frame[:] for frame in self.stack]
+        s.pending = self.pending  # never mutated in place: replaced when it changes
+        s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
+        s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
+        s.auras_stale = self.auras_stale
+        s.chance = copy_stream(self.chance)
+        s.events = None
+        s.ledger = None
+        return s

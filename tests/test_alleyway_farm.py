@@ -1,0 +1,49 @@
+"""AlleyWay through the generic application, unchanged: `simulate alleyway` with no --decks plays
+the six starter decks, the store holds its matches and card rows, `export` writes them, and the
+Cards page shows AlleyWay cards by clan."""
+import csv
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from reports import db
+from tests.conftest import run_cli
+
+
+def test_simulate_export_and_the_cards_page(tmp_path, monkeypatch):
+    store = tmp_path / "aw.duckdb"
+    res = run_cli("simulate", "alleyway", "--matches", "4", "--pilots", "random", "--db", str(store),
+                  "--workers", "2", "--quiet")
+    assert res.returncode == 0, res.stderr
+    (decks, matches, errors), = db.query(store, "SELECT decks, matches_done, errors FROM runs").rows()
+    assert decks.split(",") == ["archon-star-fleet", "cinder-wildfire", "graves-garrison", "marlows-crew",
+                                "vales-high-rollers", "veyr-bone-court"]
+    assert matches == 4 * 15 and errors == 0
+    (seats,), = db.query(store, "SELECT count(*) FROM match_seats").rows()
+    assert seats == 2 * matches
+    # card rows: the deck's 40 cards per seat, plus promoted Strivers and Awakened leaders played
+    (copies,), = db.query(store, "SELECT sum(copies) FROM card_games").rows()
+    assert copies == 40 * 2 * matches
+    (promoted,), = db.query(store, "SELECT count(*) FROM card_games WHERE copies = 0 AND played > 0").rows()
+    assert promoted > 0
+    out = tmp_path / "cards.csv"
+    res = run_cli("export", "card_stats", "--run", "1", "--csv", str(out), "--db", str(store))
+    assert res.returncode == 0, res.stderr
+    rows = {r["card"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
+    assert rows["dirty-cop"]["faction"] == "neutral" and rows["sarge"]["type"] == "character/heavy"
+
+    st.cache_data.clear()
+    monkeypatch.setenv("WORKBENCH_DB", str(store))
+    app = AppTest.from_string("from reports.pages.cards import render\nrender()", default_timeout=60).run()
+    assert not app.exception
+    shown = app.dataframe[0].value
+    assert "dirty-cop" in set(shown["card"]) and {"arsonists", "neutral"} <= set(shown["faction"])
+    st.cache_data.clear()
+
+
+def test_bench_measures_alleyway_over_its_starter_decks():
+    res = run_cli("bench", "--games", "alleyway", "--matches", "6", "--greedy-matches", "2", "--farm-matches", "30",
+                  "--repeats", "1")
+    assert res.returncode == 0, res.stderr
+    assert "measured alleyway random,random" in res.stdout and "match errors" not in res.stdout
+    assert res.stdout.count("│ alleyway │") == 2

@@ -1,0 +1,99 @@
+"""A pilot sees only what its seat may see: hands, face-down cards and deck order are resampled by
+``determinize``; MARKED shows its holder (and only it) the opponent's hand and face-down cards."""
+import random
+
+from tests.alleyway_common import act, alleyway, scenario_state
+
+HAND = ["dirty-cop", "gas-can", "sparky", "cash-out"]
+DECK = ["static", "street-rat", "tripwire", "the-pit", "sable", "kindle-1", "gas-can", "doorman"]
+
+
+def position(marked_by: str | None = None):
+    """Seat 1 holds a hand and two face-down cards; seat 0 may hold a MARKED source."""
+    seat0 = {"deck": ["static", "street-rat", "static"], "hand": ["static"]}
+    if marked_by == "corner-lookout":
+        seat0["lanes"] = {"l1": "corner-lookout"}
+    elif marked_by == "marked-cards":
+        seat0["back"] = {"b1": {"card": "marked-cards", "face": "up"}}
+    seat1 = {"hand": HAND, "deck": DECK, "back": {"b1": "tripwire", "b2": "gas-can"}}
+    return scenario_state({"seats": [seat0, seat1]})
+
+
+def beliefs(eng, state, seat, n=12):
+    return [eng.determinize(state, seat, random.Random(k)) for k in range(n)]
+
+
+def face_down(side):
+    return [b.card for b in side.back if b is not None and not b.face_up]
+
+
+def test_without_marked_the_opponents_hidden_cards_are_resampled():
+    eng, state = position()
+    truth = state.sides[1]
+    views = beliefs(eng, state, 0)
+    assert any(sorted(v.sides[1].hand) != sorted(truth.hand) for v in views)
+    assert any(face_down(v.sides[1]) != face_down(truth) for v in views)
+    for v in views:
+        side = v.sides[1]
+        # what the seat knows is kept: sizes, which slots hold a card, the multiset not yet seen
+        assert len(side.hand) == len(truth.hand) and len(side.deck) == len(truth.deck)
+        assert sorted(side.hand + side.deck + face_down(side)) == sorted(truth.hand + truth.deck + face_down(truth))
+        # a face-down card is always some Hustle or Ambush
+        assert all(v.pool.cards[c].type in (1, 2) for c in face_down(side))
+        # its own hand is known; its own deck order is not
+        assert v.sides[0].hand == state.sides[0].hand
+        assert v.chance_key != state.chance_key and v.events is None
+
+
+def test_marked_shows_its_holder_the_hand_and_face_down_cards():
+    for source in ("corner-lookout", "marked-cards"):
+        eng, state = position(source)
+        truth = state.sides[1]
+        for v in beliefs(eng, state, 0):
+            assert v.sides[1].hand == truth.hand, source
+            assert face_down(v.sides[1]) == face_down(truth), source
+            assert sorted(v.sides[1].deck) == sorted(truth.deck)
+        # deck order stays hidden even from MARKED
+        assert any(v.sides[1].deck != truth.deck for v in beliefs(eng, state, 0))
+
+
+def test_marked_shows_nothing_to_the_other_seat():
+    """Only the holder sees: seat 1's view of seat 0 is resampled as usual."""
+    eng, state = position("corner-lookout")
+    state.sides[0].hand = [state.pool.ids[c] for c in ("static", "gas-can", "sparky")]
+    state.sides[0].cards = tuple(sorted(state.sides[0].cards + (state.pool.ids["gas-can"], state.pool.ids["sparky"])))
+    views = beliefs(eng, state, 1, 20)
+    assert any(v.sides[0].hand != state.sides[0].hand for v in views)
+
+
+def test_marked_stops_when_its_source_stops_working():
+    eng, state = position("corner-lookout")
+    state.sides[0].lanes[0].downed = True          # a Downed character's effects are off
+    views = beliefs(eng, state, 0, 20)
+    assert any(sorted(v.sides[1].hand) != sorted(state.sides[1].hand) for v in views)
+
+
+def test_a_hand_is_shown_only_while_its_owner_chooses_from_it():
+    """Choosing a card to PLUNDER from the opponent's hand shows that hand to the chooser, for the
+    choice; a random PLUNDER shows nothing."""
+    from sim.alleyway.state import Pending
+
+    eng, state = position()
+    fx = type("Fx", (), {"source": "hand"})()
+    state.pending = Pending(0, "card", sorted(set(state.sides[1].hand)), fx, (0, 0, 0, 0, 0), 1, ("plunder", 1))
+    for v in beliefs(eng, state, 0):
+        assert v.sides[1].hand == state.sides[1].hand
+
+
+def test_greedy_pilot_thinking_leaves_the_match_untouched_and_cannot_see_the_coin():
+    from sim.core.pilots import make_pilot
+    from sim.core.rng import Streams
+
+    eng, pool, _data, _rules, decks = alleyway()
+    state = eng.new_match(pool, [decks["cinder-wildfire"], decks["vales-high-rollers"]], 8)
+    act(eng, state, "keep", "keep")
+    before = eng.snapshot(state)
+    chance_before = state.chance
+    pilot = make_pilot("greedy", eng, 0, Streams(8).pilot(0))
+    pilot.choose(state, eng.legal_actions(state))
+    assert eng.snapshot(state) == before and state.chance is chance_before

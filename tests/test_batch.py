@@ -1,0 +1,123 @@
+"""Nightly batches: the example file end to end, idempotent reruns, alerts when something moved,
+a killed batch finishing with every chunk stored once, one batch per store at a time."""
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from reports import db
+from tests.conftest import DATA, ROOT, run_cli
+
+EXAMPLE = ROOT / "workbench" / "examples" / "nightly.yaml"
+DAY = "2026-11-29"
+
+
+def batch(store, out, *extra, env=None):
+    return run_cli("batch", str(extra[0]) if extra and str(extra[0]).endswith(".yaml") else str(EXAMPLE),
+                   "--db", str(store), "--out", str(out), *[e for e in extra if not str(e).endswith(".yaml")], env=env)
+
+
+def chunks(store):
+    return db.query(store, "SELECT count(*) AS n FROM chunks")["n"][0]
+
+
+@pytest.mark.slow
+def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
+    store, out = tmp_path / "nightly.duckdb", tmp_path / "out"
+    first = batch(store, out, "--day", DAY, "--max-matches", "30")
+    assert first.returncode in (0, 3), first.stderr
+    folder = out / "nightly" / DAY
+    assert (folder / "summary.md").exists() and (folder / "alerts.csv").exists()
+    for suite in ("frontier-starters",):
+        for name in ("report.html", "cards.csv", "keywords.csv", "matchups.csv", "alerts.csv"):
+            assert (folder / suite / name).exists(), (suite, name)
+    stored = chunks(store)
+    summary = (folder / "summary.md").read_text()
+    second = batch(store, out, "--day", DAY, "--max-matches", "30")
+    assert second.returncode == first.returncode, second.stderr
+    assert chunks(store) == stored  # nothing played or stored twice
+    assert "reusing run" in second.stderr
+    assert (folder / "summary.md").read_text() == summary
+    assert db.query(store, "SELECT count(*) AS n FROM batches")["n"][0] == 1  # the same batch, continued
+    assert "No alerts" in summary or first.returncode == 3
+
+
+@pytest.mark.slow
+def test_the_next_night_alerts_on_what_moved(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    spec = tmp_path / "b.yaml"
+    spec.write_text("name: watch\nthreshold_points: 3\nsuites:\n"
+                    "  - {name: starters, game: frontier, rules: base, pilots: [greedy], matches: 160, seed: 4}\n")
+    store, out = tmp_path / "w.duckdb", tmp_path / "out"
+    env = {"WORKBENCH_DATA_DIR": str(data)}
+    res = batch(store, out, spec, "--day", "2026-11-28", env=env)
+    assert res.returncode == 0, res.stderr
+    # a designer makes a card far too strong during the day
+    base = data / "frontier" / "rules" / "base.yaml"
+    base.write_text(base.read_text() + "patch:\n  tin-star-recruit: {atk: 8, def: 8}\n")
+    res = batch(store, out, spec, "--day", "2026-11-29", env=env)
+    assert res.returncode == 3, res.stdout + res.stderr
+    alerts = (out / "watch" / "2026-11-29" / "alerts.csv").read_text()
+    assert "card,tin-star-recruit" in alerts and "deck,lawmen-posse" in alerts
+    assert "previous" in alerts
+    summary = (out / "watch" / "2026-11-29" / "summary.md").read_text()
+    assert "tin-star-recruit" in summary
+
+
+@pytest.mark.slow
+def test_a_killed_batch_finishes_with_every_chunk_stored_once(tmp_path):
+    spec = tmp_path / "k.yaml"
+    spec.write_text("name: kill\nsuites:\n  - {name: a, game: frontier, pilots: [random], matches: 1600, seed: 2}\n"
+                    "  - {name: b, game: frontier, pilots: [random], matches: 200, seed: 3}\n")
+    store, out = tmp_path / "k.duckdb", tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "batch", str(spec), "--db", str(store), "--out", str(out),
+                             "--day", DAY], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if db.has_tables(store, "chunks") and chunks(store) >= 3:
+                break
+        except db.StoreError:
+            pass
+        assert proc.poll() is None, proc.stderr.read()
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    res = batch(store, out, spec, "--day", DAY)
+    assert res.returncode == 0, res.stderr
+    counts = db.query(store, "SELECT count(*) AS n, count(DISTINCT (run_id, chunk)) AS d FROM chunks").row(0)
+    assert counts[0] == counts[1]
+    assert db.query(store, "SELECT sum(matches_done) AS n FROM runs")["n"][0] == 1800
+    assert db.query(store, "SELECT count(*) AS n FROM matches")["n"][0] == 1800
+    assert db.query(store, "SELECT status FROM batches")["status"].to_list() == ["done"]
+
+
+def test_one_batch_at_a_time_per_store(tmp_path):
+    store = tmp_path / "one.duckdb"
+    lock = open(str(store) + ".batch.lock", "a+")
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    lock.write("pid 12345")
+    lock.flush()
+    try:
+        res = batch(store, tmp_path / "out", "--day", DAY, "--max-matches", "4")
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
+    assert res.returncode == 2 and "another batch is running on this store" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_bad_batch_file_is_one_line(tmp_path):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("name: bad\nsuites:\n  - {name: a, game: frontier, matchs: 10}\n")
+    res = batch(tmp_path / "x.duckdb", tmp_path / "out", spec)
+    assert res.returncode == 2 and "bad.yaml" in res.stderr and "matchs" in res.stderr
+    assert "Traceback" not in res.stderr

@@ -1,0 +1,86 @@
+"""The analytics from the command line: every export, the HTML report, the diff tables."""
+import csv
+
+import pytest
+
+from reports.exports import COMPUTED, DIFF_TABLES, RAW
+from tests.conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def diffed(tmp_path_factory):
+    db = tmp_path_factory.mktemp("diffed") / "d.duckdb"
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw",
+                  "--matches", "60", "--pilots", "random", "--db", str(db), "--quiet",
+                  "--csv", str(db.parent / "csv"))
+    assert res.returncode == 0, res.stderr
+    return db, res.stdout
+
+
+def test_diff_prints_decks_power_and_pairing(diffed):
+    _db, out = diffed
+    assert "first-seat" not in out and "(first seat)" in out
+    assert "Matches needed" in out and "pairing removed" in out
+    assert "cards the candidate changes" not in out  # a constants change: no card differs
+
+
+def test_diff_reuses_finished_runs(diffed):
+    db, _ = diffed
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw",
+                  "--matches", "60", "--pilots", "random", "--db", str(db), "--quiet")
+    assert res.returncode == 0 and res.stderr.count("reusing run") == 2
+
+
+@pytest.mark.parametrize("name", sorted(COMPUTED) + sorted(DIFF_TABLES) + sorted(RAW))
+def test_every_table_exports_to_csv_and_parquet(diffed, name, tmp_path):
+    """In process (the CLI path is the same function; one CLI run is checked below)."""
+    from reports.export import write_frame
+    from reports.exports import export_frame
+    from reports.filters import Filters
+
+    db, _ = diffed
+    frame = export_frame(db, name, Filters(), 1 if name in DIFF_TABLES else None)
+    write_frame(frame, csv=tmp_path / "t.csv", parquet=tmp_path / "t.parquet")
+    import duckdb
+    assert duckdb.sql(f"SELECT count(*) FROM '{tmp_path / 't.parquet'}'").fetchall()[0][0] == frame.height
+    with open(tmp_path / "t.csv", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    header = rows[0]
+    assert header and len(set(header)) == len(header) and "" not in header and "index" not in header
+    assert all(len(r) == len(header) for r in rows[1:])
+    if name not in ("diff_changed_cards", "events"):  # diffs keep no event logs
+        assert len(rows) > 1, f"{name} exported no rows"
+
+
+def test_export_from_the_command_line(diffed, tmp_path):
+    db, _ = diffed
+    res = run_cli("export", "diff_cards", "--diff", "1", "--csv", str(tmp_path / "c.csv"), "--db", str(db))
+    assert res.returncode == 0 and "rows of diff_cards" in res.stderr
+    res = run_cli("export", "cards", "--run", "1", "--run", "2", "--deck", "lawmen-posse",
+                  "--csv", str(tmp_path / "k.csv"), "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    with open(tmp_path / "k.csv", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {r["rules_version"] for r in rows} == {"base", "first-player-skips-draw"}
+
+
+def test_diff_tables_need_a_diff(diffed, tmp_path):
+    db, _ = diffed
+    res = run_cli("export", "diff_cards", "--csv", str(tmp_path / "x.csv"), "--db", str(db))
+    assert res.returncode == 2 and "needs --diff" in res.stderr
+
+
+def test_html_report_is_self_contained(diffed, tmp_path):
+    db, _ = diffed
+    out = tmp_path / "report.html"
+    res = run_cli("report", "2", "--diff", "1", "--html", str(out), "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    text = out.read_text(encoding="utf-8")
+    import re
+    assert not re.search(r"<script[^>]*\bsrc=", text)  # nothing loaded from elsewhere: plotly is inlined
+    assert "plotly.js" in text
+    for heading in ("Most over-performing", "Most under-performing", "Keywords", "Cost curve", "Matchups",
+                    "Version diff"):
+        assert heading in text
+    res = run_cli("report", "1", "--diff", "99", "--html", str(out), "--db", str(db))
+    assert res.returncode == 2 and "no run 99" in res.stderr

@@ -1,0 +1,126 @@
+"""Trust: planted truth must be found, null changes must not be, and the numbers behind the
+reports must match statsmodels or hand computation."""
+import shutil
+
+import numpy as np
+import polars as pl
+import pytest
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+
+from reports.cards import card_metrics
+from reports.diff import version_diff
+from reports.filters import Filters
+from reports.stats import benjamini_hochberg, beta_prior, mcnemar_pvalue, paired_interval, shrink
+from tests.conftest import DATA, run_cli
+
+PLANTED = "tin-star-recruit"
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """A store with a paired diff: base against a version where one card is clearly too strong,
+    and against a version that only rewords a card (identical in effect)."""
+    root = tmp_path_factory.mktemp("planted")
+    data = root / "data"
+    shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    rules = data / "frontier" / "rules"
+    (rules / "overpowered.yaml").write_text(f"version: overpowered\nextends: base\npatch:\n  {PLANTED}: {{atk: 8, def: 8}}\n")
+    (rules / "reworded.yaml").write_text("version: reworded\nextends: base\npatch:\n"
+                                         "  bison-bull: {text: 'A very large bison.'}\n")
+    db = root / "trust.duckdb"
+    env = {"WORKBENCH_DATA_DIR": str(data)}
+    for candidate in ("overpowered", "reworded"):
+        res = run_cli("diff", "frontier", "--base", "base", "--candidate", candidate, "--matches", "200",
+                      "--pilots", "greedy", "--db", str(db), "--quiet", env=env)
+        assert res.returncode == 0, res.stderr
+    return db, res.stdout
+
+
+def _diff(db, candidate):
+    from reports import db as store
+    row = store.query(db, "SELECT base_run, candidate_run FROM diffs WHERE candidate_version = ?", [candidate]).row(0)
+    return row
+
+
+def test_a_card_made_too_strong_ranks_first_and_is_significant(planted):
+    db, _ = planted
+    _base, strong = _diff(db, "overpowered")
+    cards = card_metrics(db, Filters(runs=[strong])).sort("played_wr_shrunk", descending=True)
+    top = cards.row(0, named=True)
+    assert top["card"] == PLANTED, cards.select("card", "played_wr_shrunk").head(3)
+    assert top["significant"] and top["played_wr_q"] < 0.05
+
+
+def test_the_diff_finds_the_changed_card_and_only_it(planted):
+    db, _ = planted
+    r = version_diff(db, *_diff(db, "overpowered"))
+    assert r["significant_cards"]["card"].to_list() == [PLANTED]
+    assert r["changed_cards"]["card"].to_list() == [PLANTED]
+    deck = r["decks"].filter(pl.col("deck") == "lawmen-posse").row(0, named=True)
+    assert deck["change"] > 0.05 and deck["mcnemar_p"] < 0.01 and deck["change_lo"] > 0
+
+
+def test_a_change_identical_in_effect_moves_nothing(planted):
+    db, out = planted
+    r = version_diff(db, *_diff(db, "reworded"))
+    assert r["changed_cards"]["card"].to_list() == ["bison-bull"]
+    assert r["significant_cards"].is_empty()
+    assert (r["decks"]["change"] == 0).all()  # common random numbers: the very same matches
+    assert "moved beyond their deck, significantly (Benjamini-Hochberg, FDR 5%): none" in out
+
+
+def test_repeated_null_paired_diffs_keep_the_false_positive_rate_near_five_percent():
+    """Synthetic paired wins with no effect (correlated twins, as common random numbers give):
+    the paired tests reject about 5% of the time, and BH over 40 null cards almost never."""
+    rng = np.random.default_rng(7)
+    rejections, families_with_any = 0, 0
+    trials = 2000
+    for _ in range(trials):
+        base = rng.random(300) < 0.5
+        flip = rng.random(300) < 0.3  # twins diverge 30% of the time, at random: no true change
+        cand = np.where(flip, rng.random(300) < 0.5, base)
+        b, c = int((base & ~cand).sum()), int((~base & cand).sum())
+        rejections += mcnemar_pvalue(b, c) < 0.05
+    rate = rejections / trials
+    assert 0.03 <= rate <= 0.07, rate
+    for _ in range(200):
+        # 40 null cards, each with 40 discordant twins split at random
+        pvals = [mcnemar_pvalue(int(x), int(40 - x)) for x in rng.binomial(40, 0.5, size=40)]
+        families_with_any += benjamini_hochberg(pvals)[1].any()
+    assert families_with_any / 200 <= 0.08
+
+
+def test_mcnemar_matches_statsmodels_and_hand_values():
+    # 12 vs 3 discordant pairs: exact binomial (below 25 discordant), as statsmodels computes it
+    assert mcnemar_pvalue(3, 12) == pytest.approx(mcnemar([[0, 3], [12, 0]], exact=True).pvalue)
+    assert mcnemar_pvalue(3, 12) == pytest.approx(0.03515625)  # 2 * P(X <= 3), X ~ Bin(15, 0.5)
+    # 40 vs 20: chi-square without continuity correction: (40-20)^2 / 60 = 6.667, p = 0.00982
+    assert mcnemar_pvalue(40, 20) == pytest.approx(0.009823, abs=1e-5)
+    assert mcnemar_pvalue(0, 0) == 1.0
+
+
+def test_benjamini_hochberg_matches_statsmodels_and_hand_values():
+    p = [0.01, 0.04, 0.03, 0.5, float("nan")]
+    q, reject = benjamini_hochberg(p)
+    # by hand: sorted 0.01, 0.03, 0.04, 0.5 -> 0.04, 0.0533, 0.0533, 0.5
+    assert q[:4] == pytest.approx([0.04, 0.053333, 0.053333, 0.5], abs=1e-5)
+    assert reject.tolist() == [True, False, False, False, False] and np.isnan(q[4])
+    assert q[:4] == pytest.approx(multipletests(p[:4], method="fdr_bh")[1])
+
+
+def test_shrinkage_by_hand():
+    # rates 0.6 (n=100) and 0.4 (n=100): weighted mean 0.5, observed variance 0.01,
+    # binomial noise 0.5*0.5/100 = 0.0025, true variance 0.0075 -> a+b = 0.25/0.0075 - 1 = 32.33
+    a, b = beta_prior([60, 40], [100, 100])
+    assert a + b == pytest.approx(32.333, abs=1e-3) and a == pytest.approx(b)
+    assert shrink([60], [100], (a, b))[0] == pytest.approx((60 + a) / (100 + a + b))
+    # a family no wider than noise is shrunk (almost) all the way to its mean
+    a, b = beta_prior([50, 51, 49], [100, 100, 100])
+    assert shrink([51], [100], (a, b))[0] == pytest.approx(0.5, abs=0.001)
+
+
+def test_paired_interval_by_hand():
+    mean, lo, hi = paired_interval([1, 0, 0, -1, 1, 0, 1, 0])
+    sd = np.std([1, 0, 0, -1, 1, 0, 1, 0], ddof=1)
+    assert mean == pytest.approx(0.25) and hi - mean == pytest.approx(1.959964 * sd / np.sqrt(8))

@@ -1,0 +1,149 @@
+"""Run a batch file: every suite into the store, compared with the previous successful batch
+(same seeds, so paired) and with its pinned baseline version; a dated folder with each suite's
+HTML report and CSV exports, ``alerts.csv`` and ``summary.md``.
+
+Rerunning the same file on the same day continues the same batch: finished runs are reused,
+stopped ones resumed (a killed batch loses at most the chunks in flight), and nothing is stored
+twice. One batch at a time per store: a second one fails at once with a clear message."""
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+from rich.console import Console
+
+from reports.alerts import COLUMNS, alerts
+from reports.export import write_frame
+from reports.exports import export_frame
+from reports.filters import Filters
+from reports.html import build
+from workbench.batch.spec import Suite, load_batch
+from workbench.commands.diff import ensure_run
+from workbench.commands.simulate import new_run
+from workbench.errors import UserError
+from workbench.farm import default_workers
+from workbench.store import Store
+
+EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
+
+
+@contextmanager
+def batch_lock(db: Path):
+    """Hold ``<db>.batch.lock`` for the batch; fail at once if another batch holds it."""
+    path = Path(str(Path(db).resolve()) + ".batch.lock")
+    fh = open(path, "a+")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read().strip() or "another process"
+        fh.close()
+        raise UserError(f"{db}: another batch is running on this store ({holder}); run this one when it is done") from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"pid {os.getpid()}")
+    fh.flush()
+    try:
+        yield
+    finally:
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        fh.close()
+
+
+def suite_run(store: Store, suite: Suite, rules: str, day: dt.date, workers: int, cluster, max_matches,
+              console: Console) -> int:
+    seed = int(day.strftime("%Y%m%d")) if suite.seed == "daily" else suite.seed
+    decks = None if suite.decks == "starters" else list(suite.decks)
+    matches = min(suite.matches, max_matches) if max_matches else suite.matches
+    spec, payload = new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers)
+    return ensure_run(store, spec, payload, workers, True, console, cluster)
+
+
+def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int | None, cluster: str | None,
+              max_matches: int | None, console: Console) -> int:
+    """Returns the number of alerts."""
+    batch, file_hash = load_batch(file)
+    day = day or dt.date.today()
+    workers = workers or default_workers()
+    store = Store(db)
+    store.init()
+    folder = out / batch.name / day.isoformat()
+    folder.mkdir(parents=True, exist_ok=True)
+    with batch_lock(db):
+        batch_id = store.open_batch(batch.name, day, file_hash)
+        all_alerts, summaries = [], []
+        status = "failed"
+        try:
+            for suite in batch.suites:
+                rows, text = _run_suite(store, batch, suite, day, workers, cluster, max_matches, folder, batch_id, console)
+                all_alerts.append(rows)
+                summaries.append(text)
+            status = "done"
+        finally:
+            alerts_frame = pl.concat(all_alerts) if all_alerts else _empty_alerts()
+            store.finish_batch(batch_id, status, alerts_frame.height)
+        write_frame(alerts_frame, csv=folder / "alerts.csv")
+        (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries), encoding="utf-8")
+    console.print(f"batch {batch.name} {day}: {alerts_frame.height} alerts; {folder}")
+    return alerts_frame.height
+
+
+def _run_suite(store, batch, suite, day, workers, cluster, max_matches, folder, batch_id, console):
+    console.print(f"suite {suite.name}: {suite.game} {suite.rules}")
+    run = suite_run(store, suite, suite.rules, day, workers, cluster, max_matches, console)
+    previous = store.previous_suite_run(batch.name, suite.name, day) if suite.seed != "daily" else None
+    baseline = None
+    if suite.baseline and suite.baseline != suite.rules:
+        baseline = suite_run(store, suite, suite.baseline, day, workers, cluster, max_matches, console)
+    sfolder = folder / suite.name
+    sfolder.mkdir(exist_ok=True)
+    for name in EXPORTS:
+        write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
+    frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run})", ""]
+    for label, other in (("previous", previous), ("baseline", baseline)):
+        if other is None:
+            lines.append(f"- no {label} run to compare with"
+                         + (" (a daily seed cannot be paired with another day)" if label == "previous" and suite.seed == "daily" else ""))
+            continue
+        found, diff = alerts(store.path, other, run, batch.threshold_points, batch.fdr, label)
+        frames.append(found)
+        for name in ("decks", "cards"):
+            if diff[name].height:
+                write_frame(diff[name], csv=sfolder / f"vs_{label}_{name}.csv")
+        lines.append(f"- vs {label} (run {other}): {found.height} alerts; "
+                     f"{diff['twins'] // 2:,} twin matches, pairing removed {diff['variance_saved']:.0%} of the variance")
+        for a in found.iter_rows(named=True):
+            lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
+                         f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
+    (sfolder / "report.html").write_text(build(store.path, [run], baseline if baseline is not None else previous),
+                                         encoding="utf-8")
+    found_all = pl.concat(frames) if frames else _empty_alerts()
+    found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS)
+    write_frame(found_all, csv=sfolder / "alerts.csv")
+    store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
+    return found_all, "\n".join(lines)
+
+
+def _empty_alerts() -> pl.DataFrame:
+    return pl.DataFrame(schema={"suite": pl.Utf8, **{c: (pl.Utf8 if c in ("comparison", "kind", "name") else
+                                                          pl.Int64 if c.endswith("_run") else pl.Float64)
+                                                      for c in COLUMNS}})
+
+
+def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str]) -> str:
+    head = [f"# Batch {name}, {day.isoformat()}", "",
+            f"**{found.height} alert{'s' if found.height != 1 else ''}**" if found.height else "**No alerts.**", ""]
+    return "\n".join(head + sections) + "\n"
+
+
+def check_day(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"--day takes a date like 2026-11-29, not {text!r}") from None

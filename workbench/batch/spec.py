@@ -1,0 +1,62 @@
+"""The batch file: which suites to run and what counts as news."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator
+
+from cardsdb.errors import DataError, from_validation
+from cardsdb.loader import read_yaml
+from cardsdb.models import Strict
+
+
+class Suite(Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game: str
+    rules: str = "base"
+    baseline: str | None = None            # a pinned rules version to compare against every night
+    decks: list[str] | Literal["starters"] = "starters"
+    pilots: list[str] = ["greedy"]
+    matches: int = Field(400, ge=2)        # per pairing, each seed from both seats
+    seed: int | Literal["daily"] = 1       # fixed: nights are paired; daily: a new seed each day
+
+    @field_validator("pilots")
+    @classmethod
+    def _some(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("name at least one pilot")
+        return value
+
+
+class BatchFile(Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    description: str = ""
+    threshold_points: float = Field(3.0, gt=0, description="alert when something moves at least this many points")
+    fdr: float = Field(0.05, gt=0, lt=1, description="false discovery rate for card alerts")
+    suites: list[Suite] = Field(min_length=1)
+
+    @field_validator("suites")
+    @classmethod
+    def _unique(cls, suites: list[Suite]) -> list[Suite]:
+        names = [s.name for s in suites]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"suite names must be unique: {', '.join(dupes)}")
+        return suites
+
+
+def load_batch(path: str | Path) -> tuple[BatchFile, str]:
+    """The batch file and its content hash (one-line errors naming the file and field)."""
+    path = Path(path)
+    if not path.exists():
+        raise DataError(path, "no such batch file")
+    doc = read_yaml(path)
+    if not isinstance(doc, dict):
+        raise DataError(path, "a batch file is a YAML mapping (name, suites, ...)")
+    try:
+        batch = BatchFile.model_validate(doc)
+    except ValidationError as exc:
+        raise from_validation(path, exc)[0] from None
+    return batch, hashlib.sha256(path.read_bytes()).hexdigest()[:16]

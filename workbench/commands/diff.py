@@ -1,0 +1,99 @@
+"""``workbench diff``: play the same seeds and seats under two rules versions and compare them
+pair by pair (common random numbers). A finished run with the very same spec is reused."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from reports.diff import version_diff
+from reports.export import write_frame
+from workbench.commands.simulate import create, execute, find_done, new_run, run_alive
+from workbench.errors import UserError
+from workbench.farm import default_workers
+from workbench.store import Store
+
+
+def ensure_run(store: Store, spec, payload, workers: int, quiet: bool, console: Console,
+               cluster: str | None = None, parts: str | None = None) -> int:
+    """A finished run of exactly this spec: reused if stored, finished if stopped, else played."""
+    run_id = find_done(store, spec)
+    if run_id is not None:
+        console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)")
+        return run_id
+    run_id = store.find_run(spec.spec_hash(), status="stopped") or store.find_run(spec.spec_hash(), status="running")
+    if run_id is not None and not run_alive(store, run_id):
+        console.print(f"finishing stopped run {run_id} ({spec.rules})")
+    else:
+        run_id = create(store, spec, payload)
+    execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
+    return run_id
+
+
+def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,
+             seed: int, workers: int | None, db: Path, quiet: bool, csv_dir: Path | None, out: Console,
+             err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None) -> dict:
+    if base == candidate and not pilot_salt:
+        raise UserError("--base and --candidate name the same version: nothing would differ")
+    workers = workers or default_workers()
+    store = Store(db)
+    runs = []
+    for version, salt in ((base, 0), (candidate, pilot_salt)):
+        spec, payload = new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt)
+        runs.append(ensure_run(store, spec, payload, workers, quiet, err, cluster, parts))
+    store.record_diff(game, runs[0], runs[1], base, candidate)
+    result = version_diff(db, runs[0], runs[1])
+    show(result, base, candidate, out)
+    if csv_dir is not None:
+        export(result, csv_dir, err)
+    return result
+
+
+def _pct(x: float) -> str:
+    return "-" if x is None or x != x else f"{x * 100:+.1f}"
+
+
+def show(r: dict, base: str, candidate: str, out: Console) -> None:
+    out.print(f"[bold]{base} -> {candidate}[/bold]: runs {r['base_run']} and {r['candidate_run']}, "
+              f"{r['twins'] // 2:,} twin matches")
+    if not r["changed_cards"].is_empty():
+        out.print("cards the candidate changes: " + ", ".join(
+            f"{c} ({k})" for c, k in r["changed_cards"].select("card", "change").iter_rows()))
+    t = Table("deck", "twins", "WR base", "WR cand.", "change (pts)", "paired 95%", "unpaired 95%", "McNemar p",
+              title="Decks (paired)")
+    for d in r["decks"].iter_rows(named=True):
+        t.add_row(d["deck"], str(d["twins"]), f"{d['wr_base']:.1%}", f"{d['wr_candidate']:.1%}", _pct(d["change"]),
+                  f"{_pct(d['change_lo'])} to {_pct(d['change_hi'])}", f"{_pct(d['unpaired_lo'])} to {_pct(d['unpaired_hi'])}",
+                  f"{d['mcnemar_p']:.3g}")
+    out.print(t)
+    g = r["length"]
+    out.print(f"game length: {g['turns_base']:.1f} -> {g['turns_candidate']:.1f} player-turns "
+              f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
+    sig = r["significant_cards"]
+    out.print("cards that moved beyond their deck, significantly (Benjamini-Hochberg, FDR 5%): "
+              + (", ".join(f"{c['card']} {_pct(c['excess_change'])} pts (in-hand change {_pct(c['change'])})"
+                           for c in sig.iter_rows(named=True)) if sig.height else "none"))
+    if r["variance_saved"] == r["variance_saved"]:
+        saved = r["variance_saved"]
+        out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "
+                  f"would need about {1 / max(1e-9, 1 - saved):.1f}x the matches")
+    p = Table("change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
+              title="Matches needed (80% power, 5% two-sided)")
+    for row in r["power"].iter_rows(named=True):
+        p.add_row(f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
+                                                  (row["paired_matches"], row["paired_seeds"],
+                                                   row["unpaired_matches_per_version"], row["unpaired_seeds_per_version"])))
+    out.print(p)
+
+
+def export(r: dict, folder: Path, err: Console) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("decks", "cards", "power", "changed_cards"):
+        frame = r[name]
+        if frame.height:
+            for path in write_frame(frame, csv=folder / f"diff_{name}.csv"):
+                err.print(f"wrote {path}")
+
+
+

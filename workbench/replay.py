@@ -1,0 +1,99 @@
+"""Replay a stored match by playing its seed again with full logging.
+
+Matches are deterministic, so a replay shows every board state even when the run kept no event
+log. The replay is checked against what the store recorded (winner and length); if the rules
+files changed since the run, the replay says so. This is the one view that needs ``sim``; the
+dashboard receives ``replay_match`` from the app entry, so ``reports`` stays free of ``sim``."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reports import db
+from sim.core.match import play_match
+from sim.registry import engine as get_engine
+from workbench import games
+from workbench.runspec import RunSpec
+
+
+def board_of(engine, state) -> dict:
+    if hasattr(engine, "board"):
+        return engine.board(state)
+    snap = engine.snapshot(state)  # a game without a board view: its snapshot, flattened
+    return {"seats": [{"seat": k, **{kk: vv for kk, vv in v.items() if not isinstance(vv, (dict, list))}}
+                      for k, v in snap.items() if isinstance(v, dict)], "field": []}
+
+
+def describe_event(names: dict, kind: str, seat: int, card, target, amount, lane: str | None, detail) -> str:
+    parts = [f"p{seat}" if seat >= 0 else "-", kind.replace("_", " ")]
+    if card is not None:
+        parts.append(names.get(card, card))
+    if target is not None:
+        parts.append("-> " + names.get(target, target))
+    if amount:
+        parts.append(f"({amount})")
+    if lane is not None:
+        parts.append(f"@ {lane}")
+    if detail:
+        parts.append(f"[{detail}]")
+    return " ".join(parts)
+
+
+def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
+    """The match turn by turn: the events of each turn and the board when it ended."""
+    run = db.query(path, "SELECT * FROM runs WHERE run_id = ?", [run_id])
+    if run.is_empty():
+        raise ValueError(f"no run {run_id} in {path}")
+    run = run.row(0, named=True)
+    stored = db.query(path, "SELECT * FROM matches WHERE run_id = ? AND match_no = ?", [run_id, match_no])
+    if stored.is_empty():
+        raise ValueError(f"run {run_id} has no match {match_no}")
+    stored = stored.row(0, named=True)
+    spec = RunSpec.from_json(json.loads(run["spec"]))
+    data, ruleset = games.load(spec.game, spec.rules)
+    decks = games.decks_for(data, ruleset, spec.decks)
+    engine = get_engine(spec.game)
+    pool = engine.compile_pool(ruleset)
+    seed, pairing, swapped = spec.match(match_no)
+    slots = spec.seat_slots(pairing, swapped)
+    compiled = [engine.compile_deck(pool, decks[s]) for s in slots]
+    pilots = [spec.pilots[s] for s in slots]
+
+    boards: dict[int, dict] = {}
+
+    def on_decision(state, _action):
+        boards.setdefault(state.turn, board_of(engine, state))  # the board when the seat first decides
+
+    result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=on_decision,
+                        pilot_salt=spec.pilot_salt)
+    names = {c.id: c.name for c in ruleset.cards.values()}
+    ev = result.events
+    turns: dict[int, dict] = {}
+    for i in range(len(ev)):
+        t = ev.turn[i]
+        entry = turns.setdefault(t, {"turn": t, "seat": ev.seat[i], "events": []})
+        card = engine.card_name(pool, ev.card[i])
+        target = engine.card_name(pool, ev.target[i])
+        lane = ev.lane[i]
+        lane = None if lane < 0 else engine.lane_name(pool, lane) if hasattr(engine, "lane_name") else str(lane)
+        entry["events"].append(describe_event(names, engine.kinds.name(ev.kind[i]), ev.seat[i], card, target,
+                                              ev.amount[i], lane, ev.detail[i]))
+    final = board_of(engine, result.state)
+    timeline = []
+    ordered = sorted(turns)
+    for k, t in enumerate(ordered):
+        nxt = ordered[k + 1] if k + 1 < len(ordered) else None
+        board_after = boards.get(nxt) if nxt is not None else final
+        timeline.append({**turns[t], "board": board_after or final})
+    warning = None
+    if ruleset.hash != run["rules_hash"]:
+        warning = (f"rules version {spec.rules} changed since run {run_id} (hash {run['rules_hash']} -> "
+                   f"{ruleset.hash}): this replay uses today's cards and may differ from the stored match")
+    consistent = (result.winner == stored["winner_seat"] and result.turns == stored["turns"]
+                  and result.reason == stored["reason"])
+    return {"run_id": run_id, "match_no": match_no, "seed": seed, "game": spec.game, "rules": spec.rules,
+            "decks": [spec.decks[s] for s in slots], "pilots": pilots, "winner": result.winner,
+            "reason": result.reason, "turns": result.turns, "timeline": timeline,
+            "consistent": consistent, "stored": {"winner": stored["winner_seat"], "turns": stored["turns"],
+                                                 "reason": stored["reason"]},
+            "warning": warning}
