@@ -36,14 +36,15 @@ class DataErrors(Exception):
         super().__init__("\n".join(e.line() for e in errors))
 
 
-def from_validation(file, exc, card: str | None = None, prefix: str = "") -> list[DataError]:
-    """Turn a pydantic ValidationError into one DataError per problem."""
+def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=None) -> list[DataError]:
+    """Turn a pydantic ValidationError into one DataError per problem. With ``raw`` (what was
+    validated) the path drops the tags of tagged unions too."""
     out = []
     for err in exc.errors():
-        loc = [str(p) for p in err["loc"]]
-        # pydantic puts the discriminator value in the location of a tagged union ("damage");
-        # a designer wants the path of the field in their file, so those parts are dropped.
-        loc = [p for p in loc if not p.startswith("function-")]
+        # pydantic puts the discriminator value in the location of a tagged union ("damage")
+        # and validator names ("function-after[...]"); a designer wants the path of the field
+        # in their file, so those parts are dropped.
+        loc = [str(p) for p in _without_tags(err["loc"], raw) if not str(p).startswith("function-")]
         field = ".".join(([prefix] if prefix else []) + loc) or None
         kind = err["type"]
         if kind == "extra_forbidden":
@@ -56,4 +57,22 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "") -> lis
             if "input" in err and kind not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
                 message += f" (got {err['input']!r})"
         out.append(DataError(file, message, card=card, field=field))
+    return out
+
+
+def _without_tags(loc, raw) -> list:
+    """The location without the tags of tagged unions: a part that is not a key of the mapping
+    at that point of ``raw`` but one of its values (its ``kind: attack``, ``effect: damage``)."""
+    out = []
+    node = raw
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and part in node.values():
+            continue
+        out.append(part)
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
     return out

@@ -122,7 +122,7 @@ def _load_cards(data: GameData) -> None:
             try:
                 card = data.schema.Card.model_validate(raw)
             except ValidationError as exc:
-                data.errors.extend(from_validation(name, exc, card=label))
+                data.errors.extend(from_validation(name, exc, card=label, raw=raw))
                 continue
             if card.id in data.cards:
                 data.errors.append(DataError(name, f"duplicate card id, first defined in "
@@ -196,7 +196,7 @@ def resolve(data: GameData, version: str) -> Ruleset:
         try:
             out[cid] = data.schema.Card.model_validate(cards[cid])
         except ValidationError as exc:
-            raise from_validation(last, exc, card=cid)[0] from None
+            raise from_validation(last, exc, card=cid, raw=cards[cid])[0] from None
     try:
         consts = data.schema.Constants.model_validate(constants)
     except ValidationError as exc:

@@ -3,7 +3,7 @@ deck file's common part, the scenario file. Each game's package adds its own car
 effect models (see ``cardsdb/<game>/schema.py``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +20,12 @@ class BaseConstants(Strict):
     """Constants every rules version has (the match loop reads these two)."""
     turn_limit: int = Field(200, ge=1, description="player-turns before the match is a draw")
     decision_limit: int = Field(300, ge=1, description="decisions in one turn before the match is a draw")
+
+
+class Draw(Strict):
+    """An effect primitive that means the same in every game: the acting seat draws cards."""
+    effect: Literal["draw"]
+    amount: int = Field(1, ge=1)
 
 
 class RulesFile(Strict):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-ENGINES = {"frontier": "sim.frontier", "alleyway": "sim.alleyway"}
+ENGINES = {"frontier": "sim.frontier", "alleyway": "sim.alleyway", "allegiance": "sim.allegiance"}
 CAMPAIGNS = {"frontier": "sim.frontier.campaign"}  # games with a roguelike campaign (sim/core/campaign.py)
 
 

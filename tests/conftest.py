@@ -1,4 +1,5 @@
-"""Shared fixtures: the real Frontier data, and a small store filled by a real simulation."""
+"""Shared fixtures: the real Frontier and Allegiance data, and a small store filled by a real
+simulation."""
 from __future__ import annotations
 
 import os
@@ -32,6 +33,20 @@ def frontier():
     eng = engine("frontier")
     pool = eng.compile_pool(ruleset)
     decks = [eng.compile_deck(pool, data.decks[d]) for d in ("goblin-gold-gang", "lawmen-posse")]
+    return eng, pool, data, ruleset, decks
+
+
+@pytest.fixture(scope="session")
+def allegiance():
+    """(engine, pool, data, ruleset, compiled starter decks) of Allegiance's base rules; the
+    starters in id order: citadel-wardens, forge-reapers."""
+    from cardsdb.loader import load_ruleset
+    from sim.registry import engine
+
+    data, ruleset = load_ruleset("allegiance", "base", DATA)
+    eng = engine("allegiance")
+    pool = eng.compile_pool(ruleset)
+    decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
     return eng, pool, data, ruleset, decks
 
 

@@ -1,11 +1,13 @@
 """Determinism is sacred: the same seed, rules version, decks and pilots give the same events in
-any process."""
+any process, for every registered game (shuffles, coins, dice and Soul Combat rolls all come from
+the seed's streams)."""
 import json
 import subprocess
 import sys
 
 import pytest
 
+from sim.registry import ENGINES
 from tests.conftest import ROOT
 
 DIGEST = """
@@ -13,9 +15,10 @@ import json, sys
 from cardsdb.loader import load_ruleset
 from sim.registry import engine
 from sim.core.match import play_match
-data, ruleset = load_ruleset('frontier', 'base')
-eng = engine('frontier'); pool = eng.compile_pool(ruleset)
-decks = [eng.compile_deck(pool, data.decks[d]) for d in ('goblin-gold-gang', 'lawmen-posse')]
+game = sys.argv[1]
+data, ruleset = load_ruleset(game, 'base')
+eng = engine(game); pool = eng.compile_pool(ruleset)
+decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter][:2]
 out = {}
 for pilots in (['random', 'random'], ['greedy', 'greedy'], ['greedy', 'random']):
     for seed in (3, 11):
@@ -26,16 +29,17 @@ print(json.dumps(out))
 """
 
 
-def digests(salt: str) -> dict:
-    res = subprocess.run([sys.executable, "-c", DIGEST], capture_output=True, text=True, cwd=ROOT,
+def digests(game: str, salt: str) -> dict:
+    res = subprocess.run([sys.executable, "-c", DIGEST, game], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONHASHSEED": salt, "PATH": "/usr/bin:/bin"})
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 
 
 @pytest.mark.slow
-def test_same_seed_same_event_digest_in_two_processes():
-    first, second = digests("0"), digests("12345")
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_same_seed_same_event_digest_in_two_processes(game):
+    first, second = digests(game, "0"), digests(game, "12345")
     assert first == second
     # and the seed matters: different seeds give different matches
     assert first["['random', 'random']-3"][0] != first["['random', 'random']-11"][0]

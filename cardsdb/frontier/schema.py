@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, field_validator, model_validator
 
 from cardsdb.frontier.campaign import Crew, Stage, check_campaign
-from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
+from cardsdb.models import SLUG, BaseConstants, DeckBase, Draw, Strict
 
 FACTIONS = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts")
 WILD_FACTIONS = ("beasts",)  # "Beasts are wild cards": any deck may add them
@@ -122,11 +122,6 @@ class Heal(Strict):
     effect: Literal["heal"]
     amount: int = Field(ge=1)
     target: Target
-
-
-class Draw(Strict):
-    effect: Literal["draw"]
-    amount: int = Field(1, ge=1)
 
 
 class GainGold(Strict):

@@ -47,7 +47,8 @@ class Engine(Protocol):
         """Carry out the action, resolve every trigger, emit events."""
 
     def in_choice(self, state: Any) -> bool:
-        """True when the seat to act is finishing an action it took (choosing a target)."""
+        """True inside an action: the seat to act finishes an action it took (choosing a target
+        or a cell), or answers one another seat took (a defender's Tactic)."""
 
     def results(self, state: Any) -> list[str]:
         """'win', 'loss' or 'draw' per seat once the match is over."""

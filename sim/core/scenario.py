@@ -3,6 +3,7 @@
 Steps (each a one-key mapping):
     do: "<action words>"        or a list of them; the action must be legal
     illegal: "<action words>"   or a list; each must NOT be legal now
+    legal: "<action words>"     or a list; each must be legal now (nothing is done)
     expect: {path: value, ...}  dotted paths into the game's snapshot, e.g. p1.hp, p0.lanes.m3.def
 """
 from __future__ import annotations
@@ -49,6 +50,12 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
                 except ValueError:
                     continue
                 failures.append(f"step {number}: '{text}' should not be legal here, but it is")
+        elif verb == "legal":
+            for text in _as_list(body):
+                try:
+                    engine.parse_action(state, text)
+                except ValueError as exc:
+                    failures.append(f"step {number}: {exc}")
         elif verb == "expect":
             if not isinstance(body, dict):
                 return failures + [f"step {number}: expect takes a mapping of path: value"]
@@ -60,7 +67,7 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
                 elif got != want:
                     failures.append(f"step {number}: {path}: expected {want!r}, got {got!r}")
         else:
-            return failures + [f"step {number}: unknown step {verb!r} (use do, illegal, expect)"]
+            return failures + [f"step {number}: unknown step {verb!r} (use do, legal, illegal, expect)"]
         problems = engine.check_invariants(state)
         if problems:
             return failures + [f"step {number}: invariant broken: {problems[0]}"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.scenario import named_action
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import power
 from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, ZIX, Pool
@@ -70,16 +71,7 @@ def describe(state: FrontierState, action: Action) -> str:
 
 def parse_action(engine, state: FrontierState, text: str) -> Action:
     """The legal action named by ``text``; a unique prefix such as "attack m3" is enough."""
-    want = " ".join(str(text).split())
-    legal = engine.legal_actions(state)
-    names = [describe(state, a) for a in legal]
-    if want in names:
-        return legal[names.index(want)]
-    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
-    if len(prefixed) == 1:
-        return prefixed[0]
-    shown = "; ".join(names) if names else "none (the match is over)"
-    raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
+    return named_action(engine, state, text)
 
 
 def _card(pool: Pool, slug: Any, where: str) -> int:

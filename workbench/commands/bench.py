@@ -1,7 +1,9 @@
 """``workbench bench``: matches and decisions per second, per game and pilot pair.
 
 Engine alone: matches played one after another in this process (one core), logging on, rotating
-through every pairing of the game's starter decks.
+through every pairing of the game's starter decks; per wall-clock second and per CPU-second of this
+process (on a shared machine the two differ: the CPU figure is what the engine costs, the wall
+figure what the machine gave it).
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
 core, each the median of several runs; the speed-up is their ratio.
 """
@@ -39,7 +41,7 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
     compiled = [eng.compile_deck(pool, d) for d in decks]
     pairs = pairings(len(compiled))
     decisions = errors = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
         a, b = (compiled[k] for k in pairs[(i // 2) % len(pairs)])
         seats = [a, b] if i % 2 == 0 else [b, a]
@@ -47,7 +49,9 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
         decisions += r.decisions
         errors += r.error is not None
     seconds = time.perf_counter() - started
-    return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors}
+    cpu = max(1e-9, time.process_time() - cpu_started)
+    return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors,
+            "matches_cpu_s": n / cpu}
 
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
@@ -75,7 +79,7 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
               skip_farm: bool, out: Console) -> None:
     chosen = game_list or list(GAMES)
     cores = default_workers()
-    table = Table("game", "pilots", "engine matches/s", "engine decisions/s",
+    table = Table("game", "pilots", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
                   "farm 1 worker matches/s", "farm 1 worker decisions/s",
                   f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
                   title=f"workbench bench: engine alone on one core, logging on, every starter-deck pairing; farm into a scratch store, "
@@ -85,7 +89,8 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
         for pilots in PAIRS:
             n = matches if pilots[0] == "random" else greedy_matches
             eng = engine_speed(game, pilots, n)
-            row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['decisions_s']:,.0f}"]
+            row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['matches_cpu_s']:,.0f}",
+                   f"{eng['decisions_s']:,.0f}"]
             if skip_farm:
                 row += ["-"] * 5
             else:

@@ -4,8 +4,10 @@ from typing import Any
 
 from sim.core.pilots.base import Pilot
 
-# How many of its own follow-up choices (targets of the action just tried) the pilot resolves in
-# lookahead before it scores; 1 means "play the card and its best target", not a deeper search.
+# How many follow-up choices inside the action just tried the pilot resolves in lookahead before
+# it scores: its own (the target or cell of its action: the best one) and another seat's reply
+# that the action waits on (a defender's answer: the worst one for the pilot). 1 means "play the
+# card and its best target", not a deeper search.
 FOLLOW_UP_DEPTH = 1
 
 
@@ -39,11 +41,13 @@ class GreedyPilot(Pilot):
 
     def _value(self, state: Any, depth: int) -> float:
         engine = self.engine
-        if depth > 0 and not state.over and state.to_act == self.seat and engine.in_choice(state):
-            best = float("-inf")
+        if depth > 0 and not state.over and engine.in_choice(state):
+            mine = state.to_act == self.seat
+            best = float("-inf") if mine else float("inf")
             for follow_up in engine.legal_actions(state):
                 trial = engine.clone(state)
                 engine.apply(trial, follow_up)
-                best = max(best, self._value(trial, depth - 1))
+                value = self._value(trial, depth - 1)
+                best = max(best, value) if mine else min(best, value)
             return best
         return engine.evaluate(state, self.seat)

@@ -1,0 +1,213 @@
+"""Allegiance on the engine contract (sim/core/contract.py)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sim.allegiance import scenario as scenario_mod
+from sim.allegiance.actions import (ATTACK, CELL, DECLINE, DEPLOY, DISCARD, END, MOVE, MUSTER, P_DEPLOY, SOUL,
+                                    SUPPLY, SUPPORT, TACTIC, Action)
+from sim.allegiance.combat import answer, declare_attack, soul_combat
+from sim.allegiance.effects import reveal_stronghold
+from sim.allegiance.evaluate import evaluate
+from sim.allegiance.field import deploy, move, muster, play_supply, start_deploy, start_move, use_support
+from sim.allegiance.invariants import check_invariants
+from sim.allegiance.kinds import KINDS
+from sim.allegiance.legal import legal_actions
+from sim.allegiance.pool import FACTION_CODES, Pool
+from sim.allegiance.state import AllegianceState, Side
+from sim.allegiance.turns import discard, end_turn, start_turn
+from sim.core.contract import results_from_winner
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+from sim.core.rng import Streams
+from sim.core.scenario import named_action
+
+
+class AllegianceDeck:
+    """A deck compiled against a pool: the main deck's card ids (sorted, so a file's order does
+    not matter), the two Strongholds and the Bastion, the faction."""
+    __slots__ = ("id", "cards", "strongholds", "bastion", "faction")
+
+    def __init__(self, deck_id: str, cards: list[int], strongholds: list[int], bastion: int, faction: int):
+        self.id, self.cards = deck_id, tuple(sorted(cards))
+        self.strongholds, self.bastion, self.faction = tuple(sorted(strongholds)), bastion, faction
+
+
+class AllegianceEngine:
+    name = "allegiance"
+    kinds = KINDS
+
+    # --- setup ------------------------------------------------------------------------------
+    def compile_pool(self, ruleset: Any) -> Pool:
+        return Pool(ruleset)
+
+    def compile_deck(self, pool: Pool, deck: Any) -> AllegianceDeck:
+        def card_id(slug: str) -> int:
+            if slug not in pool.ids:
+                raise ValueError(f"deck {deck.id}: unknown card {slug!r} in rules version {pool.version}")
+            return pool.ids[slug]
+
+        cards = []
+        for slug, count in deck.cards.items():
+            cards.extend([card_id(slug)] * count)
+        return AllegianceDeck(deck.id, cards, [card_id(s) for s in deck.strongholds], card_id(deck.bastion),
+                              FACTION_CODES[deck.faction])
+
+    def new_match(self, pool: Pool, decks: list[AllegianceDeck], seed: int, log: bool = True) -> AllegianceState:
+        consts = pool.consts
+        streams = Streams(seed)
+        state = blank_state(pool, seed, log)
+        for seat, deck in enumerate(decks):
+            side = state.sides[seat]
+            shuffle = streams.shuffle(seat)
+            side.deck = list(deck.cards)
+            shuffle.shuffle(side.deck)
+            strongholds = list(deck.strongholds)
+            shuffle.shuffle(strongholds)
+            side.strongholds = [deck.bastion] + strongholds  # drawn from the end: the Bastion comes last
+            side.decklist = deck.cards
+            side.fortress = tuple(sorted(side.strongholds))
+            side.faction = deck.faction
+            for _ in range(min(consts.opening_hand, len(side.deck))):
+                side.hand.append(side.deck.pop())
+        # every real match keeps its card ledger; lookahead clones carry none
+        state.ledger = CardLedger([list(d.cards) for d in decks])
+        for seat, side in enumerate(state.sides):
+            state.ledger.opening_hand(seat, side.hand)
+        # setup: each seat reveals its top Stronghold onto row B (D6 column, turn 0's dice)
+        for seat in range(len(decks)):
+            reveal_stronghold(state, seat)
+        start_turn(state, 0)
+        return state
+
+    # --- play -------------------------------------------------------------------------------
+    def legal_actions(self, state: AllegianceState) -> list[Action]:
+        return legal_actions(state)
+
+    def apply(self, state: AllegianceState, action: Action) -> None:
+        kind = action.kind
+        if kind == MOVE:
+            start_move(state, action.a)
+        elif kind == CELL:
+            if state.pending[0] == P_DEPLOY:
+                deploy(state, action.a)
+            else:
+                move(state, action.a)
+        elif kind == ATTACK:
+            declare_attack(state, action.a, action.b, action.c, action.d)
+        elif kind == END:
+            end_turn(state)
+        elif kind == DEPLOY:
+            start_deploy(state, action.a, action.b)
+        elif kind == MUSTER:
+            muster(state, action.a)
+        elif kind == SUPPORT:
+            use_support(state, action.a, action.b, action.c)
+        elif kind == SUPPLY:
+            play_supply(state, action.a, action.b)
+        elif kind == SOUL:
+            soul_combat(state, action.a, action.b)
+        elif kind == TACTIC:
+            answer(state, action.a)
+        elif kind == DECLINE:
+            answer(state, -1)
+        elif kind == DISCARD:
+            discard(state, action.a)
+        else:
+            raise ValueError(f"unknown action {action!r}")
+
+    def in_choice(self, state: AllegianceState) -> bool:
+        """Inside an action: a cell to choose, a discard to make, or the defender's answer."""
+        return state.pending is not None
+
+    def results(self, state: AllegianceState) -> list[str]:
+        return results_from_winner(len(state.sides), state.winner)
+
+    # --- lookahead --------------------------------------------------------------------------
+    def clone(self, state: AllegianceState) -> AllegianceState:
+        return state.clone()
+
+    def evaluate(self, state: AllegianceState, seat: int) -> float:
+        return evaluate(state, seat)
+
+    def determinize(self, state: AllegianceState, seat: int, rng: random.Random) -> AllegianceState:
+        """What ``seat`` may believe: its own deck order, the other seat's hand and deck, and the
+        order of every unrevealed Stronghold (the Bastion stays last) are unknown, so they are
+        reshuffled (hand sizes kept); the chance stream is reseeded."""
+        c = state.clone()
+        for s, side in enumerate(c.sides):
+            if s == seat:
+                rng.shuffle(side.deck)
+            else:
+                unknown = side.hand + side.deck
+                rng.shuffle(unknown)
+                n = len(side.hand)
+                side.hand, side.deck = unknown[:n], unknown[n:]
+            if len(side.strongholds) > 2:
+                hidden = side.strongholds[1:]
+                rng.shuffle(hidden)
+                side.strongholds[1:] = hidden
+        c.chance_key = rng.getrandbits(64)
+        c.chance = None
+        return c
+
+    # --- people -----------------------------------------------------------------------------
+    def describe(self, state: AllegianceState, action: Action) -> str:
+        return scenario_mod.describe(state, action)
+
+    def lane_name(self, pool: Pool, lane: int) -> str:
+        """Events keep a cell in their lane column: its name, like p0.B3."""
+        return pool.board.names[lane]
+
+    def board(self, state: AllegianceState) -> dict:
+        return scenario_mod.board(state)
+
+    def check_invariants(self, state: AllegianceState) -> list[str]:
+        return check_invariants(state)
+
+    # --- scenarios --------------------------------------------------------------------------
+    def scenario_state(self, pool: Pool, setup: dict, seed: int) -> AllegianceState:
+        return scenario_mod.scenario_state(pool, setup, seed)
+
+    def parse_action(self, state: AllegianceState, text: str) -> Action:
+        return named_action(self, state, text)
+
+    def snapshot(self, state: AllegianceState) -> dict:
+        return scenario_mod.snapshot(state)
+
+    # --- the store --------------------------------------------------------------------------
+    def card_name(self, pool: Pool, card_id: int) -> str | None:
+        return pool.cards[card_id].slug if card_id >= 0 else None
+
+
+def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
+    consts = pool.consts
+    state = AllegianceState.__new__(AllegianceState)
+    state.pool = pool
+    state.sides = []
+    for _ in range(2):
+        side = Side.__new__(Side)
+        side.ap = side.turns = side.supplies = side.cries = side.tactics = side.faction = 0
+        side.hand, side.deck, side.discard, side.muster = [], [], [], []
+        side.strongholds, side.fallen = [], []
+        side.decklist = side.fortress = ()
+        state.sides.append(side)
+    state.cells = [None] * pool.board.n
+    state.blight = 0
+    state.blight_supply = consts.blight_tokens
+    state.blight_destroyed = 0
+    state.active = state.to_act = 0
+    state.turn = 0
+    state.over, state.winner, state.reason = False, None, ""
+    state.pending = None
+    state.next_uid = 1
+    state.chance_key, state.chance = chance_key, None
+    state.events = EventBuffer() if log else None
+    state.ledger = None
+    return state
+
+
+ENGINE = AllegianceEngine()
+
+__all__ = ["ENGINE", "AllegianceEngine", "AllegianceDeck", "blank_state"]

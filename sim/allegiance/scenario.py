@@ -1,0 +1,277 @@
+"""Scenarios for Allegiance: a declared position, actions written as words, and a snapshot of
+the state that expectations are checked against.
+
+Cells are named by the half they are on and the row letter there: ``p0.B3`` is seat 0's row B,
+column 3; ``p1.A1`` is seat 1's front row, column 1 (board.py).
+
+Words for actions (what ``describe`` prints and ``parse_action`` reads):
+    end                               end the turn
+    muster <card>                     a Warrior from hand into the Muster Zone
+    deploy <card>   then   to <cell>  deploy a Warrior (from hand on the first turn, a Blight
+                                      Beast, or from the Muster Zone)
+    move <cell>     then   to <cell>  move the Warrior on the first cell
+    attack <cell> <ability> <cell> [cry <card>]   an attack, with a Battle Cry if named
+    soul <cell> <cell>                Soul Combat against the Blight on the second cell
+    support <cell> <ability> <cell>   a support ability aimed at the second cell
+    supply <card> <cell>              a War Supply onto the cell
+    tactic <card> | decline           the defender's answer to the attack under way
+    discard <card>                    a discard down to the hand limit
+
+Setup (each key optional):
+    active, turn, blight: [cells], blight_destroyed,
+    seats: [{ap, turns, hand, deck (top first), discard, muster: [card | {card, ready}],
+             strongholds (the Stronghold deck, top first: the Bastion last), fallen,
+             supplies, cries, tactics,
+             units: {cell: card | {card, hp, max_hp, absorb, reflect, weapon, armor, power, boost,
+                                   attacks, moves, used, tap}}}]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sim.allegiance.actions import (ATTACK, CELL, DECLINE, DEPLOY, DISCARD, END, MOVE, MUSTER, P_DEFEND,
+                                    P_DEPLOY, P_DISCARD, P_MOVE, SOUL, SUPPLY, SUPPORT, TACTIC, Action)
+from sim.allegiance.combat import in_formation
+from sim.allegiance.effects import blight_on_side
+from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
+from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, TAPPED, AllegianceState, Unit
+
+SETUP_KEYS = {"active", "turn", "blight", "blight_destroyed", "seats"}
+SEAT_KEYS = {"ap", "turns", "hand", "deck", "discard", "muster", "strongholds", "fallen", "supplies",
+             "cries", "tactics", "units"}
+UNIT_KEYS = {"card", "hp", "max_hp", "absorb", "reflect", "weapon", "armor", "power", "boost", "attacks",
+             "moves", "used", "tap"}
+TAPS = {"normal": NORMAL, "tapped": TAPPED, "drained": DRAINED}
+TAP_NAMES = {v: k for k, v in TAPS.items()}
+
+
+def describe(state: AllegianceState, action: Action) -> str:
+    pool = state.pool
+    names, cards = pool.board.names, pool.cards
+    kind = action.kind
+    if kind == END:
+        return "end"
+    if kind == MUSTER:
+        return f"muster {cards[action.a].slug}"
+    if kind == DEPLOY:
+        return f"deploy {cards[action.a].slug}"
+    if kind == MOVE:
+        return f"move {names[action.a]}"
+    if kind == CELL:
+        return f"to {names[action.a]}"
+    if kind == ATTACK:
+        ability = cards[state.cells[action.a].card].attacks[action.b].name
+        text = f"attack {names[action.a]} {ability} {names[action.c]}"
+        return text + (f" cry {cards[action.d].slug}" if action.d >= 0 else "")
+    if kind == SOUL:
+        return f"soul {names[action.a]} {names[action.b]}"
+    if kind == SUPPORT:
+        ability = cards[state.cells[action.a].card].supports[action.b].name
+        return f"support {names[action.a]} {ability} {names[action.c]}"
+    if kind == SUPPLY:
+        return f"supply {cards[action.a].slug} {names[action.b]}"
+    if kind == TACTIC:
+        return f"tactic {cards[action.a].slug}"
+    if kind == DECLINE:
+        return "decline"
+    if kind == DISCARD:
+        return f"discard {cards[action.a].slug}"
+    return repr(action)
+
+
+# --- positions ---------------------------------------------------------------------------------------
+
+def _card(pool: Pool, slug: Any, where: str) -> int:
+    if slug not in pool.ids:
+        raise ValueError(f"{where}: unknown card {slug!r}")
+    return pool.ids[slug]
+
+
+def _unknown(spec: dict, keys: set, where: str) -> None:
+    unknown = set(spec) - keys
+    if unknown:
+        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(keys))})")
+
+
+def scenario_state(pool: Pool, setup: dict, seed: int) -> AllegianceState:
+    from sim.allegiance.engine import blank_state  # engine imports this module
+
+    _unknown(setup, SETUP_KEYS, "setup")
+    state = blank_state(pool, seed, log=True)
+    state.turn = int(setup.get("turn", 1))
+    state.active = state.to_act = int(setup.get("active", 0))
+    board = pool.board
+    for name in setup.get("blight") or []:
+        state.blight |= 1 << _cell(board, name, "setup.blight")
+    state.blight_supply = pool.consts.blight_tokens - state.blight.bit_count()
+    state.blight_destroyed = int(setup.get("blight_destroyed", 0))
+    seats = setup.get("seats") or [{}, {}]
+    if len(seats) != 2:
+        raise ValueError("setup.seats: Allegiance is played by two seats")
+    for seat, spec in enumerate(seats):
+        _fill_seat(state, seat, spec or {})
+    for cell, u in enumerate(state.cells):
+        if u is not None and (state.blight >> cell) & 1:
+            raise ValueError(f"setup: {board.names[cell]} holds a unit and Blight")
+    return state
+
+
+def _cell(board, name: Any, where: str) -> int:
+    try:
+        return board.cell(str(name))
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
+    pool, consts = state.pool, state.pool.consts
+    where = f"setup.seats[{seat}]"
+    _unknown(spec, SEAT_KEYS, where)
+    side = state.sides[seat]
+    side.turns = int(spec.get("turns", max(1, (state.turn - seat + 1) // 2)))
+    side.ap = int(spec.get("ap", consts.ap_per_turn if seat == state.active else 0))
+    side.hand = [_card(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    side.deck = [_card(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
+    side.discard = [_card(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
+    side.muster = []
+    for entry in spec.get("muster", []):
+        entry = entry if isinstance(entry, dict) else {"card": entry}
+        card = _card(pool, entry.get("card"), f"{where}.muster")
+        side.muster.append((card, side.turns - 1 if entry.get("ready", True) else side.turns))
+    side.strongholds = [_card(pool, s, f"{where}.strongholds") for s in reversed(spec.get("strongholds", []))]
+    side.fallen = [_card(pool, s, f"{where}.fallen") for s in spec.get("fallen", [])]
+    side.supplies, side.cries, side.tactics = (int(spec.get(k, 0)) for k in ("supplies", "cries", "tactics"))
+    for name, unit_spec in (spec.get("units") or {}).items():
+        cell = _cell(pool.board, name, f"{where}.units")
+        if state.cells[cell] is not None:
+            raise ValueError(f"{where}.units: {name} holds two units")
+        state.cells[cell] = _unit(state, seat, unit_spec, f"{where}.units.{name}")
+    main, fortress = list(side.hand + side.deck + side.discard + [m[0] for m in side.muster]), list(side.strongholds + side.fallen)
+    for u in state.cells:
+        if u is not None and u.owner == seat:
+            if pool.cards[u.card].type == STRONGHOLD:
+                fortress.append(u.card)
+            else:
+                main.extend(c for c in (u.card, u.weapon, u.armor) if c != NO_CARD)
+            if pool.cards[u.card].type == WARRIOR:
+                side.faction = pool.cards[u.card].faction
+    side.decklist, side.fortress = tuple(sorted(main)), tuple(sorted(fortress))
+
+
+def _unit(state: AllegianceState, seat: int, spec: Any, where: str) -> Unit:
+    pool = state.pool
+    if isinstance(spec, str):
+        spec = {"card": spec}
+    _unknown(spec, UNIT_KEYS, where)
+    card = pool.cards[_card(pool, spec.get("card"), where)]
+    if card.type not in (WARRIOR, STRONGHOLD):
+        raise ValueError(f"{where}: {card.slug} is not a warrior or a stronghold")
+    max_hp = int(spec.get("max_hp", card.hp))
+    tap = spec.get("tap", "normal")
+    if tap not in TAPS:
+        raise ValueError(f"{where}.tap: use normal, tapped or drained, not {tap!r}")
+
+    def carried(key: str) -> int:
+        return _card(pool, spec[key], f"{where}.{key}") if spec.get(key) else NO_CARD
+
+    unit = Unit(card.id, seat, state.next_uid, int(spec.get("hp", max_hp)), max_hp,
+                int(spec.get("absorb", card.absorb)), int(spec.get("reflect", card.reflect)),
+                carried("weapon"), carried("armor"), int(spec.get("power", 0)), int(spec.get("boost", 0)),
+                int(spec.get("attacks", 0)), int(spec.get("moves", 0)), int(spec.get("used", 0)), TAPS[tap])
+    state.next_uid += 1
+    return unit
+
+
+# --- what a scenario can check ----------------------------------------------------------------------
+
+def unit_view(state: AllegianceState, cell: int) -> dict:
+    pool = state.pool
+    u = state.cells[cell]
+    cards = pool.cards
+    view = {"card": cards[u.card].slug, "owner": f"p{u.owner}", "hp": u.hp, "max_hp": u.max_hp,
+            "absorb": u.absorb, "reflect": u.reflect}
+    if cards[u.card].type == WARRIOR:
+        view.update({
+            "weapon": cards[u.weapon].slug if u.weapon != NO_CARD else None,
+            "armor": cards[u.armor].slug if u.armor != NO_CARD else None,
+            "power": u.power, "boost": u.boost, "attacks": u.attacks, "moves": u.moves,
+            "tap": TAP_NAMES[u.tap], "formation": in_formation(state, cell)})
+    return view
+
+
+def pending_view(state: AllegianceState) -> str | None:
+    p = state.pending
+    if p is None:
+        return None
+    names, cards = state.pool.board.names, state.pool.cards
+    if p[0] == P_DEPLOY:
+        return f"deploy {cards[p[1]].slug}"
+    if p[0] == P_MOVE:
+        return f"move {names[p[1]]}"
+    if p[0] == P_DEFEND:
+        return f"defend {names[p[3]]} against {p[4]}"
+    if p[0] == P_DISCARD:
+        return "discard"
+    return repr(p)
+
+
+def board(state: AllegianceState) -> dict:
+    """The table as a person sees it (replays): one row per seat, one per unit or Blight token."""
+    pool = state.pool
+    names, cards = pool.board.names, pool.cards
+    seats, field = [], []
+    for seat, side in enumerate(state.sides):
+        cell = state.stronghold_cell(seat)
+        seats.append({"seat": f"p{seat}", "ap": side.ap, "hand": len(side.hand), "deck": len(side.deck),
+                      "discard": len(side.discard), "muster": ", ".join(cards[c].name for c, _ in side.muster),
+                      "stronghold": cards[state.cells[cell].card].name if cell >= 0 else "",
+                      "stronghold_hp": state.cells[cell].hp if cell >= 0 else None,
+                      "strongholds_left": len(side.strongholds), "blight": blight_on_side(state, seat),
+                      "to_act": seat == state.to_act})
+    for cell in range(pool.board.n):
+        u = state.cells[cell]
+        if u is not None:
+            view = unit_view(state, cell)
+            field.append({"cell": names[cell], "seat": view["owner"], "card": cards[u.card].name, "hp": u.hp,
+                          "max_hp": u.max_hp, "absorb": u.absorb, "reflect": u.reflect,
+                          "weapon": view.get("weapon") or "", "armor": view.get("armor") or "",
+                          "tap": view.get("tap", "")})
+        elif (state.blight >> cell) & 1:
+            field.append({"cell": names[cell], "seat": "", "card": "Blight", "hp": None, "max_hp": None,
+                          "absorb": 0, "reflect": 0, "weapon": "", "armor": "", "tap": ""})
+    return {"seats": seats, "field": field}
+
+
+def snapshot(state: AllegianceState) -> dict:
+    pool = state.pool
+    board, cards = pool.board, pool.cards
+    halves: dict[str, dict] = {"p0": {}, "p1": {}}
+    for cell in range(board.n):
+        half, name = board.names[cell].split(".")
+        if state.cells[cell] is not None:
+            halves[half][name] = unit_view(state, cell)
+        else:
+            halves[half][name] = "blight" if (state.blight >> cell) & 1 else None
+    out: dict[str, Any] = {
+        "turn": state.turn, "active": state.active, "to_act": state.to_act, "over": state.over,
+        "winner": state.winner, "reason": state.reason or None, "pending": pending_view(state),
+        "board": halves,
+        "blight": {"total": state.blight.bit_count(), "p0": blight_on_side(state, 0), "p1": blight_on_side(state, 1),
+                   "supply": state.blight_supply, "destroyed": state.blight_destroyed,
+                   "cells": [board.names[c] for c in range(board.n) if (state.blight >> c) & 1]},
+    }
+    for seat, side in enumerate(state.sides):
+        cell = state.stronghold_cell(seat)
+        warriors = [board.names[c] for c, u in enumerate(state.cells)
+                    if u is not None and u.owner == seat and cards[u.card].type == WARRIOR]
+        out[f"p{seat}"] = {
+            "ap": side.ap, "turns": side.turns, "hand": [cards[c].slug for c in side.hand],
+            "hand_size": len(side.hand), "deck_size": len(side.deck),
+            "discard": [cards[c].slug for c in side.discard],
+            "muster": [cards[c].slug for c, _ in side.muster],
+            "stronghold": None if cell < 0 else {"card": cards[state.cells[cell].card].slug, "cell": board.names[cell],
+                                                 "hp": state.cells[cell].hp},
+            "strongholds_left": len(side.strongholds), "fallen": [cards[c].slug for c in side.fallen],
+            "warriors": warriors, "supplies": side.supplies, "cries": side.cries, "tactics": side.tactics,
+        }
+    return out

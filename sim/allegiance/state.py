@@ -1,0 +1,127 @@
+"""The state of an Allegiance match: plain slotted objects and integer ids, cheap to clone.
+
+Units (Warriors and Strongholds on the battlefield) are immutable named tuples kept in a list of
+cells; a change replaces the tuple. So a clone copies one list of cells and shares every unit,
+which keeps the greedy pilot's lookahead cheap. Blight is a bit mask over the cells.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+from sim.allegiance.pool import STRONGHOLD
+from sim.core.events import EventBuffer
+from sim.core.ledger import CardLedger
+
+NO_CARD = -1
+
+# Unit.tap: a Warrior that lost a Soul Combat is DRAINED until its owner's next turn, TAPPED
+# during that turn, then normal again.
+NORMAL, TAPPED, DRAINED = 0, 1, 2
+
+
+class Unit(NamedTuple):
+    card: int
+    owner: int
+    uid: int
+    hp: int
+    max_hp: int
+    absorb: int = 0
+    reflect: int = 0
+    weapon: int = NO_CARD     # the War Supply weapon it carries
+    armor: int = NO_CARD      # the War Supply armor it carries
+    power: int = 0            # permanent bonus to its attacks' damage
+    boost: int = 0            # bonus to its attacks' damage until the end of the turn
+    attacks: int = 0          # attacks made this turn (Soul Combat counts)
+    moves: int = 0            # moves made this turn
+    used: int = 0             # bit i: support ability i used this turn
+    tap: int = NORMAL
+
+
+class Side:
+    """One seat: its AP, cards and Stronghold deck, and what it has used this turn."""
+    __slots__ = ("ap", "hand", "deck", "discard", "muster", "strongholds", "fallen", "turns",
+                 "supplies", "cries", "tactics", "faction", "decklist", "fortress")
+
+    ap: int
+    hand: list[int]
+    deck: list[int]            # the top card is the last
+    discard: list[int]
+    muster: list[tuple]        # (card, own turn it arrived): deployable from the next own turn
+    strongholds: list[int]     # Stronghold deck, top card last; the Bastion is at index 0
+    fallen: list[int]          # Strongholds destroyed
+    turns: int                 # own turns started
+    supplies: int              # War Supplies played this turn
+    cries: int                 # Battle Cries played this turn
+    tactics: int               # Tactics played this enemy turn
+    faction: int
+    decklist: tuple            # every main-deck card the seat brought, sorted: for invariants
+    fortress: tuple            # every Stronghold-deck card, sorted: for invariants
+
+    def copy(self) -> "Side":
+        s = Side.__new__(Side)
+        s.ap, s.turns, s.faction = self.ap, self.turns, self.faction
+        s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
+        s.muster, s.strongholds, s.fallen = self.muster[:], self.strongholds[:], self.fallen[:]
+        s.supplies, s.cries, s.tactics = self.supplies, self.cries, self.tactics
+        s.decklist, s.fortress = self.decklist, self.fortress
+        return s
+
+
+class AllegianceState:
+    __slots__ = ("pool", "sides", "cells", "blight", "blight_supply", "blight_destroyed", "active",
+                 "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
+                 "chance", "events", "ledger")
+
+    pool: Any
+    sides: list[Side]
+    cells: list[Unit | None]   # one entry per cell of the battlefield
+    blight: int                # bit c set: a Blight token on cell c
+    pending: tuple | None      # a step being waited on (actions.py)
+    chance: random.Random | None
+    events: EventBuffer | None
+    ledger: CardLedger | None
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.sides)
+
+    def opponent(self, seat: int) -> int:
+        return 1 - seat
+
+    def rng(self) -> random.Random:
+        """This turn's chance stream (dice), made when first needed."""
+        if self.chance is None:
+            from sim.core.rng import stream
+            self.chance = stream(self.chance_key, "chance", self.turn)
+        return self.chance
+
+    def roll(self, sides: int) -> int:
+        return self.rng().randint(1, sides)
+
+    def stronghold_cell(self, seat: int) -> int:
+        """The cell of the seat's Stronghold on the battlefield, or -1."""
+        cards = self.pool.cards
+        for cell, u in enumerate(self.cells):
+            if u is not None and u.owner == seat and cards[u.card].type == STRONGHOLD:
+                return cell
+        return -1
+
+    def clone(self) -> "AllegianceState":
+        s = AllegianceState.__new__(AllegianceState)
+        s.pool = self.pool
+        s.sides = [side.copy() for side in self.sides]
+        s.cells = self.cells[:]
+        s.blight, s.blight_supply, s.blight_destroyed = self.blight, self.blight_supply, self.blight_destroyed
+        s.active, s.to_act, s.turn = self.active, self.to_act, self.turn
+        s.over, s.winner, s.reason = self.over, self.winner, self.reason
+        s.pending, s.next_uid = self.pending, self.next_uid
+        s.chance_key = self.chance_key
+        if self.chance is None:
+            s.chance = None
+        else:
+            s.chance = random.Random()
+            s.chance.setstate(self.chance.getstate())
+        s.events = None
+        s.ledger = None
+        return s
