@@ -29,22 +29,23 @@ def chunks(store):
 @pytest.mark.slow
 def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
     store, out = tmp_path / "nightly.duckdb", tmp_path / "out"
-    first = batch(store, out, "--day", DAY, "--max-matches", "30")
-    assert first.returncode in (0, 3), first.stderr
+    first = batch(store, out, "--day", DAY, "--max-matches", "4")
+    assert first.returncode == 0, first.stderr  # nothing moved: no alerts, exit 0
     folder = out / "nightly" / DAY
     assert (folder / "summary.md").exists() and (folder / "alerts.csv").exists()
-    for suite in ("frontier-starters",):
+    for suite in ("frontier-starters", "alleyway-starters", "allegiance-starters"):
         for name in ("report.html", "cards.csv", "keywords.csv", "matchups.csv", "alerts.csv"):
             assert (folder / suite / name).exists(), (suite, name)
     stored = chunks(store)
     summary = (folder / "summary.md").read_text()
-    second = batch(store, out, "--day", DAY, "--max-matches", "30")
-    assert second.returncode == first.returncode, second.stderr
+    second = batch(store, out, "--day", DAY, "--max-matches", "4")
+    assert second.returncode == 0, second.stderr  # the second run the same day: no alerts either
     assert chunks(store) == stored  # nothing played or stored twice
     assert "reusing run" in second.stderr
     assert (folder / "summary.md").read_text() == summary
     assert db.query(store, "SELECT count(*) AS n FROM batches")["n"][0] == 1  # the same batch, continued
-    assert "No alerts" in summary or first.returncode == 3
+    assert "No alerts" in summary
+    assert "RuntimeWarning" not in first.stderr + second.stderr
 
 
 @pytest.mark.slow

@@ -60,3 +60,14 @@ def test_cli_runs_the_scenario_folder_and_exits_nonzero_on_failure(tmp_path):
     res = run_cli("scenario", "run", str(bad))
     assert res.returncode == 1
     assert "p0.hp: expected 3, got 30" in res.stdout
+
+
+def test_the_readme_scenario_example_passes(tmp_path):
+    """The README teaches scenarios with an example: it must keep working."""
+    import re
+
+    readme = (SCENARIOS.parents[2] / "README.md").read_text()
+    example = tmp_path / "example.yaml"
+    example.write_text(re.search(r"```yaml\n(.*?)```", readme, re.S).group(1))
+    res = run_cli("scenario", "run", str(example))
+    assert res.returncode == 0, res.stdout

@@ -40,7 +40,8 @@ def describe_event(names: dict, kind: str, seat: int, card, target, amount, lane
 
 
 def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
-    """The match turn by turn: the events of each turn and the board when it ended."""
+    """The match turn by turn: the events of each turn and the board at its end (at the turn's
+    last decision; the last turn shows the final board)."""
     run = db.query(path, "SELECT * FROM runs WHERE run_id = ?", [run_id])
     if run.is_empty():
         raise ValueError(f"no run {run_id} in {path}")
@@ -65,7 +66,9 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
     boards: dict[int, dict] = {}
 
     def on_decision(state, _action):
-        boards.setdefault(state.turn, board_of(engine, state))  # the board when the seat first decides
+        # kept for the turn's last decision: the board as the turn's actions left it, before the
+        # action that ends it (its End Phase) and before the next seat draws and is paid
+        boards[state.turn] = board_of(engine, state)
 
     result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=on_decision,
                         pilot_salt=spec.pilot_salt)
@@ -83,11 +86,9 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
                                               ev.amount[i], lane, ev.detail[i]))
     final = board_of(engine, result.state)
     timeline = []
-    ordered = sorted(turns)
-    for k, t in enumerate(ordered):
-        nxt = ordered[k + 1] if k + 1 < len(ordered) else None
-        board_after = boards.get(nxt) if nxt is not None else final
-        timeline.append({**turns[t], "board": board_after or final})
+    last = max(turns) if turns else None
+    for t in sorted(turns):
+        timeline.append({**turns[t], "board": final if t == last else boards.get(t, final)})
     warning = None
     if ruleset.hash != run["rules_hash"]:
         warning = (f"rules version {spec.rules} changed since run {run_id} (hash {run['rules_hash']} -> "

@@ -137,7 +137,7 @@ def _empty_alerts() -> pl.DataFrame:
 def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str]) -> str:
     head = [f"# Batch {name}, {day.isoformat()}", "",
             f"**{found.height} alert{'s' if found.height != 1 else ''}**" if found.height else "**No alerts.**", ""]
-    return "\n".join(head + sections) + "\n"
+    return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 
 
 def check_day(text: str | None) -> dt.date | None:
