@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from sim.allegiance.pool import STRONGHOLD
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
+from sim.core.rng import copy_stream, stream
 
 NO_CARD = -1
 
@@ -92,7 +93,6 @@ class AllegianceState:
     def rng(self) -> random.Random:
         """This turn's chance stream (dice), made when first needed."""
         if self.chance is None:
-            from sim.core.rng import stream
             self.chance = stream(self.chance_key, "chance", self.turn)
         return self.chance
 
@@ -117,11 +117,7 @@ class AllegianceState:
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
         s.pending, s.next_uid = self.pending, self.next_uid
         s.chance_key = self.chance_key
-        if self.chance is None:
-            s.chance = None
-        else:
-            s.chance = random.Random()
-            s.chance.setstate(self.chance.getstate())
+        s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
         return s

@@ -6,6 +6,7 @@ from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
+from sim.core.rng import copy_stream, stream
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -104,7 +105,6 @@ class FrontierState:
     def rng(self) -> random.Random:
         """This turn's chance stream, made when first needed (most turns need none)."""
         if self.chance is None:
-            from sim.core.rng import stream
             self.chance = stream(self.chance_key, "chance", self.turn)
         return self.chance
 
@@ -128,11 +128,7 @@ class FrontierState:
         s.stack = [frame[:] for frame in self.stack]
         s.pending, s.temp, s.next_uid = self.pending, self.temp[:], self.next_uid
         s.chance_key = self.chance_key
-        if self.chance is None:
-            s.chance = None
-        else:
-            s.chance = random.Random()
-            s.chance.setstate(self.chance.getstate())
+        s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
         return s
