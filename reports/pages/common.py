@@ -49,27 +49,11 @@ def _card_names(path: str, run_ids: tuple[int, ...]) -> pl.DataFrame:
                               WHERE r.run_id IN ({marks}) ORDER BY c.card""", list(run_ids))
 
 
-def _deck_curves(path: str, filters: Filters) -> pl.DataFrame:
-    """Deck cost curves one rules version at a time: ``costs.deck_curves`` sums a deck's cards
-    over every rules version the filters reach, which would count each card once per version."""
-    versions = filters.versions
-    if not versions and filters.runs:
-        versions = _options(path, tuple(filters.runs))["versions"]
-    parts = []
-    for version in versions or [None]:
-        one = Filters(game=filters.game, runs=filters.runs, versions=[version] if version else [],
-                      decks=filters.decks, pilots=filters.pilots)
-        part = costs.deck_curves(path, one)
-        if not part.is_empty():
-            parts.append(part.with_columns(pl.lit(version).alias("rules_version")))
-    return pl.concat(parts, how="vertical_relaxed") if parts else pl.DataFrame()
-
-
 QUERIES = {
     "runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
     "game_lengths": overview.game_lengths, "card_stats": cards.card_stats, "card_metrics": cards.card_metrics,
     "turn_played": cards.win_rate_by_turn_played, "keyword_impact": keywords.keyword_impact,
-    "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": _deck_curves,
+    "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": costs.deck_curves,
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
     "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
