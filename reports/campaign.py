@@ -36,6 +36,15 @@ def campaign_runs(path: str | Path) -> pl.DataFrame:
                              FROM runs WHERE kind = 'campaign' ORDER BY run_id DESC""")
 
 
+def fights(path: str | Path, run_id: int) -> pl.DataFrame:
+    """The fights of a campaign batch, in play order: which campaign run, node and enemy each
+    stored match is (the replay page lists them)."""
+    return db.query(path, """SELECT n.match_no, n.run_no, r.crew, n.step, n.floor, n.kind, n.detail AS enemy,
+                             n.result, n.hp_before, n.hp_after
+                             FROM campaign_nodes n JOIN campaign_runs r USING (run_id, run_no)
+                             WHERE n.run_id = ? AND n.match_no IS NOT NULL ORDER BY n.match_no""", [run_id])
+
+
 def clear_rates(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
     where, params = _where(run_ids)
     frame = db.query(path, f"""

@@ -67,3 +67,21 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     counts = db.query(store.path, "SELECT count(*) AS n, count(DISTINCT chunk) AS d FROM chunks").row(0)
     assert counts == (20, 20)
     assert db.query(store.path, "SELECT count(*) AS n FROM matches")["n"][0] == 120
+
+
+def test_campaign_batches_run_on_a_local_cluster_with_the_same_results(tmp_path):
+    """simulate-run takes --cluster and --parts like simulate: the same campaign runs, fights
+    and fight event logs as local processes."""
+    args = ["simulate-run", "frontier", "--crew", "gold-gang,scrapworks-crew", "--runs", "2", "--policy", "random",
+            "--fight-pilot", "random", "--events", "all", "--chunk-size", "1", "--quiet"]
+    local, dask = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
+    assert run_cli(*args, "--db", str(local)).returncode == 0
+    res = run_cli(*args, "--db", str(dask), "--cluster", "local:2", "--parts", f"file://{tmp_path / 'shared'}")
+    assert res.returncode == 0, res.stderr
+    a, b = fingerprint(local), fingerprint(dask)
+    assert a == b and a[0][1] > 100
+    runs = "SELECT crew, seed, result, hp_left, floor_reached FROM campaign_runs ORDER BY run_no"
+    with duckdb.connect(str(local), read_only=True) as x, duckdb.connect(str(dask), read_only=True) as y:
+        assert x.sql(runs).fetchall() == y.sql(runs).fetchall()
+        assert len(x.sql(runs).fetchall()) == 4
+    assert (tmp_path / "shared" / "run-1").is_dir()

@@ -284,6 +284,41 @@ def test_campaign_shows_clear_rates_and_reward_lift(campaign_store, monkeypatch,
     assert sheet.count(b"\n") == 3  # a header and one row per crew
 
 
+def test_replay_page_rebuilds_a_campaign_fight(campaign_store, monkeypatch):
+    """A fight of a campaign run (an example link from the card pages may point at one) is rebuilt
+    by playing its whole run again: its decks and HP are the ones the run had reached."""
+    monkeypatch.setenv("WORKBENCH_DB", str(campaign_store))
+    [(run_id, match_no, run_no, crew, hp_before)] = store_sql(campaign_store, """
+        SELECT n.run_id, n.match_no, n.run_no, r.crew, n.hp_before FROM campaign_nodes n
+        JOIN campaign_runs r USING (run_id, run_no) WHERE n.match_no IS NOT NULL
+        ORDER BY n.step DESC, n.match_no DESC LIMIT 1""")
+    at = page_app("replay")
+    at.query_params["run"], at.query_params["match"] = str(run_id), str(match_no)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.subheader[0].value.startswith(f"Run {run_id} · match {match_no} ·")
+    assert any("agrees with the stored result" in s.value for s in at.success)
+    assert any(f"campaign run **{run_no}** (crew **{crew}**" in m.value for m in at.markdown)
+    seats = at.dataframe[0].value
+    assert f"crew:{crew}" in set(seats["deck"])
+    hp = table_labelled(at, "turn", "hp")
+    crew_seat = f"p{list(seats['deck']).index(f'crew:{crew}')}"
+    first = hp[hp["seat"] == crew_seat].sort_values("turn").iloc[0]
+    assert first["hp"] <= hp_before, "the crew starts the fight at the trail HP it had reached"
+    # the sidebar picks a campaign run, then one of its fights
+    assert [s.label for s in at.sidebar.selectbox] == ["Game", "Run", "Campaign run", "Fight"]
+    fight_box = at.sidebar.selectbox[3]
+    assert fight_box.value == match_no
+    [(earlier,)] = store_sql(campaign_store, "SELECT min(match_no) FROM campaign_nodes WHERE run_id = ? AND run_no = ?",
+                             [run_id, run_no])
+    assert earlier < match_no
+    fight_box.select(earlier).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.subheader[0].value.startswith(f"Run {run_id} · match {earlier} ·")
+    assert any("agrees with the stored result" in s.value for s in at.success)
+    assert at.query_params["match"] == str(earlier)
+
+
 def test_campaign_page_without_campaign_runs_says_what_to_do(small_store, monkeypatch):
     monkeypatch.setenv("WORKBENCH_DB", str(small_store))
     at = page_app("campaign").run()

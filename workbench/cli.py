@@ -119,13 +119,15 @@ def simulate_run(
     chunk_size: Optional[int] = typer.Option(None, help="campaign runs per stored chunk"),
     resume: Optional[int] = typer.Option(None, help="finish a stopped batch"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
 ):
     """Play a batch of seeded campaign runs (Frontier Run) and store runs, nodes, rewards and fights."""
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate_run import simulate_run as run
 
     run(game, rules, stage, _split(crew), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
-        workers, db, resume, quiet, console=err)
+        workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
 
 
 @app.command()

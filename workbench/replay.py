@@ -41,7 +41,8 @@ def describe_event(names: dict, kind: str, seat: int, card, target, amount, lane
 
 def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
     """The match turn by turn: the events of each turn and the board at its end (at the turn's
-    last decision; the last turn shows the final board)."""
+    last decision; the last turn shows the final board). A campaign run's fight is rebuilt by
+    playing its whole run again (the fight's decks and HP come from the run before it)."""
     run = db.query(path, "SELECT * FROM runs WHERE run_id = ?", [run_id])
     if run.is_empty():
         raise ValueError(f"no run {run_id} in {path}")
@@ -50,10 +51,22 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
     if stored.is_empty():
         raise ValueError(f"run {run_id} has no match {match_no}")
     stored = stored.row(0, named=True)
-    if (run.get("kind") or "duel") != "duel":
-        raise ValueError(f"run {run_id} is a {run['kind']} batch: its fights are played inside campaign runs, "
-                         "and replaying them is not supported yet (replay duel runs from `workbench simulate`)")
-    spec = RunSpec.from_json(json.loads(run["spec"]))
+    kind = run.get("kind") or "duel"
+    replay = _campaign_fight if kind == "campaign" else _duel
+    out, ruleset = replay(json.loads(run["spec"]), match_no)
+    warning = None
+    if ruleset.hash != run["rules_hash"]:
+        warning = (f"rules version {out['rules']} changed since run {run_id} (hash {run['rules_hash']} -> "
+                   f"{ruleset.hash}): this replay uses today's cards and may differ from the stored match")
+    consistent = (out["winner"] == stored["winner_seat"] and out["turns"] == stored["turns"]
+                  and out["reason"] == stored["reason"])
+    return {"run_id": run_id, "match_no": match_no, **out, "consistent": consistent,
+            "stored": {"winner": stored["winner_seat"], "turns": stored["turns"], "reason": stored["reason"]},
+            "warning": warning}
+
+
+def _duel(spec_json: dict, match_no: int):
+    spec = RunSpec.from_json(spec_json)
     data, ruleset = games.load(spec.game, spec.rules)
     decks = games.decks_for(data, ruleset, spec.decks)
     engine = get_engine(spec.game)
@@ -62,16 +75,59 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
     slots = spec.seat_slots(pairing, swapped)
     compiled = [engine.compile_deck(pool, decks[s]) for s in slots]
     pilots = [spec.pilots[s] for s in slots]
-
-    boards: dict[int, dict] = {}
-
-    def on_decision(state, _action):
-        # kept for the turn's last decision: the board as the turn's actions left it, before the
-        # action that ends it (its End Phase) and before the next seat draws and is paid
-        boards[state.turn] = board_of(engine, state)
-
-    result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=on_decision,
+    watcher = BoardWatcher(engine)
+    result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=watcher,
                         pilot_salt=spec.pilot_salt)
+    out = {"seed": seed, "game": spec.game, "rules": spec.rules, "decks": [spec.decks[s] for s in slots],
+           "pilots": pilots, **timeline(engine, pool, ruleset, result, watcher.boards)}
+    return out, ruleset
+
+
+def _campaign_fight(spec_json: dict, match_no: int):
+    from sim.registry import campaign as get_campaign
+    from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
+    from workbench.campaign.stage import load_stage
+
+    spec = CampaignSpec.from_json(spec_json)
+    _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage)
+    engine = get_engine(spec.game)
+    pool = engine.compile_pool(ruleset)
+    runner = get_campaign(spec.game)
+    content = runner.compile(engine, pool, camp)
+    run_no, fight = divmod(match_no, MAX_FIGHTS)
+    _crew_index, crew, seed = spec.run(run_no)
+    watcher = BoardWatcher(engine)
+    rec = runner.play_run(content, crew, seed, spec.policy, spec.fight_pilot, log=True,
+                          watch=lambda f: watcher if f == fight else None)
+    if rec.error:
+        raise RuntimeError(f"campaign run {run_no} (crew {crew}, seed {seed}) failed on replay: "
+                           f"{rec.error.splitlines()[0]}")
+    found = [f for f in rec.fights if f.fight == fight]
+    if not found:
+        raise ValueError(f"campaign run {run_no} (crew {crew}, seed {seed}) has no fight {fight} on replay")
+    f = found[0]
+    out = {"seed": f.result.seed, "game": spec.game, "rules": spec.rules, "decks": f.decks, "pilots": f.pilots,
+           "campaign": {"run_no": run_no, "fight": fight, "crew": crew, "run_seed": seed, "stage": spec.stage,
+                        "player_seat": f.player_seat},
+           **timeline(engine, pool, ruleset, f.result, watcher.boards)}
+    return out, ruleset
+
+
+class BoardWatcher:
+    """The ``on_decision`` hook of a replay: keeps, for each turn, the board at its last decision:
+    the board as the turn's actions left it, before the action that ends it (its End Phase) and
+    before the next seat draws and is paid."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.boards: dict[int, dict] = {}
+
+    def __call__(self, state, _action) -> None:
+        self.boards[state.turn] = board_of(self.engine, state)
+
+
+def timeline(engine, pool, ruleset, result, boards: dict[int, dict]) -> dict:
+    """Winner, reason, turns, and per turn its events in words and the board at its end."""
     names = {c.id: c.name for c in ruleset.cards.values()}
     ev = result.events
     turns: dict[int, dict] = {}
@@ -85,19 +141,6 @@ def replay_match(path: str | Path, run_id: int, match_no: int) -> dict:
         entry["events"].append(describe_event(names, engine.kinds.name(ev.kind[i]), ev.seat[i], card, target,
                                               ev.amount[i], lane, ev.detail[i]))
     final = board_of(engine, result.state)
-    timeline = []
     last = max(turns) if turns else None
-    for t in sorted(turns):
-        timeline.append({**turns[t], "board": final if t == last else boards.get(t, final)})
-    warning = None
-    if ruleset.hash != run["rules_hash"]:
-        warning = (f"rules version {spec.rules} changed since run {run_id} (hash {run['rules_hash']} -> "
-                   f"{ruleset.hash}): this replay uses today's cards and may differ from the stored match")
-    consistent = (result.winner == stored["winner_seat"] and result.turns == stored["turns"]
-                  and result.reason == stored["reason"])
-    return {"run_id": run_id, "match_no": match_no, "seed": seed, "game": spec.game, "rules": spec.rules,
-            "decks": [spec.decks[s] for s in slots], "pilots": pilots, "winner": result.winner,
-            "reason": result.reason, "turns": result.turns, "timeline": timeline,
-            "consistent": consistent, "stored": {"winner": stored["winner_seat"], "turns": stored["turns"],
-                                                 "reason": stored["reason"]},
-            "warning": warning}
+    steps = [{**turns[t], "board": final if t == last else boards.get(t, final)} for t in sorted(turns)]
+    return {"winner": result.winner, "reason": result.reason, "turns": result.turns, "timeline": steps}

@@ -57,7 +57,7 @@ QUERIES = {
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
     "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
-    "reward_lift": campaign.reward_lift,
+    "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights,
 }
 
 

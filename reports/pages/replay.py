@@ -38,7 +38,7 @@ def requested() -> dict | None:
             "note": req.get("note") if same else None, "focus": req.get("focus") if same else None}
 
 
-def pick_match(runs: pl.DataFrame) -> tuple[dict, int, dict | None]:
+def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]:
     """Sidebar: game, run and match, moved to the requested match when a new request arrives."""
     target = requested()
     ids = runs["run_id"].to_list()
@@ -48,6 +48,9 @@ def pick_match(runs: pl.DataFrame) -> tuple[dict, int, dict | None]:
             st.session_state["replay_game"] = run["game"]
             st.session_state["replay_run"] = target["run"]
             st.session_state["replay_match"] = max(0, min(target["match"], max(run["matches_target"] - 1, 0)))
+            if run["kind"] == "campaign":  # a fight's number is not bounded by the count of runs
+                st.session_state["replay_match"] = target["match"]
+                st.session_state.pop("replay_campaign_run", None)
         else:
             st.warning(f"Run {target['run']} is not in this store; pick a run in the sidebar.")
             target = None
@@ -59,11 +62,9 @@ def pick_match(runs: pl.DataFrame) -> tuple[dict, int, dict | None]:
         st.session_state["replay_run"] = next(iter(labels))
     run_id = st.sidebar.selectbox("Run", list(labels), format_func=labels.get, key="replay_run")
     run = mine.filter(pl.col("run_id") == run_id).row(0, named=True)
-    last = max(run["matches_target"] - 1, 0)
-    if st.session_state.get("replay_match", 0) > last:
-        st.session_state["replay_match"] = last
-    match_no = st.sidebar.number_input("Match", min_value=0, max_value=last, step=1, key="replay_match",
-                                       help="the match number within the run (0 is the first)")
+    match_no = pick_fight(path, run) if run["kind"] == "campaign" else pick_duel(run)
+    if match_no is None:
+        return run, None, None
     if target and (target["run"], target["match"]) != (run_id, match_no):
         target = None  # the designer moved on from the requested match
     st.session_state[SHOWN] = (run_id, int(match_no))
@@ -74,6 +75,38 @@ def pick_match(runs: pl.DataFrame) -> tuple[dict, int, dict | None]:
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
     return run, int(match_no), target
+
+
+def pick_duel(run: dict) -> int:
+    last = max(run["matches_target"] - 1, 0)
+    if st.session_state.get("replay_match", 0) > last:
+        st.session_state["replay_match"] = last
+    return int(st.sidebar.number_input("Match", min_value=0, max_value=last, step=1, key="replay_match",
+                                       help="the match number within the run (0 is the first)"))
+
+
+def pick_fight(path, run: dict) -> int | None:
+    """A campaign batch: a campaign run, then one of its fights (stored as matches)."""
+    fights = cached("campaign_fights", str(path), run["run_id"])
+    if fights.is_empty():
+        st.sidebar.info("This campaign batch has no fights stored yet.")
+        return None
+    wanted = st.session_state.get("replay_match")
+    runs = fights["run_no"].unique(maintain_order=True).to_list()
+    if st.session_state.get("replay_campaign_run") not in runs:
+        hit = fights.filter(pl.col("match_no") == wanted)
+        st.session_state["replay_campaign_run"] = hit["run_no"][0] if hit.height else runs[0]
+    crews = dict(zip(fights["run_no"].to_list(), fights["crew"].to_list(), strict=True))
+    run_no = st.sidebar.selectbox("Campaign run", runs, key="replay_campaign_run",
+                                  format_func=lambda r: f"run {r} ({crews[r]})",
+                                  help="one campaign run of the batch: a crew walking the stage's map")
+    mine = fights.filter(pl.col("run_no") == run_no)
+    labels = {r["match_no"]: f"step {r['step']} · {r['kind']} vs {r['enemy']} · {r['result']} "
+                             f"(HP {r['hp_before']} -> {r['hp_after']})" for r in mine.iter_rows(named=True)}
+    if wanted not in labels:
+        st.session_state["replay_match"] = next(iter(labels))
+    return int(st.sidebar.selectbox("Fight", list(labels), format_func=labels.get, key="replay_match",
+                                    help="a fight of that run; it is replayed by playing the whole run again"))
 
 
 def seat_numbers(timeline: list[dict]) -> pl.DataFrame:
@@ -172,7 +205,9 @@ def render(replay_fn: ReplayFn) -> None:
     if runs.is_empty():
         st.info(f"`{path}` holds no runs yet. Run `workbench simulate frontier` to fill it.")
         return
-    run, match_no, target = pick_match(runs)
+    run, match_no, target = pick_match(path, runs)
+    if match_no is None:
+        return
     try:
         result = _replay(replay_fn, str(path), run["run_id"], match_no)
     except ValueError as exc:  # no such match (yet): a run still going, or a number past its end
@@ -193,6 +228,11 @@ def render(replay_fn: ReplayFn) -> None:
     if target and target.get("seat") is not None:
         seats = seats.with_columns(pl.when(pl.col("seat") == f"p{target['seat']}").then(pl.lit("◀ the example's seat"))
                                    .otherwise(pl.lit("")).alias("example"))
+    if result.get("campaign"):
+        c = result["campaign"]
+        st.markdown(f"A fight of campaign run **{c['run_no']}** (crew **{c['crew']}**, run seed {c['run_seed']}, "
+                    f"stage {c['stage']}): the crew sits at p{c['player_seat']}. It was rebuilt by playing the "
+                    "whole run again, so its decks and HP are the ones the run had reached.")
     st.markdown(f"**{result['game']}**, rules version **{result['rules']}**: p0 acts first; "
                 f"{len(result['timeline'])} turns, ended by **{result['reason']}**.")
     st.dataframe(seats.to_pandas(), hide_index=True)

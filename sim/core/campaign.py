@@ -6,7 +6,10 @@ A game's campaign module (listed in sim/registry.py) exposes ``CAMPAIGN`` with:
 
     policies                     names of the route/shop/reward policies it offers
     compile(engine, pool, campaign)            the loaded stage and crews made ready to play
-    play_run(content, crew, seed, policy, fight_pilot, log) -> RunRecord
+    play_run(content, crew, seed, policy, fight_pilot, log, watch=None) -> RunRecord
+
+``watch(fight)``, when given, returns the ``on_decision`` hook to pass to ``play_match`` for the
+run's fight number ``fight`` (or None): how a replay sees the board of one fight of a run.
 
 Determinism: a run is a function of (content, crew, seed, policy, fight pilot); every random
 draw comes from streams derived from the seed (sim/core/rng.py).

@@ -4,7 +4,6 @@ campaign rows (runs, nodes visited, rewards offered) and every fight as a normal
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -13,7 +12,7 @@ from sim.core.campaign import NODE_FIELDS, REWARD_FIELDS
 from sim.registry import campaign as get_campaign
 from sim.registry import engine as get_engine
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
-from workbench.chunk import _Columns, write_part
+from workbench.chunk import _Columns, part_location, write_part
 
 _CTX: dict[str, Any] = {}
 
@@ -64,7 +63,7 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     tables = fights.tables()
     events = tables.pop("events")
     if events.num_rows:
-        write_part(events, Path(_CTX["events_dir"]) / f"run-{run_id}" / f"chunk-{chunk:06d}.parquet")
+        write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
     for name, schema in SCHEMAS.items():
         tables[name] = pa.table(rows[name], schema=schema)
     return chunk, tables, time.perf_counter() - started, events.num_rows

@@ -5,29 +5,14 @@ import json
 
 from rich.console import Console
 
-from cardsdb.errors import DataError, DataErrors
-from cardsdb.loader import campaign_stages, load_campaign
-from workbench import games
 from workbench.campaign.chunk import init_worker, play_chunk
 from workbench.campaign.spec import CampaignSpec
+from workbench.campaign.stage import load_stage
 from workbench.commands.simulate import card_rows, execute
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
 from workbench.version import code_version
-
-
-def _campaign(game: str, rules: str, stage: str | None, data_dir=None):
-    from sim.registry import CAMPAIGNS
-
-    games.known_game(game)
-    if game not in CAMPAIGNS:
-        raise UserError(f"{game} has no campaign to run")
-    data, ruleset = games.load(game, rules, data_dir)
-    stages = campaign_stages(data)
-    if not stages:
-        raise UserError(f"{game} has no campaign stages in {data.root / 'campaign'}")
-    return data, ruleset, load_campaign(data, ruleset, stage or stages[0])
 
 
 def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
@@ -36,7 +21,7 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
     from sim.core.pilots import PILOTS
     from sim.registry import campaign
 
-    data, ruleset, camp = _campaign(game, rules, stage, data_dir)
+    _data, ruleset, camp = load_stage(game, rules, stage, data_dir)
     known = sorted(camp.crews)
     if not crews or crews == ["all"]:
         crews = known
@@ -70,7 +55,7 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
     spec = CampaignSpec.from_json(json.loads(row["spec"]))
     if row.get("kind") != "campaign":
         raise UserError(f"run {run_id} is a batch of duels: resume it with workbench simulate --resume {run_id}")
-    _data, ruleset, camp = _campaign(spec.game, spec.rules, spec.stage, data_dir)
+    _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, data_dir)
     now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
     if now.spec_hash() != row["spec_hash"]:
         raise UserError(f"run {run_id}: the rules version or the stage changed since the batch started; "
@@ -79,27 +64,25 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
 
 
 def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, events, chunk_size, workers, db,
-                 resume, quiet, data_dir=None, console: Console | None = None) -> int:
+                 resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
+                 parts: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers()
-    try:
-        if resume is not None:
-            spec, payload = resumed_batch(store, resume, data_dir)
-            run_id = resume
-        else:
-            if game is None:
-                raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
-            spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
-                                      chunk_size, workers, data_dir)
-            from cardsdb.loader import Ruleset
-            store.init()
-            run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
-                                      spec.n_chunks, code_version())
-    except (DataError, DataErrors):
-        raise
-    report = execute(store, run_id, spec, payload, workers, quiet, console, worker=(init_worker, play_chunk),
-                     command="simulate-run", unit="runs")
+    if resume is not None:
+        spec, payload = resumed_batch(store, resume, data_dir)
+        run_id = resume
+    else:
+        if game is None:
+            raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
+        spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
+                                  chunk_size, workers, data_dir)
+        from cardsdb.loader import Ruleset
+        store.init()
+        run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
+                                  spec.n_chunks, code_version())
+    report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
+                     worker=(init_worker, play_chunk), command="simulate-run", unit="runs")
     row = store.run(run_id)
     console.print(f"run {run_id}: {row['matches_done']} {spec.stage} runs of {', '.join(spec.crews)} "
                   f"({spec.policy} choices, {spec.fight_pilot} fights) stored in {store.path}; "

@@ -14,8 +14,8 @@ class FrontierRun:
         return compile_content(engine, pool, campaign)
 
     def play_run(self, content, crew: str, seed: int, policy: str = "greedy", fight_pilot: str = "greedy",
-                 log: bool = False):
-        return play_run(content, crew, seed, policy, fight_pilot, log)
+                 log: bool = False, watch=None):
+        return play_run(content, crew, seed, policy, fight_pilot, log, watch)
 
 
 CAMPAIGN = FrontierRun()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sim.core.campaign import FightRecord, RunRecord
 from sim.core.match import play_match
@@ -27,23 +29,32 @@ class Trail:
     fights: int = 0
 
 
+@dataclass
+class FightOptions:
+    """How the run's fights are played: the crew's pilot, full event logs or not, and the
+    replay's hook (sim/core/campaign.py, ``watch``)."""
+    pilot: str
+    log: bool = False
+    watch: Callable[[int], Any] | None = None
+
+
 def play_run(content: StageContent, crew: str, seed: int, policy: str = "greedy",
-             fight_pilot: str = "greedy", log: bool = False) -> RunRecord:
+             fight_pilot: str = "greedy", log: bool = False, watch=None) -> RunRecord:
     """Never raises for what happens inside the run: an exception is recorded on the record
-    (with the seed, so it can be replayed)."""
+    (with the seed, so it can be replayed). ``watch``: sim/core/campaign.py."""
     started = time.perf_counter()
     rec = RunRecord("frontier", content.stage.id, crew, seed, policy)
     try:
         kit = content.crews[crew]
         chooser = POLICIES[policy](stream(seed, "campaign-policy"), content)
-        _walk(content, kit, seed, chooser, fight_pilot, log, rec)
+        _walk(content, kit, seed, chooser, FightOptions(fight_pilot, log, watch), rec)
     except Exception as exc:  # a broken run must not stop the batch
         rec.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
     rec.wall_ms = (time.perf_counter() - started) * 1000.0
     return rec
 
 
-def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fight_pilot: str, log: bool,
+def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fights: FightOptions,
           rec: RunRecord) -> None:
     stage = content.stage
     trail = Trail(stage.trail_hp, stage.trail_hp, stage.start_gold, list(kit.deck.cards) + list(kit.lore))
@@ -62,7 +73,7 @@ def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fight_pilot: 
         line = {"step": step, "floor": floor + 1, "node": node.id, "kind": node.kind,
                 "options": ",".join(f"{n.id}:{n.kind}" for n in nodes), "choice": node.id, "hp_before": trail.hp,
                 "gold_before": trail.gold, "fight": None, "result": None, "detail": ""}
-        alive = _visit(content, kit, trail, node, step, seed, chooser, fight_pilot, log, rec, line)
+        alive = _visit(content, kit, trail, node, step, seed, chooser, fights, rec, line)
         line.update(hp_after=trail.hp, gold_after=trail.gold)
         rec.nodes.append(line)
         rec.floor_reached = floor + 1
@@ -74,7 +85,7 @@ def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fight_pilot: 
     rec.hp_left, rec.gold_left, rec.deck_size = trail.hp, trail.gold, len(trail.deck)
 
 
-def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser, fight_pilot, log,
+def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser, fights,
            rec: RunRecord, line: dict) -> bool:
     """Resolve one node; False when the run ends here in defeat."""
     stage = content.stage
@@ -82,7 +93,7 @@ def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser
     if node.kind in ("battle", "elite", "boss"):
         table = {"battle": content.battles, "elite": content.elites}.get(node.kind)
         enemy = content.boss if table is None else table[rng.randrange(len(table))]
-        outcome = _fight(content, kit, trail, enemy, step, seed, fight_pilot, log, rec)
+        outcome = _fight(content, kit, trail, enemy, step, seed, fights, rec)
         line.update(fight=trail.fights - 1, result=outcome, detail=enemy.name)
         if outcome == "loss":
             return False
@@ -105,16 +116,17 @@ def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser
 
 
 def _fight(content, kit: CrewKit, trail: Trail, enemy: Encounter, step: int, seed: int,
-           fight_pilot: str, log: bool, rec: RunRecord) -> str:
+           fights: FightOptions, rec: RunRecord) -> str:
     """A normal duel: the crew's sheriff at its trail HP (capped at the trail's maximum), the
     enemy at the encounter's HP; who acts first is drawn for each fight."""
     me = FrontierDeck(f"crew:{kit.id}", trail.deck, kit.deck.sheriff, kit.deck.deputies, trail.hp, trail.max_hp)
     foe = FrontierDeck(enemy.deck.id, list(enemy.deck.cards), enemy.deck.sheriff, enemy.deck.deputies, enemy.hp)
     seat = 0 if stream(seed, "first", step).random() < 0.5 else 1
     decks = [me, foe] if seat == 0 else [foe, me]
-    pilots = [fight_pilot, content.stage.enemy_pilot] if seat == 0 else [content.stage.enemy_pilot, fight_pilot]
+    pilots = [fights.pilot, content.stage.enemy_pilot] if seat == 0 else [content.stage.enemy_pilot, fights.pilot]
     match_seed = derive_seed(seed, "fight", step) % 2**62
-    result = play_match(content.engine, content.pool, decks, match_seed, pilots, log=log)
+    result = play_match(content.engine, content.pool, decks, match_seed, pilots, log=fights.log,
+                        on_decision=fights.watch(trail.fights) if fights.watch else None)
     if result.error:
         raise RuntimeError(f"fight at step {step} (match seed {match_seed}): {result.error}")
     rec.fights.append(FightRecord(step, trail.fights, [d.id for d in decks], pilots, seat, result))
