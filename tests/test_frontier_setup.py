@@ -1,5 +1,6 @@
 """Setup as the guide writes it: 30 HP, a 52-card deck, a 7-card opening hand, turn 1."""
 from collections import Counter
+from dataclasses import replace
 
 
 def test_new_match_setup(frontier):
@@ -33,3 +34,14 @@ def test_first_player_skips_draw_variant():
     decks = [eng.compile_deck(pool, data.decks[d]) for d in ("lawmen-posse", "goblin-gold-gang")]
     state = eng.new_match(pool, decks, 1)
     assert len(state.sides[0].hand) == 7
+
+
+def test_second_seat_extra_cards_deepen_only_the_later_seats_opening_hand(frontier):
+    """A rules constant (0 in base): the seat acting second starts with more cards."""
+    eng, _pool, _data, ruleset, decks = frontier
+    consts = ruleset.constants.model_copy(update={"second_seat_extra_cards": 2})
+    pool = eng.compile_pool(replace(ruleset, constants=consts))
+    state = eng.new_match(pool, decks, 1)
+    first, second = state.sides
+    assert len(second.hand) == 7 + 2 and len(second.deck) == 52 - 9
+    assert len(first.hand) == 7 + 1, "seat 0 gets no extra card (it drew for its first turn)"

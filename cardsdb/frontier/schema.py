@@ -23,6 +23,9 @@ class Constants(BaseConstants):
     max_main_races: int = Field(2, ge=1)
     opening_hand: int = Field(7, ge=0)
     first_player_draws: bool = True
+    # compensation for acting second (none in the guide; variants measure it, RULES.md "First seat")
+    second_seat_extra_cards: int = Field(0, ge=0)       # more cards in a later seat's opening hand
+    second_seat_bonus_mana_turns: int = Field(0, ge=0)  # its first N turns: 1 more Mana each
     hand_limit: int = Field(10, ge=1)
     gold_per_turn: int = Field(1, ge=0)
     gold_per_damage_instance: int = Field(1, ge=0)

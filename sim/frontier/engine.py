@@ -20,7 +20,7 @@ from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, pla
 from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
-from sim.frontier.turns import end_turn, finish_turn, start_turn
+from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
 
 
 class FrontierDeck:
@@ -67,7 +67,7 @@ class FrontierEngine:
             set_sheriff(state, seat, deck.sheriff, deck.hp, deck.max_hp)
             set_deputies(side, deck.deputies)
             streams.shuffle(seat).shuffle(side.deck)
-            hand = consts.zix_opening_hand if deck.sheriff == ZIX else consts.opening_hand
+            hand = opening_hand_size(consts, seat, deck.sheriff)
             for _ in range(min(hand, len(side.deck))):
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger (card metrics need it even when the event

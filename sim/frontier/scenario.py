@@ -25,9 +25,9 @@ from typing import Any
 from sim.core.scenario import named_action
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import power
-from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, ZIX, Pool
+from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, Pool
 from sim.frontier.state import ACTION, MODE, ON_FIELD, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, decode
-from sim.frontier.turns import attacks_per_turn, start_turn
+from sim.frontier.turns import attacks_per_turn, opening_hand_size, start_turn
 
 SEAT_KEYS = {"hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard", "lanes", "cover",
              "sheriff", "deputies", "deputy_ready", "deputy_used", "mana_bonus", "zix_left"}
@@ -107,7 +107,7 @@ def _start_match(state: FrontierState) -> None:
     consts = state.pool.consts
     for seat, side in enumerate(state.sides):
         set_sheriff(state, seat, side.sheriff)
-        hand = consts.zix_opening_hand if side.sheriff == ZIX else consts.opening_hand
+        hand = opening_hand_size(consts, seat, side.sheriff)
         for _ in range(min(hand, len(side.deck))):
             side.hand.append(side.deck.pop())
     start_turn(state, 0)

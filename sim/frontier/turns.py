@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import CALLOWAY, COGSWORTH, DOUBLE_BARREL
+from sim.frontier.pool import CALLOWAY, COGSWORTH, DOUBLE_BARREL, ZIX
 from sim.frontier.state import ACTION, DRAW, END, RESOURCE, FrontierState
 
 
@@ -49,6 +49,8 @@ def start_turn(state: FrontierState, seat: int) -> None:
 
     state.phase = RESOURCE
     side.mana = side.turns + side.mana_bonus  # Reedwick's Mana from broken Cover comes now
+    if seat > 0 and side.turns <= consts.second_seat_bonus_mana_turns:
+        side.mana += 1
     side.mana_bonus = 0
     carried = side.gold if consts.gold_carries_over else 0
     side.gold = carried + consts.gold_per_turn + side.gold_bonus * consts.gold_per_damage_instance
@@ -67,6 +69,12 @@ def start_turn(state: FrontierState, seat: int) -> None:
             u.attacks_left = max(0, attacks_per_turn(u.kw) - u.skip)
             u.skip = 0
     _unit_triggers(state, seat, "on_turn_start")
+
+
+def opening_hand_size(consts, seat: int, sheriff: int) -> int:
+    """Zix's bigger hand, and any extra cards a rules version gives the seats acting later."""
+    hand = consts.zix_opening_hand if sheriff == ZIX else consts.opening_hand
+    return hand + (consts.second_seat_extra_cards if seat > 0 else 0)
 
 
 def sheriff_gold(side, consts) -> int:
