@@ -31,11 +31,13 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
         x = part["budget_cost"].to_numpy().astype(float)
         y = part["stat_points"].to_numpy().astype(float)
         if part.height >= 3 and np.ptp(x) > 0:
-            fit = sm.OLS(y, sm.add_constant(x)).fit()
-            fitted = np.asarray(fit.fittedvalues)
-            resid = np.asarray(fit.get_influence().resid_studentized_internal)
+            with np.errstate(invalid="ignore", divide="ignore"):  # a perfect fit has no residual scale
+                fit = sm.OLS(y, sm.add_constant(x)).fit()
+                fitted = np.asarray(fit.fittedvalues)
+                resid = np.asarray(fit.get_influence().resid_studentized_internal)
+                r_squared = float(fit.rsquared)
             lines.append({"game": game, "rules_version": version, "type": ctype, "intercept": float(fit.params[0]),
-                          "slope": float(fit.params[1]), "r_squared": float(fit.rsquared), "cards": part.height})
+                          "slope": float(fit.params[1]), "r_squared": r_squared, "cards": part.height})
         else:
             fitted, resid = np.full(part.height, np.nan), np.full(part.height, np.nan)
         parts.append(part.select("game", "rules_version", "card", "name", "type", "faction", "budget_cost",

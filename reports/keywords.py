@@ -32,6 +32,7 @@ from reports.filters import Filters
 from reports.stats import diff_interval, rate
 
 MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
+MAX_LOG_ODDS_WIDTH = 20.0  # a 95% interval wider than this (odds ratios spanning e^20) is separation
 
 
 def exposures(path: str | Path, filters: Filters | None = None, basis: str = "played") -> pl.DataFrame:
@@ -107,11 +108,15 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
         fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()
     except Exception:  # perfect separation or a singular design: no model, the plain numbers stand
         return empty
-    ci = np.asarray(fit.conf_int())
-    params, pvalues = np.asarray(fit.params), np.asarray(fit.pvalues)
-    return pl.DataFrame({"keyword": keywords, "log_odds": params[1:1 + len(keywords)],
-                         "log_odds_lo": ci[1:1 + len(keywords), 0], "log_odds_hi": ci[1:1 + len(keywords), 1],
-                         "odds_ratio": np.exp(params[1:1 + len(keywords)]), "p_value": pvalues[1:1 + len(keywords)]})
+    ci = np.asarray(fit.conf_int())[1:1 + len(keywords)].copy()
+    params = np.asarray(fit.params)[1:1 + len(keywords)].copy()
+    pvalues = np.asarray(fit.pvalues)[1:1 + len(keywords)].copy()
+    # (quasi-)separation, e.g. every exposed seat won: the estimate runs off to infinity with an
+    # interval to match; report no estimate rather than an absurd odds ratio
+    unstable = ~np.isfinite(ci).all(axis=1) | (ci[:, 1] - ci[:, 0] > MAX_LOG_ODDS_WIDTH)
+    params[unstable], ci[unstable], pvalues[unstable] = np.nan, np.nan, np.nan
+    return pl.DataFrame({"keyword": keywords, "log_odds": params, "log_odds_lo": ci[:, 0], "log_odds_hi": ci[:, 1],
+                         "odds_ratio": np.exp(params), "p_value": pvalues}).fill_nan(None)
 
 
 def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:

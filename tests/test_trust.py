@@ -137,3 +137,31 @@ def test_paired_interval_by_hand():
     mean, lo, hi = paired_interval([1, 0, 0, -1, 1, 0, 1, 0])
     sd = np.std([1, 0, 0, -1, 1, 0, 1, 0], ddof=1)
     assert mean == pytest.approx(0.25) and hi - mean == pytest.approx(1.959964 * sd / np.sqrt(8))
+
+
+def test_the_keyword_model_matches_statsmodels_and_declines_separated_keywords():
+    """On estimable data the keyword coefficient is statsmodels' GLM coefficient; a keyword whose
+    every exposed seat won (separation) gets no estimate instead of an absurd odds ratio."""
+    import statsmodels.api as sm
+
+    from reports.keywords import _fit_logit
+
+    rng = np.random.default_rng(5)
+    n = 400
+    kw = rng.integers(0, 3, n)            # cards played with the keyword
+    cost = rng.integers(5, 40, n)
+    on_play = rng.integers(0, 2, n).astype(bool)
+    p = 1 / (1 + np.exp(-(-0.5 + 0.6 * kw + 0.1 * on_play)))
+    won = rng.random(n) < p
+    data = pl.DataFrame({"kw": kw, "sure": (won & (rng.random(n) < 0.3)).astype(int), "cost": cost,
+                         "on_play": on_play, "won": won})
+    fit = _fit_logit(data, ["kw", "sure"]).to_dicts()
+    X = sm.add_constant(np.column_stack([kw, data["sure"].to_numpy(), cost / 10.0, on_play.astype(float)]))
+    ref = sm.GLM(won.astype(float), X, family=sm.families.Binomial()).fit()
+    estimable, separated = fit
+    assert estimable["log_odds"] == pytest.approx(ref.params[1], rel=1e-6)
+    assert estimable["odds_ratio"] == pytest.approx(np.exp(ref.params[1]), rel=1e-6)
+    assert (estimable["log_odds_lo"], estimable["log_odds_hi"]) == pytest.approx(tuple(ref.conf_int()[1]), rel=1e-6)
+    assert 0.3 < estimable["log_odds"] < 0.9
+    assert separated["keyword"] == "sure"  # every seat that played it won
+    assert separated["log_odds"] is None and separated["odds_ratio"] is None and separated["p_value"] is None

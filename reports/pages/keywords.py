@@ -103,7 +103,8 @@ def impact_section(path, filters) -> None:
                "estimates each keyword's effect with the others, the cost of all cards played and the seat order "
                "held fixed (red). Cards played are themselves an outcome of the game, so the blue estimate, from the "
                "keyword cards dealt at random in the opening hand, is the causal one. Keywords seen by fewer than 10 "
-               "seats get no model estimate. n = seats exposed.")
+               "seats get no model estimate, nor do keywords the data cannot price (separation: in a small run, "
+               "say, every seat that played it won, and the estimate runs off to infinity). n = seats exposed.")
     raw = impact.with_columns(
         pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi"),
         pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
