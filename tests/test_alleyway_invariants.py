@@ -89,3 +89,26 @@ def test_replay_in_process_matches():
     a = play_match(eng, pool, pair, 99, ["greedy", "random"])
     b = play_match(eng, pool, pair, 99, ["greedy", "random"])
     assert a.error is None and a.events.digest() == b.events.digest() and len(a.events) > 100
+
+
+def test_with_three_seats_a_seat_that_is_out_never_acts_again():
+    """N seats: a seat that goes out mid-turn (its own blocked attack, a draw from an empty deck)
+    hands the turn on at once; no decision is ever asked of a seat that is out."""
+    eng, pool, _data, _rules, decks = alleyway()
+    names = sorted(decks)
+    asked_of_out = []
+
+    def watch(state, _action):
+        if state.sides[state.to_act].out:
+            asked_of_out.append(state.turn)
+
+    outs = 0
+    for seed in range(120):
+        three = [decks[names[(seed + k) % len(names)]] for k in range(3)]
+        result, problems = checked(eng, pool, three, seed, ["random"] * 3)
+        assert result.error is None and not problems, (seed, result.error, problems[:1])
+        assert result.reason in ("morale", "deck_out")
+        replay = play_match(eng, pool, three, seed, ["random"] * 3, log=False, on_decision=watch)
+        outs += sum(side.out for side in replay.state.sides) - 1  # the seats out before the last
+    assert outs >= 100, "most matches put a seat out while two still played"
+    assert asked_of_out == []

@@ -39,14 +39,18 @@ def run(state: AlleyState) -> None:
 
     steps = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
     stack = state.stack
-    while stack and not state.over:
+    sides = state.sides
+    while not state.over:
+        if sides[state.active].out:  # 3+ seats: the active seat went out mid-turn
+            turns.end_turn_of_the_out(state)
+            continue
+        if not stack:
+            state.to_act = state.active
+            return
         frame = stack[-1]
-        waiting = steps[frame[0]](state, frame)
-        if waiting and not state.over:
+        if steps[frame[0]](state, frame) and not state.over and not sides[state.active].out:
             state.to_act = state.pending.seat
             return
-    if not state.over:
-        state.to_act = state.active
 
 
 def take_choice(state: AlleyState, option: int):

@@ -95,8 +95,8 @@ def begin_turn(state: AlleyState, seat: int) -> None:
     skip_draw = seat == state.first and side.turns == 1 and not consts.first_player_draws
     if not skip_draw:
         field.draw(state, seat, consts.draw_per_turn)
-        if state.over:
-            return
+        if state.over or side.out:
+            return  # (3+ seats: it decked out; ``run`` passes its turn on)
     for u in side.units():
         tick(state, u)
         if state.over:
@@ -200,6 +200,16 @@ def step_end(state: AlleyState, frame: list) -> bool:
     if alive:
         begin_turn(state, alive[0])
     return False
+
+
+def end_turn_of_the_out(state: AlleyState) -> None:
+    """With three or more seats, the active seat went out (Morale 0, an empty deck) and the match
+    goes on: its turn stops at once, nothing more of it resolves (no pending choice, no end-of-turn
+    abilities), the turn's timed changes run out, and the next seat still playing begins."""
+    state.stack.clear()
+    state.pending = None
+    cleanup(state)
+    begin_turn(state, state.opponents(state.active)[0])
 
 
 def choose_limit(state: AlleyState, card: int) -> None:
