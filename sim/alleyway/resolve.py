@@ -39,9 +39,26 @@ def run(state: AlleyState) -> None:
 
     steps = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
     stack = state.stack
-    sides = state.sides
+    if len(state.sides) > 2:
+        _run_many(state, steps)
+        return
+    while stack and not state.over:  # two seats (the hot path): a seat that goes out ends the match
+        frame = stack[-1]
+        if steps[frame[0]](state, frame) and not state.over:
+            state.to_act = state.pending.seat
+            return
+    if not state.over:
+        state.to_act = state.active
+
+
+def _run_many(state: AlleyState, steps) -> None:
+    """``run`` with three or more seats, where the active seat may go out mid-turn and the match
+    go on: its turn then stops at once (turns.end_turn_of_the_out)."""
+    from sim.alleyway import turns
+
+    stack, sides = state.stack, state.sides
     while not state.over:
-        if sides[state.active].out:  # 3+ seats: the active seat went out mid-turn
+        if sides[state.active].out:
             turns.end_turn_of_the_out(state)
             continue
         if not stack:
