@@ -35,6 +35,7 @@ from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, TAPPED, AllegianceState, Unit
+from sim.core.scenario import card_id, check_fields
 
 SETUP_KEYS = {"active", "turn", "blight", "blight_destroyed", "seats"}
 SEAT_KEYS = {"ap", "turns", "hand", "deck", "discard", "muster", "strongholds", "fallen", "supplies",
@@ -81,22 +82,10 @@ def describe(state: AllegianceState, action: Action) -> str:
 
 # --- positions ---------------------------------------------------------------------------------------
 
-def _card(pool: Pool, slug: Any, where: str) -> int:
-    if slug not in pool.ids:
-        raise ValueError(f"{where}: unknown card {slug!r}")
-    return pool.ids[slug]
-
-
-def _unknown(spec: dict, keys: set, where: str) -> None:
-    unknown = set(spec) - keys
-    if unknown:
-        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(keys))})")
-
-
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AllegianceState:
     from sim.allegiance.engine import blank_state  # engine imports this module
 
-    _unknown(setup, SETUP_KEYS, "setup")
+    check_fields(setup, sorted(SETUP_KEYS), "setup")
     state = blank_state(pool, seed, log=True)
     state.turn = int(setup.get("turn", 1))
     state.active = state.to_act = int(setup.get("active", 0))
@@ -126,20 +115,20 @@ def _cell(board, name: Any, where: str) -> int:
 def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    _unknown(spec, SEAT_KEYS, where)
+    check_fields(spec, sorted(SEAT_KEYS), where)
     side = state.sides[seat]
     side.turns = int(spec.get("turns", max(1, (state.turn - seat + 1) // 2)))
     side.ap = int(spec.get("ap", consts.ap_per_turn if seat == state.active else 0))
-    side.hand = [_card(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
-    side.deck = [_card(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.discard = [_card(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
+    side.discard = [card_id(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
     side.muster = []
     for entry in spec.get("muster", []):
         entry = entry if isinstance(entry, dict) else {"card": entry}
-        card = _card(pool, entry.get("card"), f"{where}.muster")
+        card = card_id(pool, entry.get("card"), f"{where}.muster")
         side.muster.append((card, side.turns - 1 if entry.get("ready", True) else side.turns))
-    side.strongholds = [_card(pool, s, f"{where}.strongholds") for s in reversed(spec.get("strongholds", []))]
-    side.fallen = [_card(pool, s, f"{where}.fallen") for s in spec.get("fallen", [])]
+    side.strongholds = [card_id(pool, s, f"{where}.strongholds") for s in reversed(spec.get("strongholds", []))]
+    side.fallen = [card_id(pool, s, f"{where}.fallen") for s in spec.get("fallen", [])]
     side.supplies, side.cries, side.tactics = (int(spec.get(k, 0)) for k in ("supplies", "cries", "tactics"))
     for name, unit_spec in (spec.get("units") or {}).items():
         cell = _cell(pool.board, name, f"{where}.units")
@@ -162,8 +151,8 @@ def _unit(state: AllegianceState, seat: int, spec: Any, where: str) -> Unit:
     pool = state.pool
     if isinstance(spec, str):
         spec = {"card": spec}
-    _unknown(spec, UNIT_KEYS, where)
-    card = pool.cards[_card(pool, spec.get("card"), where)]
+    check_fields(spec, sorted(UNIT_KEYS), where)
+    card = pool.cards[card_id(pool, spec.get("card"), where)]
     if card.type not in (WARRIOR, STRONGHOLD):
         raise ValueError(f"{where}: {card.slug} is not a warrior or a stronghold")
     max_hp = int(spec.get("max_hp", card.hp))
@@ -172,7 +161,7 @@ def _unit(state: AllegianceState, seat: int, spec: Any, where: str) -> Unit:
         raise ValueError(f"{where}.tap: use normal, tapped or drained, not {tap!r}")
 
     def carried(key: str) -> int:
-        return _card(pool, spec[key], f"{where}.{key}") if spec.get(key) else NO_CARD
+        return card_id(pool, spec[key], f"{where}.{key}") if spec.get(key) else NO_CARD
 
     unit = Unit(card.id, seat, state.next_uid, int(spec.get("hp", max_hp)), max_hp,
                 int(spec.get("absorb", card.absorb)), int(spec.get("reflect", card.reflect)),

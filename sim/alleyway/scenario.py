@@ -25,7 +25,7 @@ from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
                                 REGROUP, AlleyState, Back, Unit)
-from sim.core.scenario import named_action
+from sim.core.scenario import card_id, check_fields, named_action
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
@@ -109,18 +109,10 @@ def parse_action(engine, state: AlleyState, text: str) -> Action:
     return named_action(engine, state, text)
 
 
-def _card(pool: Pool, slug: Any, where: str) -> int:
-    if slug not in pool.ids:
-        raise ValueError(f"{where}: unknown card {slug!r}")
-    return pool.ids[slug]
-
-
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
     from sim.alleyway.engine import blank_state  # engine imports this module
 
-    unknown = set(setup) - {"active", "turn", "seats", "phase", "first"}
-    if unknown:
-        raise ValueError(f"setup: unknown field {sorted(unknown)[0]!r} (use active, turn, phase, first, seats)")
+    check_fields(setup, ("active", "turn", "phase", "first", "seats"), "setup")
     seats = setup.get("seats") or [{}, {}]
     state = blank_state(pool, len(seats), seed, log=True)
     state.turn = int(setup.get("turn", 3))
@@ -139,9 +131,7 @@ def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
 def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    unknown = set(spec) - SEAT_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(SEAT_KEYS))})")
+    check_fields(spec, sorted(SEAT_KEYS), where)
     side = state.sides[seat]
     side.morale = int(spec.get("morale", consts.starting_morale))
     # a seat's own turns so far, if the turns went round the table from the first seat
@@ -150,17 +140,17 @@ def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
     side.authority = int(spec.get("authority", min(consts.authority_cap, side.turns) if seat == state.active else 0))
     for key in ("barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"):
         setattr(side, key, int(spec.get(key, 0)))
-    side.hand = [_card(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
     # the deck is written top card first; the engine draws from the end of its list
-    side.deck = [_card(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.gutter = [_card(pool, s, f"{where}.gutter") for s in spec.get("gutter", [])]
-    side.exile = [_card(pool, s, f"{where}.exile") for s in spec.get("exile", [])]
-    side.hideout = [_card(pool, s, f"{where}.hideout") for s in spec.get("hideout", [])]
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
+    side.gutter = [card_id(pool, s, f"{where}.gutter") for s in spec.get("gutter", [])]
+    side.exile = [card_id(pool, s, f"{where}.exile") for s in spec.get("exile", [])]
+    side.hideout = [card_id(pool, s, f"{where}.hideout") for s in spec.get("hideout", [])]
     leader = spec.get("leader")
     if leader is not None:
         if isinstance(leader, str):
             leader = {"card": leader}
-        side.leader = _card(pool, leader.get("card"), f"{where}.leader")
+        side.leader = card_id(pool, leader.get("card"), f"{where}.leader")
         if pool.cards[side.leader].type != LEADER_CARD:
             raise ValueError(f"{where}.leader: {leader.get('card')} is not a leader")
         side.influence = int(leader.get("influence", pool.cards[side.leader].influence))
@@ -187,7 +177,7 @@ def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
             raise ValueError(f"{where}.back: unknown slot {slot_name!r} (use {', '.join(pool.back_names)})")
         if isinstance(back_spec, str):
             back_spec = {"card": back_spec}
-        card = _card(pool, back_spec.get("card"), f"{where}.back.{slot_name}")
+        card = card_id(pool, back_spec.get("card"), f"{where}.back.{slot_name}")
         face_up = back_spec.get("face", "down") == "up"
         host = 0
         if back_spec.get("host"):
@@ -206,10 +196,8 @@ def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
 def _unit(state: AlleyState, seat: int, lane: int, spec: Any, where: str) -> Unit:
     if isinstance(spec, str):
         spec = {"card": spec}
-    unknown = set(spec) - UNIT_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(UNIT_KEYS))})")
-    card = state.pool.cards[_card(state.pool, spec.get("card"), where)]
+    check_fields(spec, sorted(UNIT_KEYS), where)
+    card = state.pool.cards[card_id(state.pool, spec.get("card"), where)]
     if card.type not in (CHARACTER, LEADER_CARD):
         raise ValueError(f"{where}: {card.slug} is not a character")
     pos = spec.get("pos", "atk")
@@ -223,7 +211,7 @@ def _unit(state: AlleyState, seat: int, lane: int, spec: Any, where: str) -> Uni
     u.attacks = int(spec.get("attacks", 0))
     if "shield" in spec:
         u.shield = bool(spec["shield"])
-    u.under = tuple(_card(state.pool, s, f"{where}.under") for s in spec.get("under", []))
+    u.under = tuple(card_id(state.pool, s, f"{where}.under") for s in spec.get("under", []))
     for key in ("wins", "kos", "turns_on", "poison", "burn", "bleed", "undead_used"):
         if key in spec:
             setattr(u, key, int(spec[key]))

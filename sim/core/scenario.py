@@ -89,5 +89,20 @@ def named_action(engine: Any, state: Any, text: str) -> Any:
     raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
 
 
+def card_id(pool: Any, slug: Any, where: str) -> int:
+    """A position's card slug as the pool's id; an unknown one names where it was written."""
+    if slug not in pool.ids:
+        raise ValueError(f"{where}: unknown card {slug!r}")
+    return pool.ids[slug]
+
+
+def check_fields(spec: dict, keys: Any, where: str) -> None:
+    """Refuse a field the position format does not know, naming where it is and the fields
+    allowed (``keys``, listed in the order given)."""
+    unknown = set(spec) - set(keys)
+    if unknown:
+        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(keys)})")
+
+
 def _as_list(body: Any) -> list:
     return body if isinstance(body, list) else [body]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.scenario import named_action
+from sim.core.scenario import card_id, check_fields, named_action
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import power
 from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, Pool
@@ -74,18 +74,10 @@ def parse_action(engine, state: FrontierState, text: str) -> Action:
     return named_action(engine, state, text)
 
 
-def _card(pool: Pool, slug: Any, where: str) -> int:
-    if slug not in pool.ids:
-        raise ValueError(f"{where}: unknown card {slug!r}")
-    return pool.ids[slug]
-
-
 def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
     from sim.frontier.engine import blank_state  # engine imports this module
 
-    unknown = set(setup) - {"active", "turn", "seats", "start"}
-    if unknown:
-        raise ValueError(f"setup: unknown field {sorted(unknown)[0]!r} (use active, turn, seats, start)")
+    check_fields(setup, ("active", "turn", "seats", "start"), "setup")
     seats = setup.get("seats") or [{}, {}]
     state = blank_state(pool, len(seats), seed, log=True)
     start = bool(setup.get("start", False))
@@ -118,9 +110,7 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
 
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    unknown = set(spec) - SEAT_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(SEAT_KEYS))})")
+    check_fields(spec, sorted(SEAT_KEYS), where)
     side = state.sides[seat]
     sheriff = spec.get("sheriff")
     if sheriff is not None and sheriff not in SHERIFF_NAMES:
@@ -137,10 +127,10 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
     side.mana = int(spec.get("mana", side.turns if active else 0))
     side.gold = int(spec.get("gold", consts.gold_per_turn if active else 0))
     side.gold_bonus = int(spec.get("gold_bonus", 0))
-    side.hand = [_card(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
     # the deck is written top card first; the engine draws from the end of its list
-    side.deck = [_card(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.discard = [_card(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
+    side.discard = [card_id(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
     for lane_name, unit_spec in (spec.get("lanes") or {}).items():
         if lane_name not in pool.lane_index:
             raise ValueError(f"{where}.lanes: unknown lane {lane_name!r} (use {', '.join(pool.lane_names)})")
@@ -150,7 +140,7 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
         if lane_name not in pool.lane_index or pool.lane_index[lane_name] >= pool.n_middle:
             raise ValueError(f"{where}.cover: Cover goes in a middle lane, not {lane_name!r}")
         side.cover[pool.lane_index[lane_name]] = int(count)
-    deputies = [_card(pool, s, f"{where}.deputies") for s in spec.get("deputies", [])]
+    deputies = [card_id(pool, s, f"{where}.deputies") for s in spec.get("deputies", [])]
     if any(pool.cards[d].type != DEPUTY for d in deputies):
         raise ValueError(f"{where}.deputies: only Deputy cards go there")
     set_deputies(side, tuple(deputies))
@@ -179,10 +169,8 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
 def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> Unit:
     if isinstance(spec, str):
         spec = {"card": spec}
-    unknown = set(spec) - UNIT_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(sorted(UNIT_KEYS))})")
-    card = state.pool.cards[_card(state.pool, spec.get("card"), where)]
+    check_fields(spec, sorted(UNIT_KEYS), where)
+    card = state.pool.cards[card_id(state.pool, spec.get("card"), where)]
     if card.type not in (CREATURE, DEPUTY):
         raise ValueError(f"{where}: {card.slug} is not a creature or a Deputy")
     u = Unit.__new__(Unit)
