@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from sim.allegiance.pool import STRONGHOLD
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import copy_stream, stream
+from sim.core.rng import copy_stream
+from sim.core.state import MatchState
 
 NO_CARD = -1
 
@@ -69,7 +70,7 @@ class Side:
         return s
 
 
-class AllegianceState:
+class AllegianceState(MatchState):
     __slots__ = ("pool", "sides", "cells", "blight", "blight_supply", "blight_destroyed", "active",
                  "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
                  "chance", "events", "ledger")
@@ -83,18 +84,8 @@ class AllegianceState:
     events: EventBuffer | None
     ledger: CardLedger | None
 
-    @property
-    def n_seats(self) -> int:
-        return len(self.sides)
-
     def opponent(self, seat: int) -> int:
         return 1 - seat
-
-    def rng(self) -> random.Random:
-        """This turn's chance stream (dice), made when first needed."""
-        if self.chance is None:
-            self.chance = stream(self.chance_key, "chance", self.turn)
-        return self.chance
 
     def roll(self, sides: int) -> int:
         return self.rng().randint(1, sides)

@@ -13,6 +13,7 @@ from typing import Any
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
+from sim.core.state import MatchState
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -129,7 +130,7 @@ class Pending:
         return f"Pending(p{self.seat} {self.what} {self.options})"
 
 
-class AlleyState:
+class AlleyState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
                  "first", "auras_stale")
@@ -145,10 +146,6 @@ class AlleyState:
     events: EventBuffer | None
     ledger: CardLedger | None
 
-    @property
-    def n_seats(self) -> int:
-        return len(self.sides)
-
     def alive(self) -> list[int]:
         return [s for s, side in enumerate(self.sides) if not side.out]
 
@@ -160,13 +157,6 @@ class AlleyState:
             other = 1 - seat
             return [] if sides[other].out else [other]
         return [(seat + k) % n for k in range(1, n) if not sides[(seat + k) % n].out]
-
-    def rng(self) -> random.Random:
-        """This turn's chance stream, made when first needed (most turns need none)."""
-        if self.chance is None:
-            from sim.core.rng import stream
-            self.chance = stream(self.chance_key, "chance", self.turn)
-        return self.chance
 
     def unit(self, target: int) -> Unit | None:
         seat, index = target >> 5, target & 31

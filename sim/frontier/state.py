@@ -6,7 +6,8 @@ from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import copy_stream, stream
+from sim.core.rng import copy_stream
+from sim.core.state import MatchState
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -81,7 +82,7 @@ class Side:
         return ON_FIELD in self.dzone
 
 
-class FrontierState:
+class FrontierState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason",
                  "stack", "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger")
 
@@ -94,19 +95,9 @@ class FrontierState:
     events: EventBuffer | None
     ledger: CardLedger | None
 
-    @property
-    def n_seats(self) -> int:
-        return len(self.sides)
-
     def opponent(self, seat: int) -> int:
         """The duel's other seat (Classic Skirmish is one against one)."""
         return (seat + 1) % len(self.sides)
-
-    def rng(self) -> random.Random:
-        """This turn's chance stream, made when first needed (most turns need none)."""
-        if self.chance is None:
-            self.chance = stream(self.chance_key, "chance", self.turn)
-        return self.chance
 
     def unit(self, target: int) -> Unit | None:
         seat, lane = decode(target)
