@@ -67,8 +67,9 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     return spec, payload_for(spec, ruleset, decks)
 
 
-def create(store: Store, spec: RunSpec, payload: dict) -> int:
-    """Record a new run (its spec, and its rules version's cards) in the store."""
+def create(store: Store, spec, payload: dict) -> int:
+    """Record a new run (its spec, and its rules version's cards) in the store: a RunSpec, or a
+    CampaignSpec for a campaign batch."""
     from cardsdb.loader import Ruleset
 
     store.init()

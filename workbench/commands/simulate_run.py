@@ -8,11 +8,10 @@ from rich.console import Console
 from workbench.campaign.chunk import init_worker, play_chunk
 from workbench.campaign.spec import CampaignSpec
 from workbench.campaign.stage import load_stage
-from workbench.commands.simulate import card_rows, execute
+from workbench.commands.simulate import create, execute
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
-from workbench.version import code_version
 
 
 def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
@@ -77,10 +76,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
             raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
         spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
                                   chunk_size, workers, data_dir)
-        from cardsdb.loader import Ruleset
-        store.init()
-        run_id = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
-                                  spec.n_chunks, code_version())
+        run_id = create(store, spec, payload)
     report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
                      worker=(init_worker, play_chunk), command="simulate-run", unit="runs")
     row = store.run(run_id)
