@@ -3,7 +3,6 @@ fixed, beside the plain with/without difference) and what the designers have bee
 it (the price list: cost regressed on stats and keywords)."""
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
@@ -30,6 +29,7 @@ HELP = {
 
 
 def impact_chart(impact: pl.DataFrame) -> go.Figure:
+    """``impact``: the keyword table with each model's odds-ratio bounds (``odds_ratio_lo`` ...)."""
     rows = impact.to_dicts()
     labels = [f"{r['keyword']} (n={r['seats_exposed']})" for r in rows]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
@@ -43,28 +43,12 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
         customdata=[[r["wr_with"] * 100, r["wr_without"] * 100, r["seats_unexposed"]] for r in rows],
         hovertemplate="%{y}<br>%{x:+.1f} pts (with %{customdata[0]:.1f}%, without %{customdata[1]:.1f}%, "
                       "n without = %{customdata[2]})<extra></extra>"), row=1, col=1)
-    modelled = [(r, lab) for r, lab in zip(rows, labels) if r.get("odds_ratio") is not None]
-    if modelled:
-        fig.add_trace(go.Scatter(
-            x=[r["odds_ratio"] for r, _ in modelled], y=[lab for _, lab in modelled], mode="markers",
-            name="model effect", marker={"color": "#d62728", "size": 9, "symbol": "diamond"},
-            error_x={"type": "data", "symmetric": False,
-                     "array": [np.exp(r["log_odds_hi"]) - r["odds_ratio"] for r, _ in modelled],
-                     "arrayminus": [r["odds_ratio"] - np.exp(r["log_odds_lo"]) for r, _ in modelled]},
-            customdata=[[np.exp(r["log_odds_lo"]), np.exp(r["log_odds_hi"]), r["p_value"]] for r, _ in modelled],
-            hovertemplate="%{y}<br>odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to %{customdata[1]:.2f}), "
-                          "p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
-    dealt = [(r, lab) for r, lab in zip(rows, labels) if r.get("oh_odds_ratio") is not None]
-    if dealt:
-        fig.add_trace(go.Scatter(
-            x=[r["oh_odds_ratio"] for r, _ in dealt], y=[lab for _, lab in dealt], mode="markers",
-            name="dealt in the opening hand", marker={"color": "#1f77b4", "size": 8},
-            error_x={"type": "data", "symmetric": False,
-                     "array": [np.exp(r["oh_log_odds_hi"]) - r["oh_odds_ratio"] for r, _ in dealt],
-                     "arrayminus": [r["oh_odds_ratio"] - np.exp(r["oh_log_odds_lo"]) for r, _ in dealt]},
-            customdata=[[np.exp(r["oh_log_odds_lo"]), np.exp(r["oh_log_odds_hi"]), r["oh_p_value"]] for r, _ in dealt],
-            hovertemplate="%{y}<br>dealt in the opening hand: odds ratio %{x:.2f} (95% CI %{customdata[0]:.2f} to "
-                          "%{customdata[1]:.2f}), p = %{customdata[2]:.3g}<extra></extra>"), row=1, col=2)
+    for prefix, name, marker, what in (
+            ("", "model effect", {"color": "#d62728", "size": 9, "symbol": "diamond"}, ""),
+            ("oh_", "dealt in the opening hand", {"color": "#1f77b4", "size": 8}, "dealt in the opening hand: ")):
+        trace = odds_trace(rows, labels, prefix, name, marker, what)
+        if trace is not None:
+            fig.add_trace(trace, row=1, col=2)
     fig.add_vline(x=0, line_dash="dot", line_color="gray", row=1, col=1)
     fig.add_vline(x=1, line_dash="dot", line_color="gray", row=1, col=2)
     fig.update_xaxes(title_text="Difference in win rate (points)", row=1, col=1)
@@ -74,6 +58,23 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
                       height=max(360, 34 * len(rows) + 160), margin={"t": 90},
                       yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
     return fig
+
+
+def odds_trace(rows: list[dict], labels: list[str], prefix: str, name: str, marker: dict,
+               what: str) -> go.Scatter | None:
+    """One model's odds ratios with their 95% intervals (columns ``{prefix}odds_ratio``, ``_lo``,
+    ``_hi``), for the keywords it could estimate; None when it estimated none."""
+    est = [(r, lab) for r, lab in zip(rows, labels) if r.get(f"{prefix}odds_ratio") is not None]
+    if not est:
+        return None
+    mid, lo, hi = (f"{prefix}odds_ratio{s}" for s in ("", "_lo", "_hi"))
+    return go.Scatter(
+        x=[r[mid] for r, _ in est], y=[lab for _, lab in est], mode="markers", name=name, marker=marker,
+        error_x={"type": "data", "symmetric": False, "array": [r[hi] - r[mid] for r, _ in est],
+                 "arrayminus": [r[mid] - r[lo] for r, _ in est]},
+        customdata=[[r[lo], r[hi], r[f"{prefix}p_value"]] for r, _ in est],
+        hovertemplate=f"%{{y}}<br>{what}odds ratio %{{x:.2f}} (95% CI %{{customdata[0]:.2f}} to "
+                      "%{customdata[1]:.2f}), p = %{customdata[2]:.3g}<extra></extra>")
 
 
 def price_chart(prices: pl.DataFrame, title: str) -> go.Figure:
