@@ -19,15 +19,22 @@ def fingerprint(path):
         return con.sql(DIGEST).fetchall()[0], con.sql(MATCHES).fetchall()[0]
 
 
+def run_here_and_on_a_local_cluster(tmp_path, args):
+    """The same command into two stores: local processes, then a LocalCluster of 2 workers whose
+    event parts go through a file:// URL. Returns the two store paths."""
+    local, dask = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
+    assert run_cli(*args, "--db", str(local)).returncode == 0
+    res = run_cli(*args, "--db", str(dask), "--cluster", "local:2", "--parts", f"file://{tmp_path / 'shared'}")
+    assert res.returncode == 0, res.stderr
+    return local, dask
+
+
 @pytest.mark.slow
 def test_local_cluster_gives_the_same_matches_as_local_processes(tmp_path):
     args = ["simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--matches", "80",
             "--pilots", "greedy,random", "--seed", "9",
             "--chunk-size", "10", "--quiet"]
-    local, dask = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
-    assert run_cli(*args, "--db", str(local)).returncode == 0
-    res = run_cli(*args, "--db", str(dask), "--cluster", "local:2", "--parts", f"file://{tmp_path / 'shared'}")
-    assert res.returncode == 0, res.stderr
+    local, dask = run_here_and_on_a_local_cluster(tmp_path, args)
     a, b = fingerprint(local), fingerprint(dask)
     assert a == b and a[0][1] > 1000
     assert (tmp_path / "shared" / "run-1").is_dir()  # the workers wrote there; the writer copied in
@@ -74,10 +81,7 @@ def test_campaign_batches_run_on_a_local_cluster_with_the_same_results(tmp_path)
     and fight event logs as local processes."""
     args = ["simulate-run", "frontier", "--crew", "gold-gang,scrapworks-crew", "--runs", "2", "--policy", "random",
             "--fight-pilot", "random", "--events", "all", "--chunk-size", "1", "--quiet"]
-    local, dask = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
-    assert run_cli(*args, "--db", str(local)).returncode == 0
-    res = run_cli(*args, "--db", str(dask), "--cluster", "local:2", "--parts", f"file://{tmp_path / 'shared'}")
-    assert res.returncode == 0, res.stderr
+    local, dask = run_here_and_on_a_local_cluster(tmp_path, args)
     a, b = fingerprint(local), fingerprint(dask)
     assert a == b and a[0][1] > 100
     runs = "SELECT crew, seed, result, hp_left, floor_reached FROM campaign_runs ORDER BY run_no"

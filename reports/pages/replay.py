@@ -47,10 +47,11 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
             run = runs.filter(pl.col("run_id") == target["run"]).row(0, named=True)
             st.session_state["replay_game"] = run["game"]
             st.session_state["replay_run"] = target["run"]
-            st.session_state["replay_match"] = max(0, min(target["match"], max(run["matches_target"] - 1, 0)))
             if run["kind"] == "campaign":  # a fight's number is not bounded by the count of runs
                 st.session_state["replay_match"] = target["match"]
-                st.session_state.pop("replay_campaign_run", None)
+                st.session_state.pop("replay_campaign_run", None)  # pick_fight finds the fight's run
+            else:
+                st.session_state["replay_match"] = max(0, min(target["match"], max(run["matches_target"] - 1, 0)))
         else:
             st.warning(f"Run {target['run']} is not in this store; pick a run in the sidebar.")
             target = None
