@@ -7,15 +7,19 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 
 - Per deck and seat order: paired wins, McNemar's test on the discordant twins, the mean change
   with a paired 95% interval, and the interval an unpaired comparison of the same size would give.
-- Per card: the twins where the card was in hand in both runs (McNemar and paired interval;
-  Benjamini-Hochberg across the cards at a 5% false discovery rate: whose win rate moved), and
-  its excess change: twins dealt it in the opening hand against the deck's other twins (a
-  stronger deck makes all its cards look stronger; the opening hand is dealt at random, so the
-  excess is what moved with the card itself), with its own BH.
+- Per card, the attribution: the paired change of twins where the card's first copy lay near
+  the top of the shuffled deck minus that of twins where it lay deep (the shuffle is the same in
+  both runs and comes before anything they do differently, so the split is randomised: a change
+  that only made the deck stronger moves both groups alike). The cards the candidate changed are
+  the pre-declared hypotheses, in their own Benjamini-Hochberg family; every other card is
+  exploratory, in another. Beside it, for reference: whose win rate moved over twins with the
+  card in hand (McNemar; every card of a deck that got stronger moves, and its opponents' cards
+  too), and the older opening-hand contrast.
 - Game length: the mean change in player-turns over twins, paired interval.
 - Power: how many matches (and seeds, at two matches per seed with seat swapping) a paired diff
   and an unpaired one would need to see a change of 1, 2 and 5 points with 80% power, and the
-  share of variance the pairing removed.
+  share of variance the pairing removed, for the decks the change touches (those holding a
+  changed card; every deck when the rules themselves changed).
 """
 from __future__ import annotations
 
@@ -84,24 +88,33 @@ def game_length_change(t: pl.DataFrame) -> dict:
             "change_lo": lo, "change_hi": hi}
 
 
-def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.DataFrame, fdr: float = 0.05) -> pl.DataFrame:
-    """Per card, over its twins (match x seat where the deck holds it):
+def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.DataFrame, fdr: float = 0.05,
+                 changed: set[str] | frozenset = frozenset()) -> pl.DataFrame:
+    """Per card, over its twins (match x seat where the deck holds it in both runs):
 
-    - ``change`` (paired interval, McNemar; ``q_value``, ``significant``: Benjamini-Hochberg across
+    - ``change`` (paired interval, McNemar; ``moved_q``, ``significant``: Benjamini-Hochberg across
       the cards): twins where it was in hand in both runs: did the card's win rate move? A change
-      that makes a deck stronger moves every card in it, and whether a card is drawn depends on
-      how long games last, which the change itself moves: this says *that* it moved, not *why*.
-    - ``excess_change``: the change of twins where the card was in the opening hand minus the
-      change of its deck's other twins. Opening hands are dealt by the shuffle before anything
-      the versions do differently (the same in both runs), so the split is randomised: a change
-      that only made the deck stronger moves both groups alike, one that made this card stronger
-      moves the first more. Two-sided Welch test (``excess_p``; untested below MIN_GROUP twins a
-      group), Benjamini-Hochberg across the cards (``excess_q``, ``excess_significant``). Unbiased,
-      but it has less power: a card often drawn soon after the opening hand acts in both groups."""
+      that makes a deck stronger moves every card in it (and its opponents' cards the other way),
+      and whether a card is drawn depends on how long games last: this says *that* it moved, not
+      *why*. Kept for reference; it is not a finding about the card.
+    - ``effect_points`` (``effect_lo``, ``effect_hi``, ``p_value``; ``q_value`` and ``flagged``):
+      the attribution. The paired change of twins where the card's first copy lay near the top of
+      the shuffled deck minus the change of twins where it lay deep (ATTRIBUTION). Where a card
+      lies is fixed by the shuffle before anything the versions do differently (the same in both
+      runs), so the split is randomised: a change that only made the deck stronger moves both
+      groups alike, one that made this card stronger moves the top group more. Welch test. The
+      cards the candidate version changed are the pre-declared hypotheses, tested in their own
+      Benjamini-Hochberg family; every other card is exploratory, in a second family. ``flagged``:
+      q below the FDR in the card's family.
+    - ``excess_change`` (``excess_p``, ``excess_q``, ``excess_significant``): the older opening-hand
+      contrast (dealt in the opening hand against every other twin), shown beside it; weaker,
+      because a card drawn on turn 2 acts in the "other" group too."""
     rows_sql = db.query(path, """
         SELECT b.card, b.deck, b.match_no, b.seat, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
                b.in_opening_hand > 0 AS in_opening_hand,
+               b.deck_position AS position,
+               sum(b.copies) OVER (PARTITION BY b.match_no, b.seat) AS deck_size,
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
@@ -117,22 +130,62 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
-        rows.append({"card": card, **{k: v for k, v in s.items() if k != "group"},
+        top, deep = ATTRIBUTION.groups(part["position"].to_numpy(), part["deck_size"].to_numpy())
+        effect, e_lo, e_hi, e_p = _difference_of_means(d[top], d[deep])
+        rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),
-                     "opening_twins": int(dealt.sum()), "opening_change": float(d[dealt].mean()) if dealt.any() else math.nan,
-                     "other_twins": int((~dealt).sum()),
-                     "other_change": float(d[~dealt].mean()) if (~dealt).any() else math.nan,
+                     "top_twins": int(top.sum()), "top_change": _mean(d[top]),
+                     "deep_twins": int(deep.sum()), "deep_change": _mean(d[deep]),
+                     "effect_points": effect * 100, "effect_lo": e_lo * 100, "effect_hi": e_hi * 100, "p_value": e_p,
+                     "opening_twins": int(dealt.sum()), "opening_change": _mean(d[dealt]),
+                     "other_twins": int((~dealt).sum()), "other_change": _mean(d[~dealt]),
                      "excess_change": excess, "excess_lo": lo, "excess_hi": hi, "excess_p": p})
     out = pl.DataFrame(rows).sort("card")
     q, reject = benjamini_hochberg(out["mcnemar_p"].to_numpy(), fdr)
     eq, ereject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
-    return out.with_columns(pl.Series("q_value", q), pl.Series("significant", reject),
+    aq, flagged = _two_families(out["p_value"].to_numpy(), out["changed"].to_numpy(), fdr)
+    return out.with_columns(pl.Series("moved_q", q), pl.Series("significant", reject),
+                            pl.Series("q_value", aq), pl.Series("flagged", flagged),
                             pl.Series("excess_q", eq), pl.Series("excess_significant", ereject)).join(
         diff_examples(path, base_run, candidate_run), on="card", how="left")
 
 
-MIN_GROUP = 20  # twins in each group before a card's excess change is tested
+class PositionContrast:
+    """Which twins count as "the card near the top" and which as "deep in the deck", by the first
+    copy's place in the shuffled deck as a share of the deck's size. The defaults are the contrast
+    measured on Wild Frontier (first copy among the top 14 of 52 cards against at place 28 or
+    later), calibrated under A/A; as shares they carry over to 40- and 60-card decks."""
+
+    def __init__(self, top_share: float = 14 / 52, deep_share: float = 28 / 52):
+        self.top_share, self.deep_share = top_share, deep_share
+
+    def groups(self, position: np.ndarray, deck_size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pos = np.asarray(position, dtype=float)  # NaN when the store predates deck positions
+        size = np.asarray(deck_size, dtype=float)
+        known = np.isfinite(pos)
+        return known & (pos < self.top_share * size), known & (pos >= self.deep_share * size)
+
+
+ATTRIBUTION = PositionContrast()
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(x.mean()) if x.size else math.nan
+
+
+def _two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[np.ndarray, np.ndarray]:
+    """Benjamini-Hochberg within the pre-declared cards (``primary``) and, apart, within the rest:
+    the cards a version changed do not pay for the dozens of cards nobody touched."""
+    q = np.full(pvalues.shape, np.nan)
+    reject = np.zeros(pvalues.shape, dtype=bool)
+    for family in (primary, ~primary):
+        if family.any():
+            q[family], reject[family] = benjamini_hochberg(pvalues[family], fdr)
+    return q, reject
+
+
+MIN_GROUP = 20  # twins in each group before a card's contrast is tested
 
 
 def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
@@ -152,23 +205,38 @@ def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, fl
     return diff, diff - t * se, diff + t * se, float(2 * sps.t.sf(abs(diff / se), df))
 
 
-def power(t: pl.DataFrame) -> pl.DataFrame:
+def power(t: pl.DataFrame, decks: list[str] | None = None) -> pl.DataFrame:
     """Matches and seeds needed to see a change of 1, 2 and 5 points in a deck's win rate,
-    paired (this diff's twins) against unpaired (two independent runs), 80% power, 5% two-sided."""
-    deck = sorted(t["deck"].unique().to_list())[0]
-    part = t.filter(pl.col("deck") == deck)
-    wb, wc = part["win_base"].to_numpy(), part["win_candidate"].to_numpy()
-    var_paired = float((wc - wb).var(ddof=1)) if part.height > 1 else math.nan
-    p = float(np.concatenate([wb, wc]).mean()) if part.height else 0.5
+    paired (this diff's twins) against unpaired (two independent runs), 80% power, 5% two-sided;
+    one block of rows per deck in ``decks`` (default: every deck)."""
     rows = []
-    for delta in POINTS:
-        paired = samples_needed(var_paired, delta)
-        unpaired = samples_needed(2 * p * (1 - p), delta)  # per version
-        rows.append({"change_points": round(delta * 100), "paired_matches": paired,
-                     "paired_seeds": math.ceil(paired / 2) if paired == paired else math.nan,
-                     "unpaired_matches_per_version": unpaired,
-                     "unpaired_seeds_per_version": math.ceil(unpaired / 2) if unpaired == unpaired else math.nan})
+    for deck in decks or sorted(t["deck"].unique().to_list()):
+        part = t.filter(pl.col("deck") == deck)
+        wb, wc = part["win_base"].to_numpy(), part["win_candidate"].to_numpy()
+        var_paired = float((wc - wb).var(ddof=1)) if part.height > 1 else math.nan
+        p = float(np.concatenate([wb, wc]).mean()) if part.height else 0.5
+        for delta in POINTS:
+            paired = samples_needed(var_paired, delta)
+            unpaired = samples_needed(2 * p * (1 - p), delta)  # per version
+            rows.append({"deck": deck, "change_points": round(delta * 100), "paired_matches": paired,
+                         "paired_seeds": math.ceil(paired / 2) if paired == paired else math.nan,
+                         "unpaired_matches_per_version": unpaired,
+                         "unpaired_seeds_per_version": math.ceil(unpaired / 2) if unpaired == unpaired else math.nan})
     return pl.DataFrame(rows)
+
+
+def touched_decks(path: str | Path, base_run: int, candidate_run: int, changed: list[str],
+                  decks: list[str]) -> list[str]:
+    """The decks a change touches: those holding a changed card in either run; every deck when
+    the change is to the rules themselves (no card changed) or to cards no deck holds."""
+    if changed:
+        marks = ", ".join("?" for _ in changed)
+        held = db.query(path, f"""SELECT DISTINCT deck FROM card_games WHERE run_id IN (?, ?) AND copies > 0
+                                  AND card IN ({marks}) ORDER BY 1""", [base_run, candidate_run, *changed])
+        found = [d for d in held["deck"].to_list() if d in decks] if not held.is_empty() else []
+        if found:
+            return found
+    return decks
 
 
 def changed_cards(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:
@@ -191,14 +259,20 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
         raise ValueError(f"runs {base_run} and {candidate_run} share no matches to compare")
     decks = deck_changes(t)
     first = decks.filter(pl.col("deck") == "(first seat)").row(0, named=True)
-    main = decks.filter(pl.col("deck") != "(first seat)")
+    changed = changed_cards(path, base_run, candidate_run)
+    changed_ids = changed["card"].to_list() if not changed.is_empty() else []
+    touched = touched_decks(path, base_run, candidate_run, changed_ids, sorted(t["deck"].unique().to_list()))
+    main = decks.filter(pl.col("deck").is_in(touched))
     vp, vu = float(main["var_paired"].mean()), float(main["var_unpaired"].mean())
-    cards = card_changes(path, base_run, candidate_run, t, fdr)
+    cards = card_changes(path, base_run, candidate_run, t, fdr, frozenset(changed_ids))
+    empty = cards.is_empty()
     return {
-        "decks": decks, "cards": cards, "power": power(t), "length": game_length_change(t),
-        "first_seat": first, "changed_cards": changed_cards(path, base_run, candidate_run),
-        "significant_cards": cards.filter(pl.col("significant")) if not cards.is_empty() else cards,
-        "beyond_deck_cards": cards.filter(pl.col("excess_significant")) if not cards.is_empty() else cards,
+        "decks": decks, "cards": cards, "power": power(t, touched), "length": game_length_change(t),
+        "first_seat": first, "changed_cards": changed, "touched_decks": touched,
+        "primary_cards": cards if empty else cards.filter(pl.col("changed")),
+        "flagged_cards": cards if empty else cards.filter(pl.col("flagged") & ~pl.col("changed")),
+        "significant_cards": cards if empty else cards.filter(pl.col("significant")),
+        "beyond_deck_cards": cards if empty else cards.filter(pl.col("flagged")),
         "variance_saved": (1 - vp / vu) if vu and vu == vu and vu > 0 else math.nan,
         "twins": t.height, "base_run": base_run, "candidate_run": candidate_run,
     }

@@ -59,7 +59,7 @@ def test_five_thousand_random_matches_with_the_full_pool_keep_every_invariant(fr
             assert not problems, f"seed {seed}: {problems[0]}"
             reasons[result.reason] = reasons.get(result.reason, 0) + 1
             for seat in range(2):
-                played.update(card for card, *_rest, n, _first in result.ledger.rows(seat) if n)
+                played.update(row.card for row in result.ledger.rows(seat) if row.played)
     assert sum(reasons.values()) == 5000
     assert set(reasons) <= {"hp", "deck_out", "turn_limit", "decision_limit"}
     assert reasons.get("hp", 0) > 2500  # random games mostly end by damage, some by deck-out

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.core.decks import replace_cards
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 
@@ -34,6 +35,8 @@ def init_worker(payload: dict) -> None:
     pool = engine.compile_pool(ruleset)
     deck_model = schema(spec.game).Deck
     decks = [engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]]
+    for slot, replaced in spec.substitute.items():
+        decks[int(slot)] = replace_cards(decks[int(slot)], {pool.ids[a]: pool.ids[b] for a, b in replaced.items()})
     _CTX.update(key=(spec.spec_hash(), payload["run_id"]), spec=spec, engine=engine, pool=pool,
                 decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
 
@@ -131,12 +134,12 @@ class _Columns:
             self._add_events(run_id, match_no, r.events, engine, pool)
         if r.ledger is not None:
             for seat, result in enumerate(r.results):
-                for card, copies, opening, drawn, first_drawn, played, first_played in r.ledger.rows(seat):
+                for row in r.ledger.rows(seat):
                     _append(self.cards, run_id=run_id, match_no=match_no, seat=seat, deck=decks[seat],
-                            pilot=pilots[seat], card=engine.card_name(pool, card), copies=copies,
-                            in_opening_hand=opening, drawn=drawn, first_turn_drawn=first_drawn, played=played,
-                            first_turn_played=first_played, on_play=seat == 0, won=result == "win",
-                            result=result)
+                            pilot=pilots[seat], card=engine.card_name(pool, row.card), copies=row.copies,
+                            in_opening_hand=row.opening, drawn=row.drawn, first_turn_drawn=row.first_drawn,
+                            played=row.played, first_turn_played=row.first_played, on_play=seat == 0,
+                            won=result == "win", result=result, deck_position=row.deck_position)
 
     def _add_events(self, run_id, match_no, buf, engine, pool):
         n = len(buf)
@@ -182,7 +185,7 @@ _CARD_GAME_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("deck", _STR), ("pilot", _STR),
     ("card", _STR), ("copies", _I32), ("in_opening_hand", _I32), ("drawn", _I32),
     ("first_turn_drawn", _I32), ("played", _I32), ("first_turn_played", _I32), ("on_play", _BOOL),
-    ("won", _BOOL), ("result", _STR),
+    ("won", _BOOL), ("result", _STR), ("deck_position", _I32),
 ])
 EVENT_SCHEMA = pa.schema([
     ("run_id", pa.int32()), ("match_no", pa.int32()), ("chunk", pa.int32()), ("seq", pa.int32()), ("turn", pa.int32()),

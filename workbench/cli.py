@@ -87,6 +87,37 @@ def diff(
 
 
 @app.command()
+def value(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    deck: str = typer.Option(..., help="the deck whose cards are measured"),
+    cards: Optional[str] = typer.Option(None, help="card ids, comma separated (default: every card of the deck)"),
+    all_cards: bool = typer.Option(False, "--all", help="measure every card of the deck (the default)"),
+    against: str = typer.Option("field", help="field (the other starter decks) or one opponent deck id"),
+    matches: int = typer.Option(1000, help="matches per opponent and card (each seed from both seats)"),
+    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck (the measured deck first)"),
+    seed: int = typer.Option(1, help="base seed (every card's twins play the same seeds)"),
+    rules: str = typer.Option("base", help="rules version"),
+    base_rules: Optional[str] = typer.Option(None, help="also measure under this version and show each card's change"),
+    reference: Optional[str] = typer.Option(None, help="replace every measured card by this card instead of the "
+                                            "game's reference card of the same cost"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write card_value.csv"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+):
+    """Measure what each card adds to its deck: twins with its copies replaced by a vanilla reference card."""
+    from workbench.commands.value import run_value
+
+    chosen = _split(cards)
+    if chosen and all_cards:
+        raise UserError("give --cards or --all, not both")
+    run_value(game, deck, chosen, against, matches, _split(pilots) or [], seed, rules, base_rules, reference,
+              workers, db, quiet, csv, out, err, cluster=cluster, parts=parts)
+
+
+@app.command()
 def batch(
     file: Path = typer.Argument(..., help="the batch file (YAML): its suites"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),

@@ -53,6 +53,9 @@ class RunSpec(Chunked):
     deck_hash: str = ""
     pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
     pairings: list[tuple[int, int]] = field(default_factory=list)
+    # an intervention (workbench value): deck slot -> {card id: replacement id}; the replacement
+    # takes the card's places in the shuffled deck, so the run is a twin of the unreplaced one
+    substitute: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.pairings:
@@ -79,16 +82,26 @@ class RunSpec(Chunked):
         a, b = self.pairings[pairing]
         return [b, a] if swapped else [a, b]
 
+    @property
+    def kind(self) -> str:
+        """How the store files the run: an intervention's twin is kept out of the default views."""
+        return "value" if self.substitute else "duel"
+
     def to_json(self) -> dict:
         d = asdict(self)
         d["pairings"] = [list(p) for p in self.pairings]
         d["matches_total"] = self.matches_total
+        if self.substitute:
+            d["kind"] = self.kind
+        else:
+            del d["substitute"]  # runs without one keep the spec hash they always had
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "RunSpec":
         d = dict(d)
         d.pop("matches_total", None)
+        d.pop("kind", None)
         d["pairings"] = [tuple(p) for p in d["pairings"]]
         return cls(**d)
 

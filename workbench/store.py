@@ -102,6 +102,32 @@ CREATE TABLE IF NOT EXISTS diffs (
     candidate_version VARCHAR NOT NULL,
     created_at TIMESTAMP NOT NULL
 );
+CREATE TABLE IF NOT EXISTS card_value (
+    value_id INTEGER NOT NULL,         -- one `workbench value` measurement (all its cards share it)
+    game VARCHAR NOT NULL,
+    rules_version VARCHAR NOT NULL,
+    rules_hash VARCHAR NOT NULL,
+    deck VARCHAR NOT NULL,             -- the deck whose card was measured
+    card VARCHAR NOT NULL,             -- card id
+    name VARCHAR NOT NULL,
+    reference VARCHAR NOT NULL,        -- the card id that replaced it, at the same deck positions
+    against VARCHAR NOT NULL,          -- 'field' or an opponent deck id
+    pilots VARCHAR NOT NULL,           -- comma separated pilot names, e.g. 'greedy'
+    base_run INTEGER NOT NULL,         -- the deck as written
+    variant_run INTEGER NOT NULL,      -- the same seeds/seats with the card replaced
+    copies INTEGER NOT NULL,
+    twins INTEGER NOT NULL,            -- paired (match, seat) rows of the deck
+    wr_with DOUBLE,                    -- win rates 0..1
+    wr_without DOUBLE,
+    value_points DOUBLE,               -- percentage points (e.g. 4.2), paired 95% interval
+    value_lo DOUBLE,
+    value_hi DOUBLE,
+    p_value DOUBLE,                    -- McNemar p
+    q_value DOUBLE,                    -- Benjamini-Hochberg q over the cards of the measurement
+    significant BOOLEAN,
+    created_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (value_id, card)
+);
 CREATE TABLE IF NOT EXISTS batches (
     batch_id INTEGER PRIMARY KEY,
     name VARCHAR NOT NULL,
@@ -187,15 +213,17 @@ CREATE TABLE IF NOT EXISTS card_games (
     first_turn_played INTEGER,
     on_play BOOLEAN NOT NULL,          -- this seat acted first
     won BOOLEAN NOT NULL,
-    result VARCHAR NOT NULL
+    result VARCHAR NOT NULL,
+    deck_position INTEGER              -- where the first copy lay in the shuffled deck (0: top card)
 );
 """
 
-TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "batches",
-          "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards")
+TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "card_value",
+          "batches", "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards")
 # tables a chunk brings, in the order they are inserted; the first present counts the units done
 CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
-MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';"""
+MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';
+ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -323,6 +351,22 @@ class Store:
         with connect(self.path) as con:
             con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
                         "WHERE run_id = ?", [status, note, pid, now(), run_id])
+
+    def record_card_values(self, rows: list[dict]) -> int:
+        """One ``workbench value`` measurement: its cards' rows under a new value_id, in one
+        transaction (a measurement is stored whole or not at all)."""
+        import pyarrow as pa
+
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute("BEGIN")
+            value_id = con.execute("SELECT coalesce(max(value_id), 0) + 1 FROM card_value").fetchall()[0][0]
+            t = now()
+            con.register("new_values", pa.Table.from_pylist([{**r, "value_id": value_id, "created_at": t} for r in rows]))
+            con.execute("INSERT INTO card_value BY NAME SELECT * FROM new_values")
+            con.unregister("new_values")
+            con.execute("COMMIT")
+        return value_id
 
     def record_diff(self, game: str, base_run: int, candidate_run: int, base_version: str,
                     candidate_version: str) -> int:

@@ -58,11 +58,13 @@ class AllegianceEngine:
         consts = pool.consts
         streams = Streams(seed)
         state = blank_state(pool, seed, log)
+        shuffled = []
         for seat, deck in enumerate(decks):
             side = state.sides[seat]
             shuffle = streams.shuffle(seat)
             side.deck = list(deck.cards)
             shuffle.shuffle(side.deck)
+            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
             strongholds = list(deck.strongholds)
             shuffle.shuffle(strongholds)
             side.strongholds = [deck.bastion] + strongholds  # drawn from the end: the Bastion comes last
@@ -72,7 +74,7 @@ class AllegianceEngine:
             for _ in range(min(consts.opening_hand, len(side.deck))):
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger; lookahead clones carry none
-        state.ledger = CardLedger([list(d.cards) for d in decks])
+        state.ledger = CardLedger(shuffled)
         for seat, side in enumerate(state.sides):
             state.ledger.opening_hand(seat, side.hand)
         # setup: each seat reveals its top Stronghold onto row B (D6 column, turn 0's dice)

@@ -62,10 +62,12 @@ class AlleyWayEngine:
         consts = pool.consts
         streams = Streams(seed)
         state = blank_state(pool, len(decks), seed, log)
+        shuffled = []
         for seat, deck in enumerate(decks):
             side = state.sides[seat]
             side.deck = list(deck.cards)
             streams.shuffle(seat).shuffle(side.deck)
+            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
             side.hideout = list(deck.hideout)
             side.cards = tuple(sorted(deck.cards + deck.hideout))
             side.leader = deck.leader
@@ -75,7 +77,7 @@ class AlleyWayEngine:
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger (card metrics need it even when the event log is
         # sampled away); lookahead clones carry neither
-        state.ledger = CardLedger([list(d.cards) for d in decks])
+        state.ledger = CardLedger(shuffled)
         turns.begin_match(state)
         return state
 

@@ -3,7 +3,11 @@
 Pilots, the match loop, the scenario runner and the farm know nothing else about a game.
 
 A *pool* is a rules version compiled for fast play (immutable, shared by every match of that
-version); it must expose ``consts`` with at least ``turn_limit`` and ``decision_limit``.
+version); it must expose ``consts`` with at least ``turn_limit`` and ``decision_limit``, and
+``ids`` (card id as written in the data -> the engine's card number).
+A *compiled deck* (``compile_deck``) must expose ``cards``: the card numbers of its main deck in
+the order ``new_match`` shuffles them (sim/core/decks.py replaces cards in place there).
+``new_match`` builds the card ledger from each seat's deck as shuffled, before the first draw.
 A *state* must expose:
 
     to_act   the seat that must decide now (not always the active seat: a defender may choose)

@@ -4,20 +4,43 @@ The engine reports draws and plays; the ledger keeps counts and first turns, so 
 write ``card_games`` rows without scanning events. Turns here are the seat's own turn numbers
 (its first turn is 1), which is what "turn first played" means to a designer.
 A lookahead clone has no ledger.
+
+The ledger is built from each seat's deck as shuffled, before anything is drawn (the card drawn
+next is the list's last element): where a card's first copy lay in that order is fixed by the
+shuffle alone, before any decision, so it is a randomised instrument for what the card does
+(reports/diff.py contrasts twins whose copy lay near the top with twins where it lay deep).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+class CardRow(NamedTuple):
+    """One seat's record of one card in one match (a ``card_games`` row without its keys)."""
+    card: int
+    copies: int
+    opening: int
+    drawn: int
+    first_drawn: int | None
+    played: int
+    first_played: int | None
+    deck_position: int | None   # the first copy's place in the shuffled deck, 0 = the top card
+
 
 class CardLedger:
-    __slots__ = ("copies", "opening", "drawn", "first_drawn", "played", "first_played")
+    __slots__ = ("copies", "position", "opening", "drawn", "first_drawn", "played", "first_played")
 
-    def __init__(self, decks: list[list[int]]):
-        n = len(decks)
+    def __init__(self, shuffled: list[list[int]]):
+        """``shuffled``: each seat's deck in its shuffled order, drawn from the end."""
+        n = len(shuffled)
         self.copies: list[dict[int, int]] = [{} for _ in range(n)]
-        for seat, deck in enumerate(decks):
-            counts = self.copies[seat]
-            for card in deck:
+        self.position: list[dict[int, int]] = [{} for _ in range(n)]
+        for seat, deck in enumerate(shuffled):
+            counts, position = self.copies[seat], self.position[seat]
+            top = len(deck) - 1
+            for i, card in enumerate(deck):
                 counts[card] = counts.get(card, 0) + 1
+                position[card] = top - i  # the last copy seen in list order is the one nearest the top
         self.opening: list[dict[int, int]] = [{} for _ in range(n)]
         self.drawn: list[dict[int, int]] = [{} for _ in range(n)]
         self.first_drawn: list[dict[int, int]] = [{} for _ in range(n)]
@@ -42,9 +65,10 @@ class CardLedger:
         self.first_played[seat].setdefault(card, own_turn)
 
     def rows(self, seat: int):
-        """(card, copies, opening, drawn, first_drawn, played, first_played) for each card the
-        seat's deck held or the seat played (tokens, cards from outside the deck), by card id."""
+        """A CardRow for each card the seat's deck held or the seat played (tokens, cards from
+        outside the deck), by card id."""
         for card in sorted(self.copies[seat].keys() | self.played[seat].keys()):
-            yield (card, self.copies[seat].get(card, 0), self.opening[seat].get(card, 0),
-                   self.drawn[seat].get(card, 0), self.first_drawn[seat].get(card),
-                   self.played[seat].get(card, 0), self.first_played[seat].get(card))
+            yield CardRow(card, self.copies[seat].get(card, 0), self.opening[seat].get(card, 0),
+                          self.drawn[seat].get(card, 0), self.first_drawn[seat].get(card),
+                          self.played[seat].get(card, 0), self.first_played[seat].get(card),
+                          self.position[seat].get(card))

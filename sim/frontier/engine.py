@@ -60,6 +60,7 @@ class FrontierEngine:
         consts = pool.consts
         streams = Streams(seed)
         state = blank_state(pool, len(decks), seed, log)
+        shuffled = []
         for seat, deck in enumerate(decks):
             side = state.sides[seat]
             side.deck = list(deck.cards)
@@ -67,12 +68,13 @@ class FrontierEngine:
             set_sheriff(state, seat, deck.sheriff, deck.hp, deck.max_hp)
             set_deputies(side, deck.deputies)
             streams.shuffle(seat).shuffle(side.deck)
+            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
             hand = opening_hand_size(consts, seat, deck.sheriff)
             for _ in range(min(hand, len(side.deck))):
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger (card metrics need it even when the event
         # log is sampled away); lookahead clones carry neither
-        state.ledger = CardLedger([list(d.cards) for d in decks])
+        state.ledger = CardLedger(shuffled)
         for seat, side in enumerate(state.sides):
             state.ledger.opening_hand(seat, side.hand)
         start_turn(state, 0)

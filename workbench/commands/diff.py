@@ -54,12 +54,32 @@ def _pct(x: float) -> str:
     return "-" if x is None or x != x else f"{x * 100:+.1f}"
 
 
+def _pts(x: float) -> str:
+    return "-" if x is None or x != x else f"{x:+.1f}"
+
+
+def show_changed_cards(r: dict, out: Console) -> None:
+    """The pre-declared hypotheses first: what the designer changed, and what it did within its deck."""
+    changed = r["changed_cards"]
+    if changed.is_empty():
+        out.print("the candidate changes no card (a rules change): every deck is tested")
+        return
+    measured = {c["card"]: c for c in r["primary_cards"].iter_rows(named=True)} if r["cards"].height else {}
+    for card, kind in changed.select("card", "change").iter_rows():
+        c = measured.get(card)
+        if c is None:
+            out.print(f"you changed {card} ({kind}): no deck of this diff holds it")
+            continue
+        verdict = "FLAGGED" if c["flagged"] else "not flagged"
+        out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
+                  f"[{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
+                  f"({verdict}; twins with it near the top {c['top_twins']:,} against deep {c['deep_twins']:,})")
+
+
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(f"[bold]{base} -> {candidate}[/bold]: runs {r['base_run']} and {r['candidate_run']}, "
               f"{r['twins'] // 2:,} twin matches")
-    if not r["changed_cards"].is_empty():
-        out.print("cards the candidate changes: " + ", ".join(
-            f"{c} ({k})" for c, k in r["changed_cards"].select("card", "change").iter_rows()))
+    show_changed_cards(r, out)
     t = Table("deck", "twins", "WR base", "WR cand.", "change (pts)", "paired 95%", "unpaired 95%", "McNemar p",
               title="Decks (paired)")
     for d in r["decks"].iter_rows(named=True):
@@ -70,21 +90,23 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     g = r["length"]
     out.print(f"game length: {g['turns_base']:.1f} -> {g['turns_candidate']:.1f} player-turns "
               f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
+    flagged = r["flagged_cards"]
+    out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
+              f"BH, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
+                                            for c in flagged.iter_rows(named=True)) if flagged.height else "none"))
     sig = r["significant_cards"]
     out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "
-              + (", ".join(f"{c['card']} {_pct(c['change'])} pts" for c in sig.iter_rows(named=True)) if sig.height else "none"))
-    beyond = r["beyond_deck_cards"]
-    out.print("cards that moved beyond their deck (dealt in the opening hand against the rest, BH, FDR 5%): "
-              + (", ".join(f"{c['card']} {_pct(c['excess_change'])} pts" for c in beyond.iter_rows(named=True))
-                 if beyond.height else "none"))
+              + (", ".join(f"{c['card']} {_pct(c['change'])} pts" for c in sig.iter_rows(named=True)) if sig.height else "none")
+              + " (for reference: a deck that got stronger moves all its cards, and its opponents' the other way)")
     if r["variance_saved"] == r["variance_saved"]:
         saved = r["variance_saved"]
         out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "
                   f"would need about {1 / max(1e-9, 1 - saved):.1f}x the matches")
-    p = Table("change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
-              title="Matches needed (80% power, 5% two-sided)")
+    touched = ", ".join(r["touched_decks"])
+    p = Table("deck", "change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
+              title=f"Matches needed (80% power, 5% two-sided), decks the change touches: {touched}")
     for row in r["power"].iter_rows(named=True):
-        p.add_row(f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
+        p.add_row(row["deck"], f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
                                                   (row["paired_matches"], row["paired_seeds"],
                                                    row["unpaired_matches_per_version"], row["unpaired_seeds_per_version"])))
     out.print(p)

@@ -44,8 +44,11 @@ def parse_events(value: str) -> float:
 
 def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
             swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
-            pilot_salt: int = 0) -> tuple[RunSpec, dict]:
-    """The spec of a new run and what its workers need, checked (one-line errors)."""
+            pilot_salt: int = 0, pairings: list[tuple[int, int]] | None = None,
+            substitute: dict[str, dict[str, str]] | None = None) -> tuple[RunSpec, dict]:
+    """The spec of a new run and what its workers need, checked (one-line errors). ``pairings``
+    (default: every pairing of the decks) and ``substitute`` (an intervention) are for
+    ``workbench value``."""
     from sim.core.pilots import PILOTS
 
     data, ruleset = games.load(game, rules, data_dir)
@@ -58,12 +61,13 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     if matches < 1:
         raise UserError("--matches must be at least 1")
     if chunk_size is None:
-        n_pairings = max(1, len(decks) * (len(decks) - 1) // 2)
+        n_pairings = len(pairings) if pairings else max(1, len(decks) * (len(decks) - 1) // 2)
         chunk_size = max(2, min(200, (matches * n_pairings) // (8 * max(1, workers))))
         chunk_size += chunk_size % 2  # keep the two seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
-                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt)
+                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
+                   pairings=list(pairings or []), substitute=dict(substitute or {}))
     return spec, payload_for(spec, ruleset, decks)
 
 
