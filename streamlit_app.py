@@ -6,7 +6,7 @@ the one view that needs the simulator; ``reports`` imports no ``sim``, so the re
 handed to the page from here."""
 import streamlit as st
 
-from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, replay
+from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, replay, value
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
 
@@ -23,6 +23,7 @@ pages = [
     st.Page(costs.render, title="Cost curves", url_path="costs"),
     st.Page(matchups.render, title="Matchups", url_path="matchups"),
     st.Page(diff.render, title="Version diff", url_path="diff"),
+    st.Page(value.render, title="Card value", url_path="value"),
     st.Page(match_replay, title="Match replay", url_path="replay"),
     st.Page(campaign.render, title="Campaign", url_path="campaign"),
 ]

@@ -1,6 +1,7 @@
 """``workbench report``: one self-contained HTML file (plotly inline) with the headline findings
-first: the most over- and under-performing cards with intervals, keyword prices, cost-curve
-outliers, the matchup matrix, and a version diff when asked."""
+first: the most over- and under-performing cards with intervals, the card values measured by
+``workbench value`` when there are any, keyword prices, cost-curve outliers, the matchup matrix,
+and a version diff when asked."""
 from __future__ import annotations
 
 import html
@@ -11,7 +12,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 import polars as pl
 
-from reports import costs, db, keywords, matchups, overview
+from reports import costs, db, keywords, matchups, overview, value
 from reports.cards import card_metrics
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -94,6 +95,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                   "array": (chart["played_wr_hi"] - chart["played_wr"]) * 100,
                                   "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100})
     ).update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", height=max(400, 16 * chart.height))))
+    parts.append(_value_section(path, sorted(set(runs["game"])), sorted(set(runs["rules_version"])), fig))
 
     prices = keywords.keyword_prices(path, filters)
     impact = keywords.keyword_impact(path, filters)
@@ -139,6 +141,28 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
         parts.append(_diff_section(path, diff_base, run_ids[0]))
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Balance report</title><style>{STYLE}</style>"
             f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -> str:
+    """The stored card values (``workbench value``) of the report's games and rules versions, one
+    ranking per deck, opponent and pilots; nothing when none was measured."""
+    values = value.card_values(path, versions=versions).filter(pl.col("game").is_in(games))
+    if values.is_empty():
+        return ""
+    parts = [f"<h2>Card value</h2><p class='note'>Win rate added: {html.escape(value.MEANING)} (twin matches), in "
+             f"points with the paired 95% interval. Red rows are significant; bars: {html.escape(value.COLOURS)}. "
+             "Each ranking names the pilots that produced it.</p>"]
+    cols = {"name": "card", "copies": "copies", "twins": "twins", "value_text": "win rate added (pts)",
+            "value_ci": "95% interval", "wr_with": "WR with", "wr_without": "WR without", "q_value": "q",
+            "reference": "replaced by"}
+    for context in value.contexts(values):
+        ranking = value.in_context(values, context).with_columns(
+            pl.col("value_points").map_elements("{:+.1f}".format, return_dtype=pl.Utf8).alias("value_text"),
+            pl.format("{} to {}", pl.col("value_lo").round(1), pl.col("value_hi").round(1)).alias("value_ci"))
+        title = value.context_title(context)
+        parts.append(f"<h3>{html.escape(title)}</h3>" + _table(ranking, cols, ("wr_with", "wr_without"), "significant"))
+        parts.append(fig(value.value_chart(ranking, f"Win rate added per card: {title}")))
+    return "".join(parts)
 
 
 def _diff_section(path, base_run: int, candidate_run: int) -> str:

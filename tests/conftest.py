@@ -81,3 +81,35 @@ def campaign_store(tmp_path_factory) -> Path:
                   "--policy", "random", "--workers", "2", "--db", str(path), "--quiet")
     assert res.returncode == 0, res.stderr
     return path
+
+
+# --- the dashboard under Streamlit's AppTest ------------------------------------------------------------
+
+@pytest.fixture
+def fresh_cache():
+    """Page queries are cached in-process (st.cache_data); no test may see another's results."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict[str, bytes]:
+    """The bytes behind each st.download_button, by media file id.
+
+    AppTest stores download data in an in-memory media store it throws away after each run, so
+    record what is put in it."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    stored: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else Path(path_or_data).read_bytes()
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    return stored

@@ -19,6 +19,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from tests.value_common import add_card_values, value_rows
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -35,6 +37,7 @@ PAGES = (
     ("costs", "/costs", "Cost curves", "Win rate when played, by cost", 3),
     ("matchups", "/matchups", "Matchups", "Each deck against the field", 2),
     ("diff", "/diff", "Version diff", "Matches a diff needs", 2),
+    ("value", "/value", "Card value", "Every figure below was produced by these pilots", 1),
     ("replay", "/replay?run=1&match=3", "Match replay", "The replay agrees with the stored result", 1),
     ("campaign", "/campaign", "Campaign", "Reward cards: win-rate lift when taken", 1),
 )
@@ -112,7 +115,8 @@ def chromium_or_skip() -> str:
 
 @pytest.fixture
 def mixed_store(diff_store, tmp_path):
-    """The diff store plus a Frontier Run batch, so every page has something to draw."""
+    """The diff store plus a Frontier Run batch and hand-made card values, so every page has
+    something to draw."""
     from tests.conftest import run_cli
 
     path = tmp_path / "mixed.duckdb"
@@ -123,6 +127,7 @@ def mixed_store(diff_store, tmp_path):
     res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "2",
                   "--workers", "1", "--db", str(path), "--quiet")
     assert res.returncode == 0, res.stderr
+    add_card_values(path, value_rows())
     return path
 
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pytest
-import streamlit as st
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
-PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "replay", "campaign")
+PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "value", "replay", "campaign")
+# page queries are cached in-process (st.cache_data): no test may see another's results
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def page_app(page: str) -> AppTest:
@@ -31,32 +31,6 @@ def page_app(page: str) -> AppTest:
     else:
         script = f"from reports.pages.{page} import render\nrender()"
     return AppTest.from_string(script, default_timeout=TIMEOUT)
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """Page queries are cached in-process (st.cache_data); no test may see another's results."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
-
-@pytest.fixture
-def downloads(monkeypatch) -> dict[str, bytes]:
-    """The bytes behind each st.download_button, by media file id.
-
-    AppTest stores download data in an in-memory media store it throws away after each run, so
-    record what is put in it."""
-    stored: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        file_id = original(self, path_or_data, mimetype, kind, filename)
-        stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else Path(path_or_data).read_bytes()
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
-    return stored
 
 
 def store_sql(path: Path, sql: str, params: list | None = None) -> list[tuple]:

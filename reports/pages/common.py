@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from reports import campaign, cards, costs, db, diff, keywords, matchups, overview
+from reports import campaign, cards, costs, db, diff, keywords, matchups, overview, value
 from reports.filters import Filters
 
 DEFAULT_DB = "workbench.duckdb"
@@ -57,7 +57,7 @@ QUERIES = {
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
     "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
-    "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights,
+    "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights, "card_values": value.card_values,
 }
 
 

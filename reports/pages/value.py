@@ -1,0 +1,95 @@
+"""Card value page: what each card adds to its deck's win rate, measured by intervention
+(``workbench value``: twin matches on the same seeds and seats with the card's copies replaced by a
+vanilla reference card), ranked with paired 95% intervals, for one deck, opponent and pilot."""
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from reports.pages.common import cached, count, glossary, page_header, pct, percent, pts, table_with_download
+from reports.value import COLOURS, MEANING, context_title, contexts, value_chart
+
+HELP = {
+    "win rate added": f"{MEANING}, in win-rate points; paired 95% interval",
+    "twins": "paired (match, seat) rows of the deck: the same seed and seat played with and without the card",
+    "reference": "the vanilla card that took the card's place, at the same deck positions",
+    "pilots": "the AI pilots that played the twins; another pilot can value a card differently",
+    "McNemar p": "McNemar's test on the twins whose result differs with and without the card",
+    "q (BH)": "Benjamini-Hochberg q-value over the cards of the same measurement; significant when below 0.05",
+}
+NO_VALUE = ("No card value measured yet. `workbench value` plays a deck as written and, on the same seeds and "
+            "seats, with each card's copies replaced by a vanilla reference card, for example:\n\n"
+            "`workbench value frontier --deck lawmen-posse --all --matches 1000`")
+ABOUT = (f"**Win rate added**: {MEANING}, so the luck of the shuffle cancels twin by twin. Bars carry the "
+         f"paired 95% interval; {COLOURS}.")
+# (column, sidebar label, help, shown even with a single option)
+FILTERS = (
+    ("game", "Game", "which game's measurements to show", True),
+    ("rules_version", "Rules version", "the rules version the deck was measured under", True),
+    ("deck", "Deck", "the deck whose cards were measured", True),
+    ("against", "Against", "the opponent the deck played: 'field' or one deck", False),
+    ("pilots", "Pilots", HELP["pilots"], False),
+)
+ORDER = ["card", "name", "copies", "twins", "value_points", "value_lo", "value_hi", "wr_with", "wr_without",
+         "p_value", "q_value", "significant", "reference", "value_id", "base_run", "variant_run", "created_at"]
+
+
+def narrow(values: pl.DataFrame, column: str, label: str, help: str, always: bool) -> pl.DataFrame:
+    """A sidebar choice among the column's values, starting at the newest measurement's; none is
+    offered for a single value unless ``always`` (game, version and deck are always named, so the
+    page says what it shows)."""
+    options = sorted(values[column].unique().to_list())
+    if len(options) < 2 and not always:
+        return values
+    newest = values.sort("value_id")[column][-1]
+    chosen = st.sidebar.selectbox(label, options, index=options.index(newest), help=help, key=f"value-{column}")
+    return values.filter(pl.col(column) == chosen)
+
+
+def column_config() -> dict:
+    number = st.column_config.NumberColumn
+    return {"card": st.column_config.TextColumn("card id", pinned=True),
+            "name": st.column_config.TextColumn("name", pinned=True),
+            "copies": count("copies", "copies of the card in the deck, all replaced"),
+            "twins": count("twins", HELP["twins"]),
+            "value_points": pts("win rate added", HELP["win rate added"]),
+            "value_lo": pts("lo", "paired 95% lower bound"), "value_hi": pts("hi", "paired 95% upper bound"),
+            "wr_with": pct("WR with", "the deck's win rate as written, over the twins"),
+            "wr_without": pct("WR without", "the same deck's win rate with the card replaced by the reference"),
+            "p_value": number("McNemar p", help=HELP["McNemar p"], format="%.3g"),
+            "q_value": number("q (BH)", help=HELP["q (BH)"], format="%.3g"),
+            "significant": st.column_config.CheckboxColumn("significant", help=HELP["q (BH)"]),
+            "reference": st.column_config.TextColumn("reference", help=HELP["reference"]),
+            "value_id": count("measurement", "the `workbench value` measurement the row comes from"),
+            "base_run": count("run as written", "the run of the deck as written"),
+            "variant_run": count("run replaced", "the run with the card replaced, on the same seeds and seats")}
+
+
+def provenance(ranking: pl.DataFrame) -> str:
+    ids = sorted(set(ranking["value_id"].to_list()))
+    runs = sorted(set(ranking["base_run"].to_list()) | set(ranking["variant_run"].to_list()))
+    return (f"{ranking.height} card{'s' if ranking.height > 1 else ''}; "
+            f"measurement{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} "
+            f"(runs {', '.join(map(str, runs))}), up to {ranking['twins'].max():,} twins per card.")
+
+
+def render() -> None:
+    path = page_header("Card value")
+    if path is None:
+        return
+    values = cached("card_values", str(path))
+    if values.is_empty():
+        st.info(NO_VALUE)
+        return
+    for column, label, help, always in FILTERS:
+        values = narrow(values, column, label, help, always)
+    glossary(HELP)
+    context = contexts(values)[0]
+    st.subheader(context_title(context))
+    st.markdown(f"Pilots: **{context['pilots']}**. Every figure below was produced by these pilots; another pilot "
+                "can value the same card differently.")
+    st.caption(ABOUT)
+    st.caption(provenance(values))
+    st.plotly_chart(value_chart(values, f"Win rate added per card: {context_title(context)}"), width="stretch")
+    shown = percent(values, ["wr_with", "wr_without"])
+    table_with_download(shown, "card_value", column_config(), download=values, column_order=ORDER)
