@@ -39,8 +39,9 @@ from reports.stats import (benjamini_hochberg, diff_interval, mcnemar_pvalue, pa
 POINTS = (0.01, 0.02, 0.05)
 
 
-def twins(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:
-    """One row per match x seat present in both runs: deck, seat, wins and turns in each."""
+def twins(path: str | Path, base_run: int, candidate_run: int, match_limit: int | None = None) -> pl.DataFrame:
+    """One row per match x seat present in both runs: deck, seat, wins and turns in each
+    (``match_limit``: only match numbers below it, to read a long run as a shorter one)."""
     return db.query(path, """
         SELECT b.match_no, b.seat, b.deck, m.seed,
                (b.result = 'win')::INTEGER AS win_base, (c.result = 'win')::INTEGER AS win_candidate,
@@ -50,7 +51,12 @@ def twins(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:
         JOIN matches mb ON mb.run_id = b.run_id AND mb.match_no = b.match_no
         JOIN matches mc ON mc.run_id = c.run_id AND mc.match_no = c.match_no
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? ORDER BY b.match_no, b.seat""", [candidate_run, base_run])
+        WHERE b.run_id = ? AND b.match_no < ? ORDER BY b.match_no, b.seat""",
+                    [candidate_run, base_run, _limit(match_limit)])
+
+
+def _limit(match_limit: int | None) -> int:
+    return (1 << 31) - 1 if match_limit is None else int(match_limit)
 
 
 def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
@@ -89,7 +95,7 @@ def game_length_change(t: pl.DataFrame) -> dict:
 
 
 def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.DataFrame, fdr: float = 0.05,
-                 changed: set[str] | frozenset = frozenset()) -> pl.DataFrame:
+                 changed: set[str] | frozenset = frozenset(), match_limit: int | None = None) -> pl.DataFrame:
     """Per card, over its twins (match x seat where the deck holds it in both runs):
 
     - ``change`` (paired interval, McNemar; ``moved_q``, ``significant``: Benjamini-Hochberg across
@@ -118,7 +124,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
-        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0""", [candidate_run, base_run])
+        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND b.match_no < ?""",
+                        [candidate_run, base_run, _limit(match_limit)])
     if rows_sql.is_empty():
         return pl.DataFrame()
     rows = []
@@ -252,9 +259,12 @@ def changed_cards(path: str | Path, base_run: int, candidate_run: int) -> pl.Dat
         ORDER BY 1""", [base_run, candidate_run])
 
 
-def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float = 0.05) -> dict:
-    """Everything a designer reads about a rules change: dict of frames and numbers."""
-    t = twins(path, base_run, candidate_run)
+def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float = 0.05,
+                 match_limit: int | None = None) -> dict:
+    """Everything a designer reads about a rules change: dict of frames and numbers.
+    ``match_limit`` reads only the matches numbered below it (the calibration reads the first
+    200 and 500 seeds of a 1,000-seed diff)."""
+    t = twins(path, base_run, candidate_run, match_limit)
     if t.is_empty():
         raise ValueError(f"runs {base_run} and {candidate_run} share no matches to compare")
     decks = deck_changes(t)
@@ -264,7 +274,7 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
     touched = touched_decks(path, base_run, candidate_run, changed_ids, sorted(t["deck"].unique().to_list()))
     main = decks.filter(pl.col("deck").is_in(touched))
     vp, vu = float(main["var_paired"].mean()), float(main["var_unpaired"].mean())
-    cards = card_changes(path, base_run, candidate_run, t, fdr, frozenset(changed_ids))
+    cards = card_changes(path, base_run, candidate_run, t, fdr, frozenset(changed_ids), match_limit)
     empty = cards.is_empty()
     return {
         "decks": decks, "cards": cards, "power": power(t, touched), "length": game_length_change(t),

@@ -260,11 +260,15 @@ def bench(
     repeats: int = typer.Option(5, help="runs per farm measurement (the median is shown)"),
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
     reports: bool = typer.Option(False, "--reports", help="instead: time the Cards page and export over 1M card_games rows"),
-    stats: bool = typer.Option(False, "--stats", help="instead: calibrate version diffs with A/A diffs on real simulations"),
+    stats: bool = typer.Option(False, "--stats", help="instead: calibrate diffs and value with a planted moderate buff "
+                               "and A/A twins on real simulations, per game"),
     dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
     rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
-    aa_repeats: int = typer.Option(20, help="A/A diffs for --stats"),
-    aa_matches: int = typer.Option(400, help="matches per version in each A/A diff for --stats"),
+    blocks: int = typer.Option(10, help="--stats: blocks (base seeds) per game"),
+    seeds: str = typer.Option("200,500,1000", help="--stats: the sizes each block is read at, in seeds"),
+    pilots: str = typer.Option("greedy", help="--stats: the pilots (greedy, or random)"),
+    db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
+    no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),
 ):
     """Measure matches and decisions per second: engine alone, and through the farm into the store.
     With --reports or --stats, measure the analytics instead."""
@@ -275,7 +279,10 @@ def bench(
     elif reports:
         b.reports_speed(rows, out)
     elif stats:
-        b.stats_calibration(aa_repeats, aa_matches, out)
+        sizes = sorted(int(x) for x in _split(seeds) or [])
+        if not sizes or sizes[0] < 1:
+            raise UserError(f"--seeds takes sizes such as 200,500,1000, not {seeds!r}")
+        b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
     else:
         b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
 

@@ -171,62 +171,48 @@ def _cards_page_seconds(path: Path, run_ids: list[int]) -> float:
     return seconds
 
 
-def _random_spec(matches: int, rules: str = "base", seed: int = 1, pilot_salt: int = 0, game: str = "frontier"):
-    """Random pilots on one pairing: the game's first two starter decks."""
-    from workbench.commands.simulate import new_run
+def stats_calibration(game_list: list[str] | None, blocks: int, sizes: list[int], pilots: list[str],
+                      db: Path | None, out: Console, with_value: bool = True) -> None:
+    """Planted-truth calibration per game (workbench/calibration.py): how often ``diff`` flags a
+    moderately buffed card at each size, how often it flags an unchanged card, the deck-level A/A
+    false-positive rate, the variance pairing saves on the real change, and the planted card's
+    value change. ``db`` keeps the runs (resumable, extendable); default a scratch store."""
+    from workbench.calibration import calibrate, summary_rows
 
-    data, ruleset = games.load(game, rules)
-    decks = [d.id for d in games.decks_for(data, ruleset, None)][:2]
-    return new_run(game, rules, decks, ["random"], matches, seed, True, 0.0, None, default_workers(),
-                   pilot_salt=pilot_salt)
-
-
-# --- statistics on real simulations ---------------------------------------------------------------
-
-def stats_calibration(repeats: int, matches: int, out: Console) -> None:
-    """A/A diffs on real simulations: the same rules on the same seeds with the pilots' streams
-    salted, so matches diverge as a real change would make them while the true effect is nil.
-    Reports how often a card test says p < 0.05 (should be about 5%) and how many cards BH calls
-    significant (should be about none); then the variance pairing saves on a real rules change."""
-    import numpy as np
-
-    from reports.diff import version_diff
-    from workbench.commands.simulate import create, execute
-
-    pvals, excess, flagged, saved = [], [], 0, []
+    chosen = game_list or list(GAMES)
     with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "stats.duckdb")
-        for rep in range(repeats):
-            runs = []
-            for salt in (0, 1 + rep):
-                spec, payload = _random_spec(matches, seed=1000 * (rep + 1), pilot_salt=salt)
-                run = create(store, spec, payload)
-                execute(store, run, spec, payload, default_workers(), True, out)
-                runs.append(run)
-            r = version_diff(store.path, *runs)
-            pvals.extend(r["cards"]["mcnemar_p"].to_list())
-            excess.extend(r["cards"]["excess_p"].to_list())
-            flagged += r["significant_cards"].height
-            saved.append(r["variance_saved"])
-        real = []
-        for rules in ("base", "first-player-skips-draw"):
-            spec, payload = _random_spec(matches * 2, rules=rules, seed=7)
-            run = create(store, spec, payload)
-            execute(store, run, spec, payload, default_workers(), True, out)
-            real.append(run)
-        change = version_diff(store.path, *real)
-    p = np.asarray(pvals, dtype=float)
-    e = np.asarray(excess, dtype=float)
-    e = e[np.isfinite(e)]
-    table = Table("measurement", "value", title=f"workbench bench --stats: {repeats} A/A diffs of {matches} matches (random pilots)")
-    table.add_row("card tests (McNemar on twins with the card in hand)", f"{p.size:,}")
-    table.add_row("share with p < 0.05 (target about 5%)", f"{(p < 0.05).mean():.1%}")
-    table.add_row("card excess tests (Welch, card's change beyond its deck)", f"{e.size:,}")
-    table.add_row("share with p < 0.05 (target about 5%)", f"{(e < 0.05).mean():.1%}" if e.size else "-")
-    table.add_row("cards significant after BH at 5% FDR, all A/A diffs (target about 0)", str(flagged))
-    table.add_row("variance of a deck's win-rate change removed by pairing, A/A (median)", f"{np.nanmedian(saved):.0%}")
-    table.add_row("... on a real change (base -> first-player-skips-draw)", f"{change['variance_saved']:.0%}")
+        store_path = db or Path(tmp) / "stats.duckdb"
+        for game in chosen:
+            games.known_game(game)
+            results, value = calibrate(game, store_path, Path(tmp) / "data", blocks, sizes, pilots,
+                                       default_workers(), out, with_value)
+            show_calibration(game, results, value, pilots, out)
+
+
+def show_calibration(game: str, results, value, pilots: list[str], out: Console) -> None:
+    from cardsdb.calibration import planted
+    from workbench.calibration import summary_rows
+
+    plant = planted(game)
+    table = Table("seeds", "planted card flagged", "planted diffs flagging an unchanged card",
+                  "A/A diffs flagging any card", "A/A deck tests p < 0.05", "median effect (pts)",
+                  "variance saved (touched decks)",
+                  title=f"workbench bench --stats: {game}, {plant.card} {plant.why} ({' vs '.join(plant.decks)}), "
+                        f"pilots {','.join(pilots)}, {len(results)} blocks")
+    for r in summary_rows(results):
+        b = r["blocks"]
+        table.add_row(f"{r['seeds']:,}", f"{r['found']}/{b} ({r['found'] / b:.0%})",
+                      f"{r['planted_diffs_with_false_flag']}/{b}", f"{r['aa_diffs_with_flag']}/{b}",
+                      f"{r['aa_deck_rejections']}/{r['aa_deck_tests']} ({r['aa_deck_rejections'] / max(1, r['aa_deck_tests']):.1%})",
+                      f"{r['median_effect_points']:+.1f}", f"{r['variance_saved']:.0%}")
     out.print(table)
+    if value is not None:
+        c = value.change
+        out.print(f"value of {value.card} (replaced by {value.reference}, {value.seeds:,} seeds, pilots "
+                  f"{','.join(pilots)}): base {value.base['value_points']:+.1f} pts "
+                  f"[{value.base['value_lo']:+.1f}, {value.base['value_hi']:+.1f}], planted "
+                  f"{value.planted['value_points']:+.1f} [{value.planted['value_lo']:+.1f}, {value.planted['value_hi']:+.1f}]; "
+                  f"change {c['change_points']:+.1f} pts [{c['change_lo']:+.1f}, {c['change_hi']:+.1f}], p {c['p_value']:.2g}")
 
 
 # --- Dask --------------------------------------------------------------------------------------------

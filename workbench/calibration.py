@@ -1,0 +1,152 @@
+"""Planted-truth calibration of the card-level evidence, on real simulations of each game.
+
+Per game and block (a block is one base seed): three runs on the same seeds and seats, the
+game's calibration pairing (cardsdb/<game>/calibration.yaml) under base rules, under ``planted``
+(one ordinary card made stronger by one cost step of stats) and under base rules again with the
+pilots' streams salted (an A/A twin: matches diverge as a real change would make them, the true
+effect is nil). Each is read at several sizes (its first 200, 500, 1,000 seeds: nested, so the
+sizes of one block are not independent of each other) and asks:
+
+- did ``diff``'s attribution flag the planted card? (the detection rate)
+- did it flag any card the version left alone? (in the planted diff, and in the A/A diff)
+- did the deck-level McNemar test call the A/A deck changed? (the deck-level false-positive rate)
+
+and, for the first block, ``value``: the planted card's value under base and under planted and
+the paired change between them. Every run is stored (``--db``), so a calibration can be resumed
+or extended with more blocks.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from rich.console import Console
+
+from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
+from reports.diff import version_diff
+from reports.intervention import card_value, value_change
+from workbench.commands.diff import ensure_run
+from workbench.commands.simulate import new_run
+from workbench.store import Store
+
+AA_SALT = 7919  # any non-zero salt: other pilot choices on the same seeds
+
+
+@dataclass(slots=True)
+class SizeResult:
+    """What one block's diffs said when read at one size (seeds)."""
+    seeds: int
+    found: bool                  # the planted card flagged
+    effect_points: float
+    p_value: float
+    false_in_planted: int        # unchanged cards flagged in the planted diff
+    false_in_aa: int             # cards flagged in the A/A diff
+    aa_deck_rejections: int      # 1 when the planted deck's A/A McNemar p < 0.05
+    aa_decks: int
+    variance_saved: float        # in the planted diff, decks the change touches
+
+
+@dataclass(slots=True)
+class BlockResult:
+    game: str
+    seed: int
+    sizes: list[SizeResult] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ValueResult:
+    game: str
+    card: str
+    reference: str
+    seeds: int
+    base: dict
+    planted: dict
+    change: dict
+
+
+class Calibration:
+    """The runs of a calibration, in one store, for one game."""
+
+    def __init__(self, store: Store, game: str, data_dir: Path, pilots: list[str], workers: int,
+                 out: Console, quiet: bool = True):
+        self.store, self.game, self.data_dir = store, game, data_dir
+        self.plant = planted(game)
+        self.pilots, self.workers, self.out, self.quiet = pilots, workers, out, quiet
+
+    def run(self, rules: str, seeds: int, seed: int, salt: int = 0, substitute: dict | None = None) -> int:
+        spec, payload = new_run(self.game, rules, list(self.plant.decks), self.pilots, 2 * seeds, seed, True, 0.0,
+                                None, self.workers, self.data_dir, pilot_salt=salt, substitute=substitute)
+        return ensure_run(self.store, spec, payload, self.workers, self.quiet, self.out)
+
+    def block(self, seed: int, sizes: list[int]) -> BlockResult:
+        n = max(sizes)
+        base, cand, aa = (self.run("base", n, seed), self.run(PLANTED_VERSION, n, seed),
+                          self.run("base", n, seed, salt=AA_SALT))
+        result = BlockResult(self.game, seed)
+        for seeds in sorted(sizes):
+            result.sizes.append(self.read(base, cand, aa, seeds))
+        return result
+
+    def read(self, base: int, cand: int, aa: int, seeds: int) -> SizeResult:
+        limit = 2 * seeds  # one pairing: match numbers 0 .. 2 x seeds - 1
+        r = version_diff(self.store.path, base, cand, match_limit=limit)
+        a = version_diff(self.store.path, base, aa, match_limit=limit)
+        cards = r["cards"].filter(pl.col("card") == self.plant.card)
+        row = cards.row(0, named=True) if cards.height else {"flagged": False, "effect_points": math.nan,
+                                                             "p_value": math.nan}
+        # the planted deck only: in one pairing the other deck's change is its mirror image
+        decks = a["decks"].filter(pl.col("deck") == self.plant.decks[0])
+        return SizeResult(seeds, bool(row["flagged"]), row["effect_points"], row["p_value"],
+                          r["flagged_cards"].height, a["beyond_deck_cards"].height,
+                          int((decks["mcnemar_p"] < 0.05).sum()), decks.height, r["variance_saved"])
+
+    def value(self, seed: int, seeds: int) -> ValueResult:
+        """The planted card's value under base and planted rules, and the paired change."""
+        from cardsdb.reference import reference_for, reference_ids
+        from workbench import games
+
+        _data, ruleset = games.load(self.game, PLANTED_VERSION, self.data_dir)
+        ref = reference_for(ruleset, self.plant.card, reference_ids(self.game, self.data_dir))
+        swap = {"0": {self.plant.card: ref}}
+        runs = {}
+        for rules in ("base", PLANTED_VERSION):
+            runs[rules] = (self.run(rules, seeds, seed), self.run(rules, seeds, seed, substitute=swap))
+        return ValueResult(self.game, self.plant.card, ref, seeds, card_value(self.store.path, *runs["base"]),
+                           card_value(self.store.path, *runs[PLANTED_VERSION]),
+                           value_change(self.store.path, runs["base"], runs[PLANTED_VERSION]))
+
+
+def calibrate(game: str, db: Path, work: Path, blocks: int, sizes: list[int], pilots: list[str], workers: int,
+              out: Console, with_value: bool = True) -> tuple[list[BlockResult], ValueResult | None]:
+    """Every block of one game (reusing any already stored in ``db``)."""
+    data_dir = planted_data(game, work)
+    cal = Calibration(Store(db), game, data_dir, pilots, workers, out)
+    results = []
+    for b in range(blocks):
+        seed = 1000 * (b + 1)
+        results.append(cal.block(seed, sizes))
+        s = results[-1].sizes[-1]
+        out.print(f"{game} block {b + 1}/{blocks} (seed {seed}): planted card "
+                  f"{'flagged' if s.found else 'missed'} at {s.seeds} seeds ({s.effect_points:+.1f} pts, p {s.p_value:.2g}); "
+                  f"unchanged flagged {s.false_in_planted}; A/A flagged {s.false_in_aa}")
+    value = cal.value(1000, max(sizes)) if with_value else None
+    return results, value
+
+
+def summary_rows(results: list[BlockResult]) -> list[dict]:
+    """Per size: detection and false-positive rates over the blocks."""
+    rows = []
+    sizes = sorted({s.seeds for r in results for s in r.sizes})
+    for seeds in sizes:
+        at = [s for r in results for s in r.sizes if s.seeds == seeds]
+        rows.append({"seeds": seeds, "blocks": len(at), "found": sum(s.found for s in at),
+                     "planted_diffs_with_false_flag": sum(s.false_in_planted > 0 for s in at),
+                     "aa_diffs_with_flag": sum(s.false_in_aa > 0 for s in at),
+                     "aa_deck_rejections": sum(s.aa_deck_rejections for s in at),
+                     "aa_deck_tests": sum(s.aa_decks for s in at),
+                     "median_effect_points": float(np.nanmedian([s.effect_points for s in at])),
+                     "variance_saved": float(np.nanmedian([s.variance_saved for s in at]))})
+    return rows
