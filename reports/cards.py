@@ -2,9 +2,14 @@
 them, with honest uncertainty.
 
 Every rate comes with its sample size and a 95% Wilson interval. IWD (GIH WR - GNS WR) comes
-with Newcombe's interval. Rankings use empirical-Bayes shrunken rates, so a card seen three
-times does not top the list; ``played_wr_q`` is the Benjamini-Hochberg q-value of the card's
-played WR against the pooled played WR of its group. A draw counts as a game not won.
+with Newcombe's interval. A draw counts as a game not won.
+
+Which cards carry their deck: ``oh_excess`` is the card's opening-hand win rate minus the same
+deck's win rate when it was not in the opening hand, deck and seat held fixed (Mantel-Haenszel
+strata); the shuffle deals the opening hand, so its test (``oh_excess_q``, Benjamini-Hochberg
+within the group) is calibrated against the card's own deck. Played WR pooled over decks, with
+its empirical-Bayes shrunken value and its binomial test against the group's pooled played WR
+(``played_wr_q``), measures deck strength and when cards get played as much as the card.
 """
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ import polars as pl
 from reports import db
 from reports.examples import KEY_SQL, by_key, unpack
 from reports.filters import Filters
-from reports.stats import benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, rate, shrink, wilson, zscores
+from reports.stats import (benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, rate, shrink,
+                           stratified_difference, wilson, zscores)
 
 # column -> what it means (the glossary the dashboard and the exports share)
 METRICS = {
@@ -36,13 +42,24 @@ METRICS = {
     "play_rate": "share of games with the card in hand where it was played",
     "dead_pct": "Dead %: share of games with the card in hand where it was never played",
     "avg_turn_played": "average of the seat's own turn number when the card was first played",
-    "played_wr_shrunk": "Played WR shrunk toward the group mean (empirical Bayes); used for ranking",
-    "gih_wr_shrunk": "GIH WR shrunk toward the group mean (empirical Bayes)",
+    "not_oh_games": "games of the card's decks where it was not in the opening hand",
+    "not_oh_wr": "win rate of the card's decks when it was not in the opening hand",
+    "oh_excess": "OH excess: OH WR minus the same deck's win rate when the card was not in the opening hand, "
+                 "deck and seat held fixed; what the card adds to its deck (the default ranking)",
+    "oh_excess_p": "Cochran-Mantel-Haenszel p-value of the OH excess (deck x seat strata): the null is that the "
+                   "card does nothing beyond its deck",
+    "oh_excess_q": "Benjamini-Hochberg q-value of oh_excess_p across the cards of the group",
+    "oh_excess_significant": "oh_excess_q below 0.05: the card moves its own deck's win rate (FDR 5%)",
+    "played_wr_shrunk": "Played WR shrunk toward the group mean (empirical Bayes, beta-binomial fit); ranks the "
+                        "pooled view",
+    "gih_wr_shrunk": "GIH WR shrunk toward the group mean (empirical Bayes, beta-binomial fit)",
     "played_wr_z": "how many standard deviations the card's shrunk Played WR sits from the mean card",
     "played_wr_p": "two-sided binomial p-value of Played WR against the group's pooled Played WR",
     "played_wr_q": "Benjamini-Hochberg q-value of played_wr_p across the cards of the group",
-    "significant": "played_wr_q below 0.05 (5% false discovery rate)",
-    "_lo / _hi": "bounds of the 95% interval of the column before them (Wilson; Newcombe for IWD)",
+    "significant": "played_wr_q below 0.05: Played WR off the group's pooled Played WR (FDR 5%); carries deck "
+                   "strength and when the card is played",
+    "_lo / _hi": "bounds of the 95% interval of the column before them (Wilson; Newcombe for IWD; "
+                 "stratified for OH excess)",
     "example_win / example_loss": "a match that shows the card played in a win / a loss: run:match:seat",
 }
 
@@ -56,6 +73,8 @@ SELECT r.game, {group_cols} cg.card,
        count(*) FILTER (WHERE cg.copies > 0 AND cg.won) AS games_won,
        count(*) FILTER (WHERE cg.in_opening_hand > 0) AS oh_games,
        count(*) FILTER (WHERE cg.in_opening_hand > 0 AND cg.won) AS oh_won,
+       count(*) FILTER (WHERE cg.copies > 0 AND cg.in_opening_hand = 0) AS not_oh_games,
+       count(*) FILTER (WHERE cg.copies > 0 AND cg.in_opening_hand = 0 AND cg.won) AS not_oh_won,
        count(*) FILTER (WHERE cg.drawn > 0) AS gd_games,
        count(*) FILTER (WHERE cg.drawn > 0 AND cg.won) AS gd_won,
        count(*) FILTER (WHERE cg.in_opening_hand > 0 OR cg.drawn > 0) AS gih_games,
@@ -76,8 +95,25 @@ GROUP BY ALL
 ORDER BY ALL
 """
 
+# The opening hand per stratum (rules version x deck x seat): dealt by the shuffle before anything
+# happens, so within a stratum it is independent of how the game goes. Seat matters because a
+# rules version may deal the later seat more cards, and the first seat wins more.
+_STRATA_SQL = """
+SELECT r.game, {group_cols} cg.card, r.rules_version AS _version, cg.deck AS _deck, cg.on_play AS _seat,
+       count(*) FILTER (WHERE cg.in_opening_hand > 0 AND cg.won) AS k1,
+       count(*) FILTER (WHERE cg.in_opening_hand > 0) AS n1,
+       count(*) FILTER (WHERE cg.in_opening_hand = 0 AND cg.won) AS k0,
+       count(*) FILTER (WHERE cg.in_opening_hand = 0) AS n0
+FROM card_games cg
+JOIN runs r ON r.run_id = cg.run_id
+{where}
+GROUP BY ALL
+"""
+EXCESS = ("oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_p")
+
 RATES = (("gp_wr", "games_won", "games"), ("oh_wr", "oh_won", "oh_games"), ("gd_wr", "gd_won", "gd_games"),
          ("gih_wr", "gih_won", "gih_games"), ("gns_wr", "gns_won", "gns_games"),
+         ("not_oh_wr", "not_oh_won", "not_oh_games"),
          ("played_wr", "played_won", "played_games"), ("play_rate", "played_games", "gih_games"),
          ("dead_pct", "dead_games", "gih_games"))
 
@@ -91,12 +127,26 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
     group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'cg'}.{g}, " for g in group_by)
     where, params = filters.where("r", "cg")
     frame = db.query(path, _SQL.format(group_cols=group_cols, where=where, key=KEY_SQL), params or None)
-    return with_metrics(frame, ("game",) + tuple(group_by))
+    keys = ["game", *group_by, "card"]
+    strata = db.query(path, _STRATA_SQL.format(group_cols=group_cols, where=(where + " AND " if where else "WHERE ")
+                                               + "cg.copies > 0"), params or None)
+    return with_metrics(frame.join(opening_hand_excess(strata, keys), on=keys, how="left"), ("game",) + tuple(group_by))
+
+
+def opening_hand_excess(strata: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Per ``keys`` (a card of a group): the stratified difference of the opening-hand win rate
+    and the win rate without the card in the opening hand (``stratified_difference``) over the
+    rows of ``_STRATA_SQL``, with its interval and p-value."""
+    per_card = strata.group_by(keys, maintain_order=True).agg("k1", "n1", "k0", "n0")
+    est = np.array([stratified_difference(*r) for r in per_card.select("k1", "n1", "k0", "n0").iter_rows()],
+                   dtype=float).reshape(-1, len(EXCESS))
+    return per_card.select(keys).with_columns(pl.Series(name, est[:, i]) for i, name in enumerate(EXCESS))
 
 
 def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.DataFrame:
-    """Rates, intervals, IWD, shrunk values, z-scores and q-values from the counts. Shrinkage,
-    z and q are computed within each group (a rules version, a deck...), never across."""
+    """Rates, intervals, IWD, shrunk values, z-scores and q-values from the counts (and the OH
+    excess p-values). Shrinkage, z and q are computed within each group (a rules version, a
+    deck...), never across."""
     if frame.is_empty():
         return frame
     parts = []
@@ -117,13 +167,13 @@ def _metrics_of_group(part: pl.DataFrame) -> pl.DataFrame:
     cols["iwd_lo"], cols["iwd_hi"] = diff_interval(part["gih_won"], part["gih_games"], part["gns_won"], part["gns_games"])
     for name, won, games in (("played_wr", "played_won", "played_games"), ("gih_wr", "gih_won", "gih_games")):
         k, n = part[won].to_numpy(), part[games].to_numpy()
-        cols[f"{name}_shrunk"] = shrink(k, n, beta_prior(k, n, min_trials=5))
+        cols[f"{name}_shrunk"] = shrink(k, n, beta_prior(k, n))
     cols["played_wr_z"] = zscores(np.where(part["played_games"].to_numpy() > 0, cols["played_wr_shrunk"], np.nan))
     k, n = part["played_won"].to_numpy(), part["played_games"].to_numpy()
     pooled = k.sum() / n.sum() if n.sum() else np.nan
     cols["played_wr_p"] = binomial_pvalues(k, n, float(pooled))
-    cols["played_wr_q"], reject = benjamini_hochberg(cols["played_wr_p"])
-    cols["significant"] = reject
+    cols["played_wr_q"], cols["significant"] = benjamini_hochberg(cols["played_wr_p"])
+    cols["oh_excess_q"], cols["oh_excess_significant"] = benjamini_hochberg(part["oh_excess_p"].to_numpy())
     out = part.with_columns(pl.Series(name, values) for name, values in cols.items())
     return out.with_columns(unpack("example_win_key").alias("example_win"),
                             unpack("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key")

@@ -1,18 +1,21 @@
 """What keywords do to winning, and what they are worth in cost.
 
 Impact: per match x seat, the exposure to a keyword is the number of cards played that carry
-it. A logistic model of winning on every keyword's exposure, with the cost of all cards played
-and the seat order as covariates (statsmodels), gives each keyword's effect on the odds of
-winning with its 95% interval. Beside it, the plain difference: win rate of seats that played
-the keyword at least once minus the win rate of those that did not (Newcombe interval). The
-plain difference carries every confounder (e.g. expensive keywords are played by seats that
-survived longer); the model removes cost and seat order, which is all it claims to remove, and
-"cards played" is itself an outcome of the game (a seat that is winning plays more).
+it. A logistic model of winning on every keyword's exposure, with the cost of all cards played,
+the seat order and a fixed effect per deck (and rules version) as covariates (statsmodels),
+gives each keyword's effect on the odds of winning with its 95% interval. Beside it, the plain
+difference: win rate of seats that played the keyword at least once minus the win rate of those
+that did not (Newcombe interval). The plain difference carries every confounder (a keyword of a
+strong deck looks strong; expensive keywords are played by seats that survived longer); the
+model removes deck, cost and seat order, which is all it claims to remove, and "cards played" is
+itself an outcome of the game (a seat that is winning plays more).
 
 Because we own the simulator we can also show a cause: the same model on the keyword cards
-dealt in the opening hand (``oh_`` columns), with the opening hand's cost and seat order as
-covariates. The shuffle deals them at random, so that effect is what holding one more such card
-from the start does to winning, not a correlation with how the game went.
+dealt in the opening hand (``oh_`` columns), with the opening hand's cost, seat order and deck
+as covariates. The shuffle deals them at random within a deck, so that effect is what holding
+one more such card from the start does to winning, not a correlation with how the game went.
+Without the deck effect it is not: a keyword most cards of a strong deck carry is dealt more
+often to that deck, and would take the deck's strength as its own.
 
 Prices: over the cards of a rules version (one type at a time), an ordinary least squares fit of
 cost on attack, defense and keyword flags; a keyword's coefficient is what the designers have
@@ -32,11 +35,14 @@ from reports.filters import Filters
 from reports.stats import diff_interval, rate
 
 MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
+SEAT_COLUMNS = ("run_id", "match_no", "seat", "won", "on_play", "cost", "rules_version", "deck")
+FIXED_EFFECTS = ("rules_version", "deck")  # one intercept per deck of a rules version, where the data has them
 MAX_LOG_ODDS_WIDTH = 20.0  # a 95% interval wider than this (odds ratios spanning e^20) is separation
 
 
 def exposures(path: str | Path, filters: Filters | None = None, basis: str = "played") -> pl.DataFrame:
-    """One row per match x seat: won, on_play, ``cost`` and one column per keyword.
+    """One row per match x seat: won, on_play, ``cost``, rules_version, deck and one column per
+    keyword.
 
     basis "played": a keyword's exposure is the number of cards played that carry it, ``cost``
     the budget cost of every card played. basis "opening": the number of such cards in the
@@ -47,7 +53,8 @@ def exposures(path: str | Path, filters: Filters | None = None, basis: str = "pl
     where, params = filters.where("r", "cg")
     seats = db.query(path, f"""
         SELECT cg.run_id, cg.match_no, cg.seat, any_value(cg.won) AS won, any_value(cg.on_play) AS on_play,
-               sum({count} * coalesce(c.budget_cost, 0)) AS cost
+               sum({count} * coalesce(c.budget_cost, 0)) AS cost, any_value(r.rules_version) AS rules_version,
+               any_value(cg.deck) AS deck
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
         LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
         {where} GROUP BY ALL""", params or None)
@@ -66,13 +73,31 @@ def exposures(path: str | Path, filters: Filters | None = None, basis: str = "pl
 
 
 def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """Per keyword: seats exposed, plain with/without win rates and difference, and the model's
-    log-odds effect per card played (with odds ratio, interval, p-value)."""
+    """Per keyword: seats exposed, plain with/without win rates and difference, the model's
+    log-odds effect per card played and per card dealt in the opening hand (``oh_``; with odds
+    ratio, interval, p-value, ``seats_dealt``), and ``signs_disagree`` where the two models'
+    estimates point in opposite directions."""
     data = exposures(path, filters)
-    base = {"run_id", "match_no", "seat", "won", "on_play", "cost"}
-    keywords = sorted(c for c in data.columns if c not in base)
+    keywords = sorted(c for c in data.columns if c not in SEAT_COLUMNS)
     if data.is_empty() or not keywords:
         return pl.DataFrame()
+    out = plain_differences(data, keywords)
+    exposed = dict(zip(out["keyword"], out["seats_exposed"]))
+    model = _fit_logit(data, [kw for kw in keywords if exposed[kw] >= MIN_EXPOSED])
+    opening = exposures(path, filters, basis="opening")
+    dealt = pl.DataFrame({"keyword": keywords, "seats_dealt": [
+        int((opening[kw] > 0).sum()) if kw in opening.columns else 0 for kw in keywords]})
+    randomised = _fit_logit(opening, dealt.filter(pl.col("seats_dealt") >= MIN_EXPOSED)["keyword"].to_list())
+    examples = by_key(path, filters or Filters(), "keyword").rename({"key": "keyword"})
+    return (out.join(model, on="keyword", how="left").join(dealt, on="keyword", how="left")
+            .join(randomised.rename(lambda c: c if c == "keyword" else f"oh_{c}"), on="keyword", how="left")
+            .with_columns(((pl.col("log_odds") * pl.col("oh_log_odds")) < 0).fill_null(False).alias("signs_disagree"))
+            .join(examples, on="keyword", how="left").sort("keyword"))
+
+
+def plain_differences(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
+    """Per keyword: win rate of the seats exposed to it (exposure > 0) and of the others, and
+    their difference with Newcombe's interval; every confounder included."""
     won = data["won"].cast(pl.Int8).to_numpy()
     rows = []
     for kw in keywords:
@@ -84,14 +109,20 @@ def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataF
                      "wr_with": float(rate(k1, n1)), "wr_without": float(rate(k0, n0)),
                      "plain_diff": float(rate(k1, n1) - rate(k0, n0)), "plain_diff_lo": float(lo[0]),
                      "plain_diff_hi": float(hi[0])})
-    out = pl.DataFrame(rows)
-    model = _fit_logit(data, [kw for kw, row in zip(keywords, rows) if row["seats_exposed"] >= MIN_EXPOSED])
-    opening = exposures(path, filters, basis="opening")
-    dealt = [kw for kw in keywords if kw in opening.columns and int((opening[kw] > 0).sum()) >= MIN_EXPOSED]
-    randomised = _fit_logit(opening, dealt).rename(lambda c: c if c == "keyword" else f"oh_{c}")
-    examples = by_key(path, filters or Filters(), "keyword").rename({"key": "keyword"})
-    return (out.join(model, on="keyword", how="left").join(randomised, on="keyword", how="left")
-            .join(examples, on="keyword", how="left").sort("keyword"))
+    return pl.DataFrame(rows)
+
+
+def _design(data: pl.DataFrame, keywords: list[str]) -> np.ndarray:
+    """Constant, keyword exposures, cost per 10, seat order, then one dummy per deck (of a rules
+    version) but the first: the keyword coefficients are then within-deck contrasts, so a keyword
+    is not credited with the strength of the decks that carry it."""
+    columns = ([data[k].to_numpy().astype(float) for k in keywords]
+               + [data["cost"].to_numpy().astype(float) / 10.0, data["on_play"].cast(pl.Int8).to_numpy().astype(float)])
+    fixed = [c for c in FIXED_EFFECTS if c in data.columns]
+    if fixed:
+        groups = data.select(pl.concat_str(fixed, separator=" / ").alias("fe"))
+        columns.append(groups.to_dummies(drop_first=True).to_numpy().astype(float))
+    return sm.add_constant(np.column_stack(columns), has_constant="add")
 
 
 def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
@@ -99,10 +130,7 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
                                  "log_odds_hi": pl.Float64, "odds_ratio": pl.Float64, "p_value": pl.Float64})
     if not keywords or data.height < 20:
         return empty
-    X = np.column_stack([data[k].to_numpy().astype(float) for k in keywords]
-                        + [data["cost"].to_numpy().astype(float) / 10.0,
-                           data["on_play"].cast(pl.Int8).to_numpy().astype(float)])
-    X = sm.add_constant(X, has_constant="add")
+    X = _design(data, keywords)
     y = data["won"].cast(pl.Int8).to_numpy().astype(float)
     try:
         fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()

@@ -6,6 +6,9 @@ import math
 
 import numpy as np
 from scipy import stats as sps
+from scipy.optimize import minimize
+from scipy.special import betaln, expit, logit
+from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.stats.contingency_tables import mcnemar as _mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
@@ -44,27 +47,77 @@ def diff_interval(k1, n1, k2, n2, alpha: float = 0.05) -> tuple[np.ndarray, np.n
     return lo, hi
 
 
-def beta_prior(successes, trials, min_trials: int = 1) -> tuple[float, float]:
-    """Empirical-Bayes Beta(a, b) prior for a family of rates, by the method of moments.
+PRIOR_STRENGTH = (0.5, 1e5)  # bounds of a + b: from flatter than uniform to "every card alike"
 
-    The spread of the observed rates is the spread of the true rates plus binomial noise; the
-    noise part (the mean of p(1-p)/n) is removed before the prior's variance is fitted. When the
-    observed spread is no wider than noise alone, the prior is made tight (a + b = 10,000): every
-    rate is shrunk almost fully to the mean, which is what the data support."""
+
+def beta_prior(successes, trials, min_trials: int = 1) -> tuple[float, float]:
+    """Empirical-Bayes Beta(a, b) prior for a family of rates: the maximum of the beta-binomial
+    likelihood sum(betaln(k + a, n - k + b) - betaln(a, b)) over the family (scipy), in the mean
+    m = a / (a + b) (as a logit) and the log-precision log(a + b), bounded by PRIOR_STRENGTH.
+
+    Each card's count weighs by its own binomial noise, so a few cards seen 3 to 10 times
+    neither widen the prior nor, as the method of moments' averaged noise did, collapse it to
+    "every card alike". When the family is no wider than noise the fit runs to the upper bound:
+    every rate is shrunk almost fully to the mean, which is what the data support. Fewer than two
+    cards, or a failed fit: a weak prior (a + b = 2) at the pooled rate."""
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
+    seen = n > 0
+    pooled = min(max(float(k[seen].sum() / n[seen].sum()) if seen.any() else 0.5, 1e-3), 1 - 1e-3)
+    weak = (pooled * 2.0, (1 - pooled) * 2.0)
     use = n >= max(1, min_trials)
     if use.sum() < 2:
-        m = float(k[n > 0].sum() / n[n > 0].sum()) if (n > 0).any() else 0.5
-        return m * 2.0, (1 - m) * 2.0  # too few cards to learn from: a weak prior at the mean
-    p = k[use] / n[use]
-    m = float(np.average(p, weights=n[use]))
-    observed = float(np.average((p - m) ** 2, weights=n[use]))
-    noise = float(np.mean(m * (1 - m) / n[use]))
-    true_var = observed - noise
-    m = min(max(m, 1e-6), 1 - 1e-6)
-    strength = 10_000.0 if true_var <= 0 else max(m * (1 - m) / true_var - 1.0, 1e-3)
+        return weak
+    k, n = k[use], n[use]
+
+    def minus_loglik(theta):
+        m, strength = expit(theta[0]), math.exp(theta[1])
+        a, b = m * strength, (1 - m) * strength
+        return -float(np.sum(betaln(k + a, n - k + b)) - k.size * betaln(a, b))
+
+    lo, hi = (math.log(s) for s in PRIOR_STRENGTH)
+    fit = minimize(minus_loglik, [logit(pooled), math.log(100.0)], method="L-BFGS-B",
+                   bounds=[(-10.0, 10.0), (lo, hi)])
+    if not np.isfinite(fit.fun) or not np.isfinite(fit.x).all():
+        return weak
+    m, strength = float(expit(fit.x[0])), math.exp(float(fit.x[1]))
     return m * strength, (1 - m) * strength
+
+
+def prior_sd(prior: tuple[float, float]) -> float:
+    """Standard deviation of the true rates under a Beta(a, b) prior."""
+    a, b = prior
+    return math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
+
+
+def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
+    """Difference of two win rates within strata (k1 of n1 games exposed, k0 of n0 not, one
+    entry per stratum), pooled with Mantel-Haenszel weights w = n1 n0 / (n1 + n0):
+    (difference, 95% low, 95% high, p-value).
+
+    The pooled difference is the OLS coefficient of a linear probability model with one fixed
+    effect per stratum. The p-value is the Cochran-Mantel-Haenszel test (statsmodels), the score
+    test of the logistic model with those fixed effects; its statistic is the same weighted sum
+    of differences, so the sign and the test always agree. The interval holds the weights fixed
+    (they depend only on who was exposed) and takes each stratum's variance from Agresti-Caffo's
+    adjusted rates (a win and a loss added to each arm), so a stratum won 3 times of 3 does not
+    claim certainty. Strata lacking either arm carry no information and are dropped; NaN when
+    none is left, and a NaN p-value when no stratum has both a win and a loss."""
+    k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
+    both = (n1 > 0) & (n0 > 0)
+    if not both.any():
+        return math.nan, math.nan, math.nan, math.nan
+    k1, n1, k0, n0 = k1[both], n1[both], k0[both], n0[both]
+    w = n1 * n0 / (n1 + n0)
+    diff = float(np.sum(w * (k1 / n1 - k0 / n0)) / w.sum())
+    t1, t0 = (k1 + 1) / (n1 + 2), (k0 + 1) / (n0 + 2)
+    se = math.sqrt(float(np.sum(w * w * (t1 * (1 - t1) / (n1 + 2) + t0 * (1 - t0) / (n0 + 2))))) / w.sum()
+    tables = np.array([[k1, n1 - k1], [k0, n0 - k0]])  # 2 x 2 x strata, as StratifiedTable takes them
+    wins, losses = k1 + k0, n1 + n0 - k1 - k0
+    p = math.nan
+    if ((wins > 0) & (losses > 0)).any():
+        p = float(StratifiedTable(tables).test_null_odds(correction=False).pvalue)
+    return diff, diff - Z95 * se, diff + Z95 * se, p
 
 
 def shrink(successes, trials, prior: tuple[float, float]) -> np.ndarray:

@@ -131,6 +131,11 @@ def test_cards_shows_chart_table_and_csv(small_store, monkeypatch, downloads):
     cards = {r[0] for r in store_sql(small_store, "SELECT DISTINCT card FROM card_games WHERE run_id = ?", [newest])}
     assert cards
 
+    # the default ranks within the deck (tests/test_card_effects.py); the pooled view, one click
+    # away, ranks by the shrunken played WR and charts the played WR
+    from reports.pages.cards import POOLED
+    at.radio(key="cards_view").set_value(POOLED.label).run()
+    assert not at.exception, [e.value for e in at.exception]
     specs = plotly_specs(at)
     assert len(specs) == 1
     chart = specs[0]

@@ -37,7 +37,9 @@ def hand_made(tmp_path):
             (0, 1, "b", 1, 0, 0, None, 0, None, False, False),
             (1, 0, "a", 1, 0, 1, 4, 0, None, True, False), (1, 1, "b", 2, 0, 1, 1, 1, 1, False, True)]
     for m, seat, card, copies, opening, drawn, fdrawn, played, fplayed, on_play, won in rows:
-        con.execute("INSERT INTO card_games VALUES (1, ?, ?, 'x', 'p', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        con.execute("INSERT INTO card_games (run_id, match_no, seat, deck, pilot, card, copies, in_opening_hand, drawn, "
+                    "first_turn_drawn, played, first_turn_played, on_play, won, result) "
+                    "VALUES (1, ?, ?, 'x', 'p', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [m, seat, card, copies, opening, drawn, fdrawn, played, fplayed, on_play, won,
                      "win" if won else "loss"])
     con.execute("""INSERT INTO matches VALUES (1, 0, 0, 1, 0, false, 0, 'x', 'hp', 10, 50, 1.0, true, NULL),

@@ -1,8 +1,13 @@
 """Cards page: every metric of ``card_metrics`` per card (GP/OH/GD/GIH/GNS WR, IWD, played WR,
-play rate, dead %, average turn played, each with its sample size and 95% interval), ranked by
-the shrunken played WR, significance after Benjamini-Hochberg; select a card to see its win rate
-by the turn it was first played and to replay an example match."""
+play rate, dead %, average turn played, each with its sample size and 95% interval), in one of
+two rankings: by default within the card's deck (its opening-hand excess over the same deck,
+deck and seat held fixed, tested against that deck), or by played win rate pooled over decks
+(which carries deck strength); significance after Benjamini-Hochberg. Select a card to see its
+win rate by the turn it was first played and to replay an example match."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 import plotly.graph_objects as go
 import polars as pl
@@ -28,18 +33,71 @@ CHART_ROWS = 60
 TOO_STRONG, TOO_WEAK, NEUTRAL = "#d62728", "#1f77b4", "#7f7f7f"
 
 
+@dataclass(frozen=True)
+class View:
+    """One ranking of the cards: what it sorts by, its significance test, the columns it leads
+    the table with (a column from another table, joined by card, goes in ``columns``), and its
+    chart: ``value`` with its ``_lo``/``_hi`` interval around ``center``."""
+    label: str
+    rank_by: str
+    flag: str
+    q: str
+    columns: tuple[str, ...]
+    value: str
+    n: str
+    center: Callable[[pl.DataFrame], float]
+    center_label: str
+    chart_title: str
+    x_title: str
+    shrunk: str | None = None
+
+
+WITHIN_DECK = View(
+    label="Within its deck: opening-hand win rate against the same deck without the card",
+    rank_by="oh_excess", flag="oh_excess_significant", q="oh_excess_q",
+    columns=("oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q", "oh_excess_significant", "oh_games", "oh_wr",
+             "not_oh_games", "not_oh_wr"),
+    value="oh_excess", n="oh_games", center=lambda _frame: 0.0, center_label="no effect beyond its deck",
+    chart_title="What each card adds to its own deck: OH excess, deck and seat held fixed (95% interval)",
+    x_title="Opening-hand excess over its deck (points)")
+POOLED = View(
+    label="Played win rate pooled over decks: carries deck strength",
+    rank_by="played_wr_shrunk", flag="significant", q="played_wr_q",
+    columns=("played_wr_shrunk", "played_wr_z", "played_wr_q", "significant"),
+    value="played_wr", n="played_games",
+    center=lambda frame: float(frame["played_won"].sum() / max(1, frame["played_games"].sum())), center_label="mean",
+    chart_title="Played win rate by card (95% Wilson interval), ranked by the shrunken value",
+    x_title="Played win rate (%)", shrunk="played_wr_shrunk")
+VIEWS = {v.label: v for v in (WITHIN_DECK, POOLED)}
+VIEW_HELP = ("Within its deck (the default): how much the card moves its own deck's win rate. The shuffle deals the "
+             "opening hand, so comparing the deck's games with the card in it against the deck's other games "
+             "(seat held fixed) measures the card, not the deck's strength nor how long games lasted; its test's "
+             "null is that the card does nothing beyond its deck. Pooled: played win rate across decks, which a "
+             "strong deck lifts for all its cards, and which favours cards played late in games that lasted.")
+
+
 def column_config(group_by: list[str]) -> dict:
     config = {
         "card": st.column_config.TextColumn("card id", help="the card's stable id", pinned=True),
         "name": st.column_config.TextColumn("name", pinned=True), "type": "type",
         "faction": st.column_config.TextColumn("faction / clan"),
         "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses"),
+        "oh_excess": pts("OH excess", METRICS["oh_excess"]),
+        "oh_excess_lo": pts("OH excess lo", "95% lower bound of the OH excess (stratified by deck and seat)"),
+        "oh_excess_hi": pts("OH excess hi", "95% upper bound of the OH excess (stratified by deck and seat)"),
+        "oh_excess_q": st.column_config.NumberColumn("q beyond deck (BH)", help=METRICS["oh_excess_q"], format="%.3g"),
+        "oh_excess_significant": st.column_config.CheckboxColumn("beyond its deck",
+                                                                 help=METRICS["oh_excess_significant"]),
+        "not_oh_games": count("not OH n", METRICS["not_oh_games"]),
+        "not_oh_wr": pct("deck WR without it in OH", METRICS["not_oh_wr"]),
+        "not_oh_wr_lo": pct("without lo", "95% Wilson lower bound"),
+        "not_oh_wr_hi": pct("without hi", "95% Wilson upper bound"),
         "played_wr_shrunk": pct("Played WR shrunk", METRICS["played_wr_shrunk"]),
         "gih_wr_shrunk": pct("GIH WR shrunk", METRICS["gih_wr_shrunk"]),
         "played_wr_z": st.column_config.NumberColumn("z", help=METRICS["played_wr_z"], format="%+.2f"),
         "played_wr_p": st.column_config.NumberColumn("p", help=METRICS["played_wr_p"], format="%.3g"),
         "played_wr_q": st.column_config.NumberColumn("q (BH)", help=METRICS["played_wr_q"], format="%.3g"),
-        "significant": st.column_config.CheckboxColumn("significant", help=METRICS["significant"]),
+        "significant": st.column_config.CheckboxColumn("played WR off the pool", help=METRICS["significant"]),
         "iwd": pts("IWD", METRICS["iwd"]), "iwd_lo": pts("IWD lo", "95% Newcombe lower bound of IWD"),
         "iwd_hi": pts("IWD hi", "95% Newcombe upper bound of IWD"),
         "avg_turn_played": st.column_config.NumberColumn("avg turn played", help=METRICS["avg_turn_played"],
@@ -56,9 +114,8 @@ def column_config(group_by: list[str]) -> dict:
     return config
 
 
-def shown_columns(groups: list[str], group_by: list[str]) -> list[str]:
-    cols = ["card", "name", "type", "faction", "cost"] + [g for g in group_by] + [
-        "played_wr_shrunk", "played_wr_z", "played_wr_q", "significant"]
+def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
+    cols = ["card", "name", "type", "faction", "cost"] + [g for g in group_by] + list(view.columns)
     for label in groups:
         if label in RATE_GROUPS:
             n, rate = RATE_GROUPS[label]
@@ -79,37 +136,44 @@ def row_label(row: dict, group_by: list[str]) -> str:
     return f"{row['name'] or row['card']}" + (f" · {group}" if group else "")
 
 
-def ranking_chart(view: pl.DataFrame, label_groups: list[str]) -> go.Figure:
-    """Played WR with its Wilson interval and the shrunken value, best first; colour = significance."""
-    ranked = view.filter(pl.col("played_games") > 0)
+def ranking_chart(frame: pl.DataFrame, label_groups: list[str], view: View) -> go.Figure:
+    """The view's value with its interval, best first; colour = significance (and the shrunken
+    value where the view ranks by one)."""
+    ranked = frame.filter(pl.col(view.value).is_not_null())
     if ranked.height > CHART_ROWS:
         ranked = pl.concat([ranked.head(CHART_ROWS // 2), ranked.tail(CHART_ROWS // 2)])
     rows = ranked.to_dicts()
-    pooled = float(ranked["played_won"].sum() / max(1, ranked["played_games"].sum()))
+    center, k = view.center(ranked), 100.0  # shares shown as percentages or points
+    value, lo, hi = view.value, f"{view.value}_lo", f"{view.value}_hi"
+
+    def label(r: dict) -> str:
+        return f"{row_label(r, label_groups)} (n={r[view.n]})"
+
     fig = go.Figure()
-    for name, color, keep in (("significantly above the mean", TOO_STRONG, lambda r: r["significant"] and r["played_wr"] > pooled),
-                              ("significantly below the mean", TOO_WEAK, lambda r: r["significant"] and r["played_wr"] <= pooled),
-                              ("not significant (BH, FDR 5%)", NEUTRAL, lambda r: not r["significant"])):
+    for name, color, keep in (("significantly above", TOO_STRONG, lambda r: r[view.flag] and r[value] > center),
+                              ("significantly below", TOO_WEAK, lambda r: r[view.flag] and r[value] <= center),
+                              ("not significant (BH, FDR 5%)", NEUTRAL, lambda r: not r[view.flag])):
         part = [r for r in rows if keep(r)]
         if not part:
             continue
-        labels = [f"{row_label(r, label_groups)} (n={r['played_games']})" for r in part]
         fig.add_trace(go.Scatter(
-            x=[r["played_wr"] * 100 for r in part], y=labels, mode="markers", name=name, marker={"color": color, "size": 8},
-            error_x={"type": "data", "symmetric": False, "array": [(r["played_wr_hi"] - r["played_wr"]) * 100 for r in part],
-                     "arrayminus": [(r["played_wr"] - r["played_wr_lo"]) * 100 for r in part], "color": color},
-            customdata=[[r["played_wr_lo"] * 100, r["played_wr_hi"] * 100, r["played_wr_shrunk"] * 100, r["played_wr_q"]]
-                        for r in part],
-            hovertemplate="%{y}<br>played WR %{x:.1f}% (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f})"
-                          "<br>shrunk %{customdata[2]:.1f}%, q = %{customdata[3]:.3g}<extra></extra>"))
-    all_labels = [f"{row_label(r, label_groups)} (n={r['played_games']})" for r in rows]
-    fig.add_trace(go.Scatter(x=[r["played_wr_shrunk"] * 100 for r in rows], y=all_labels, mode="markers",
-                             name="shrunk toward the mean (ranks)", marker={"symbol": "diamond-open", "size": 9, "color": "black"},
-                             hovertemplate="%{y}<br>shrunk played WR %{x:.1f}%<extra></extra>"))
-    fig.add_vline(x=pooled * 100, line_dash="dot", line_color="gray",
-                  annotation_text=f"mean {pooled:.1%}", annotation_position="top")
-    fig.update_layout(title="Played win rate by card (95% Wilson interval), ranked by the shrunken value",
-                      xaxis_title="Played win rate (%)", yaxis_title="", height=max(420, 20 * len(rows) + 140),
+            x=[r[value] * k for r in part], y=[label(r) for r in part], mode="markers", name=name,
+            marker={"color": color, "size": 8},
+            error_x={"type": "data", "symmetric": False, "array": [(r[hi] - r[value]) * k for r in part],
+                     "arrayminus": [(r[value] - r[lo]) * k for r in part], "color": color},
+            customdata=[[r[lo] * k, r[hi] * k, r[view.q]] for r in part],
+            hovertemplate="%{y}<br>%{x:.1f} (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f})"
+                          ", q = %{customdata[2]:.3g}<extra></extra>"))
+    all_labels = [label(r) for r in rows]
+    if view.shrunk:
+        fig.add_trace(go.Scatter(x=[r[view.shrunk] * k for r in rows], y=all_labels, mode="markers",
+                                 name="shrunk toward the mean (ranks)",
+                                 marker={"symbol": "diamond-open", "size": 9, "color": "black"},
+                                 hovertemplate="%{y}<br>shrunk %{x:.1f}%<extra></extra>"))
+    fig.add_vline(x=center * k, line_dash="dot", line_color="gray",
+                  annotation_text=f"{view.center_label} {center * k:.1f}", annotation_position="top")
+    fig.update_layout(title=view.chart_title, xaxis_title=view.x_title, yaxis_title="",
+                      height=max(420, 20 * len(rows) + 140),
                       yaxis={"categoryorder": "array", "categoryarray": all_labels[::-1]},
                       legend={"orientation": "h", "y": -0.08 if len(rows) > 20 else -0.2}, margin={"l": 10, "t": 60})
     return fig
@@ -134,12 +198,16 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
     name = row["name"] or row["card"]
     with st.container(border=True):
         st.subheader(row_label(row, label_groups))
-        c1, c2, c3, c4 = st.columns(4)
+        c0, c1, c2, c3, c4 = st.columns(5)
+        if row["oh_excess"] is not None:
+            c0.metric("OH excess over its deck", f"{row['oh_excess'] * 100:+.1f} pts", help=METRICS["oh_excess"])
+            c0.caption(f"95% CI {row['oh_excess_lo'] * 100:+.1f} to {row['oh_excess_hi'] * 100:+.1f} pts, "
+                       f"q = {row['oh_excess_q']:.3g}" if row["oh_excess_q"] is not None else "not testable")
         if row["played_wr"] is not None:
             c1.metric("Played WR", f"{row['played_wr']:.1%}", help=METRICS["played_wr"])
             c1.caption(f"95% CI {row['played_wr_lo']:.1%} to {row['played_wr_hi']:.1%} (n = {row['played_games']:,})")
             c2.metric("Shrunk played WR", f"{row['played_wr_shrunk']:.1%}", help=METRICS["played_wr_shrunk"])
-            c2.caption(f"z = {row['played_wr_z']:+.2f}, q = {row['played_wr_q']:.3g}"
+            c2.caption(f"z = {row['played_wr_z']:+.2f}, q = {row['played_wr_q']:.3g} against the pool"
                        + (" (significant)" if row["significant"] else " (not significant)"))
         if row["gih_wr"] is not None:
             c3.metric("GIH WR", f"{row['gih_wr']:.1%}", help=METRICS["gih_wr"])
@@ -169,6 +237,23 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
         table_with_download(shown, f"turn_played_{row['card']}", config, download=raw)
 
 
+def caption(frame: pl.DataFrame, view: View) -> str:
+    """How many cards, what ranks them and how many are significant in this view."""
+    significant = int(frame[view.flag].sum())
+    if view is WITHIN_DECK:
+        text = (f"{frame.height} cards, ranked by what each adds to its own deck: its opening-hand win rate minus the "
+                f"same deck's win rate without it in the opening hand, deck and seat held fixed; {significant} "
+                f"significantly beyond their deck after Benjamini-Hochberg (FDR 5%). The shuffle deals the opening "
+                f"hand, so this measures the card rather than its deck's strength or how long games lasted (the "
+                f"pooled view, one click away, is ranked by shrunken played WR).")
+    else:
+        text = (f"{frame.height} cards, ranked by shrunken played WR pooled over decks (a card seen in few games is "
+                f"pulled toward the mean, so noise does not top the list); {significant} significantly off the pooled "
+                f"played WR after Benjamini-Hochberg (FDR 5%). This carries deck strength and when cards get played: "
+                f"every card of a strong deck, and cards played late in games that lasted, stand out.")
+    return text + " Win rates count a draw as not won. Select a row to see the card and replay an example match."
+
+
 def render() -> None:
     start = filtered_page("Cards", METRICS)
     if start is None:
@@ -185,24 +270,23 @@ def render() -> None:
     view, _ = card_filters(stats)
     min_games = st.sidebar.slider("Minimum games in hand", 0, int(max(1, stats["gih_games"].max())), 0,
                                   help="hide cards seen in fewer games than this")
-    view = view.filter(pl.col("gih_games") >= min_games).sort("played_wr_shrunk", descending=True, nulls_last=True)
+    ranking = VIEWS[st.radio("Rank cards", list(VIEWS), horizontal=True, key="cards_view", help=VIEW_HELP)]
+    view = view.filter(pl.col("gih_games") >= min_games).sort(ranking.rank_by, descending=True, nulls_last=True)
     groups = st.multiselect("Columns", list(RATE_GROUPS) + list(EXTRA_GROUPS), default=DEFAULT_GROUPS,
                             help="which metric groups the table shows (each with its sample size and 95% interval); "
                                  "the CSV always holds them all")
-    significant = int(view["significant"].sum())
-    st.caption(f"{view.height} cards, ranked by shrunken played WR (a card seen in few games is pulled toward the "
-               f"mean, so noise does not top the list); {significant} significantly off the mean after "
-               f"Benjamini-Hochberg (FDR 5%). Win rates count a draw as not won. "
-               f"Select a row to see the card and replay an example match.")
+    st.caption(caption(view, ranking))
     config = column_config(group_by)
-    shown = with_replay_links(percent(view, RATE_COLUMNS + ["played_wr_shrunk", "gih_wr_shrunk", "iwd", "iwd_lo", "iwd_hi"]),
-                              {"example_win": "example win", "example_loss": "example loss"}, config)
+    scaled = RATE_COLUMNS + ["played_wr_shrunk", "gih_wr_shrunk", "iwd", "iwd_lo", "iwd_hi", "oh_excess",
+                             "oh_excess_lo", "oh_excess_hi", "not_oh_wr", "not_oh_wr_lo", "not_oh_wr_hi"]
+    shown = with_replay_links(percent(view, scaled), {"example_win": "example win", "example_loss": "example loss"},
+                              config)
     picked = table_with_download(shown, "card_stats", config, download=view, select_key="cards_table",
-                                 column_order=shown_columns(groups, group_by))
+                                 column_order=shown_columns(ranking, groups, group_by))
     label_groups = [g for g in group_by if view[g].n_unique() > 1]
     if picked is not None and picked < view.height:
         card_detail(path, filters, view.row(picked, named=True), group_by, label_groups)
     else:
         st.caption("Select a card (the box at the left of its row) to see its win rate by turn played and "
                    "replay an example match; or click an example link to open its replay in a new tab.")
-    st.plotly_chart(ranking_chart(view, label_groups), width="stretch")
+    st.plotly_chart(ranking_chart(view, label_groups, ranking), width="stretch")

@@ -1,6 +1,8 @@
-"""Keywords page: what each keyword does to winning (a logistic model with cost and seat held
-fixed, beside the plain with/without difference) and what the designers have been charging for
-it (the price list: cost regressed on stats and keywords)."""
+"""Keywords page: what each keyword does to winning (the causal estimate first: a logistic model
+on keyword cards dealt in the opening hand, deck, cost and seat held fixed; then the same model
+per card played and the plain with/without difference, with a warning where the two models
+disagree in sign) and what the designers have been charging for it (the price list: cost
+regressed on stats and keywords)."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
@@ -17,11 +19,17 @@ HELP = {
     "plain difference": "WR with minus WR without, in points, 95% Newcombe interval; it carries every confounder "
                         "(a seat that survives longer plays more cards, and more expensive ones)",
     "odds ratio": "the logistic model's effect of one more card played with the keyword on the odds of winning, "
-                  "with the cost of all cards played and the seat order held fixed; 1 = no effect; 95% interval",
+                  "with the deck, the cost of all cards played and the seat order held fixed; 1 = no effect; 95% "
+                  "interval. Cards played are an outcome of the game (a seat that is winning plays more)",
     "p": "the model coefficient's p-value (Wald test)",
-    "dealt odds ratio": "the same model on the keyword cards dealt in the opening hand, the opening hand's cost and "
-                        "the seat order held fixed; the shuffle deals them at random, so this is a cause (what one more "
-                        "such card from the start does to winning), not a correlation with how the game went",
+    "dealt odds ratio": "the causal estimate: the same model on the keyword cards dealt in the opening hand, with the "
+                        "deck, the opening hand's cost and the seat order held fixed; the shuffle deals them at random "
+                        "within a deck, so this is what one more such card from the start does to winning, not a "
+                        "correlation with how the game went",
+    "seats dealt": "match seats dealt at least one card carrying the keyword in the opening hand (the causal "
+                   "estimate's sample)",
+    "signs disagree": "the causal (opening-hand) and the per-card-played estimates point in opposite directions: "
+                      "read the causal one",
     "price": "cost units a keyword adds to a card of the same type and stats (an OLS fit of budget cost on attack, "
              "defense and keyword flags over the cards of a rules version); attack and defense are per point",
     "R²": "how much of the cards' cost the fit explains",
@@ -34,7 +42,8 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
     labels = [f"{r['keyword']} (n={r['seats_exposed']})" for r in rows]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("Plain difference: win rate with minus without (points)",
-                                        "Model: odds ratio per card played (red) or dealt in the opening hand (blue)"))
+                                        "Model: odds ratio dealt in the opening hand (blue, causal) or per card "
+                                        "played (red)"))
     fig.add_trace(go.Scatter(
         x=[r["plain_diff"] * 100 for r in rows], y=labels, mode="markers", name="plain difference",
         marker={"color": "#7f7f7f", "size": 9},
@@ -44,8 +53,9 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
         hovertemplate="%{y}<br>%{x:+.1f} pts (with %{customdata[0]:.1f}%, without %{customdata[1]:.1f}%, "
                       "n without = %{customdata[2]})<extra></extra>"), row=1, col=1)
     for prefix, name, marker, what in (
-            ("", "model effect", {"color": "#d62728", "size": 9, "symbol": "diamond"}, ""),
-            ("oh_", "dealt in the opening hand", {"color": "#1f77b4", "size": 8}, "dealt in the opening hand: ")):
+            ("oh_", "dealt in the opening hand", {"color": "#1f77b4", "size": 9}, "dealt in the opening hand: "),
+            ("", "model effect per card played", {"color": "#d62728", "size": 8, "symbol": "diamond"},
+             "per card played: ")):
         trace = odds_trace(rows, labels, prefix, name, marker, what)
         if trace is not None:
             fig.add_trace(trace, row=1, col=2)
@@ -99,19 +109,27 @@ def impact_section(path, filters) -> None:
     if impact.is_empty():
         st.info("No keyword was played in these matches.")
         return
-    st.caption("Per match seat, the exposure to a keyword is the number of cards played that carry it. The plain "
-               "difference compares seats that played it with seats that did not; the model (logistic, statsmodels) "
-               "estimates each keyword's effect with the others, the cost of all cards played and the seat order "
-               "held fixed (red). Cards played are themselves an outcome of the game, so the blue estimate, from the "
-               "keyword cards dealt at random in the opening hand, is the causal one. Keywords seen by fewer than 10 "
-               "seats get no model estimate, nor do keywords the data cannot price (separation: in a small run, "
-               "say, every seat that played it won, and the estimate runs off to infinity). n = seats exposed.")
+    st.caption("The causal estimate comes first (blue, 'dealt OR'): a logistic model (statsmodels) of winning on the "
+               "keyword cards dealt in the opening hand, with the other keywords, the deck, the opening hand's cost and "
+               "the seat order held fixed; the shuffle deals them at random within a deck. The same model on the cards "
+               "played (red) is a correlation: cards played are an outcome of the game. The plain difference compares "
+               "seats that played the keyword with seats that did not, and carries every confounder, the deck's "
+               "strength first. Keywords seen by fewer than 10 seats get no model estimate, nor do keywords the data "
+               "cannot price (separation: in a small run, say, every seat that played it won, and the estimate runs "
+               "off to infinity). n = seats exposed (played).")
+    disagree = impact.filter(pl.col("signs_disagree"))["keyword"].to_list()
+    if disagree:
+        st.warning(f"The causal (opening-hand) and the per-card-played estimates point in opposite directions for "
+                   f"{', '.join(disagree)}: read the opening-hand one. Cards played follow how the game went (a seat "
+                   f"that is winning plays more, and plays its expensive cards), the opening hand does not.")
     raw = impact.with_columns(
         pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi"),
         pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
-    ).sort("odds_ratio", descending=True, nulls_last=True)
+    ).sort("oh_odds_ratio", descending=True, nulls_last=True)
     st.plotly_chart(impact_chart(raw), width="stretch")
     config = {"keyword": st.column_config.TextColumn("keyword", pinned=True),
+              "seats_dealt": count("seats dealt", HELP["seats dealt"]),
+              "signs_disagree": st.column_config.CheckboxColumn("signs disagree", help=HELP["signs disagree"]),
               "seats_exposed": count("seats exposed", HELP["seats exposed"]),
               "seats_unexposed": count("seats not exposed", "match seats that never played the keyword"),
               "wr_with": pct("WR with", HELP["WR with / without"]), "wr_without": pct("WR without", HELP["WR with / without"]),
@@ -129,9 +147,10 @@ def impact_section(path, filters) -> None:
               "oh_odds_ratio_lo": st.column_config.NumberColumn("dealt lo", help="95% lower bound", format="%.2f"),
               "oh_odds_ratio_hi": st.column_config.NumberColumn("dealt hi", help="95% upper bound", format="%.2f"),
               "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format="%.3g")}
-    order = ["keyword", "seats_exposed", "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo",
-             "plain_diff_hi", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value", "oh_odds_ratio",
-             "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value", "example_win", "example_loss"]
+    order = ["keyword", "seats_dealt", "oh_odds_ratio", "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value",
+             "signs_disagree", "seats_exposed", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value",
+             "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi",
+             "example_win", "example_loss"]
     shown = with_replay_links(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi"]),
                               {"example_win": "example win", "example_loss": "example loss"}, config)
     picked = table_with_download(shown, "keyword_impact", config, download=raw, select_key="keywords_table",
