@@ -2,10 +2,18 @@
 
 Each game declares, in ``cardsdb/<game>/reference.yaml``, a list of reference cards: vanilla cards
 on the game's stat budget (no keywords, no abilities), defined like any other card under
-``cards/``. A card's reference is the one of the same type (when the game declares references of
-that type) whose budget cost is nearest to the card's; a tie goes to the cheaper. The game's
-RULES.md says why its references are what they are. A designer can name another with
-``--reference``.
+``cards/``. A card's reference is chosen in three steps:
+
+1. the same type: the references of the card's type, when the game declares any (else all);
+2. the same faction: of those, the references of the card's faction (the schema's
+   ``card_summary(...)["faction"]``), when there are any (else all of step 1);
+3. the nearest cost: of those, the one whose budget cost is nearest to the card's; a tie goes to
+   the cheaper, then to the first id in sort order.
+
+A game whose references share one faction (or whose engine reads no faction) gets the plain
+"same type, nearest cost" rule; a game where a faction changes how a card plays declares a set per
+faction, so the reference keeps what the faction gives the card. The game's RULES.md says why its
+references are what they are. A designer can name another with ``--reference``.
 """
 from __future__ import annotations
 
@@ -37,20 +45,22 @@ def reference_ids(game: str, root: Path | None = None) -> list[str]:
 
 
 def reference_for(ruleset, card_id: str, references: list[str]) -> str:
-    """The reference card standing in for ``card_id`` under this rules version."""
+    """The reference card standing in for ``card_id`` under this rules version: the same type if
+    any, then the same faction if any, then the nearest budget cost (a tie: the cheaper, then the
+    first id)."""
     sch, consts = ruleset.schema, ruleset.constants
     known = [r for r in references if r in ruleset.cards]
     if not known:
         raise DataError(None, f"none of the reference cards is in rules version {ruleset.version!r}",
                         card=card_id, field="reference")
-    card = ruleset.cards[card_id]
-    summary = sch.card_summary(card, consts)
-    same_type = [r for r in known if sch.card_summary(ruleset.cards[r], consts)["type"] == summary["type"]]
-    candidates = same_type or known
+    summary = sch.card_summary(ruleset.cards[card_id], consts)
+    refs = {r: sch.card_summary(ruleset.cards[r], consts) for r in known}
+    candidates = [r for r in known if refs[r]["type"] == summary["type"]] or known
+    candidates = [r for r in candidates if refs[r].get("faction") == summary.get("faction")] or candidates
     cost = summary["budget_cost"] or 0.0
 
     def distance(ref: str) -> tuple:
-        ref_cost = sch.card_summary(ruleset.cards[ref], consts)["budget_cost"] or 0.0
+        ref_cost = refs[ref]["budget_cost"] or 0.0
         return abs(ref_cost - cost), ref_cost, ref
 
     return min(candidates, key=distance)

@@ -2,8 +2,9 @@
 each game declares them in cardsdb/<game>/reference.yaml; every one exists in every rules
 version, is vanilla (no keywords, no abilities or effects; an Allegiance Warrior: one plain
 melee attack), sits exactly on the stat budget, is in no deck and is offered nowhere else; every
-card of every shipped deck's main deck finds one within 1 budget cost; and the engine plays a
-starter deck whose every card was replaced by its reference."""
+card of every shipped deck's main deck finds one within 1 budget cost; the lookup prefers the
+card's own faction (an Allegiance Warrior keeps its formation); and the engine plays a starter
+deck whose every card was replaced by its reference."""
 from __future__ import annotations
 
 import copy
@@ -81,10 +82,99 @@ def test_every_reference_is_vanilla_and_exactly_on_the_stat_budget(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_one_reference_per_budget_cost(game):
+    """Per faction (Frontier's and AlleyWay's references share one; Allegiance has a set each)."""
     _data, ruleset = loaded(game)
-    costs = [summary(ruleset, r)["budget_cost"] for r in reference_ids(game)]
-    assert len(set(costs)) == len(costs), costs
-    assert sorted(costs) == [float(c) for c in range(1, len(costs) + 1)], costs
+    by_faction: dict[str, list[float]] = {}
+    for r in reference_ids(game):
+        by_faction.setdefault(summary(ruleset, r)["faction"], []).append(summary(ruleset, r)["budget_cost"])
+    assert len(by_faction) == (2 if game == "allegiance" else 1), by_faction
+    for costs in by_faction.values():
+        assert len(set(costs)) == len(costs), costs
+        assert sorted(costs) == [float(c) for c in range(1, len(costs) + 1)], costs
+
+
+def test_each_allegiance_faction_has_the_same_reference_lines():
+    """A Descendants reference is its Black Forge twin but for the faction: the same stars, HP,
+    move and Strike, so the two sets differ only in the formation they stand in."""
+    _data, ruleset = loaded("allegiance")
+    refs = reference_ids("allegiance")
+    by_faction: dict[str, dict[int, object]] = {}
+    for r in refs:
+        card = ruleset.cards[r]
+        by_faction.setdefault(card.faction, {})[card.stars] = card
+    assert set(by_faction) == {"black_forge", "descendants"}
+    forge, descendants = by_faction["black_forge"], by_faction["descendants"]
+    assert set(forge) == set(descendants) == {1, 2, 3, 4, 5}
+    for stars in forge:
+        a, b = forge[stars], descendants[stars]
+        assert (a.hp, a.move, a.abilities, a.keywords) == (b.hp, b.move, b.abilities, b.keywords), stars
+        assert b.id == f"reference-warrior-descendants-{stars}" and a.id == f"reference-warrior-{stars}"
+
+
+def test_every_allegiance_warrior_resolves_to_a_reference_of_its_own_faction():
+    """Formations are Allegiance's only faction effect (a run of 4 Warriors of one faction), so a
+    Warrior's reference must be of its faction to take its place in a Blood Crescent or a Shield
+    Wall: checked on the card data and on the compiled pool the engine's formation test reads.
+    A faction card of another type goes to its faction's reference too; a neutral one (there is
+    no neutral Warrior) to the Black Forge one of its stars, the first id of the tie."""
+    from sim.registry import engine
+
+    data, ruleset = loaded("allegiance")
+    refs = reference_ids("allegiance")
+    pool = engine("allegiance").compile_pool(ruleset)
+    seen = set()
+    for deck in data.decks.values():
+        for card_id in deck.cards:
+            card = ruleset.cards[card_id]
+            ref = ruleset.cards[reference_for(ruleset, card_id, refs)]
+            assert ref.type == "warrior" and ref.stars == card.stars, (deck.id, card_id, ref.id)
+            if card.type == "warrior":
+                assert card.faction == deck.faction
+                assert ref.faction == deck.faction, (deck.id, card_id, ref.id)
+                assert pool.cards[pool.ids[ref.id]].faction == pool.cards[pool.ids[card_id]].faction
+                seen.add(deck.faction)
+            elif card.faction == "neutral":
+                assert ref.faction == "black_forge", (deck.id, card_id, ref.id)
+            else:
+                assert ref.faction == card.faction, (deck.id, card_id, ref.id)
+    assert seen == {"black_forge", "descendants"}
+    # the planted calibration's card keeps its reference
+    assert reference_for(ruleset, "forge-reaper", refs) == "reference-warrior-2"
+
+
+def test_the_lookup_prefers_the_same_type_then_the_same_faction_then_the_nearest_cost():
+    """cardsdb/reference.py on a tiny fake ruleset (no game's data)."""
+    from types import SimpleNamespace
+
+    from cardsdb.errors import DataError
+
+    def card(type_, faction, cost):
+        return SimpleNamespace(type=type_, faction=faction, cost=cost)
+
+    cards = {
+        "red-1": card("unit", "red", 1.0), "red-3": card("unit", "red", 3.0),
+        "blue-1": card("unit", "blue", 1.0), "blue-2": card("unit", "blue", 2.0),
+        "blue-spell-2": card("spell", "blue", 2.0),
+        "red-unit": card("unit", "red", 2.0), "blue-unit": card("unit", "blue", 3.0),
+        "green-unit": card("unit", "green", 2.0), "red-spell": card("spell", "red", 2.0),
+        "green-item": card("item", "green", 1.5),
+    }
+    schema = SimpleNamespace(card_summary=lambda c, _consts: {"type": c.type, "faction": c.faction,
+                                                               "budget_cost": c.cost})
+    ruleset = SimpleNamespace(schema=schema, constants=None, cards=cards, version="fake")
+    refs = ["red-1", "red-3", "blue-1", "blue-2", "blue-spell-2"]
+    # same type and faction: the nearest cost; a tie (red-1 and red-3 from 2) goes to the cheaper
+    assert reference_for(ruleset, "red-unit", refs) == "red-1"
+    # same faction beats a nearer cost of another faction
+    assert reference_for(ruleset, "blue-unit", refs) == "blue-2"
+    # no reference of the faction: every one of the type, nearest cost, then the cheaper, then the id
+    assert reference_for(ruleset, "green-unit", refs) == "blue-2"
+    # the same type comes before the faction
+    assert reference_for(ruleset, "red-spell", refs) == "blue-spell-2"
+    # neither type nor faction: every reference, nearest cost, the cheaper first (blue-1 < red-1)
+    assert reference_for(ruleset, "green-item", refs) == "blue-1"
+    with pytest.raises(DataError):
+        reference_for(ruleset, "red-unit", ["missing"])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -159,8 +249,9 @@ def referenced_deck(eng, pool, ruleset, game, deck):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_engine_plays_a_starter_deck_made_of_references(game):
     """Each starter deck with every card replaced by its reference (Allegiance: a deck of 40
-    Black Forge Warriors, in a Descendants deck too) against the next starter, from both seats;
-    and a deck holding every reference, so each one is played."""
+    Warriors, those of the deck's faction and, for its neutral cards, Black Forge ones) against
+    the next starter, from both seats; and a deck holding every reference, so each one is
+    played."""
     from sim.core.match import play_match
     from sim.registry import engine
     from workbench import games
