@@ -1,10 +1,11 @@
 """What moved between two runs played on the same seeds: the alerts of a nightly batch.
 
 A deck (or the first seat) alerts when its paired win-rate change is at least the threshold and
-McNemar's test rejects at 5%; a card when its change beyond its deck (twins dealt it in the
-opening hand against the deck's others, see reports/diff.py) is at least the threshold and
-Benjamini-Hochberg calls it significant at the batch's false discovery rate (a deck's own move
-is the deck's alert, not one alert per card in it); a keyword when
+McNemar's test rejects at 5%; a card when diff's attribution (the change of twins where its first
+copy lay near the top of the shuffled deck minus where it lay deep, see reports/diff.py) is at
+least the threshold and flagged in its Benjamini-Hochberg family at the batch's false discovery
+rate (the cards the candidate changed form their own family; a deck's own move is the deck's
+alert, not one alert per card in it); a keyword when
 the win rate of seats that played it moved by at least the threshold and the 95% interval of
 that change (Newcombe, the two runs taken as independent samples) excludes zero."""
 from __future__ import annotations
@@ -40,9 +41,9 @@ def alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points
             add("deck", d["deck"], d["change"], d["change_lo"], d["change_hi"], d["mcnemar_p"])
     cards = diff["cards"]
     if not cards.is_empty():
-        for c in cards.filter(pl.col("excess_significant")).iter_rows(named=True):
-            if abs(c["excess_change"]) >= t:
-                add("card", c["card"], c["excess_change"], c["excess_lo"], c["excess_hi"], c["excess_q"])
+        for c in cards.filter(pl.col("flagged")).iter_rows(named=True):
+            if abs(c["effect_points"]) >= threshold_points:  # the attribution, already in points
+                add("card", c["card"], c["effect_points"] / 100, c["effect_lo"] / 100, c["effect_hi"] / 100, c["q_value"])
     for k in keyword_changes(path, base_run, candidate_run).iter_rows(named=True):
         if abs(k["change"]) >= t and (k["change_lo"] > 0 or k["change_hi"] < 0):
             add("keyword", k["keyword"], k["change"], k["change_lo"], k["change_hi"], float("nan"))

@@ -120,7 +120,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
                b.in_opening_hand > 0 AS in_opening_hand,
                b.deck_position AS position,
-               sum(b.copies) OVER (PARTITION BY b.match_no, b.seat) AS deck_size,
+               (sum(b.copies) OVER (PARTITION BY b.match_no, b.seat))::INTEGER AS deck_size,
+               (sum(b.in_opening_hand + b.drawn) OVER (PARTITION BY b.match_no, b.seat))::INTEGER AS seen,
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
@@ -128,6 +129,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                         [candidate_run, base_run, _limit(match_limit)])
     if rows_sql.is_empty():
         return pl.DataFrame()
+    # how deep a seat of each deck digs in the base run: the attribution's yardsticks
+    depth = ATTRIBUTION.yardsticks(rows_sql)
     rows = []
     for (card,), part in rows_sql.group_by(["card"], maintain_order=True):
         held = part.filter(pl.col("in_hand_both"))
@@ -137,8 +140,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
-        top, deep = ATTRIBUTION.groups(part["position"].to_numpy(), part["deck_size"].to_numpy())
-        effect, e_lo, e_hi, e_p = _difference_of_means(d[top], d[deep])
+        top, deep = ATTRIBUTION.groups(part["position"].to_numpy(), *depth[part["deck"][0]])
+        effect, e_lo, e_hi, e_p = randomised_contrast(d[top], d[deep])
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),
@@ -160,18 +163,31 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
 
 class PositionContrast:
     """Which twins count as "the card near the top" and which as "deep in the deck", by the first
-    copy's place in the shuffled deck as a share of the deck's size. The defaults are the contrast
-    measured on Wild Frontier (first copy among the top 14 of 52 cards against at place 28 or
-    later), calibrated under A/A; as shares they carry over to 40- and 60-card decks."""
+    copy's place in the shuffled deck against how many cards a seat of that deck sees in the base
+    run (opening hand plus draws): near the top, within what a typical seat sees (the median);
+    deep, beyond what nine seats in ten see (the 90th percentile), where the card is almost never
+    reached and a change to it can barely act. The yardsticks come from the base run as a whole,
+    not from any card's outcome, so the split stays randomised by the shuffle; and they follow
+    each game's length and draw engines (a Wild Frontier seat sees about 18 of its 52 cards, an
+    AlleyWay seat fewer of its 40-60). Measured on planted buffs and A/A twins (``workbench bench
+    --stats``) against fixed shares of the deck (the top 27% against past 54%), and kept because
+    it finds the buff sooner at the same false-positive rate."""
 
-    def __init__(self, top_share: float = 14 / 52, deep_share: float = 28 / 52):
-        self.top_share, self.deep_share = top_share, deep_share
+    def __init__(self, top_quantile: float = 50.0, deep_quantile: float = 90.0):
+        self.top_quantile, self.deep_quantile = top_quantile, deep_quantile
 
-    def groups(self, position: np.ndarray, deck_size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def yardsticks(self, rows: pl.DataFrame) -> dict[str, tuple[float, float]]:
+        """Per deck: (cards a typical seat sees, cards nine in ten seats see at most)."""
+        out = {}
+        for (deck,), part in rows.unique(["match_no", "seat"]).group_by(["deck"]):
+            seen = part["seen"].to_numpy().astype(float)
+            out[deck] = (float(np.percentile(seen, self.top_quantile)), float(np.percentile(seen, self.deep_quantile)))
+        return out
+
+    def groups(self, position: np.ndarray, typical: float, most: float) -> tuple[np.ndarray, np.ndarray]:
         pos = np.asarray(position, dtype=float)  # NaN when the store predates deck positions
-        size = np.asarray(deck_size, dtype=float)
         known = np.isfinite(pos)
-        return known & (pos < self.top_share * size), known & (pos >= self.deep_share * size)
+        return known & (pos < typical), known & (pos >= most)
 
 
 ATTRIBUTION = PositionContrast()
@@ -192,7 +208,46 @@ def _two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple
     return q, reject
 
 
-MIN_GROUP = 20  # twins in each group before a card's contrast is tested
+MIN_GROUP = 20  # twins in each group before a card's opening-hand excess is tested
+LARGE_GROUP = 30  # below this many twins in a group, the attribution's p comes from permutations
+PERMUTATIONS = 4000
+MIN_CONTRAST_GROUP = 5  # fewer twins than this in a group: no contrast at all
+
+
+def randomised_contrast(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
+    """mean(a) - mean(b) for two groups a randomisation made (the shuffle), with Welch's 95%
+    interval and a two-sided p-value: Welch's t-test when both groups are large, an exact
+    permutation test of the same difference when one is small (paired differences take only -1,
+    0 and 1, and a t-test of a small group of them rejects too easily; under the null hypothesis
+    the card does nothing, the groups are exchangeable, which is all the permutation test needs).
+    The groups' variances differ under the alternative (twins where a changed card lies deep
+    barely diverge), which is why the interval is Welch's. The permutations use a fixed seed, so
+    the same data always give the same answer."""
+    if a.size < MIN_CONTRAST_GROUP or b.size < MIN_CONTRAST_GROUP:
+        diff = float(a.mean() - b.mean()) if a.size and b.size else math.nan
+        return diff, math.nan, math.nan, math.nan
+    diff = float(a.mean() - b.mean())
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+    df = (va + vb) ** 2 / ((va * va) / (a.size - 1) + (vb * vb) / (b.size - 1))
+    half = sps.t.ppf(0.975, df) * se
+    if min(a.size, b.size) >= LARGE_GROUP:
+        p = float(2 * sps.t.sf(abs(diff) / se, df))
+    else:
+        p = _permutation_p(np.concatenate([a, b]), a.size, diff)
+    return diff, diff - half, diff + half, p
+
+
+def _permutation_p(values: np.ndarray, n_first: int, observed: float) -> float:
+    rng = np.random.default_rng(20261201)
+    total, n = values.sum(), values.size
+    # each permutation's first group: n_first values drawn without replacement
+    picks = np.argsort(rng.random((PERMUTATIONS, n)), axis=1)[:, :n_first]
+    first = values[picks].sum(axis=1)
+    diffs = first / n_first - (total - first) / (n - n_first)
+    return float((1 + np.count_nonzero(np.abs(diffs) >= abs(observed) - 1e-12)) / (PERMUTATIONS + 1))
 
 
 def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
@@ -214,21 +269,22 @@ def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, fl
 
 def power(t: pl.DataFrame, decks: list[str] | None = None) -> pl.DataFrame:
     """Matches and seeds needed to see a change of 1, 2 and 5 points in a deck's win rate,
-    paired (this diff's twins) against unpaired (two independent runs), 80% power, 5% two-sided;
-    one block of rows per deck in ``decks`` (default: every deck)."""
+    paired (this diff's twins) against unpaired (two independent runs), 80% power, 5% two-sided,
+    for the decks in ``decks`` (default: every deck): the variance of a twin's paired difference
+    and the win rate are taken over those decks' twins together."""
+    part = t.filter(pl.col("deck").is_in(decks)) if decks else t
+    wb, wc = part["win_base"].to_numpy(), part["win_candidate"].to_numpy()
+    var_paired = float((wc - wb).var(ddof=1)) if part.height > 1 else math.nan
+    p = float(np.concatenate([wb, wc]).mean()) if part.height else 0.5
     rows = []
-    for deck in decks or sorted(t["deck"].unique().to_list()):
-        part = t.filter(pl.col("deck") == deck)
-        wb, wc = part["win_base"].to_numpy(), part["win_candidate"].to_numpy()
-        var_paired = float((wc - wb).var(ddof=1)) if part.height > 1 else math.nan
-        p = float(np.concatenate([wb, wc]).mean()) if part.height else 0.5
-        for delta in POINTS:
-            paired = samples_needed(var_paired, delta)
-            unpaired = samples_needed(2 * p * (1 - p), delta)  # per version
-            rows.append({"deck": deck, "change_points": round(delta * 100), "paired_matches": paired,
-                         "paired_seeds": math.ceil(paired / 2) if paired == paired else math.nan,
-                         "unpaired_matches_per_version": unpaired,
-                         "unpaired_seeds_per_version": math.ceil(unpaired / 2) if unpaired == unpaired else math.nan})
+    for delta in POINTS:
+        paired = samples_needed(var_paired, delta)
+        unpaired = samples_needed(2 * p * (1 - p), delta)  # per version
+        rows.append({"change_points": round(delta * 100), "paired_matches": paired,
+                     "paired_seeds": math.ceil(paired / 2) if paired == paired else math.nan,
+                     "unpaired_matches_per_version": unpaired,
+                     "unpaired_seeds_per_version": math.ceil(unpaired / 2) if unpaired == unpaired else math.nan,
+                     "decks": ", ".join(decks or sorted(t["deck"].unique().to_list()))})
     return pl.DataFrame(rows)
 
 
@@ -282,7 +338,9 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
         "primary_cards": cards if empty else cards.filter(pl.col("changed")),
         "flagged_cards": cards if empty else cards.filter(pl.col("flagged") & ~pl.col("changed")),
         "significant_cards": cards if empty else cards.filter(pl.col("significant")),
-        "beyond_deck_cards": cards if empty else cards.filter(pl.col("flagged")),
+        # the older opening-hand contrast's finds, kept beside the attribution for reference
+        "beyond_deck_cards": cards if empty else cards.filter(pl.col("excess_significant")),
+        "attributed_cards": cards if empty else cards.filter(pl.col("flagged")),
         "variance_saved": (1 - vp / vu) if vu and vu == vu and vu > 0 else math.nan,
         "twins": t.height, "base_run": base_run, "candidate_run": candidate_run,
     }

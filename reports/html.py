@@ -173,10 +173,21 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
     parts.append(_table(r["decks"], {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                                      "change": "change", "change_lo": "low", "change_hi": "high", "mcnemar_p": "McNemar p"},
                         ("wr_base", "wr_candidate", "change", "change_lo", "change_hi")))
-    for key, label in (("significant_cards", "Cards whose win rate moved (paired, BH at 5% FDR)"),
-                       ("beyond_deck_cards", "Cards that moved beyond their deck (opening-hand test, BH at 5% FDR)")):
-        names = r[key]["card"].to_list() if r[key].height else []
-        parts.append(f"<p>{label}: " + (", ".join(html.escape(c) for c in names) if names else "none") + "</p>")
-    parts.append(_table(r["power"], {"change_points": "change (points)", "paired_matches": "paired matches",
+    attribution = {"card": "card", "effect_points": "effect (pts)", "effect_lo": "low", "effect_hi": "high",
+                   "p_value": "p", "q_value": "q (BH, its family)", "top_twins": "twins near the top",
+                   "deep_twins": "twins deep"}
+    if r["primary_cards"].height:
+        parts.append("<h3>The cards you changed</h3><p>Their effect within their deck: the paired change of twins "
+                     "where the card's first copy lay near the top of the shuffled deck minus where it lay deep "
+                     "(randomised by the shuffle); tested as pre-declared hypotheses. Red: flagged.</p>"
+                     + _table(r["primary_cards"], attribution, sig="flagged"))
+    flagged = r["flagged_cards"]
+    parts.append("<p>Other cards whose change differs from their deck's (BH at 5% FDR): "
+                 + (", ".join(html.escape(c) for c in flagged["card"].to_list()) if flagged.height else "none") + "</p>")
+    names = r["significant_cards"]["card"].to_list() if r["significant_cards"].height else []
+    parts.append("<p>For reference, cards whose win rate moved over twins with the card in hand (paired, BH at 5% "
+                 "FDR; a deck that got stronger moves all its cards): "
+                 + (", ".join(html.escape(c) for c in names) if names else "none") + "</p>")
+    parts.append(_table(r["power"], {"decks": "decks the change touches", "change_points": "change (points)", "paired_matches": "paired matches",
                                      "unpaired_matches_per_version": "unpaired matches per version"}))
     return "".join(parts)

@@ -100,7 +100,7 @@ class Calibration:
         # the planted deck only: in one pairing the other deck's change is its mirror image
         decks = a["decks"].filter(pl.col("deck") == self.plant.decks[0])
         return SizeResult(seeds, bool(row["flagged"]), row["effect_points"], row["p_value"],
-                          r["flagged_cards"].height, a["beyond_deck_cards"].height,
+                          r["flagged_cards"].height, a["attributed_cards"].height,
                           int((decks["mcnemar_p"] < 0.05).sum()), decks.height, r["variance_saved"])
 
     def value(self, seed: int, seeds: int) -> ValueResult:

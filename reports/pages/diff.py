@@ -22,6 +22,14 @@ HELP = {
     "McNemar p": "McNemar's test on the discordant twins (won under one version only)",
     "excess change": "the change of the twins dealt the card in the opening hand minus its deck's other twins: "
                      "the shuffle deals it at random, so this is what moved with the card itself, not with its deck",
+    "effect": "the attribution: the paired change of twins where the card's first copy lay near the top of the "
+              "shuffled deck (within the cards a typical seat of its deck sees in the base run) minus the change of twins "
+              "where it lay deep (beyond what nine seats in ten see: almost never reached). The shuffle "
+              "is the same in both runs and comes first, so the split is randomised: a change that only made the deck "
+              "stronger moves both groups alike, one that made this card stronger moves the top group more",
+    "q (attribution)": "Benjamini-Hochberg q-value of the effect within the card's family: the cards the candidate "
+                       "changed are pre-declared hypotheses (their own family), every other card is exploratory",
+    "flagged": "q (attribution) below 0.05: the card's change differs from its deck's",
     "q (BH)": "Benjamini-Hochberg q-value of the paired change (McNemar) across the cards; significant when below 0.05",
     "excess q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards",
     "variance saved": "share of the variance of a deck's win-rate change that the pairing removed; an unpaired "
@@ -87,9 +95,10 @@ def headline(d: dict, r: dict) -> None:
     if saved == saved:
         c3.metric("Variance the pairing saved", f"{saved:.0%}", help=HELP["variance saved"])
         c3.caption(f"an unpaired comparison would need about {1 / max(1e-9, 1 - saved):.1f}× the matches")
-    sig, beyond = r["significant_cards"], r["beyond_deck_cards"]
+    sig, beyond = r["significant_cards"], r["attributed_cards"]
     c4.metric("Cards whose win rate moved", f"{sig.height}", help=HELP["q (BH)"])
-    c4.caption(f"of {r['cards'].height} cards (BH at FDR 5%); {beyond.height} moved beyond their deck")
+    c4.caption(f"of {r['cards'].height} cards (in hand, BH at FDR 5%; deck strength moves them all); "
+               f"{beyond.height} flagged by the attribution")
 
 
 def deck_section(path, d: dict, r: dict) -> None:
@@ -149,33 +158,31 @@ def card_section(path, d: dict, r: dict) -> None:
     if cards.is_empty():
         st.info("No card was in hand in both runs of any twin.")
         return
-    sig, beyond = r["significant_cards"], r["beyond_deck_cards"]
-    if sig.height:
-        st.success("Win rate moved (paired wins of twins with the card in hand, Benjamini-Hochberg, FDR 5%): "
-                   + ", ".join(f"{c['card']} {c['change'] * 100:+.1f} pts" for c in sig.iter_rows(named=True)))
+    changed_cards_summary(r)
+    flagged, sig = r["flagged_cards"], r["significant_cards"]
+    if flagged.height:
+        st.warning("Other cards whose change differs from their deck's (attribution, BH at FDR 5%): "
+                   + ", ".join(f"{c['card']} {c['effect_points']:+.1f} pts" for c in flagged.iter_rows(named=True)))
     else:
-        st.info("No card's win rate moved significantly after Benjamini-Hochberg (FDR 5%).")
-    if beyond.height:
-        st.warning("Moved beyond their deck (twins dealt the card in the opening hand against the rest, BH, FDR 5%): "
-                   + ", ".join(f"{c['card']} {c['excess_change'] * 100:+.1f} pts" for c in beyond.iter_rows(named=True)))
-    else:
-        st.caption("No card moved beyond its deck after Benjamini-Hochberg (FDR 5%): a deck-wide move shows in every "
-                   "card of the deck, the opening-hand test singles out a card that moved by itself.")
+        st.caption("No card the candidate left alone changed differently from its deck (attribution, BH at FDR 5%): "
+                   "a deck-wide move shows in every card of the deck, the attribution singles out a card that moved "
+                   "by itself.")
+    st.caption(f"For reference: {sig.height} cards' win rate moved over twins with the card in hand (McNemar, BH); "
+               "a deck that got stronger moves all its cards, and its opponents' the other way, so that is not a finding "
+               "about the card.")
     names = cached("card_names", str(path), (d["base_run"], d["candidate_run"])).unique("card", keep="first")
     raw = names.join(cards, on="card", how="right")
     view, _ = card_filters(raw)
     min_twins = st.sidebar.slider("Minimum twins per card", 0, int(max(1, raw["twins"].max())), 0,
                                   help="hide cards in hand in both runs in fewer twins than this")
-    effect = "excess_change" if "excess_change" in view.columns else "change"
-    view = view.filter(pl.col("twins") >= min_twins).sort(effect, descending=True, nulls_last=True)
-    rows = [x for x in view.to_dicts() if x[effect] is not None and not math.isnan(x[effect])]
-    if rows and effect == "excess_change":
-        colors = ["#d62728" if x["excess_significant"] else "#7f7f7f" for x in rows]
-        labels = [f"{x['name'] or x['card']} (n={x['twins']:,})" for x in rows]
-        chart_rows = [dict(x, change=x["excess_change"], change_lo=x["excess_lo"], change_hi=x["excess_hi"],
-                           raw_change=x["change"]) for x in rows]
-        fig = _card_chart(chart_rows, labels, colors)
-        st.plotly_chart(fig, width="stretch")
+    view = view.filter(pl.col("twins") >= min_twins).sort(["changed", "effect_points"], descending=True, nulls_last=True)
+    rows = [x for x in view.to_dicts() if x["effect_points"] is not None and not math.isnan(x["effect_points"])
+            and x["effect_lo"] is not None and not math.isnan(x["effect_lo"])]
+    if rows:
+        colors = ["#d62728" if x["flagged"] else "#7f7f7f" for x in rows]
+        labels = [f"{'★ ' if x['changed'] else ''}{x['name'] or x['card']} (n={x['top_twins']:,}+{x['deep_twins']:,})"
+                  for x in rows]
+        st.plotly_chart(_card_chart(rows, labels, colors), width="stretch")
     config = deck_config() | {
         "card": st.column_config.TextColumn("card id", pinned=True), "name": st.column_config.TextColumn("name", pinned=True),
         "change": pts("change in hand", "win-rate change over twins where the card was in hand in both runs (paired)"),
@@ -185,18 +192,28 @@ def card_section(path, d: dict, r: dict) -> None:
         "opening_change": pts("change dealt", "the change over the twins dealt the card in the opening hand"),
         "other_twins": count("other twins", "the deck's twins not dealt the card in the opening hand"),
         "other_change": pts("change others", "the deck's change over those twins"),
+        "changed": st.column_config.CheckboxColumn("changed", help="the candidate version defines this card differently"),
+        "effect_points": st.column_config.NumberColumn("effect (pts)", help=HELP["effect"], format="%+.1f"),
+        "effect_lo": st.column_config.NumberColumn("effect lo", help="95% lower bound (Welch)", format="%+.1f"),
+        "effect_hi": st.column_config.NumberColumn("effect hi", help="95% upper bound (Welch)", format="%+.1f"),
+        "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided Welch p of the effect", format="%.3g"),
+        "q_value": st.column_config.NumberColumn("q (attribution)", help=HELP["q (attribution)"], format="%.3g"),
+        "flagged": st.column_config.CheckboxColumn("flagged", help=HELP["flagged"]),
+        "top_twins": count("twins near the top", "twins where the card's first copy lay within the cards a typical seat sees"),
+        "deep_twins": count("twins deep", "twins where the card's first copy lay beyond what nine seats in ten see"),
+        "moved_q": st.column_config.NumberColumn("q (moved in hand)", help=HELP["q (BH)"], format="%.3g"),
         "excess_change": pts("excess change", HELP["excess change"]),
         "excess_lo": pts("excess lo", "95% lower bound"), "excess_hi": pts("excess hi", "95% upper bound"),
         "excess_p": st.column_config.NumberColumn("excess p", help="two-sided p of the excess change", format="%.3g"),
-        "q_value": st.column_config.NumberColumn("q (BH)", help=HELP["q (BH)"], format="%.3g"),
-        "significant": st.column_config.CheckboxColumn("significant", help=HELP["q (BH)"]),
+        "significant": st.column_config.CheckboxColumn("moved in hand", help=HELP["q (BH)"]),
         "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
         "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
-    order = [c for c in ("card", "name", "type", "faction", "cost", "twins", "wr_base", "wr_candidate", "change",
-                         "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p", "opening_twins",
-                         "opening_change", "other_twins", "other_change", "excess_change", "excess_lo", "excess_hi", "excess_p", "q_value",
-                         "significant", "excess_q", "excess_significant", "play_rate_base", "play_rate_candidate",
-                         "flip_up", "flip_down")
+    order = [c for c in ("card", "name", "type", "faction", "cost", "changed", "effect_points", "effect_lo",
+                         "effect_hi", "p_value", "q_value", "flagged", "top_twins", "deep_twins", "twins", "wr_base",
+                         "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p",
+                         "moved_q", "significant", "opening_twins", "opening_change", "other_twins", "other_change",
+                         "excess_change", "excess_lo", "excess_hi", "excess_p", "excess_q", "excess_significant",
+                         "play_rate_base", "play_rate_candidate", "flip_up", "flip_down")
              if c in view.columns]
     shown = with_replay_links(percent(view, RATE_COLS), {"flip_up": "won only under candidate",
                                                          "flip_down": "won only under base"}, config)
@@ -208,18 +225,35 @@ def card_section(path, d: dict, r: dict) -> None:
                     f"{row['name'] or row['card']} in hand in {d['base_version']} → {d['candidate_version']}" if row else "")
 
 
+def changed_cards_summary(r: dict) -> None:
+    """The pre-declared hypotheses first: what the designer changed, and what it did within its deck."""
+    if r["changed_cards"].is_empty():
+        st.info("The candidate changes no card (a rules change): every card is exploratory.")
+        return
+    measured = {c["card"]: c for c in r["primary_cards"].iter_rows(named=True)}
+    for card, kind in r["changed_cards"].select("card", "change").iter_rows():
+        c = measured.get(card)
+        if c is None:
+            st.info(f"You changed **{card}** ({kind}): no deck of this diff holds it.")
+            continue
+        text = (f"You changed **{c.get('name') or card}** ({kind}): its effect within its deck is "
+                f"**{c['effect_points']:+.1f} pts** [{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, "
+                f"q {c['q_value']:.3g} ({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
+        (st.error if c["flagged"] else st.info)(text + (" Flagged." if c["flagged"] else " Not flagged."))
+
+
 def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Figure:
     fig = go.Figure(go.Scatter(
-        x=[x["change"] * 100 for x in rows], y=labels, mode="markers", marker={"color": colors, "size": 9},
+        x=[x["effect_points"] for x in rows], y=labels, mode="markers", marker={"color": colors, "size": 9},
         error_x={"type": "data", "symmetric": False, "color": "#555555",
-                 "array": [(x["change_hi"] - x["change"]) * 100 for x in rows],
-                 "arrayminus": [(x["change"] - x["change_lo"]) * 100 for x in rows]},
-        customdata=[[x["raw_change"] * 100, x["q_value"]] for x in rows],
-        hovertemplate="%{y}<br>excess change %{x:+.1f} pts (in hand: %{customdata[0]:+.1f} pts), "
+                 "array": [x["effect_hi"] - x["effect_points"] for x in rows],
+                 "arrayminus": [x["effect_points"] - x["effect_lo"] for x in rows]},
+        customdata=[[x["change"] * 100, x["q_value"]] for x in rows],
+        hovertemplate="%{y}<br>effect %{x:+.1f} pts (in hand: %{customdata[0]:+.1f} pts), "
                       "q = %{customdata[1]:.3g}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="gray")
-    fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = beyond its deck after BH)",
-                      xaxis_title="Win-rate change when in hand, beyond its deck's change (points)", yaxis_title="",
+    fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = flagged; ★ = changed)",
+                      xaxis_title="Win-rate change near the top of the deck minus deep in it (points)", yaxis_title="",
                       height=max(360, 20 * len(rows) + 140),
                       yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
     return fig
@@ -229,13 +263,15 @@ def power_section(r: dict) -> None:
     st.subheader("Matches a diff needs")
     st.caption("To see a change of 1, 2 or 5 points in a deck's win rate with 80% power at 5% two-sided: paired "
                "(this diff's own spread of twin differences) against two independent runs. Seeds = matches / 2 "
-               "with seat swapping.")
+               "with seat swapping. Computed over the decks the change touches (those holding a changed card; every "
+               f"deck for a rules change): {', '.join(r['touched_decks'])}.")
     table_with_download(r["power"], "diff_power", {
         "change_points": st.column_config.NumberColumn("change (pts)", format="%d pts"),
         "paired_matches": count("paired matches", HELP["matches needed"]),
         "paired_seeds": count("paired seeds", "seeds, each played from both seats"),
         "unpaired_matches_per_version": count("unpaired matches / version", HELP["matches needed"]),
-        "unpaired_seeds_per_version": count("unpaired seeds / version", "seeds per version, each played from both seats")})
+        "unpaired_seeds_per_version": count("unpaired seeds / version", "seeds per version, each played from both seats"),
+        "decks": st.column_config.TextColumn("decks", help="the decks the change touches, whose twins these figures use")})
 
 
 def render() -> None:

@@ -103,10 +103,10 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
         out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "
                   f"would need about {1 / max(1e-9, 1 - saved):.1f}x the matches")
     touched = ", ".join(r["touched_decks"])
-    p = Table("deck", "change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
+    p = Table("change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
               title=f"Matches needed (80% power, 5% two-sided), decks the change touches: {touched}")
     for row in r["power"].iter_rows(named=True):
-        p.add_row(row["deck"], f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
+        p.add_row(f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
                                                   (row["paired_matches"], row["paired_seeds"],
                                                    row["unpaired_matches_per_version"], row["unpaired_seeds_per_version"])))
     out.print(p)
