@@ -198,3 +198,25 @@ def test_html_report_has_the_card_value_section(small_store, tmp_path):
     assert ranked.index("Marshal Gunhand") < ranked.index("Tin Star Recruit") < ranked.index("Deadeye Shot")
     assert "+5.0" in ranked and "2.0 to 8.0" in ranked
     assert section.count("Win rate added per card") >= 3, "a chart per ranking"
+
+
+# --- the Cards page -------------------------------------------------------------------------------------
+
+def test_cards_page_shows_the_newest_card_value_beside_each_card(small_store, tmp_path, monkeypatch, downloads):
+    from tests.test_dashboard import csv_of, page_app
+
+    path = tmp_path / "cards.duckdb"
+    shutil.copy(small_store, path)
+    shutil.copytree(f"{small_store}.events", f"{path}.events")
+    with duckdb.connect(str(path), read_only=True) as con:
+        [(game,)] = con.execute("SELECT any_value(game) FROM runs").fetchall()
+    add_card_values(path, [r for r in value_rows(game) if r["pilots"] == "greedy" and r["rules_version"] == "base"])
+    monkeypatch.setenv("WORKBENCH_DB", str(path))
+    at = page_app("cards").run()
+    assert not at.exception, [e.value for e in at.exception]
+    rows = {r["card"]: r for r in csv_of(at, downloads, "card_stats")}
+    assert float(rows["marshal-gunhand"]["value_points"]) == 5.0
+    assert float(rows["tin-star-recruit"]["value_points"]) == 3.0, "the newer measurement"
+    assert rows["tin-star-recruit"]["value_by"] == "lawmen-posse vs field, greedy (base)"
+    unmeasured = [r for c, r in rows.items() if c not in GREEDY_LAWMEN]
+    assert unmeasured and all(r["value_points"] == "" for r in unmeasured)

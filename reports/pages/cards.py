@@ -56,7 +56,7 @@ WITHIN_DECK = View(
     label="Within its deck: opening-hand win rate against the same deck without the card",
     rank_by="oh_excess", flag="oh_excess_significant", q="oh_excess_q",
     columns=("oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q", "oh_excess_significant", "oh_games", "oh_wr",
-             "not_oh_games", "not_oh_wr"),
+             "not_oh_games", "not_oh_wr", "value_points", "value_lo", "value_hi", "value_q", "value_by"),
     value="oh_excess", n="oh_games", center=lambda _frame: 0.0, center_label="no effect beyond its deck",
     chart_title="What each card adds to its own deck: OH excess, deck and seat held fixed (95% interval)",
     x_title="Opening-hand excess over its deck (points)")
@@ -88,6 +88,15 @@ def column_config(group_by: list[str]) -> dict:
         "oh_excess_q": st.column_config.NumberColumn("q beyond deck (BH)", help=METRICS["oh_excess_q"], format="%.3g"),
         "oh_excess_significant": st.column_config.CheckboxColumn("beyond its deck",
                                                                  help=METRICS["oh_excess_significant"]),
+        "value_points": st.column_config.NumberColumn("card value (pts)", help=VALUE_HELP, format="%+.1f"),
+        "value_lo": st.column_config.NumberColumn("value lo", help="95% lower bound of the card value (paired)",
+                                                  format="%+.1f"),
+        "value_hi": st.column_config.NumberColumn("value hi", help="95% upper bound of the card value (paired)",
+                                                  format="%+.1f"),
+        "value_q": st.column_config.NumberColumn("value q (BH)", help="Benjamini-Hochberg q of the card value over "
+                                                 "the cards of its measurement", format="%.3g"),
+        "value_by": st.column_config.TextColumn("value measured", help="the deck, opponents, pilots and rules version "
+                                                "of the newest `workbench value` measurement of this card"),
         "not_oh_games": count("not OH n", METRICS["not_oh_games"]),
         "not_oh_wr": pct("deck WR without it in OH", METRICS["not_oh_wr"]),
         "not_oh_wr_lo": pct("without lo", "95% Wilson lower bound"),
@@ -112,6 +121,26 @@ def column_config(group_by: list[str]) -> dict:
         config[f"{rate}_lo"] = pct(f"{label} lo", f"95% Wilson lower bound of {label}")
         config[f"{rate}_hi"] = pct(f"{label} hi", f"95% Wilson upper bound of {label}")
     return config
+
+
+VALUE_HELP = ("win rate the card adds to its deck, measured by intervention (`workbench value`): the deck as written "
+              "minus the same deck with the card's copies replaced by a vanilla reference card of its cost, on the same "
+              "seeds and seats; empty until a measurement exists. See the Card value page")
+
+
+def with_card_value(path, stats: pl.DataFrame, game: str | None, group_by: list[str]) -> pl.DataFrame:
+    """The newest stored card value beside each card (per deck and rules version when the table is
+    split by them), so the observational and the interventional answer sit side by side."""
+    values = cached("card_values", str(path), game)
+    keys = ["card"] + [k for k in ("deck", "rules_version") if k in group_by]
+    if values.is_empty():
+        return stats.with_columns(pl.lit(None, pl.Float64).alias(c) for c in ("value_points", "value_lo", "value_hi",
+                                                                              "value_q")).with_columns(
+            pl.lit(None, pl.Utf8).alias("value_by"))
+    newest = (values.sort("value_id", descending=True).unique(keys, keep="first")
+              .with_columns(pl.format("{} vs {}, {} ({})", "deck", "against", "pilots", "rules_version").alias("value_by"))
+              .select(*keys, "value_points", "value_lo", "value_hi", pl.col("q_value").alias("value_q"), "value_by"))
+    return stats.join(newest, on=keys, how="left")
 
 
 def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
@@ -267,6 +296,7 @@ def render() -> None:
     if stats.is_empty():
         st.info("No card rows in these matches yet.")
         return
+    stats = with_card_value(path, stats, filters.game, group_by)
     view, _ = card_filters(stats)
     min_games = st.sidebar.slider("Minimum games in hand", 0, int(max(1, stats["gih_games"].max())), 0,
                                   help="hide cards seen in fewer games than this")

@@ -1,0 +1,74 @@
+"""Planted truth on every game: one ordinary card of a starter deck made moderately stronger
+(one cost step of stats, cardsdb/<game>/calibration.yaml), greedy pilots. ``workbench diff`` must
+flag that card as the cause and (almost) no card the version left alone; ``workbench value``
+must find the card gained value, with the change's interval above zero.
+
+Each game is one fixed seed, so each test is one deterministic draw from what ``workbench bench
+--stats`` measures over many blocks (its detection rates are in the closing notes and RULES.md);
+the sizes below are the smallest at which that calibration found the buff in every block."""
+from __future__ import annotations
+
+import pytest
+
+from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
+from tests.conftest import run_cli
+
+SEEDS = {"frontier": 500, "alleyway": 500, "allegiance": 500}
+
+
+@pytest.fixture(scope="module", params=sorted(SEEDS))
+def planted_game(request, tmp_path_factory):
+    game = request.param
+    root = tmp_path_factory.mktemp(f"planted-{game}")
+    data = planted_data(game, root / "data")
+    plant = planted(game)
+    db = root / "planted.duckdb"
+    env = {"WORKBENCH_DATA_DIR": str(data)}
+    matches = str(2 * SEEDS[game])
+    diff = run_cli("diff", game, "--base", "base", "--candidate", PLANTED_VERSION, "--matches", matches,
+                   "--decks", ",".join(plant.decks), "--pilots", "greedy", "--db", str(db), "--quiet", "--seed", "3",
+                   env=env, timeout=1800)
+    assert diff.returncode == 0, diff.stderr
+    value = run_cli("value", game, "--deck", plant.decks[0], "--cards", plant.card, "--against", plant.decks[1],
+                    "--rules", PLANTED_VERSION, "--base-rules", "base", "--matches", matches, "--pilots", "greedy",
+                    "--db", str(db), "--quiet", "--seed", "3", env=env, timeout=1800)
+    assert value.returncode == 0, value.stderr
+    return game, plant, db, diff, value
+
+
+@pytest.mark.slow
+def test_diff_flags_the_buffed_card_and_almost_no_other(planted_game):
+    import polars as pl
+
+    from reports import db as store
+    from reports.diff import version_diff
+
+    game, plant, db, diff, _value = planted_game
+    base, candidate = store.query(db, "SELECT base_run, candidate_run FROM diffs").row(0)
+    r = version_diff(db, base, candidate)
+    assert r["changed_cards"]["card"].to_list() == [plant.card]
+    row = r["cards"].filter(pl.col("card") == plant.card).row(0, named=True)
+    assert row["changed"] and row["flagged"] and row["effect_points"] > 0 and row["effect_lo"] > 0, row
+    unchanged = r["cards"].filter(~pl.col("changed"))
+    assert r["flagged_cards"].height <= max(1, round(0.05 * unchanged.height)), r["flagged_cards"]["card"].to_list()
+    assert f"you changed {plant.card} (changed): its effect within its deck is +" in diff.stdout
+    assert "FLAGGED" in diff.stdout
+    assert r["touched_decks"] == [plant.decks[0]] or set(r["touched_decks"]) == set(plant.decks)
+
+
+@pytest.mark.slow
+def test_value_finds_the_buffed_card_gained_value(planted_game):
+    from reports import db as store
+    from reports.intervention import value_change
+
+    game, plant, db, _diff, value = planted_game
+    rows = store.query(db, "SELECT rules_version, value_points, base_run, variant_run FROM card_value "
+                           "WHERE card = ? ORDER BY value_id", [plant.card]).to_dicts()
+    by = {r["rules_version"]: r for r in rows}
+    assert set(by) == {"base", PLANTED_VERSION}
+    assert by[PLANTED_VERSION]["value_points"] > by["base"]["value_points"]
+    change = value_change(db, (by["base"]["base_run"], by["base"]["variant_run"]),
+                          (by[PLANTED_VERSION]["base_run"], by[PLANTED_VERSION]["variant_run"]))
+    assert change["change_lo"] > 0, change
+    assert "reusing run" in value.stderr, "value reuses the diff's runs of the deck as written"
+    assert f"Card value, base -> {PLANTED_VERSION}" in value.stdout
