@@ -1,0 +1,55 @@
+"""The diff's card attribution on synthetic twins: calibrated under the null whatever the group
+sizes, powered when a card's twins diverge only when it is near the top, and the changed cards
+tested in their own family."""
+import numpy as np
+import polars as pl
+
+from reports.diff import ATTRIBUTION, _two_families, randomised_contrast
+
+
+def _null_twins(rng, n: int, diverge: float = 0.3) -> np.ndarray:
+    """Paired differences of twins with no effect: a share diverges, each way alike."""
+    flips = rng.random(n) < diverge
+    return np.where(flips, rng.choice([-1.0, 1.0], n), 0.0)
+
+
+def test_the_contrast_rejects_about_five_percent_under_the_null_for_small_and_large_groups():
+    rng = np.random.default_rng(11)
+    for n_top, n_deep in ((300, 12), (300, 25), (600, 120)):  # permutation, permutation, Welch
+        rejected = 0
+        trials = 600
+        for _ in range(trials):
+            d = _null_twins(rng, n_top + n_deep)
+            *_rest, p = randomised_contrast(d[:n_top], d[n_top:])
+            rejected += p < 0.05
+        assert 0.025 <= rejected / trials <= 0.075, (n_top, n_deep, rejected / trials)
+
+
+def test_the_contrast_finds_a_card_whose_twins_diverge_only_near_the_top():
+    rng = np.random.default_rng(5)
+    found = 0
+    for _ in range(100):
+        top = _null_twins(rng, 600) + (rng.random(600) < 0.15)  # the buff turns some losses into wins
+        deep = _null_twins(rng, 150, diverge=0.05)             # deep, the card barely acts
+        diff, lo, hi, p = randomised_contrast(np.clip(top, -1, 1), deep)
+        found += p < 0.05 and lo > 0
+    assert found >= 90
+
+
+def test_the_changed_cards_are_their_own_family():
+    p = np.array([0.03] + [0.5] * 45)
+    changed = np.array([True] + [False] * 45)
+    q, flagged = _two_families(p, changed, 0.05)
+    assert flagged[0] and q[0] == 0.03 and not flagged[1:].any()
+    q_all, flagged_all = _two_families(p, np.zeros(46, dtype=bool), 0.05)
+    assert not flagged_all[0], "the same p among 46 exploratory cards is not enough"
+
+
+def test_near_the_top_and_deep_follow_how_many_cards_a_seat_of_the_deck_sees():
+    rows = pl.DataFrame({"deck": ["a"] * 10 + ["b"] * 10, "match_no": list(range(20)), "seat": [0] * 20,
+                         "seen": list(range(10, 20)) + list(range(30, 40))})
+    depth = ATTRIBUTION.yardsticks(rows)
+    assert depth["a"] == (14.5, np.percentile(range(10, 20), 90))
+    top, deep = ATTRIBUTION.groups(np.array([0, 14, 15, 18.1, 19, np.nan]), *depth["a"])
+    assert top.tolist() == [True, True, False, False, False, False]
+    assert deep.tolist() == [False, False, False, True, True, False]
