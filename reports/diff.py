@@ -140,7 +140,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
-        top, deep = ATTRIBUTION.groups(part["position"].to_numpy(), *depth[part["deck"][0]])
+        top, deep = ATTRIBUTION.split(part, depth)
         effect, e_lo, e_hi, e_p = randomised_contrast(d[top], d[deep])
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
@@ -184,7 +184,15 @@ class PositionContrast:
             out[deck] = (float(np.percentile(seen, self.top_quantile)), float(np.percentile(seen, self.deep_quantile)))
         return out
 
-    def groups(self, position: np.ndarray, typical: float, most: float) -> tuple[np.ndarray, np.ndarray]:
+    def split(self, part: pl.DataFrame, depth: dict[str, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+        """(near the top, deep) for a card's twins, each against its own deck's yardsticks (a card
+        both decks hold is measured in each against that deck's)."""
+        decks = part["deck"].to_numpy()
+        typical = np.array([depth[d][0] for d in decks], dtype=float)
+        most = np.array([depth[d][1] for d in decks], dtype=float)
+        return self.groups(part["position"].to_numpy(), typical, most)
+
+    def groups(self, position: np.ndarray, typical, most) -> tuple[np.ndarray, np.ndarray]:
         pos = np.asarray(position, dtype=float)  # NaN when the store predates deck positions
         known = np.isfinite(pos)
         return known & (pos < typical), known & (pos >= most)

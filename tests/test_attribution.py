@@ -53,3 +53,16 @@ def test_near_the_top_and_deep_follow_how_many_cards_a_seat_of_the_deck_sees():
     top, deep = ATTRIBUTION.groups(np.array([0, 14, 15, 18.1, 19, np.nan]), *depth["a"])
     assert top.tolist() == [True, True, False, False, False, False]
     assert deep.tolist() == [False, False, False, True, True, False]
+
+
+def test_each_game_plants_its_buff_on_a_card_only_the_first_deck_holds():
+    from cardsdb.calibration import planted
+    from cardsdb.loader import load_ruleset
+    from tests.conftest import DATA
+
+    for game in ("frontier", "alleyway", "allegiance"):
+        plant = planted(game)
+        data, ruleset = load_ruleset(game, "base", DATA)
+        first, second = (data.decks[d] for d in plant.decks)
+        assert plant.card in first.cards and plant.card not in second.cards, game
+        assert set(plant.patch) <= set(ruleset.cards[plant.card].model_dump(by_alias=True)), game
