@@ -89,3 +89,16 @@ def test_campaign_batches_run_on_a_local_cluster_with_the_same_results(tmp_path)
         assert x.sql(runs).fetchall() == y.sql(runs).fetchall()
         assert len(x.sql(runs).fetchall()) == 4
     assert (tmp_path / "shared" / "run-1").is_dir()
+
+
+@pytest.mark.slow
+def test_value_on_a_local_cluster_gives_the_same_card_value_as_local_processes(tmp_path):
+    args = ["value", "frontier", "--deck", "lawmen-posse", "--cards", "marshal-gunhand", "--against",
+            "goblin-gold-gang", "--matches", "40", "--pilots", "random", "--quiet"]
+    local, dask = run_here_and_on_a_local_cluster(tmp_path, args)
+    q = "SELECT card, reference, twins, wr_with, wr_without, value_points, p_value FROM card_value"
+    here, there = db.query(local, q).rows(), db.query(dask, q).rows()
+    assert here == there and here[0][2] == 40
+    every = ("SELECT md5(string_agg(concat_ws(',', run_id, match_no, seed, winner_seat, reason, turns, decisions), ';' "
+             "ORDER BY run_id, match_no)) AS d, count(*) AS n FROM matches")
+    assert db.query(local, every).rows() == db.query(dask, every).rows()
