@@ -120,7 +120,6 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
                b.in_opening_hand > 0 AS in_opening_hand,
                b.deck_position AS position,
-               (sum(b.copies) OVER (PARTITION BY b.match_no, b.seat))::INTEGER AS deck_size,
                (sum(b.in_opening_hand + b.drawn) OVER (PARTITION BY b.match_no, b.seat))::INTEGER AS seen,
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
@@ -224,8 +223,8 @@ MIN_CONTRAST_GROUP = 5  # fewer twins than this in a group: no contrast at all
 
 def randomised_contrast(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
     """mean(a) - mean(b) for two groups a randomisation made (the shuffle), with Welch's 95%
-    interval and a two-sided p-value: Welch's t-test when both groups are large, an exact
-    permutation test of the same difference when one is small (paired differences take only -1,
+    interval and a two-sided p-value: Welch's t-test when both groups are large, a
+    permutation test of the same difference (4,000 random relabellings) when one is small (paired differences take only -1,
     0 and 1, and a t-test of a small group of them rejects too easily; under the null hypothesis
     the card does nothing, the groups are exchangeable, which is all the permutation test needs).
     The groups' variances differ under the alternative (twins where a changed card lies deep

@@ -79,15 +79,28 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                      f"{seat['errors']:,} errors.</p>")
 
     cards = card_metrics(path, filters).filter(pl.col("played_games") > 0)
-    parts.append("<h2>Cards that over- and under-perform</h2><p class='note'>Ranked by Played WR shrunk toward the mean "
-                 "(empirical Bayes), so small samples do not top the list. Red: significant after Benjamini-Hochberg at a "
-                 "5% false discovery rate. Intervals are 95% Wilson.</p>")
+    parts.append("<h2>Cards that over- and under-perform</h2><p class='note'>Ranked within the deck: the card's "
+                 "opening-hand win rate minus its own deck's win rate when the shuffle did not deal it, deck and seat "
+                 "held fixed (OH excess, in points), so a strong deck does not lift all its cards. Red: significant "
+                 "against its own deck after Benjamini-Hochberg at a 5% false discovery rate.</p>")
+    within = {"name": "card", "faction": "faction", "cost": "cost", "oh_games": "n in opening hand",
+              "oh_excess_text": "OH excess (pts)", "oh_excess_ci": "95% interval", "oh_excess_q": "q",
+              "example_win": "example match"}
+    excess = cards.filter(pl.col("oh_excess").is_not_null()).with_columns(
+        (pl.col("oh_excess") * 100).round(1).cast(pl.Utf8).alias("oh_excess_text"),
+        pl.format("{} to {}", (pl.col("oh_excess_lo") * 100).round(1), (pl.col("oh_excess_hi") * 100).round(1))
+        .alias("oh_excess_ci")).sort("oh_excess", descending=True)
+    parts.append("<h3>Most over-performing within their deck</h3>" + _table(excess.head(TOP), within, sig="oh_excess_significant"))
+    parts.append("<h3>Most under-performing within their deck</h3>" + _table(excess.tail(TOP).reverse(), within, sig="oh_excess_significant"))
+    parts.append("<h3>For reference: played win rate pooled over decks</h3><p class='note'>Shrunk toward the mean "
+                 "(empirical Bayes). This carries deck strength and favours cards played late in games that lasted; "
+                 "red: off the pooled rate after Benjamini-Hochberg. Intervals are 95% Wilson.</p>")
     cols = {"name": "card", "faction": "faction", "cost": "cost", "played_games": "n played", "played_wr": "Played WR",
             "played_wr_ci": "95% interval", "played_wr_shrunk": "shrunk", "gih_wr": "GIH WR", "iwd": "IWD",
             "played_wr_q": "q", "example_win": "example match"}
     ranked = _interval(cards, "played_wr").sort("played_wr_shrunk", descending=True)
-    parts.append("<h3>Most over-performing</h3>" + _table(ranked.head(TOP), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
-    parts.append("<h3>Most under-performing</h3>" + _table(ranked.tail(TOP).reverse(), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
+    parts.append("<h3>Highest pooled played WR</h3>" + _table(ranked.head(TOP), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
+    parts.append("<h3>Lowest pooled played WR</h3>" + _table(ranked.tail(TOP).reverse(), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
     chart = ranked.sort("played_wr_shrunk")
     parts.append(fig(go.Figure(go.Bar(
         x=chart["played_wr"] * 100, y=[f"{n} (n={k})" for n, k in zip(chart["name"], chart["played_games"])],

@@ -148,3 +148,31 @@ def test_value_mistakes_get_one_line_and_exit_2(tmp_path, args, words):
     assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
     assert all(w in lines[0] for w in words), lines[0]
     assert not (tmp_path / "v.duckdb").exists(), "nothing written for a mistake"
+
+
+def test_a_value_twin_replays_with_its_card_replaced(value_store):
+    from reports import db as store
+    from workbench.replay import replay_match
+
+    db, *_ = value_store
+    full, variant = store.query(db, "SELECT base_run, variant_run FROM card_value WHERE card = 'marshal-gunhand'").row(0)
+    for match_no in range(0, 60, 7):
+        out = replay_match(db, variant, match_no)
+        assert out["consistent"] and out["warning"] is None, (match_no, out["stored"])
+    assert all(replay_match(db, full, m)["consistent"] for m in range(0, 60, 13))
+
+
+def test_a_finished_run_is_reused_whatever_chunks_it_was_cut_into(tmp_path):
+    from reports import db as store
+
+    db = tmp_path / "w.duckdb"
+    args = ("value", "frontier", "--deck", "lawmen-posse", "--cards", "tin-star-recruit", "--against",
+            "goblin-gold-gang", "--matches", "24", "--pilots", "random", "--db", str(db), "--quiet")
+    first = run_cli(*args, "--workers", "1")
+    assert first.returncode == 0, first.stderr
+    again = run_cli(*args, "--workers", "2")
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.count("reusing run") == 2, again.stderr
+    assert store.query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
+    values = store.query(db, "SELECT value_points FROM card_value ORDER BY value_id")["value_points"].to_list()
+    assert values[0] == values[1]

@@ -14,7 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.core.decks import replace_cards
+from sim.core.decks import compile_decks
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 
@@ -34,9 +34,7 @@ def init_worker(payload: dict) -> None:
     ruleset = Ruleset.from_payload(payload["ruleset"])
     pool = engine.compile_pool(ruleset)
     deck_model = schema(spec.game).Deck
-    decks = [engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]]
-    for slot, replaced in spec.substitute.items():
-        decks[int(slot)] = replace_cards(decks[int(slot)], {pool.ids[a]: pool.ids[b] for a, b in replaced.items()})
+    decks = compile_decks(engine, pool, [deck_model.model_validate(d) for d in payload["decks"]], spec.substitute)
     _CTX.update(key=(spec.spec_hash(), payload["run_id"]), spec=spec, engine=engine, pool=pool,
                 decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
 

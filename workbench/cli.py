@@ -68,7 +68,7 @@ def diff(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     base: str = typer.Option(..., help="the rules version to compare against"),
     candidate: str = typer.Option(..., help="the rules version being tried"),
-    matches: int = typer.Option(1000, help="matches per version (each seed from both seats)"),
+    matches: int = typer.Option(1000, help="matches per pairing of decks and version (each seed from both seats)"),
     decks: Optional[str] = typer.Option(None, help="deck ids (default: the starter decks)"),
     pilots: str = typer.Option("greedy", help="one pilot, or one per deck"),
     seed: int = typer.Option(1, help="base seed (both versions play the same seeds)"),

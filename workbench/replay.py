@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from reports import db
+from sim.core.decks import compile_decks
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 from workbench import games
@@ -73,7 +74,8 @@ def _duel(spec_json: dict, match_no: int):
     pool = engine.compile_pool(ruleset)
     seed, pairing, swapped = spec.match(match_no)
     slots = spec.seat_slots(pairing, swapped)
-    compiled = [engine.compile_deck(pool, decks[s]) for s in slots]
+    every = compile_decks(engine, pool, decks, spec.substitute)  # a value twin replays with its card replaced
+    compiled = [every[s] for s in slots]
     pilots = [spec.pilots[s] for s in slots]
     watcher = BoardWatcher(engine)
     result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=watcher,

@@ -105,6 +105,13 @@ class RunSpec(Chunked):
         d["pairings"] = [tuple(p) for p in d["pairings"]]
         return cls(**d)
 
+    def result_hash(self) -> str:
+        """What decides the matches a run holds: its spec without how it was cut into chunks or
+        how much event log it kept. Two finished runs with the same result hash hold the same
+        matches, so either answers a diff or a value measurement."""
+        keep = {k: v for k, v in self.to_json().items() if k not in ("event_sample", "chunk_size")}
+        return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]
+
     def spec_hash(self) -> str:
         """What must not change for a stopped run to be resumed."""
         keep = {k: v for k, v in self.to_json().items() if k != "event_sample"}

@@ -343,6 +343,17 @@ class Store:
                                [spec_hash, status]).fetchall()
         return rows[0][0]
 
+    def done_runs(self, game: str, rules_hash: str) -> list[tuple[int, dict]]:
+        """(run id, spec) of every finished run of this game and rules hash, newest first."""
+        if not self.path.exists():
+            return []
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute(MIGRATIONS)
+            rows = con.execute("SELECT run_id, spec FROM runs WHERE game = ? AND rules_hash = ? AND status = 'done' "
+                               "ORDER BY run_id DESC", [game, rules_hash]).fetchall()
+        return [(run_id, json.loads(spec)) for run_id, spec in rows]
+
     def done_chunks(self, run_id: int) -> set[int]:
         with connect(self.path) as con:
             return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}

@@ -158,7 +158,6 @@ def card_section(path, d: dict, r: dict) -> None:
     if cards.is_empty():
         st.info("No card was in hand in both runs of any twin.")
         return
-    changed_cards_summary(r)
     flagged, sig = r["flagged_cards"], r["significant_cards"]
     if flagged.height:
         st.warning("Other cards whose change differs from their deck's (attribution, BH at FDR 5%): "
@@ -196,7 +195,8 @@ def card_section(path, d: dict, r: dict) -> None:
         "effect_points": st.column_config.NumberColumn("effect (pts)", help=HELP["effect"], format="%+.1f"),
         "effect_lo": st.column_config.NumberColumn("effect lo", help="95% lower bound (Welch)", format="%+.1f"),
         "effect_hi": st.column_config.NumberColumn("effect hi", help="95% upper bound (Welch)", format="%+.1f"),
-        "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided Welch p of the effect", format="%.3g"),
+        "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: Welch's test, or a permutation test (4,000 random "
+                                                 "relabellings) when a group has fewer than 30 twins", format="%.3g"),
         "q_value": st.column_config.NumberColumn("q (attribution)", help=HELP["q (attribution)"], format="%.3g"),
         "flagged": st.column_config.CheckboxColumn("flagged", help=HELP["flagged"]),
         "top_twins": count("twins near the top", "twins where the card's first copy lay within the cards a typical seat sees"),
@@ -296,6 +296,7 @@ def render() -> None:
     if changed.height:
         with st.expander(f"Cards the candidate changes ({changed.height})"):
             table_with_download(changed, "diff_changed_cards")
+    changed_cards_summary(r)  # the pre-declared hypotheses lead, before any deck figure
     headline(d, r)
     deck_section(path, d, r)
     card_section(path, d, r)

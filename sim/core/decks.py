@@ -16,3 +16,14 @@ def replace_cards(deck: Any, replacements: dict[int, int]) -> Any:
     new = copy.copy(deck)
     new.cards = type(deck.cards)(replacements.get(card, card) for card in deck.cards)
     return new
+
+
+def compile_decks(engine: Any, pool: Any, deck_models: list[Any],
+                  substitute: dict[str, dict[str, str]] | None = None) -> list[Any]:
+    """A run's decks compiled against its pool, one per deck slot, with the run's intervention
+    (``substitute``: deck slot -> {card id: replacement id}) applied: what a worker plays and a
+    replay plays again."""
+    decks = [engine.compile_deck(pool, d) for d in deck_models]
+    for slot, replaced in (substitute or {}).items():
+        decks[int(slot)] = replace_cards(decks[int(slot)], {pool.ids[a]: pool.ids[b] for a, b in replaced.items()})
+    return decks

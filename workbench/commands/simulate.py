@@ -82,8 +82,17 @@ def create(store: Store, spec, payload: dict) -> int:
 
 
 def find_done(store: Store, spec: RunSpec) -> int | None:
-    """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any."""
-    return store.find_run(spec.spec_hash(), status="done")
+    """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any; else
+    one that holds the same matches cut into other chunks (another worker count chose another
+    chunk size), the newest first."""
+    exact = store.find_run(spec.spec_hash(), status="done")
+    if exact is not None:
+        return exact
+    wanted = spec.result_hash()
+    for run_id, stored in store.done_runs(spec.game, spec.rules_hash):
+        if stored.get("kind", "duel") in ("duel", "value") and RunSpec.from_json(stored).result_hash() == wanted:
+            return run_id
+    return None
 
 
 def payload_for(spec: RunSpec, ruleset, decks) -> dict:
