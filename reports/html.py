@@ -181,7 +181,7 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -
 def _diff_section(path, base_run: int, candidate_run: int) -> str:
     r = version_diff(path, base_run, candidate_run)
     parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>",
-             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats). Pairing removed "
+             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. Pairing removed "
              f"{_pct(r['variance_saved'])} of the variance of a deck's win-rate change.</p>"]
     parts.append(_table(r["decks"], {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                                      "change": "change", "change_lo": "low", "change_hi": "high", "mcnemar_p": "McNemar p"},

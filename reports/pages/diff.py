@@ -291,7 +291,8 @@ def render() -> None:
         return
     st.subheader(f"{d['base_version']} → {d['candidate_version']}")
     st.caption(f"Base run {d['base_run']} and candidate run {d['candidate_run']}: {r['twins'] // 2:,} matches "
-               "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers).")
+               "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers); "
+               f"pilots: **{r['pilots']}**, and every figure below is about matches they played.")
     changed = r["changed_cards"]
     if changed.height:
         with st.expander(f"Cards the candidate changes ({changed.height})"):

@@ -78,7 +78,7 @@ def show_changed_cards(r: dict, out: Console) -> None:
 
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(f"[bold]{base} -> {candidate}[/bold]: runs {r['base_run']} and {r['candidate_run']}, "
-              f"{r['twins'] // 2:,} twin matches")
+              f"{r['twins'] // 2:,} twin matches, pilots {r['pilots']}")
     show_changed_cards(r, out)
     t = Table("deck", "twins", "WR base", "WR cand.", "change (pts)", "paired 95%", "unpaired 95%", "McNemar p",
               title="Decks (paired)")
