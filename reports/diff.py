@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
+from reports.attribution import ATTRIBUTION, stratified_contrast, two_families
 from reports.examples import diff_cards as diff_examples
 from scipy import stats as sps
 
@@ -116,7 +117,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
       contrast (dealt in the opening hand against every other twin), shown beside it; weaker,
       because a card drawn on turn 2 acts in the "other" group too."""
     rows_sql = db.query(path, """
-        SELECT b.card, b.deck, b.match_no, b.seat, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
+        SELECT b.card, b.deck, b.match_no, b.seat, m.seed, b.won::INTEGER AS win_base, c.won::INTEGER AS win_candidate,
                (b.in_opening_hand > 0 OR b.drawn > 0) AND (c.in_opening_hand > 0 OR c.drawn > 0) AS in_hand_both,
                b.in_opening_hand > 0 AS in_opening_hand,
                b.deck_position AS position,
@@ -124,6 +125,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                (b.played > 0)::INTEGER AS played_base, (c.played > 0)::INTEGER AS played_candidate
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
+        JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
         WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND b.match_no < ?""",
                         [candidate_run, base_run, _limit(match_limit)])
     if rows_sql.is_empty():
@@ -140,7 +142,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
         top, deep = ATTRIBUTION.split(part, depth)
-        effect, e_lo, e_hi, e_p = randomised_contrast(d[top], d[deep])
+        effect, e_lo, e_hi, e_p = stratified_contrast(d, top, deep, part["deck"].to_numpy(), part["seed"].to_numpy())
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),
@@ -153,102 +155,18 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
     out = pl.DataFrame(rows).sort("card")
     q, reject = benjamini_hochberg(out["mcnemar_p"].to_numpy(), fdr)
     eq, ereject = benjamini_hochberg(out["excess_p"].to_numpy(), fdr)
-    aq, flagged = _two_families(out["p_value"].to_numpy(), out["changed"].to_numpy(), fdr)
+    aq, flagged = two_families(out["p_value"].to_numpy(), out["changed"].to_numpy(), fdr)
     return out.with_columns(pl.Series("moved_q", q), pl.Series("significant", reject),
                             pl.Series("q_value", aq), pl.Series("flagged", flagged),
                             pl.Series("excess_q", eq), pl.Series("excess_significant", ereject)).join(
         diff_examples(path, base_run, candidate_run), on="card", how="left")
 
 
-class PositionContrast:
-    """Which twins count as "the card near the top" and which as "deep in the deck", by the first
-    copy's place in the shuffled deck against how many cards a seat of that deck sees in the base
-    run (opening hand plus draws): near the top, within what a typical seat sees (the median);
-    deep, beyond what nine seats in ten see (the 90th percentile), where the card is almost never
-    reached and a change to it can barely act. The yardsticks come from the base run as a whole,
-    not from any card's outcome, so the split stays randomised by the shuffle; and they follow
-    each game's length and draw engines (a Wild Frontier seat sees about 18 of its 52 cards, an
-    AlleyWay seat fewer of its 40-60). Measured on planted buffs and A/A twins (``workbench bench
-    --stats``) against fixed shares of the deck (the top 27% against past 54%), and kept because
-    it finds the buff sooner at the same false-positive rate."""
-
-    def __init__(self, top_quantile: float = 50.0, deep_quantile: float = 90.0):
-        self.top_quantile, self.deep_quantile = top_quantile, deep_quantile
-
-    def yardsticks(self, rows: pl.DataFrame) -> dict[str, tuple[float, float]]:
-        """Per deck: (cards a typical seat sees, cards nine in ten seats see at most)."""
-        out = {}
-        for (deck,), part in rows.unique(["match_no", "seat"]).group_by(["deck"]):
-            seen = part["seen"].to_numpy().astype(float)
-            out[deck] = (float(np.percentile(seen, self.top_quantile)), float(np.percentile(seen, self.deep_quantile)))
-        return out
-
-    def split(self, part: pl.DataFrame, depth: dict[str, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
-        """(near the top, deep) for a card's twins, each against its own deck's yardsticks (a card
-        both decks hold is measured in each against that deck's)."""
-        decks = part["deck"].to_numpy()
-        typical = np.array([depth[d][0] for d in decks], dtype=float)
-        most = np.array([depth[d][1] for d in decks], dtype=float)
-        return self.groups(part["position"].to_numpy(), typical, most)
-
-    def groups(self, position: np.ndarray, typical, most) -> tuple[np.ndarray, np.ndarray]:
-        pos = np.asarray(position, dtype=float)  # NaN when the store predates deck positions
-        known = np.isfinite(pos)
-        return known & (pos < typical), known & (pos >= most)
-
-
-ATTRIBUTION = PositionContrast()
+MIN_GROUP = 20  # twins in each group before a card's opening-hand excess is tested
 
 
 def _mean(x: np.ndarray) -> float:
     return float(x.mean()) if x.size else math.nan
-
-
-def _two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[np.ndarray, np.ndarray]:
-    """Benjamini-Hochberg within the pre-declared cards (``primary``) and, apart, within the rest:
-    the cards a version changed do not pay for the dozens of cards nobody touched."""
-    q = np.full(pvalues.shape, np.nan)
-    reject = np.zeros(pvalues.shape, dtype=bool)
-    for family in (primary, ~primary):
-        if family.any():
-            q[family], reject[family] = benjamini_hochberg(pvalues[family], fdr)
-    return q, reject
-
-
-MIN_GROUP = 20  # twins in each group before a card's opening-hand excess is tested
-LARGE_GROUP = 30  # below this many twins in a group, the attribution's p comes from permutations
-PERMUTATIONS = 4000
-MIN_CONTRAST_GROUP = 5  # fewer twins than this in a group: no contrast at all
-
-
-def randomised_contrast(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
-    """mean(a) - mean(b) for two groups a randomisation made (the shuffle), with Welch's 95%
-    interval and a two-sided p-value: Welch's t-test when both groups are large, a
-    permutation test of the same difference (4,000 random relabellings) when one is small (paired differences take only -1,
-    0 and 1, and a t-test of a small group of them rejects too easily; under the null hypothesis
-    the card does nothing, the groups are exchangeable, which is all the permutation test needs).
-    The groups' variances differ under the alternative (twins where a changed card lies deep
-    barely diverge), which is why the interval is Welch's. The permutations use a fixed seed, so
-    the same data always give the same answer."""
-    if a.size < MIN_CONTRAST_GROUP or b.size < MIN_CONTRAST_GROUP:
-        return _untested(a, b)
-    diff, lo, hi, p = _welch(a, b)
-    if min(a.size, b.size) < LARGE_GROUP:
-        p = _permutation_p(np.concatenate([a, b]), a.size, diff)
-    return diff, lo, hi, p
-
-
-def _permutation_p(values: np.ndarray, n_first: int, observed: float) -> float:
-    """Two-sided p of a difference of means under random relabelling. Paired differences take
-    few distinct values (-1, 0, 1), so a random first group is a multivariate hypergeometric draw
-    of how many of each it holds: exact, and cheap at any size."""
-    rng = np.random.default_rng(20261201)
-    levels, counts = np.unique(values, return_counts=True)
-    drawn = rng.multivariate_hypergeometric(counts, n_first, size=PERMUTATIONS)
-    first = drawn @ levels
-    total, n = float(values.sum()), values.size
-    diffs = first / n_first - (total - first) / (n - n_first)
-    return float((1 + np.count_nonzero(np.abs(diffs) >= abs(observed) - 1e-12)) / (PERMUTATIONS + 1))
 
 
 def _difference_of_means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
