@@ -66,3 +66,25 @@ def test_each_game_plants_its_buff_on_a_card_only_the_first_deck_holds():
         first, second = (data.decks[d] for d in plant.decks)
         assert plant.card in first.cards and plant.card not in second.cards, game
         assert set(plant.patch) <= set(ruleset.cards[plant.card].model_dump(by_alias=True)), game
+
+
+def test_a_card_both_decks_hold_is_compared_within_each_deck():
+    """One deck got stronger (its twins' paired changes lean positive, the other deck's negative);
+    the card is near the top more often in the stronger deck (more copies). Pooling the decks
+    would credit the card with its deck's move; within each deck there is nothing to find."""
+    from reports.attribution import stratified_contrast
+
+    rng = np.random.default_rng(3)
+    flagged_pooled = flagged_within = 0
+    for _ in range(200):
+        n = 800
+        seeds = np.repeat(np.arange(n // 2), 2)
+        deck = np.tile(np.array(["strong", "weak"]), n // 2)
+        change = np.where(deck == "strong", 1.0, -1.0) * (rng.random(n) < 0.12)  # a deck-wide move
+        top = np.where(deck == "strong", rng.random(n) < 0.6, rng.random(n) < 0.3)
+        deep = ~top
+        _e, _lo, _hi, p_within = stratified_contrast(change, top, deep, deck, seeds)
+        _e, _lo, _hi, p_pooled = stratified_contrast(change, top, deep, np.zeros(n), seeds)
+        flagged_within += p_within < 0.05
+        flagged_pooled += p_pooled < 0.05
+    assert flagged_within / 200 <= 0.08 and flagged_pooled / 200 >= 0.5, (flagged_within, flagged_pooled)
