@@ -151,14 +151,16 @@ def binomial_pvalues(successes, trials, p0: float) -> np.ndarray:
     return out
 
 
-def benjamini_hochberg(pvalues, fdr: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
-    """(q-values, rejected) by Benjamini-Hochberg; NaN p-values stay NaN and are not rejected."""
+def benjamini_hochberg(pvalues, fdr: float = 0.05, any_dependence: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(q-values, rejected) by Benjamini-Hochberg; NaN p-values stay NaN and are not rejected.
+    ``any_dependence``: the Benjamini-Yekutieli version, which holds whatever the tests'
+    dependence (it divides the rate by 1 + 1/2 + ... + 1/m)."""
     p = np.asarray(pvalues, dtype=float)
     q = np.full(p.shape, np.nan)
     reject = np.zeros(p.shape, dtype=bool)
     ok = np.isfinite(p)
     if ok.any():
-        rej, qv, _, _ = multipletests(p[ok], alpha=fdr, method="fdr_bh")
+        rej, qv, _, _ = multipletests(p[ok], alpha=fdr, method="fdr_by" if any_dependence else "fdr_bh")
         q[ok], reject[ok] = qv, rej
     return q, reject
 
