@@ -92,12 +92,13 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
               f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
     flagged = r["flagged_cards"]
     out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
-              f"BH, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
+              f"Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
                                             for c in flagged.iter_rows(named=True)) if flagged.height else "none"))
     sig = r["significant_cards"]
     out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "
-              + (", ".join(f"{c['card']} {_pct(c['change'])} pts" for c in sig.iter_rows(named=True)) if sig.height else "none")
-              + " (for reference: a deck that got stronger moves all its cards, and its opponents' the other way)")
+              + (f"{sig.height} of {r['cards'].height}" if sig.height else "none")
+              + " (for reference, not a finding about a card: a deck that got stronger moves all its cards, and its "
+                "opponents' the other way; diff_cards.csv has them)")
     if r["variance_saved"] == r["variance_saved"]:
         saved = r["variance_saved"]
         out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "
