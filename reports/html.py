@@ -195,7 +195,7 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
                      "(randomised by the shuffle); tested as pre-declared hypotheses. Red: flagged.</p>"
                      + _table(r["primary_cards"], attribution, sig="flagged"))
     flagged = r["flagged_cards"]
-    parts.append("<p>Other cards whose change differs from their deck's (BH at 5% FDR): "
+    parts.append("<p>Other cards whose change differs from their deck's (Benjamini-Yekutieli at 5% FDR): "
                  + (", ".join(html.escape(c) for c in flagged["card"].to_list()) if flagged.height else "none") + "</p>")
     names = r["significant_cards"]["card"].to_list() if r["significant_cards"].height else []
     parts.append("<p>For reference, cards whose win rate moved over twins with the card in hand (paired, BH at 5% "

@@ -27,8 +27,9 @@ HELP = {
               "where it lay deep (beyond what nine seats in ten see: almost never reached). The shuffle "
               "is the same in both runs and comes first, so the split is randomised: a change that only made the deck "
               "stronger moves both groups alike, one that made this card stronger moves the top group more",
-    "q (attribution)": "Benjamini-Hochberg q-value of the effect within the card's family: the cards the candidate "
-                       "changed are pre-declared hypotheses (their own family), every other card is exploratory",
+    "q (attribution)": "q-value of the effect within the card's family: the cards the candidate changed are "
+                       "pre-declared hypotheses (their own family, Benjamini-Hochberg), every other card is exploratory "
+                       "(Benjamini-Yekutieli, which holds whatever the tests' dependence)",
     "flagged": "q (attribution) below 0.05: the card's change differs from its deck's",
     "q (BH)": "Benjamini-Hochberg q-value of the paired change (McNemar) across the cards; significant when below 0.05",
     "excess q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards",
@@ -160,10 +161,11 @@ def card_section(path, d: dict, r: dict) -> None:
         return
     flagged, sig = r["flagged_cards"], r["significant_cards"]
     if flagged.height:
-        st.warning("Other cards whose change differs from their deck's (attribution, BH at FDR 5%): "
+        st.warning("Other cards whose change differs from their deck's (attribution, Benjamini-Yekutieli at FDR 5%): "
                    + ", ".join(f"{c['card']} {c['effect_points']:+.1f} pts" for c in flagged.iter_rows(named=True)))
     else:
-        st.caption("No card the candidate left alone changed differently from its deck (attribution, BH at FDR 5%): "
+        st.caption("No card the candidate left alone changed differently from its deck (attribution, Benjamini-Yekutieli "
+                   "at FDR 5%): "
                    "a deck-wide move shows in every card of the deck, the attribution singles out a card that moved "
                    "by itself.")
     st.caption(f"For reference: {sig.height} cards' win rate moved over twins with the card in hand (McNemar, BH); "
