@@ -5,7 +5,9 @@ must find the card gained value, with the change's interval above zero.
 
 Each game is one fixed seed, so each test is one deterministic draw from what ``workbench bench
 --stats`` measures over many blocks (its detection rates are in the closing notes and RULES.md);
-the sizes below are the smallest at which that calibration found the buff in every block."""
+the sizes below are the smallest at which that calibration found the buff in every block
+(Frontier and AlleyWay 5 of 5 at 500 seeds; Allegiance 3 of 3 at 200, and its matches cost twice
+as much)."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
 from tests.conftest import run_cli
 
-SEEDS = {"frontier": 500, "alleyway": 500, "allegiance": 500}
+SEEDS = {"frontier": 500, "alleyway": 500, "allegiance": 200}
 
 
 @pytest.fixture(scope="module", params=sorted(SEEDS))
