@@ -8,7 +8,8 @@ top group more. The contrast is taken within each deck that holds the card (a ca
 play must not compare one deck's twins against the other's) and pooled over the decks; its
 variance is cluster-robust over seeds (both seats of a match, and both seatings of a seed, share
 their luck); small groups get a permutation test within the decks. The cards a version changed
-are pre-declared hypotheses, tested in their own Benjamini-Hochberg family.
+are pre-declared hypotheses, tested in their own Benjamini-Hochberg family; every other card is
+exploratory, in a Benjamini-Yekutieli family.
 """
 from __future__ import annotations
 
@@ -65,9 +66,6 @@ class PositionContrast:
 ATTRIBUTION = PositionContrast()
 
 
-ATTRIBUTION = PositionContrast()
-
-
 def two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[np.ndarray, np.ndarray]:
     """Benjamini-Hochberg within the pre-declared cards (``primary``) and, apart, within the rest:
     the cards a version changed do not pay for the dozens of cards nobody touched. The
@@ -97,8 +95,8 @@ def stratified_contrast(d: np.ndarray, top: np.ndarray, deep: np.ndarray, strata
     if not parts or n_top < MIN_CONTRAST_GROUP or n_deep < MIN_CONTRAST_GROUP:
         diff = float(d[top].mean() - d[deep].mean()) if top.any() and deep.any() else math.nan
         return diff, math.nan, math.nan, math.nan
-    weights = np.array([len(a) * len(b) / (len(a) + len(b)) for a, b, _ia, _ib in parts]) / \
-        sum(len(a) * len(b) / (len(a) + len(b)) for a, b, _ia, _ib in parts)
+    weights = np.array([len(a) * len(b) / (len(a) + len(b)) for a, b, _ia, _ib in parts])
+    weights /= weights.sum()
     effect = float(sum(w * (a.mean() - b.mean()) for w, (a, b, _ia, _ib) in zip(weights, parts)))
     influence = np.zeros(d.size)
     for w, (a, b, ia, ib) in zip(weights, parts):

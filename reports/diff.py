@@ -12,7 +12,7 @@ noise, which is why a diff needs far fewer matches than two separate runs.
   both runs and comes before anything they do differently, so the split is randomised: a change
   that only made the deck stronger moves both groups alike). The cards the candidate changed are
   the pre-declared hypotheses, in their own Benjamini-Hochberg family; every other card is
-  exploratory, in another. Beside it, for reference: whose win rate moved over twins with the
+  exploratory, in a Benjamini-Yekutieli family. Beside it, for reference: whose win rate moved over twins with the
   card in hand (McNemar; every card of a deck that got stronger moves, and its opponents' cards
   too), and the older opening-hand contrast.
 - Game length: the mean change in player-turns over twins, paired interval.
@@ -109,10 +109,11 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
       the shuffled deck minus the change of twins where it lay deep (ATTRIBUTION). Where a card
       lies is fixed by the shuffle before anything the versions do differently (the same in both
       runs), so the split is randomised: a change that only made the deck stronger moves both
-      groups alike, one that made this card stronger moves the top group more. Welch test. The
-      cards the candidate version changed are the pre-declared hypotheses, tested in their own
-      Benjamini-Hochberg family; every other card is exploratory, in a second family. ``flagged``:
-      q below the FDR in the card's family.
+      groups alike, one that made this card stronger moves the top group more. Taken within each
+      deck that holds the card, cluster-robust over seeds (reports/attribution.py). The cards the
+      candidate version changed are the pre-declared hypotheses, tested in their own
+      Benjamini-Hochberg family; every other card is exploratory, in a Benjamini-Yekutieli family.
+      ``flagged``: q below the FDR in the card's family.
     - ``excess_change`` (``excess_p``, ``excess_q``, ``excess_significant``): the older opening-hand
       contrast (dealt in the opening hand against every other twin), shown beside it; weaker,
       because a card drawn on turn 2 acts in the "other" group too."""

@@ -65,7 +65,14 @@ def value_change(path: str | Path, before: tuple[int, int], after: tuple[int, in
                 "p_value": math.nan}
     d = ((j["win_with_after"] - j["win_without_after"]) - (j["win_with"] - j["win_without"])).to_numpy().astype(float)
     mean, lo, hi = paired_interval(d)
-    sd = float(d.std(ddof=1)) if d.size > 1 else math.nan
-    p = 1.0 if sd == 0 else float(2 * sps.t.sf(abs(mean) / (sd / math.sqrt(d.size)), d.size - 1)) if sd == sd else math.nan
     return {"twins": j.height, "change_points": mean * 100, "change_lo": lo * 100, "change_hi": hi * 100,
-            "p_value": p}
+            "p_value": _one_sample_p(d)}
+
+
+def _one_sample_p(d: np.ndarray) -> float:
+    """Two-sided t-test of mean(d) = 0; 1 when the twins' changes do not vary, NaN on one twin."""
+    if d.size < 2:
+        return math.nan
+    if d.std() == 0:
+        return 1.0
+    return float(sps.ttest_1samp(d, 0.0).pvalue)
