@@ -49,13 +49,15 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     """The spec of a new run and what its workers need, checked (one-line errors). ``pairings``
     (default: every pairing of the decks) and ``substitute`` (an intervention) are for
     ``workbench value``."""
-    from sim.core.pilots import PILOTS
+    from sim.core.pilots import check_pilot
 
     data, ruleset = games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, deck_ids)
     for pilot in pilots:
-        if pilot not in PILOTS:
-            raise UserError(f"unknown pilot {pilot!r} (known: {', '.join(PILOTS)})")
+        try:
+            check_pilot(pilot)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if len(pilots) not in (1, len(decks)):
         raise UserError(f"--pilots names {len(pilots)} pilots for {len(decks)} decks: give one, or one per deck")
     if matches < 1:

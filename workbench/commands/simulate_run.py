@@ -17,7 +17,7 @@ from workbench.store import Store
 def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
               fight_pilot: str, seed: int, events: float, chunk_size: int | None, workers: int,
               data_dir=None) -> tuple[CampaignSpec, dict]:
-    from sim.core.pilots import PILOTS
+    from sim.core.pilots import check_pilot
     from sim.registry import campaign
 
     _data, ruleset, camp = load_stage(game, rules, stage, data_dir)
@@ -31,8 +31,10 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
     if policy not in policies:
         raise UserError(f"unknown policy {policy!r} (known: {', '.join(policies)})")
     for pilot in (fight_pilot, camp.stage.enemy_pilot):
-        if pilot not in PILOTS:
-            raise UserError(f"unknown pilot {pilot!r} (known: {', '.join(PILOTS)})")
+        try:
+            check_pilot(pilot)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if runs < 1:
         raise UserError("--runs must be at least 1")
     if chunk_size is None:
