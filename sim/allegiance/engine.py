@@ -21,6 +21,7 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
+from sim.core.state import release_hold
 from sim.core.scenario import named_action
 
 
@@ -129,6 +130,10 @@ class AllegianceEngine:
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AllegianceState) -> AllegianceState:
         return state.clone()
+
+    def begin_held_turn(self, state) -> None:
+        """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
+        start_turn(state, release_hold(state))
 
     def evaluate(self, state: AllegianceState, seat: int) -> float:
         return evaluate(state, seat)

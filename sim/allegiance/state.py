@@ -13,7 +13,7 @@ from sim.allegiance.pool import STRONGHOLD
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState
+from sim.core.state import MatchState, copy_hold
 
 NO_CARD = -1
 
@@ -111,4 +111,5 @@ class AllegianceState(MatchState):
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
+        copy_hold(self, s)
         return s

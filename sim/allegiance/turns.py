@@ -8,6 +8,7 @@ from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import WARRIOR
 from sim.allegiance.state import DRAINED, NORMAL, TAPPED, AllegianceState
 from sim.core.events import NO_ID
+from sim.core.state import holds_turn
 
 
 def start_turn(state: AllegianceState, seat: int) -> None:
@@ -74,7 +75,7 @@ def finish_turn(state: AllegianceState) -> None:
         if u is not None and (u.boost or (u.tap == TAPPED and u.owner == seat)):
             cells[cell] = u._replace(boost=0, tap=NORMAL if u.owner == seat and u.tap == TAPPED else u.tap)
     check_end_of_turn(state)
-    if not state.over:
+    if not state.over and not holds_turn(state, state.opponent(seat)):
         start_turn(state, state.opponent(seat))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim.alleyway import brawl, effects, play, scenario as scenario_mod, turns
+from sim.alleyway import brawl, effects, play, resolve, scenario as scenario_mod, turns
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
 from sim.alleyway.evaluate import evaluate
@@ -18,6 +18,7 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
+from sim.core.state import release_hold
 
 
 class AlleyDeck:
@@ -129,6 +130,11 @@ class AlleyWayEngine:
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AlleyState) -> AlleyState:
         return state.clone()
+
+    def begin_held_turn(self, state) -> None:
+        """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
+        turns.begin_turn(state, release_hold(state))
+        resolve.run(state)
 
     def evaluate(self, state: AlleyState, seat: int) -> float:
         return evaluate(state, seat)

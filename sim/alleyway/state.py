@@ -13,7 +13,7 @@ from typing import Any
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState
+from sim.core.state import MatchState, copy_hold
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -188,4 +188,5 @@ class AlleyState(MatchState):
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
+        copy_hold(self, s)
         return s

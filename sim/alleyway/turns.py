@@ -12,6 +12,7 @@ from sim.alleyway.resolve import ENDTURN, OFFER, run, take_choice
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState,
                                 Pending)
 from sim.core.rng import stream
+from sim.core.state import holds_turn
 
 
 # --- the opening hand ------------------------------------------------------------------------------
@@ -197,7 +198,7 @@ def step_end(state: AlleyState, frame: list) -> bool:
     state.stack.pop()
     cleanup(state)
     alive = state.opponents(state.active)
-    if alive:
+    if alive and not holds_turn(state, alive[0]):
         begin_turn(state, alive[0])
     return False
 
@@ -209,7 +210,9 @@ def end_turn_of_the_out(state: AlleyState) -> None:
     state.stack.clear()
     state.pending = None
     cleanup(state)
-    begin_turn(state, state.opponents(state.active)[0])
+    nxt = state.opponents(state.active)[0]
+    if not holds_turn(state, nxt):
+        begin_turn(state, nxt)
 
 
 def choose_limit(state: AlleyState, card: int) -> None:

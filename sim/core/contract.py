@@ -61,6 +61,10 @@ class Engine(Protocol):
     def clone(self, state: Any) -> Any:
         """A cheap copy with logging off (no events, no ledger)."""
 
+    def begin_held_turn(self, state: Any) -> None:
+        """In a clone held by ``sim.core.state.hold_turns`` whose turn has passed (``turn_held``),
+        begin the waiting seat's turn (draw, resources, start-of-turn triggers)."""
+
     def evaluate(self, state: Any, seat: int) -> float:
         """The game's heuristic value of the state for ``seat`` (higher is better)."""
 

@@ -8,7 +8,10 @@ from sim.core.rng import stream
 
 
 class MatchState:
-    __slots__ = ()
+    # ``hold`` is set only on lookahead clones (``hold_turns``): -1 while the turn runs, then the
+    # seat whose turn waits to begin. Real matches never set it (reading it then is an error,
+    # so ``holds_turn`` asks with a default).
+    __slots__ = ("hold",)
 
     @property
     def n_seats(self) -> int:
@@ -20,3 +23,43 @@ class MatchState:
         if self.chance is None:
             self.chance = stream(self.chance_key, "chance", self.turn)
         return self.chance
+
+
+def hold_turns(state) -> None:
+    """Make a lookahead clone stop where its turn passes: the next seat's turn does not begin
+    (no draw, no resources, no start-of-turn triggers), so a pilot can score the position its
+    own turn leaves. ``turn_held`` then tells the waiting seat; the engine's ``begin_held_turn``
+    goes on from there (and holds again at the end of that turn)."""
+    state.hold = -1
+
+
+def holds_turn(state, seat: int) -> bool:
+    """Called by a game where it passes the turn to ``seat``: True (and the seat recorded) when
+    the state is a held clone, so the game stops there instead of beginning the turn."""
+    if getattr(state, "hold", None) is None:
+        return False
+    state.hold = seat
+    return True
+
+
+def turn_held(state) -> int | None:
+    """The seat whose turn waits to begin in a held clone, or None while a turn runs."""
+    hold = getattr(state, "hold", None)
+    return hold if hold is not None and hold >= 0 else None
+
+
+def copy_hold(source, target) -> None:
+    """Clones keep their source's hold (a held tree node stays held)."""
+    hold = getattr(source, "hold", None)
+    if hold is not None:
+        target.hold = hold
+
+
+def release_hold(state) -> int:
+    """The waiting seat of a held clone, the clone armed to hold again at the next turn's end
+    (engines call this in ``begin_held_turn`` and then begin that seat's turn)."""
+    seat = turn_held(state)
+    if seat is None:
+        raise ValueError("no turn is held")
+    state.hold = -1
+    return seat

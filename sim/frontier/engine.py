@@ -8,6 +8,7 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
+from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import attack, attack_options, power
@@ -162,6 +163,10 @@ class FrontierEngine:
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: FrontierState) -> FrontierState:
         return state.clone()
+
+    def begin_held_turn(self, state) -> None:
+        """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
+        start_turn(state, release_hold(state))
 
     def evaluate(self, state: FrontierState, seat: int) -> float:
         return evaluate(state, seat)

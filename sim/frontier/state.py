@@ -7,7 +7,7 @@ from typing import Any
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState
+from sim.core.state import MatchState, copy_hold
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -122,4 +122,5 @@ class FrontierState(MatchState):
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
+        copy_hold(self, s)
         return s

@@ -1,6 +1,7 @@
 """The turn: Draw, Resource, Action and End phases, drawing and the deck-out loss."""
 from __future__ import annotations
 
+from sim.core.state import holds_turn
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import CALLOWAY, COGSWORTH, DOUBLE_BARREL, ZIX
@@ -105,7 +106,9 @@ def finish_turn(state: FrontierState) -> None:
         u.hp = min(u.hp, u.max_hp) if hp > 0 else u.hp - hp
         u.kw &= ~kw  # granted keywords the creature did not have before
     state.temp.clear()
-    start_turn(state, state.opponent(state.active))
+    nxt = state.opponent(state.active)
+    if not holds_turn(state, nxt):
+        start_turn(state, nxt)
 
 
 def _unit_triggers(state: FrontierState, seat: int, trigger: str) -> None:
