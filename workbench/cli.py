@@ -118,6 +118,29 @@ def value(
 
 
 @app.command()
+def ladder(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    pilots: Optional[str] = typer.Option(None, help="two or more pilots, comma separated, e.g. random,greedy,mcts:100 "
+                                         "(default: every pilot at its default budget)"),
+    matches: int = typer.Option(120, help="matches per pair of pilots, spread over the deck pairings and seeds, each "
+                                "seed with both pilots on both decks and in both seats"),
+    decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
+    seed: int = typer.Option(1, help="base seed (every pair of pilots plays the same seeds)"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write ladder.csv and ladder_pairs.csv"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """Rate pilots: a round robin of every pair over the field (Bradley-Terry ratings, pairwise win rates, cost)."""
+    from sim.core.pilots import PILOTS
+    from workbench.commands.ladder import run_ladder
+
+    run_ladder(game, _split(pilots) or list(PILOTS), matches, _split(decks), seed, rules, workers, db, csv, quiet,
+               out, err)
+
+
+@app.command()
 def batch(
     file: Path = typer.Argument(..., help="the batch file (YAML): its suites"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),

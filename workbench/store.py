@@ -198,6 +198,75 @@ CREATE TABLE IF NOT EXISTS campaign_rewards (
     price INTEGER NOT NULL,
     taken BOOLEAN NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ladder (
+    ladder_id INTEGER NOT NULL,        -- one `workbench ladder` (all its pilots share it)
+    game VARCHAR NOT NULL,
+    rules_version VARCHAR NOT NULL,
+    rules_hash VARCHAR NOT NULL,
+    pilot VARCHAR NOT NULL,            -- a pilot name as runs store it (greedy, mcts:100, ...)
+    rating DOUBLE,                     -- Bradley-Terry on the Elo scale, the anchor pilot = 1500
+    rating_lo DOUBLE,                  -- 95% interval from the Fisher information, relative to the anchor
+    rating_hi DOUBLE,
+    anchor BOOLEAN NOT NULL,
+    matches INTEGER NOT NULL,          -- matches the pilot played (no self-play)
+    wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    score DOUBLE,                      -- (wins + draws / 2) / matches
+    decisions INTEGER NOT NULL,        -- the pilot's own decisions
+    seat_cpu_seconds DOUBLE NOT NULL,  -- CPU charged to the pilot's seats (its thinking + engine work before it)
+    cpu_seconds DOUBLE NOT NULL,       -- whole CPU of the matches it played, both seats
+    decisions_per_s DOUBLE,            -- decisions / seat_cpu_seconds
+    matches_per_s DOUBLE,              -- matches / cpu_seconds
+    errors INTEGER NOT NULL,
+    decks VARCHAR NOT NULL,            -- the field, comma separated
+    matches_per_pair INTEGER NOT NULL,
+    base_seed BIGINT NOT NULL,
+    code_version VARCHAR,
+    created_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (ladder_id, pilot)
+);
+CREATE TABLE IF NOT EXISTS ladder_pairs (
+    ladder_id INTEGER NOT NULL,
+    pair_no INTEGER NOT NULL,          -- the pair's order in the ladder
+    pilot_a VARCHAR NOT NULL,          -- named first in --pilots
+    pilot_b VARCHAR NOT NULL,
+    matches INTEGER NOT NULL,
+    a_win_rate DOUBLE,                 -- A's score: (A's wins + draws / 2) / matches
+    lo DOUBLE,                         -- 95% Wilson interval of that score
+    hi DOUBLE,
+    a_wins INTEGER NOT NULL,
+    b_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,            -- errors included (an errored match is a draw)
+    errors INTEGER NOT NULL,
+    PRIMARY KEY (ladder_id, pair_no)
+);
+CREATE TABLE IF NOT EXISTS ladder_matches (
+    ladder_id INTEGER NOT NULL,
+    match_no INTEGER NOT NULL,         -- numbered pair by pair
+    pair_no INTEGER NOT NULL,
+    pilot_a VARCHAR NOT NULL,
+    pilot_b VARCHAR NOT NULL,
+    block INTEGER NOT NULL,            -- the pair's seed block: the same seed and deck pairing for every pair
+    seed BIGINT NOT NULL,
+    pilot_0 VARCHAR NOT NULL,          -- seat 0 acts first
+    pilot_1 VARCHAR NOT NULL,
+    deck_0 VARCHAR NOT NULL,
+    deck_1 VARCHAR NOT NULL,
+    winner_seat INTEGER,               -- NULL for a draw
+    winner_pilot VARCHAR,
+    reason VARCHAR NOT NULL,
+    turns INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    decisions_0 INTEGER NOT NULL,
+    decisions_1 INTEGER NOT NULL,
+    cpu_s DOUBLE NOT NULL,             -- time.process_time of the whole match, in the worker
+    cpu_0 DOUBLE NOT NULL,             -- of which charged to each seat's decisions
+    cpu_1 DOUBLE NOT NULL,
+    wall_ms DOUBLE NOT NULL,
+    error VARCHAR,
+    PRIMARY KEY (ladder_id, match_no)
+);
 CREATE TABLE IF NOT EXISTS card_games (
     run_id INTEGER NOT NULL,
     match_no INTEGER NOT NULL,
@@ -219,7 +288,8 @@ CREATE TABLE IF NOT EXISTS card_games (
 """
 
 TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "card_value",
-          "batches", "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards")
+          "batches", "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards", "ladder", "ladder_pairs",
+          "ladder_matches")
 # tables a chunk brings, in the order they are inserted; the first present counts the units done
 CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
 MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';
@@ -378,6 +448,27 @@ class Store:
             con.unregister("new_values")
             con.execute("COMMIT")
         return value_id
+
+    def record_ladder(self, ladder_rows: list[dict], pair_rows: list[dict], match_rows: list[dict]) -> int:
+        """One ``workbench ladder``: its pilots, pairs and matches under a new ladder_id, in one
+        transaction (a ladder is stored whole or not at all)."""
+        import pyarrow as pa
+
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute(MIGRATIONS)
+            con.execute("BEGIN")
+            ladder_id = con.execute("SELECT coalesce(max(ladder_id), 0) + 1 FROM ladder").fetchall()[0][0]
+            t = now()
+            for name, rows in (("ladder", [{**r, "created_at": t} for r in ladder_rows]),
+                               ("ladder_pairs", pair_rows), ("ladder_matches", match_rows)):
+                if not rows:
+                    continue
+                con.register("new_rows", pa.Table.from_pylist([{**r, "ladder_id": ladder_id} for r in rows]))
+                con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM new_rows")
+                con.unregister("new_rows")
+            con.execute("COMMIT")
+        return ladder_id
 
     def record_diff(self, game: str, base_run: int, candidate_run: int, base_version: str,
                     candidate_version: str) -> int:
