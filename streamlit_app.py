@@ -6,7 +6,7 @@ the one view that needs the simulator; ``reports`` imports no ``sim``, so the re
 handed to the page from here."""
 import streamlit as st
 
-from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, replay, value
+from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, pilots, replay, value
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
 
@@ -26,6 +26,7 @@ pages = [
     st.Page(value.render, title="Card value", url_path="value"),
     st.Page(match_replay, title="Match replay", url_path="replay"),
     st.Page(campaign.render, title="Campaign", url_path="campaign"),
+    st.Page(pilots.render, title="Pilots", url_path="pilots"),
 ]
 # pages switch to one another (an example row opens the replay) through the session
 st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}
