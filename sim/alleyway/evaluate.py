@@ -1,40 +1,129 @@
-"""The heuristic value of a position for one seat, used by the greedy pilot.
+"""The heuristic value of a position for one seat, used by the pilots.
 
 Everything is in stat points (hundreds of ATK+DEF), the unit of the stat budget: Morale counts a
-point per 100 and more as it runs low; a character is worth its stats, less when Downed (one hit
-from a KO) or exposed (an enemy attacker would beat it), minus the BURN and POISON still to come;
-cards in hand, set cards, a Dormant leader's Influence and Authority kept for an Ambush are
-potential. The weights are plain numbers a pilot designer can tune."""
+point per 100 and more as it runs low; a character is worth its stats, its keywords and abilities
+while they work, less when Downed (one hit from a KO) or exposed (an enemy attacker would beat
+it), less for each status holding it (FREEZE, STUN, SUPPRESS, STASIS, SILENCE, BLEED, BOUNTY, the
+BURN and POISON still to come), more for a SHIELD and for progress toward its PROMOTE; cards in
+hand, set cards, a Dormant leader's Influence and its AWAKEN progress, Authority kept for an
+Ambush, BARRICADE, TAX and JAM are potential. Before the first turns are played the opening
+hand's content counts too (the redraw). With more than two seats a seat is compared with its
+strongest opponent still playing; an eliminated seat is worst, less for each seat it outlived.
+
+The weights are data: ``weights.yaml`` beside this file, read once at import; keyword masks and
+per-card worths are tables built once per rules version (``prepare``), so the hot path does no
+lookups by name."""
 from __future__ import annotations
 
-from sim.alleyway.field import update_auras
-from sim.alleyway.pool import AMBUSH
-from sim.alleyway.brawl import can_attack
-from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, AlleyState
+from pathlib import Path
 
-WIN = 100_000.0
-W_DANGER = 1.5        # extra per point of Morale lost, scaled by how little is left
-W_HAND = 7.0          # a card in hand
-W_SET = 6.0           # a face-down card
-W_FACE_UP = 9.0       # a Continuous card or an Equip working
-W_LEADER = 10.0       # a Dormant leader, plus its Influence / 400
-DOWNED = 0.35         # what a Downed character keeps of its value
-EXPOSED = 0.5         # of the Morale an enemy attacker would take from an ATK-position character
-EXPOSED_BODY = 0.3    # of its value an ATK-position character risks against a stronger attacker
-DEF_BEATEN = 0.7      # what a DEF-position character keeps when an attacker beats its DEF
-W_READY_AUTHORITY = 2.0  # Authority kept on your own turn for a set Ambush (paid when sprung)
-DECK_LOW = 4.0        # per card under 4 left in the deck
-W_ATTACK = 0.8        # of the best brawl each ready attacker could still win this turn
+import yaml
+
+from sim.alleyway.brawl import can_attack
+from sim.alleyway.field import update_auras
+from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, UNDEAD
+from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, MULLIGAN, AlleyState
+
+WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+_W = WEIGHTS["weights"]
+
+WIN = float(_W["win"])
+W_DANGER = float(_W["danger"])
+W_HAND = float(_W["hand"])
+W_SET = float(_W["set"])
+W_FACE_UP = float(_W["face_up"])
+W_LEADER = float(_W["leader"])
+DOWNED = float(_W["downed"])
+EXPOSED = float(_W["exposed"])
+EXPOSED_BODY = float(_W["exposed_body"])
+DEF_BEATEN = float(_W["def_beaten"])
+W_READY_AUTHORITY = float(_W["ready_authority"])
+DECK_LOW = float(_W["deck_low"])
+W_ATTACK = float(_W["attack"])
+W_POISON = float(_W["poison"]) / 100
+W_BURN = float(_W["burn"]) / 100
+W_SHIELD = float(_W["shield"])
+W_FROZEN = float(_W["frozen"]) / 100
+W_STUNNED = float(_W["stunned"]) / 100
+W_SUPPRESSED = float(_W["suppressed"]) / 100
+W_SUPPRESS_BACK = float(_W["suppress_back"]) / 100
+W_STASIS = float(_W["stasis"])
+W_BLEED = float(_W["bleed"]) * 2 / 100
+W_BOUNTY = float(_W["bounty"])
+W_CHARMED = float(_W["charmed"])
+W_ABILITY = float(_W["ability"])
+W_PROMOTE = float(_W["promote"])
+W_BARRICADE = float(_W["barricade"]) / 100
+W_TAX = float(_W["tax"])
+W_JAM = float(_W["jam"])
+W_OUT = float(_W["out"])
+W_PLACEMENT = float(_W["placement"])
+CURVE = tuple(float(x) for x in _W["curve"])
+W_CLUNKY = float(_W["clunky"])
+
+# keyword and IMMUNE masks -> worth, as lists indexed by the mask (14 and 10 bits)
+_KW_BIT_WORTH = [(KEYWORD_BITS[name], float(w)) for name, w in WEIGHTS["keywords"].items()]
+KW_WORTH = [sum(w for bit, w in _KW_BIT_WORTH if mask & bit) for mask in range(1 << len(KEYWORD_BITS))]
+_IMM_BIT_WORTH = [(STATUS_BITS[name], float(w)) for name, w in WEIGHTS["immune"].items()]
+IMMUNE_WORTH = [sum(w for bit, w in _IMM_BIT_WORTH if mask & bit) for mask in range(1 << len(STATUS_BITS))]
+UNDEAD_WORTH = float(WEIGHTS["keywords"].get("undead", 0.0))
+AWAKEN_KINDS = ("own_turn", "morale_at_most", "gutter_characters", "kos", "coin_flips", "plundered", "burn_dealt")
+_AWAKEN_W = tuple(float(WEIGHTS["awaken"][k]) for k in AWAKEN_KINDS)
+_PROMOTE_KINDS = {"wins": 1, "kos": 2, "turns": 3}
+
+
+class Prepared:
+    """Per rules version: what each card is worth beyond its stats, computed once."""
+    __slots__ = ("pool", "ability", "promote", "awaken", "ambush", "char_cost")
+
+    def __init__(self, pool):
+        self.pool = pool
+        cards = pool.cards
+        # abilities that stop working when it is Downed, in STASIS or SILENCED
+        self.ability = [W_ABILITY * (sum(len(v) for v in c.triggers.values()) + (c.activate is not None)
+                                     + (c.aura is not None) + (c.discount is not None)) for c in cards]
+        # PROMOTE: (counter code, condition, next level, worth of the step) or None
+        self.promote = []
+        for c in cards:
+            kind = _PROMOTE_KINDS.get(c.promote[0]) if c.promote else None
+            if kind and c.next >= 0 and c.promote[1] > 0:
+                nxt = cards[c.next]
+                gain = (nxt.atk + nxt.df - c.atk - c.df) / 100
+                self.promote.append((kind, c.promote[1], c.next, W_PROMOTE * gain if gain > 0 else 0.0))
+            else:
+                self.promote.append(None)
+        # AWAKEN: (kind index, condition, weight) per leader card
+        self.awaken = []
+        for c in cards:
+            if c.type == LEADER_CARD and c.awaken is not None:
+                k = AWAKEN_KINDS.index(c.awaken[0])
+                self.awaken.append((k, c.awaken[1], _AWAKEN_W[k]))
+            else:
+                self.awaken.append(None)
+        self.ambush = [c.type == AMBUSH for c in cards]
+        self.char_cost = [c.cost if c.type == CHARACTER else -1 for c in cards]
+
+
+_PREPARED: dict[int, Prepared] = {}
+
+
+def prepare(pool) -> Prepared:
+    p = _PREPARED.get(id(pool))
+    if p is None or p.pool is not pool:
+        p = _PREPARED[id(pool)] = Prepared(pool)
+    return p
 
 
 def threat(state: AlleyState, seat: int) -> int:
-    """The highest ATK an opponent's standing character could attack with (auras included)."""
+    """The highest ATK an opponent's character could attack with on its next turn (auras
+    included): not Downed, in STASIS, FROZEN, STUNNED or SUPPRESSED."""
     best = 0
     sides = state.sides
     for s in state.opponents(seat):
         bonus = sides[s].aura_atk
         for u in sides[s].lanes:
-            if u is not None and not u.downed and not u.stasis and u.atk + bonus > best:
+            if (u is not None and not u.downed and not u.stasis and not u.freeze and not u.stun
+                    and not u.suppress and u.atk + bonus > best):
                 best = u.atk + bonus
     return best
 
@@ -78,13 +167,45 @@ def attack_potential(state: AlleyState, seat: int) -> float:
     return W_ATTACK * total
 
 
-def side_value(state: AlleyState, seat: int, enemy: int) -> float:
+def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
+    """The opening hand's content: a character to deploy on each of its own first three turns
+    (the best body the Authority of that turn pays for, each card used once), less the cards it
+    can't pay for before its fifth turn."""
+    side = state.sides[seat]
+    c = state.pool.consts
+    cards = state.pool.cards
+    char_cost = prep.char_cost
+    bonus = c.second_seat_bonus if seat != state.first else 0
+    used: list[int] = []
+    q = 0.0
+    for t, w in enumerate(CURVE):
+        authority = min(c.authority_cap, c.authority_start + c.authority_per_turn * t) + (bonus if t == 0 else 0)
+        best, best_i = 0.0, -1
+        for i, card in enumerate(side.hand):
+            cost = char_cost[card]
+            if 0 <= cost <= authority and i not in used:
+                d = cards[card]
+                body = (d.atk + d.df) / 1700
+                if body > best:
+                    best, best_i = body, i
+        if best_i >= 0:
+            used.append(best_i)
+            q += w * (best if best < 2.0 else 2.0)
+    late = min(c.authority_cap, c.authority_start + c.authority_per_turn * 3)
+    for card in side.hand:
+        if cards[card].cost > late:
+            q -= W_CLUNKY
+    return q
+
+
+def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared) -> float:
     side = state.sides[seat]
     consts = state.pool.consts
     cap = consts.morale_cap
     morale = side.morale
     v = morale / 100 + W_DANGER * (morale - cap) / 100 * (1.0 - morale / cap)
     aa, ad = side.aura_atk, side.aura_def
+    ability = prep.ability
     for u in side.lanes:
         if u is None:
             continue
@@ -92,22 +213,54 @@ def side_value(state: AlleyState, seat: int, enemy: int) -> float:
         d = u.df + ad
         a = a if a > 0 else 0
         d = d if d > 0 else 0
-        value = (a + d) / 100
+        body = (a + d) / 100
+        value = body
         if u.downed:
             value *= DOWNED
-        elif u.atk_pos:
-            if enemy > a:
-                value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
-        elif enemy > d:
-            value *= DEF_BEATEN
+        else:
+            if u.stasis:
+                value -= W_STASIS * value
+            elif not u.silence:
+                value += KW_WORTH[u.kw] + ability[u.card]
+                if u.undead_used and u.kw & UNDEAD:
+                    value -= UNDEAD_WORTH
+            if u.atk_pos:
+                if enemy > a:
+                    value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
+            elif enemy > d:
+                value *= DEF_BEATEN
+            if u.freeze:
+                value -= W_FROZEN * a
+            if u.stun:
+                value -= W_STUNNED * a
+            if u.suppress:
+                value -= W_SUPPRESSED * a - W_SUPPRESS_BACK * u.sup_atk
+        if u.immune:
+            value += IMMUNE_WORTH[u.immune]
+        if u.shield:
+            value += W_SHIELD * body
         if u.burn:
-            value -= u.burn * u.burn_left / 100
+            value -= W_BURN * u.burn * u.burn_left
         if u.poison:
-            value -= 0.5 * u.poison * u.poison_left / 100
+            value -= W_POISON * u.poison * u.poison_left
+        if u.bleed:
+            value -= W_BLEED * u.bleed
+        if u.bounty:
+            for _s, amount in u.bounty:
+                value -= W_BOUNTY * amount
+        promo = prep.promote[u.card]
+        if promo is not None and u.seat == u.owner:
+            kind, n, nxt, gain = promo
+            done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on
+            if done and nxt in state.sides[u.owner].hideout:
+                value += gain * (done / n if done < n else 1.0)
+        if u.charm_home >= 0:
+            value *= W_CHARMED
         v += value
     hand = len(side.hand)
     v += W_HAND * (hand if hand < consts.hand_limit else consts.hand_limit)
     ambush_cost = 99
+    face_down = 0
     for b in side.back:
         if b is None:
             continue
@@ -115,25 +268,102 @@ def side_value(state: AlleyState, seat: int, enemy: int) -> float:
             v += W_FACE_UP
         else:
             v += W_SET
-            card = state.pool.cards[b.card]
-            if card.type == AMBUSH and card.cost < ambush_cost:
-                ambush_cost = card.cost
+            face_down += 1
+            if prep.ambush[b.card]:
+                cost = state.pool.cards[b.card].cost
+                if cost < ambush_cost:
+                    ambush_cost = cost
     if ambush_cost < 99 and state.active == seat:
         v += W_READY_AUTHORITY * min(side.authority, ambush_cost)
     if side.leader_state == DORMANT and side.leader >= 0:
         v += W_LEADER + side.influence / 400
+        aw = prep.awaken[side.leader]
+        if aw is not None and aw[2]:
+            k, n, w = aw
+            if k == 2:
+                cards = state.pool.cards
+                done = sum(1 for c in side.gutter if cards[c].type == CHARACTER)
+            elif k == 3:
+                done = side.kos
+            elif k == 4:
+                done = side.flips
+            elif k == 5:
+                done = side.plundered
+            elif k == 6:
+                done = side.burn_dealt
+            else:
+                done = 0
+            if done > 0 and n > 0:
+                v += w * (done / n if done < n else 1.0)
+    if side.barricade:
+        v += W_BARRICADE * side.barricade
+    if side.tax:
+        v -= W_TAX * side.tax
+    if side.jam and face_down:
+        v -= W_JAM * face_down
     if len(side.deck) < 4:
         v -= DECK_LOW * (4 - len(side.deck))
+    if state.turn <= 1 and (state.phase == MULLIGAN or side.turns <= 1):
+        v += hand_quality(state, seat, prep)
     return v
 
 
+def _seat_value(state: AlleyState, s: int, prep: Prepared) -> float:
+    return side_value(state, s, threat(state, s), prep) + attack_potential(state, s)
+
+
 def evaluate(state: AlleyState, seat: int) -> float:
+    sides = state.sides
+    if len(sides) > 2 or getattr(state, "teams", None) is not None:
+        return evaluate_table(state, seat)
     if state.over:
         if state.winner is None:
             return 0.0
         return WIN if state.winner == seat else -WIN
     if state.auras_stale:
         update_auras(state)
-    mine = side_value(state, seat, threat(state, seat)) + attack_potential(state, seat)
-    theirs = max(side_value(state, s, threat(state, s)) + attack_potential(state, s) for s in state.opponents(seat))
+    prep = prepare(state.pool)
+    mine = _seat_value(state, seat, prep)
+    theirs = max(_seat_value(state, s, prep) for s in state.opponents(seat))
     return mine - theirs
+
+
+def evaluate_table(state: AlleyState, seat: int) -> float:
+    """More than two seats (or teams): the seat (with its partners, when ``state.teams`` gives a
+    team per seat) against the strongest opposing seat (or team) still playing. A seat out is
+    worst, less ``placement`` for each other seat out (it outlived them, or went out with them);
+    a seat still playing gains ``placement`` per opponent out."""
+    sides = state.sides
+    teams = getattr(state, "teams", None)
+    team = teams[seat] if teams is not None else None
+
+    def partner(s: int) -> bool:
+        return s == seat or (team is not None and teams[s] == team)
+
+    n_out = sum(1 for side in sides if side.out)
+    if state.over:
+        if state.winner is not None and partner(state.winner):
+            return WIN
+        if state.winner is None and not sides[seat].out:
+            return 0.0
+        return -W_OUT + W_PLACEMENT * (n_out - 1 if sides[seat].out else n_out)
+    if sides[seat].out and team is None:
+        return -W_OUT + W_PLACEMENT * (n_out - 1)
+    if state.auras_stale:
+        update_auras(state)
+    prep = prepare(state.pool)
+    alive = [s for s in range(len(sides)) if not sides[s].out]
+    mine = sum(_seat_value(state, s, prep) for s in alive if partner(s))
+    if sides[seat].out:  # its team plays on without it
+        mine -= W_OUT / 10
+    if team is None:
+        others = [_seat_value(state, s, prep) for s in alive if s != seat]
+    else:
+        by_team: dict = {}
+        for s in alive:
+            if not partner(s):
+                by_team[teams[s]] = by_team.get(teams[s], 0.0) + _seat_value(state, s, prep)
+        others = list(by_team.values())
+    theirs = max(others) if others else 0.0
+    foes_out = sum(1 for s in range(len(sides)) if sides[s].out and not partner(s))
+    return mine - theirs + W_PLACEMENT * foes_out
