@@ -139,20 +139,32 @@ class AllegianceEngine:
         return evaluate(state, seat)
 
     def determinize(self, state: AllegianceState, seat: int, rng: random.Random) -> AllegianceState:
-        """What ``seat`` may believe: its own deck order, the other seat's hand and deck, and the
-        order of every unrevealed Stronghold (the Bastion stays last) are unknown, so they are
-        reshuffled (hand sizes kept); the chance stream is reseeded."""
+        """What ``seat`` may believe (RULES.md, "What a pilot may know"): its own deck order, the
+        other seat's hand and deck, and the order of every unrevealed Stronghold (the Bastion stays
+        last) are unknown, so they are dealt afresh (hand and deck sizes kept); the chance stream is
+        reseeded.
+
+        Deck lists are open, and every card leaving a hand or deck goes somewhere public (the
+        battlefield, the Muster Zone, the discard pile), so a seat's hand + deck is its declared list
+        minus the copies seen there: the unknown pool. Each pool is sorted before the shuffle, so the
+        belief depends only on what the seat may know and the pilot's stream, never on the hidden
+        order. Allegiance shows no hidden card to another seat.
+        """
         c = state.clone()
         for s, side in enumerate(c.sides):
             if s == seat:
-                rng.shuffle(side.deck)
+                deck = side.deck
+                deck.sort()
+                rng.shuffle(deck)
             else:
                 unknown = side.hand + side.deck
+                unknown.sort()
                 rng.shuffle(unknown)
                 n = len(side.hand)
                 side.hand, side.deck = unknown[:n], unknown[n:]
             if len(side.strongholds) > 2:
                 hidden = side.strongholds[1:]
+                hidden.sort()
                 rng.shuffle(hidden)
                 side.strongholds[1:] = hidden
         c.chance_key = rng.getrandbits(64)

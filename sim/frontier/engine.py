@@ -172,14 +172,25 @@ class FrontierEngine:
         return evaluate(state, seat)
 
     def determinize(self, state: FrontierState, seat: int, rng: random.Random) -> FrontierState:
-        """What ``seat`` may believe: its own deck order and every other seat's hand and deck
-        are unknown, so they are reshuffled (hand sizes kept); the chance stream is reseeded."""
+        """What ``seat`` may believe (RULES.md, "What a pilot may know"): its own deck order and
+        every other seat's hand and deck are unknown, so they are dealt afresh (hand and deck sizes
+        kept) from what the seat may know; the chance stream is reseeded.
+
+        Deck lists are open, and every card that leaves a hand or deck goes somewhere public (the
+        field, the discard pile), so a seat's hand + deck is always its declared list minus the
+        copies seen on the field and in its discard pile: the unknown pool. It is sorted before the
+        shuffle, so the belief depends only on that pool and the pilot's stream, never on the
+        hidden order. Frontier shows no hidden card to another seat, so nothing is known beyond it.
+        """
         c = state.clone()
         for s, side in enumerate(c.sides):
             if s == seat:
-                rng.shuffle(side.deck)
+                deck = side.deck
+                deck.sort()
+                rng.shuffle(deck)
                 continue
             unknown = side.hand + side.deck
+            unknown.sort()
             rng.shuffle(unknown)
             n = len(side.hand)
             side.hand, side.deck = unknown[:n], unknown[n:]
