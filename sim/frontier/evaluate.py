@@ -1,29 +1,45 @@
-"""The heuristic value of a position for one seat, used by the greedy pilot.
+"""The heuristic value of a position for one seat, used by the pilots.
 
-Life matters more as it runs low; a creature is worth its stats plus its keywords; cards in
-hand, Cover, ready Deputies and banked Mana are potential. The weights are plain numbers a pilot
-designer can tune."""
+Life matters more as it runs low; a creature is worth its stats plus its keywords (a Last Stand
+or a Flip-Charged ability still to come included), plus a fresh High-Rise creature's dodge, less
+the attacks a shove took; cards in hand, Cover, ready Deputies, Gold due and banked Mana are
+potential. With more than two seats (or teams) a seat is compared with its strongest opponent
+still playing, and an eliminated seat is worst.
+
+The weights are data: ``weights.yaml`` beside this file, read once at import; keyword masks are
+memoised by mask and per-card worths built once per rules version, so the hot path does no
+lookups by name."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
+
 from sim.frontier.combat import power
-from sim.frontier.pool import (AMBUSH, BARRICADE, DOUBLE_BARREL, FERAL, FLYING, IRONCLAD, OVERSHOT, PACK,
-                               QUICKDRAW, STAMPEDE, VENOM, WANTED, WARRANT)
+from sim.frontier.pool import FLAG_KEYWORDS, FLIP_CHARGED, PACK
 from sim.frontier.state import ON_FIELD, FrontierState
 
-WIN = 10_000.0
-W_LIFE = 1.0
-W_LOW_LIFE = 0.08      # extra per point of life below the rules' starting HP, squared: danger grows near 0
-W_BOARD = 1.0
-W_HAND = 0.6
-W_COVER = 0.8
-W_GOLD = 0.15
-W_DEPUTY_READY = 1.5   # a Deputy in the zone that may be summoned
-W_MANA_BONUS = 0.5
-W_SKIP = 0.6           # an attack a shoved creature will lose
-KW_VALUE = ((QUICKDRAW, 0.5), (DOUBLE_BARREL, 1.0), (FLYING, 0.5), (WARRANT, 0.5), (AMBUSH, 0.0),
-            (OVERSHOT, 0.5), (WANTED, 0.5), (VENOM, 0.5), (BARRICADE, 1.0), (IRONCLAD, 0.5),
-            (STAMPEDE, 0.3), (FERAL, -0.2))
+WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+_W = WEIGHTS["weights"]
 
+WIN = float(_W["win"])
+W_LIFE = float(_W["life"])
+W_LOW_LIFE = float(_W["low_life"])
+W_BOARD = float(_W["board"])
+W_HAND = float(_W["hand"])
+W_COVER = float(_W["cover"])
+W_GOLD = float(_W["gold"])
+W_GOLD_BONUS = float(_W["gold_bonus"])
+W_DEPUTY_READY = float(_W["deputy_ready"])
+W_MANA_BONUS = float(_W["mana_bonus"])
+W_SKIP = float(_W["skip"])
+W_FRESH = float(_W["fresh"])
+W_BLAST = float(_W["blast"])
+W_DECK_LOW = float(_W["deck_low"])
+W_OUT = float(_W["out"])
+W_PLACEMENT = float(_W["placement"])
+KW_VALUE = tuple((FLAG_KEYWORDS[name], float(w)) for name, w in WEIGHTS["keywords"].items())
+W_CHARGE = float(WEIGHTS["keywords"].get("flip_charged", 0.0))
 
 _KW_WORTH: dict[int, float] = {}
 
@@ -36,15 +52,32 @@ def keyword_worth(kw: int) -> float:
     return worth
 
 
-def unit_value(state: FrontierState, u) -> float:
+_CARD_WORTH: dict[int, tuple] = {}
+
+
+def card_worth(pool) -> list[float]:
+    """Per card, what it is worth on the field beyond its stats and keyword flags (Blast)."""
+    entry = _CARD_WORTH.get(id(pool))
+    if entry is None or entry[0] is not pool:
+        entry = _CARD_WORTH[id(pool)] = (pool, [W_BLAST * (c.blast or 0) for c in pool.cards])
+    return entry[1]
+
+
+def unit_value(state: FrontierState, u, extra=None) -> float:
     atk = power(state, u) if u.kw & PACK else u.atk
     hp = u.hp
     v = atk + hp + 0.5 * (atk if atk < hp else hp)
     if u.kw:
         v += keyword_worth(u.kw)
+        if u.charged and u.kw & FLIP_CHARGED:
+            v -= W_CHARGE
     if u.skip:
         v -= W_SKIP * u.skip
-    return v
+    if u.fresh:
+        v += W_FRESH
+    if extra is None:
+        extra = card_worth(state.pool)
+    return v + extra[u.card]
 
 
 def side_value(state: FrontierState, seat: int) -> float:
@@ -55,22 +88,65 @@ def side_value(state: FrontierState, seat: int) -> float:
     missing = max(side.max_hp, state.pool.consts.starting_hp) - side.hp
     v = W_LIFE * side.hp - W_LOW_LIFE * missing * missing / 10.0
     board = 0.0
+    extra = card_worth(state.pool)
     for u in side.lanes:
         if u is not None:
-            board += unit_value(state, u)
+            board += unit_value(state, u, extra)
     v += W_BOARD * board + W_HAND * len(side.hand) + W_COVER * sum(side.cover) + W_GOLD * side.gold
+    if side.gold_bonus:
+        v += W_GOLD_BONUS * side.gold_bonus
     if side.dzone:
         turns = side.turns
         v += W_DEPUTY_READY * sum(1 for z in side.dzone if z != ON_FIELD and z <= turns + 1)
     v += W_MANA_BONUS * side.mana_bonus
+    if len(side.deck) < 3:
+        v -= W_DECK_LOW * (3 - len(side.deck))
     return v
 
 
 def evaluate(state: FrontierState, seat: int) -> float:
+    sides = state.sides
+    if len(sides) > 2 or getattr(state, "teams", None) is not None:
+        return evaluate_table(state, seat)
     if state.over:
         if state.winner is None:
             return 0.0
         return WIN if state.winner == seat else -WIN
-    mine = side_value(state, seat)
-    theirs = max(side_value(state, s) for s in range(len(state.sides)) if s != seat)
-    return mine - theirs
+    return side_value(state, seat) - side_value(state, 1 - seat)
+
+
+def evaluate_table(state: FrontierState, seat: int) -> float:
+    """More than two seats (or teams, ``state.teams`` giving a team per seat): the seat with its
+    partners against the strongest opposing seat or team still playing (a sheriff above 0 HP).
+    A seat out is worst, less ``placement`` for each other seat out; a seat still playing gains
+    ``placement`` per opponent out."""
+    sides = state.sides
+    teams = getattr(state, "teams", None)
+    team = teams[seat] if teams is not None else None
+
+    def partner(s: int) -> bool:
+        return s == seat or (team is not None and teams[s] == team)
+
+    out = [side.hp <= 0 for side in sides]
+    n_out = sum(out)
+    if state.over:
+        if state.winner is not None and partner(state.winner):
+            return WIN
+        if state.winner is None and not out[seat]:
+            return 0.0
+        return -W_OUT + W_PLACEMENT * (n_out - 1 if out[seat] else n_out)
+    if out[seat] and team is None:
+        return -W_OUT + W_PLACEMENT * (n_out - 1)
+    alive = [s for s in range(len(sides)) if not out[s]]
+    mine = sum(side_value(state, s) for s in alive if partner(s))
+    if team is None:
+        others = [side_value(state, s) for s in alive if s != seat]
+    else:
+        by_team: dict = {}
+        for s in alive:
+            if not partner(s):
+                by_team[teams[s]] = by_team.get(teams[s], 0.0) + side_value(state, s)
+        others = list(by_team.values())
+    theirs = max(others) if others else 0.0
+    foes_out = sum(1 for s in range(len(sides)) if out[s] and not partner(s))
+    return mine - theirs + W_PLACEMENT * foes_out
