@@ -140,6 +140,27 @@ def ladder(
                out, err)
 
 
+@app.command("pilot-sensitivity")
+def pilot_sensitivity(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    pilots: str = typer.Option(..., help="two or more pilots, comma separated, weakest first: the last is the "
+                               "strongest (skill premium = it minus greedy, or minus the first), e.g. greedy,mcts:200"),
+    matches: int = typer.Option(200, help="matches per pairing of decks and pilot (each seed from both seats)"),
+    decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
+    seed: int = typer.Option(1, help="base seed (every pilot plays the same seeds)"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write pilot_sensitivity.csv and skill_premium.csv"),
+    quiet: bool = typer.Option(False, help="no progress bar"),
+):
+    """How much the pilot matters: the field under each pilot on the same seeds, the figures and conclusions that change."""
+    from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
+
+    run_pilot_sensitivity(game, _split(pilots) or [], matches, _split(decks), seed, rules, workers, db, quiet, csv,
+                          out, err)
+
+
 @app.command()
 def batch(
     file: Path = typer.Argument(..., help="the batch file (YAML): its suites"),
@@ -289,7 +310,13 @@ def bench(
     rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
     blocks: int = typer.Option(10, help="--stats: blocks (base seeds) per game"),
     seeds: str = typer.Option("200,500,1000", help="--stats: the sizes each block is read at, in seeds"),
-    pilots: str = typer.Option("greedy", help="--stats: the pilots (greedy, or random)"),
+    pilots: Optional[str] = typer.Option(None, help="the pilots to measure, comma separated, e.g. greedy,mcts:100 "
+                                         "(default: every pilot at its default budget); --stats: the pilots that "
+                                         "play (default greedy)"),
+    search_matches: int = typer.Option(2, help="matches per engine measurement of a searching pilot (not random "
+                                       "or greedy)"),
+    seconds: float = typer.Option(60.0, help="stop an engine measurement after this many seconds (its first "
+                                  "match always plays)"),
     db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
     no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),
 ):
@@ -307,7 +334,8 @@ def bench(
             raise UserError(f"--seeds takes sizes such as 200,500,1000, not {seeds!r}")
         b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
     else:
-        b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out)
+        b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out, _split(pilots),
+                    search_matches, seconds)
 
 
 def main() -> None:

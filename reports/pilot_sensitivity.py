@@ -1,0 +1,358 @@
+"""How much the pilot matters: the headline balance figures of runs that differ only in their
+pilot (same game, rules, decks and seeds), the conclusions that change between pilots, and each
+card's *skill premium*.
+
+- ``pilot_figures``: per run (one pilot), the first-seat win rate (``overview.first_seat``), each
+  deck's win rate against the field (``matchups.deck_field``) and each card's deck-relative win
+  rate, the Cards page's within-deck figure ``oh_excess`` (``cards.card_metrics``), each with its
+  95% interval: a long table (figure, subject, pilot, value, lo, hi, n, significant).
+- ``changed_conclusions``: for every pair of pilots, the conclusions that differ and whether the
+  intervals support the difference (the rules are in reports/METRICS.md, "Pilot sensitivity").
+- ``skill_premium``: per card, its ``oh_excess`` under a stronger pilot's run minus under a
+  weaker pilot's run on the same seeds, with a 95% interval: paired over the match x seat twins
+  when the two runs dealt the card into the same opening hands, else unpaired.
+- ``premium_partner``: for the Cards page, the stored run to compare a run with.
+
+Pure functions over stored runs: nothing here plays a match (``workbench pilot-sensitivity``
+makes the runs).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from reports import db
+from reports.cards import card_metrics
+from reports.filters import Filters
+from reports.matchups import deck_field
+from reports.overview import first_seat
+from reports.stats import Z95, benjamini_hochberg
+
+BAND = (0.45, 0.55)  # a deck "inside the band" against the field is balanced enough
+FIGURES = ("first_seat_wr", "deck_field_wr", "card_oh_excess")
+CSV_COLUMNS = ["figure", "subject", "pilot", "value", "lo", "hi", "n"]
+
+# Known pilot families from weakest to strongest; a budget (mcts:400) ranks within its family.
+# A family not listed ranks above the listed ones (a new pilot is usually a stronger search),
+# then by name. Used only to choose which of two pilots is "the stronger" on the Cards page.
+PILOT_ORDER = ("random", "greedy", "planner", "mcts")
+
+# the spec fields that decide which seeds, seats and decks a run's matches have (pilots aside)
+_SAME_MATCHES = ("game", "rules_hash", "deck_hash", "decks", "matches", "seed", "swap", "pairings")
+
+
+def pilot_strength(name: str) -> tuple:
+    """A sort key: larger is the stronger pilot by the project's ordering (PILOT_ORDER, then the
+    budget after a colon; a name without a budget ranks below its family's budgets)."""
+    base, _, arg = str(name).split("#")[0].partition(":")
+    rank = PILOT_ORDER.index(base) if base in PILOT_ORDER else len(PILOT_ORDER)
+    budget = int(arg) if arg.isdigit() else 0
+    return (rank, base, budget)
+
+
+def pilot_label(spec: dict) -> str | None:
+    """The one pilot a run's every seat used (``greedy``), with ``#salt`` when the run was played
+    with a pilot salt (an equally fair twin); None for a run with different pilots per deck."""
+    pilots = set(spec.get("pilots") or [])
+    if len(pilots) != 1:
+        return None
+    label = pilots.pop()
+    return f"{label}#{spec['pilot_salt']}" if spec.get("pilot_salt") else label
+
+
+def same_matches(a: dict, b: dict) -> bool:
+    """Do two run specs play the very same matches but for their pilots (same game, rules hash,
+    decks, seeds, seat swapping and pairings, and no card substituted)?"""
+    return (all(a.get(k) == b.get(k) for k in _SAME_MATCHES)
+            and not a.get("substitute") and not b.get("substitute"))
+
+
+def _spec(path, run_id: int) -> dict:
+    rows = db.query(path, "SELECT spec FROM runs WHERE run_id = ?", [run_id])
+    if rows.is_empty():
+        raise ValueError(f"no run {run_id} in {path}")
+    spec = json.loads(rows["spec"][0])
+    spec["pairings"] = [list(p) for p in spec.get("pairings", [])]
+    return spec
+
+
+# --- the headline figures under each pilot ------------------------------------------------------
+
+def pilot_figures(path: str | Path, runs: list[tuple[str, int]]) -> pl.DataFrame:
+    """One row per figure x subject x pilot over ``runs`` ((pilot label, run id) pairs):
+    ``first_seat_wr`` (subject ``first seat``; over decided matches, Wilson; n = decided matches),
+    ``deck_field_wr`` (subject the deck; win rate against every other deck pooled, a draw not won,
+    Wilson; n = games), ``card_oh_excess`` (subject the card id; the Cards page's within-deck
+    figure, deck and seat held fixed, with its stratified interval; n = games with the card in the
+    deck; ``significant`` is its Benjamini-Hochberg flag within the run). ``significant`` for the
+    rates: the interval excludes one half."""
+    parts = []
+    for pilot, run_id in runs:
+        fs = first_seat(path, [run_id])
+        rows = [{"figure": "first_seat_wr", "subject": "first seat", "name": None, "value": fs["first_seat_wr"],
+                 "lo": fs["lo"], "hi": fs["hi"], "n": fs["decided"]}]
+        for d in deck_field(path, Filters(runs=[run_id])).iter_rows(named=True):
+            rows.append({"figure": "deck_field_wr", "subject": d["deck"], "name": None, "value": d["win_rate"],
+                         "lo": d["win_rate_lo"], "hi": d["win_rate_hi"], "n": d["games"]})
+        frame = pl.DataFrame(rows, schema={"figure": pl.Utf8, "subject": pl.Utf8, "name": pl.Utf8,
+                                           "value": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "n": pl.Int64})
+        frame = frame.with_columns(((pl.col("lo") > 0.5) | (pl.col("hi") < 0.5)).fill_null(False).alias("significant"))
+        cards = card_metrics(path, Filters(runs=[run_id]))
+        if not cards.is_empty():
+            frame = pl.concat([frame, cards.select(
+                pl.lit("card_oh_excess").alias("figure"), pl.col("card").alias("subject"), pl.col("name"),
+                pl.col("oh_excess").cast(pl.Float64).alias("value"), pl.col("oh_excess_lo").cast(pl.Float64).alias("lo"),
+                pl.col("oh_excess_hi").cast(pl.Float64).alias("hi"), pl.col("games").cast(pl.Int64).alias("n"),
+                pl.col("oh_excess_significant").fill_null(False).alias("significant"))], how="vertical_relaxed")
+        parts.append(frame.with_columns(pl.lit(pilot).alias("pilot"), pl.lit(run_id).alias("run_id")))
+    out = pl.concat(parts, how="vertical_relaxed")
+    return out.select("figure", "subject", "pilot", "value", "lo", "hi", "n", "significant", "name", "run_id")
+
+
+def band_class(lo: float | None, hi: float | None, band: tuple[float, float] = BAND) -> str:
+    """``inside`` (the whole 95% interval within the band), ``outside`` (wholly above or below it)
+    or ``undecided`` (the interval reaches across a band edge)."""
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return "undecided"
+    if lo >= band[0] and hi <= band[1]:
+        return "inside"
+    if hi < band[0] or lo > band[1]:
+        return "outside"
+    return "undecided"
+
+
+def _side(value, lo, hi, significant: bool, figure: str) -> int:
+    """+1 / -1: the figure is significantly above / below its reference (one half for a rate, zero
+    for a card's excess); 0 otherwise."""
+    if value is None or value != value:
+        return 0
+    if figure == "card_oh_excess":
+        return (1 if value > 0 else -1) if significant else 0
+    if lo is not None and lo > 0.5:
+        return 1
+    if hi is not None and hi < 0.5:
+        return -1
+    return 0
+
+
+def changed_conclusions(figures: pl.DataFrame, band: tuple[float, float] = BAND) -> pl.DataFrame:
+    """For every pair of pilots in ``figures`` (``pilot_figures``) and every subject both saw:
+    the conclusions that differ. ``supported`` is true when the intervals back the change:
+    a deck wholly inside the band under one pilot and wholly outside it under the other; a
+    first-seat rate significantly above one half under one and significantly below under the
+    other; a card significantly beyond its deck (its BH flag) with opposite signs. Rows with
+    ``supported`` false are changes of the point estimate only (a deck's estimate crosses a band
+    edge, an edge or a card's excess changes sign): noise until more matches back them."""
+    rows = []
+    pilots = list(dict.fromkeys(figures["pilot"].to_list()))
+    by = {(r["figure"], r["subject"], r["pilot"]): r for r in figures.iter_rows(named=True)}
+    subjects = list(dict.fromkeys((r["figure"], r["subject"]) for r in figures.iter_rows(named=True)))
+    for a, b in itertools.combinations(pilots, 2):
+        for figure, subject in subjects:
+            ra, rb = by.get((figure, subject, a)), by.get((figure, subject, b))
+            if ra is None or rb is None or ra["value"] is None or rb["value"] is None:
+                continue
+            va, vb = ra["value"], rb["value"]
+            if va != va or vb != vb:
+                continue
+            if figure == "deck_field_wr":
+                ca, cb = band_class(ra["lo"], ra["hi"], band), band_class(rb["lo"], rb["hi"], band)
+                pa, pb = band[0] <= va <= band[1], band[0] <= vb <= band[1]
+                if pa == pb:
+                    continue
+                supported = {ca, cb} == {"inside", "outside"}
+                text = (f"{subject} is {'inside' if pa else 'outside'} the {band[0]:.0%}-{band[1]:.0%} band under {a} "
+                        f"({_iv(ra)}) and {'inside' if pb else 'outside'} under {b} ({_iv(rb)})")
+            else:
+                sa, sb = (_side(r["value"], r["lo"], r["hi"], r["significant"], figure) for r in (ra, rb))
+                ref = 0.0 if figure == "card_oh_excess" else 0.5
+                if (va > ref) == (vb > ref):
+                    continue
+                supported = sa * sb == -1
+                what = ("the first-seat edge" if figure == "first_seat_wr"
+                        else f"{ra['name'] or subject}'s deck-relative win rate")
+                text = f"{what} changes sign: {_iv(ra, figure)} under {a}, {_iv(rb, figure)} under {b}"
+            rows.append({"figure": figure, "subject": subject, "pilot_a": a, "pilot_b": b, "value_a": va,
+                         "value_b": vb, "supported": supported, "conclusion": text})
+    schema = {"figure": pl.Utf8, "subject": pl.Utf8, "pilot_a": pl.Utf8, "pilot_b": pl.Utf8, "value_a": pl.Float64,
+              "value_b": pl.Float64, "supported": pl.Boolean, "conclusion": pl.Utf8}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _iv(r: dict, figure: str = "rate") -> str:
+    if figure == "card_oh_excess":
+        return f"{r['value'] * 100:+.1f} pts [{r['lo'] * 100:+.1f}, {r['hi'] * 100:+.1f}]"
+    return f"{r['value']:.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+
+
+# --- the skill premium --------------------------------------------------------------------------
+
+_PAIRED_SQL = """
+SELECT a.card, a.deck, a.on_play, a.in_opening_hand > 0 AS oh,
+       count(*) AS n,
+       sum(b.won::INT - a.won::INT) AS s,
+       sum((b.won::INT - a.won::INT) * (b.won::INT - a.won::INT)) AS ss,
+       count(*) FILTER (WHERE (a.in_opening_hand > 0) <> (b.in_opening_hand > 0)) AS mismatched
+FROM card_games a
+JOIN card_games b ON b.run_id = ? AND b.match_no = a.match_no AND b.seat = a.seat AND b.card = a.card
+                  AND b.deck = a.deck AND b.copies > 0
+WHERE a.run_id = ? AND a.copies > 0 {decks}
+GROUP BY ALL
+"""
+
+PREMIUM_COLUMNS = ("premium", "premium_lo", "premium_hi", "premium_p", "premium_q", "premium_significant")
+
+
+def skill_premium(path: str | Path, base_run: int, strong_run: int, decks: list[str] | None = None) -> pl.DataFrame:
+    """Per card: its deck-relative win rate (``oh_excess``) in ``strong_run`` minus in ``base_run``,
+    two runs that play the same matches but for their pilots (ValueError otherwise).
+
+    ``premium`` is always exactly ``strong_excess - base_excess``. Its interval is paired when
+    every game of the card in one run has a twin in the other (same match and seat) that held the
+    card in the same opening hand (the shuffle is the pilot's equal: so it is in Frontier, not
+    after a pilot's mulligan): then, per stratum (deck x seat) and arm (in the opening hand or
+    not), the twins' differences won_strong - won_base enter the same Mantel-Haenszel weights as
+    ``oh_excess``, and the variance is that of those differences (the luck the twins share
+    cancels). Otherwise (``paired`` false) the two estimates are treated as independent: the
+    standard error is the root of the sum of their squared standard errors, read off their
+    intervals. ``premium_p``: two-sided normal test; ``premium_q``: Benjamini-Yekutieli across the
+    cards (their tests read the same matches), ``premium_significant`` = q < 0.05."""
+    spec_b, spec_s = _spec(path, base_run), _spec(path, strong_run)
+    if not same_matches(spec_b, spec_s):
+        raise ValueError(f"runs {base_run} and {strong_run} do not play the same matches (game, rules, decks, "
+                         f"seeds, seats): a skill premium needs runs that differ only in their pilots")
+    filt = dict(decks=list(decks or []))
+    keep = ["card", "name", "type", "faction", "cost", "games", "oh_excess", "oh_excess_lo", "oh_excess_hi",
+            "oh_excess_significant"]
+    base = card_metrics(path, Filters(runs=[base_run], **filt)).select(keep)
+    strong = card_metrics(path, Filters(runs=[strong_run], **filt)).select(keep)
+    rename = {c: c.replace("oh_excess", "{}_excess") for c in keep if c.startswith("oh_excess")}
+    joined = base.rename({c: r.format("base") for c, r in rename.items()} | {"games": "base_games"}).join(
+        strong.select("card", "games", *rename).rename({c: r.format("strong") for c, r in rename.items()}
+                                                       | {"games": "strong_games"}), on="card", how="full",
+        coalesce=True)
+    deck_sql, params = "", [strong_run, base_run]
+    if decks:
+        deck_sql = f"AND a.deck IN ({', '.join('?' for _ in decks)})"
+        params += list(decks)
+    strata = db.query(path, _PAIRED_SQL.format(decks=deck_sql), params)
+    paired = _paired_estimates(strata)
+    joined = joined.join(paired, on="card", how="left")
+    est, lo, hi, p, is_paired = [], [], [], [], []
+    for r in joined.iter_rows(named=True):
+        b, s = r["base_excess"], r["strong_excess"]
+        if b is None or s is None or b != b or s != s:
+            est.append(math.nan), lo.append(math.nan), hi.append(math.nan), p.append(math.nan)
+            is_paired.append(False)
+            continue
+        diff = s - b
+        ok = (r["twins"] is not None and r["mismatched"] == 0 and r["twins"] == r["base_games"] == r["strong_games"]
+              and r["paired_se"] is not None and r["paired_se"] == r["paired_se"])
+        if ok:
+            se = r["paired_se"]
+        else:
+            se_b = (r["base_excess_hi"] - r["base_excess_lo"]) / (2 * Z95)
+            se_s = (r["strong_excess_hi"] - r["strong_excess_lo"]) / (2 * Z95)
+            se = math.sqrt(se_b * se_b + se_s * se_s)
+        est.append(diff)
+        lo.append(diff - Z95 * se)
+        hi.append(diff + Z95 * se)
+        if se > 0:
+            p.append(float(2 * sps.norm.sf(abs(diff) / se)))
+        else:
+            p.append(1.0 if abs(diff) < 1e-12 else math.nan)
+        is_paired.append(bool(ok))
+    q, significant = benjamini_hochberg(np.array(p, dtype=float), any_dependence=True)
+    out = joined.with_columns(pl.Series("premium", est, pl.Float64), pl.Series("premium_lo", lo, pl.Float64),
+                              pl.Series("premium_hi", hi, pl.Float64), pl.Series("premium_p", p, pl.Float64),
+                              pl.Series("premium_q", q, pl.Float64), pl.Series("premium_significant", significant),
+                              pl.Series("paired", is_paired))
+    floats = [c for c, t in out.schema.items() if t == pl.Float64]
+    out = out.with_columns(pl.col(c).fill_nan(None) for c in floats)
+    label_b, label_s = pilot_label(spec_b) or ",".join(spec_b["pilots"]), pilot_label(spec_s) or ",".join(spec_s["pilots"])
+    out = out.with_columns(pl.lit(label_b).alias("base_pilot"), pl.lit(label_s).alias("strong_pilot"),
+                           pl.lit(base_run).alias("base_run"), pl.lit(strong_run).alias("strong_run"))
+    return out.select("card", "name", "type", "faction", "cost", "base_pilot", "strong_pilot", "base_run",
+                      "strong_run", "base_games", "strong_games", "twins", "paired", "base_excess", "base_excess_lo",
+                      "base_excess_hi", "base_excess_significant", "strong_excess", "strong_excess_lo",
+                      "strong_excess_hi", "strong_excess_significant", *PREMIUM_COLUMNS
+                      ).sort("premium", descending=True, nulls_last=True)
+
+
+def _paired_estimates(strata: pl.DataFrame) -> pl.DataFrame:
+    """Per card from the twins' per-stratum-and-arm sums (``_PAIRED_SQL``): the Mantel-Haenszel
+    pooled difference of mean paired differences (opening hand minus not) and its standard
+    error, the twins counted and the twins whose opening hands differ."""
+    schema = {"card": pl.Utf8, "twins": pl.Int64, "mismatched": pl.Int64, "paired_est": pl.Float64,
+              "paired_se": pl.Float64}
+    if strata.is_empty():
+        return pl.DataFrame(schema=schema)
+    rows = []
+    for (card,), part in strata.group_by(["card"], maintain_order=True):
+        arms: dict[tuple, dict[bool, tuple[int, float, float]]] = {}
+        for r in part.iter_rows(named=True):
+            arms.setdefault((r["deck"], r["on_play"]), {})[bool(r["oh"])] = (int(r["n"]), float(r["s"]), float(r["ss"]))
+        num = wsum = var = 0.0
+        for arm in arms.values():
+            if True not in arm or False not in arm:
+                continue  # a stratum lacking either arm carries no information (as in oh_excess)
+            (n1, s1, ss1), (n0, s0, ss0) = arm[True], arm[False]
+            w = n1 * n0 / (n1 + n0)
+            num += w * (s1 / n1 - s0 / n0)
+            wsum += w
+            var += w * w * (_var(n1, s1, ss1) / n1 + _var(n0, s0, ss0) / n0)
+        est, se = (num / wsum, math.sqrt(var) / wsum) if wsum else (math.nan, math.nan)
+        rows.append({"card": card, "twins": int(part["n"].sum()), "mismatched": int(part["mismatched"].sum()),
+                     "paired_est": est, "paired_se": se})
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _var(n: int, s: float, ss: float) -> float:
+    """Sample variance of n paired differences from their sum and sum of squares; with one twin,
+    its square (an upper bound, so one twin never claims certainty)."""
+    if n < 2:
+        return ss / n
+    return max(0.0, (ss - s * s / n) / (n - 1))
+
+
+# --- which stored run to compare a run with (the Cards page) -------------------------------------
+
+def comparable_runs(path: str | Path, run_id: int) -> list[tuple[int, str]]:
+    """(run id, pilot label) of every finished run that plays the same matches as ``run_id`` with
+    one pilot in every seat, other than ``run_id`` itself; newest first."""
+    spec = _spec(path, run_id)
+    rows = db.query(path, "SELECT run_id, spec FROM runs WHERE game = ? AND rules_hash = ? AND status = 'done' "
+                          "AND run_id <> ? ORDER BY run_id DESC", [spec["game"], spec.get("rules_hash", ""), run_id])
+    found = []
+    for other, text in rows.iter_rows():
+        s = json.loads(text)
+        s["pairings"] = [list(p) for p in s.get("pairings", [])]
+        label = pilot_label(s)
+        if s.get("kind", "duel") == "duel" and label is not None and same_matches(spec, s):
+            found.append((other, label))
+    return found
+
+
+def premium_partner(path: str | Path, run_id: int) -> dict | None:
+    """The run to measure ``run_id``'s skill premium against: among the finished runs on the same
+    matches with another single pilot (``comparable_runs``), the one with the strongest pilot
+    (``pilot_strength``; the newest run of that pilot). Returns base_run / strong_run (the weaker
+    and the stronger of the two by ``pilot_strength``) and their pilots; None when there is none
+    or the run has different pilots per deck."""
+    label = pilot_label(_spec(path, run_id))
+    if label is None:
+        return None
+    others = [(r, p) for r, p in comparable_runs(path, run_id) if p != label]
+    if not others:
+        return None
+    other, other_label = max(others, key=lambda rp: (pilot_strength(rp[1]), rp[0]))
+    pair = sorted([(run_id, label), (other, other_label)], key=lambda rp: (pilot_strength(rp[1]), rp[0]))
+    (base_run, base_pilot), (strong_run, strong_pilot) = pair
+    return {"base_run": base_run, "base_pilot": base_pilot, "strong_run": strong_run, "strong_pilot": strong_pilot,
+            "other_run": other, "other_pilot": other_label}
