@@ -5,8 +5,11 @@ in the Stronghold deck), each Warrior's worth (HP, damage, shields, weapon and a
 Muster Zone and the hand, how close each Warrior stands to a firing position on the enemy
 Stronghold, which enemy units it can hit now, whether it stands where an enemy can reach it
 next turn (threat ranges: the cells an enemy can hit after one move), formations, and the Blight
-on each side (the danger grows as it nears Overrun). The weights are plain numbers a pilot
-designer can tune.
+on each side (the danger grows as it nears Overrun), a tapped or soul-drained Warrior (it loses its
+next turn and can't be answered for; it threatens nothing), a boost still to use this turn, and
+keywords (Pierce, Soul Combat bonus). The weights are data: ``weights.yaml`` beside this file,
+read once at import; the per-card keyword worth is a table built once per rules version. The
+battlefield has two halves: a duel only (no multi-seat or team comparison).
 
 Threat ranges come from per-card tables built once per rules version (pool.py): for each cell,
 the mask of cells the card's attacks reach from there (``hit_masks``), and from anywhere one move
@@ -14,31 +17,53 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
+
 from sim.allegiance.combat import in_formation
 from sim.allegiance.pool import STRONGHOLD
-from sim.allegiance.state import NO_CARD, AllegianceState
+from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState
 
-WIN = 10_000.0
-W_STRONGHOLD_HP = 2.5     # per point of Stronghold HP still standing (the one out and the deck's)
-W_SHIELD_HP = 1.5         # a Stronghold's Absorb shield, per point it blocks
-W_UNIT = 2.0              # a Warrior on the battlefield, before its numbers
-W_HP = 1.0
-W_DAMAGE = 1.2            # per point of its best attack (weapon and empower included)
+WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+_W = WEIGHTS["weights"]
+
+WIN = float(_W["win"])
+W_STRONGHOLD_HP = float(_W["stronghold_hp"])
+W_SHIELD_HP = float(_W["shield_hp"])
+W_UNIT = float(_W["unit"])
+W_HP = float(_W["hp"])
+W_DAMAGE = float(_W["damage"])
 # (a Warrior's unit, damage and siege terms are its potency, counted in proportion to its HP left)
-W_ABSORB, W_REFLECT, W_ARMOR = 1.5, 1.0, 1.2
-W_MUSTER = 0.8            # a Warrior in the Muster Zone: this share of its worth on the field
-W_HAND = 0.4              # a card in hand
-W_SIEGE = 1.5             # per damage point of a Warrior in a firing position on the enemy Stronghold
-W_GAP = 0.8               # per step a Warrior still has to go to reach a firing position
-W_OFF_LINE = 0.4          # near enough but not on a line with the Stronghold
-W_TARGET = 0.6            # per enemy unit a Warrior of the side can hit from where it stands
-W_EXPOSED = 1.0           # a Warrior an enemy can reach next turn
-W_EXPOSED_LOW = 1.5       # ... and that could die of it (HP at most the enemy's best damage)
-W_FORMATION = 1.0         # per Warrior standing in its faction's formation
-W_BLIGHT = 0.5            # per Blight token on the side's own half
-W_BLIGHT_DANGER = 0.4     # times the square of the tokens above BLIGHT_CALM
-BLIGHT_CALM = 6
-W_ROUT = 40.0             # no Warrior on the battlefield or in the Muster Zone
+W_ABSORB, W_REFLECT, W_ARMOR = float(_W["absorb"]), float(_W["reflect"]), float(_W["armor"])
+W_MUSTER = float(_W["muster"])
+W_HAND = float(_W["hand"])
+W_SIEGE = float(_W["siege"])
+W_GAP = float(_W["gap"])
+W_OFF_LINE = float(_W["off_line"])
+W_TARGET = float(_W["target"])
+W_EXPOSED = float(_W["exposed"])
+W_EXPOSED_LOW = float(_W["exposed_low"])
+W_FORMATION = float(_W["formation"])
+W_BLIGHT = float(_W["blight"])
+W_BLIGHT_DANGER = float(_W["blight_danger"])
+BLIGHT_CALM = int(_W["blight_calm"])
+W_ROUT = float(_W["rout"])
+W_TAPPED = float(_W["tapped"])
+W_BOOST = float(_W["boost"])
+W_PIERCE = float(_W["pierce"])
+W_SOUL_BONUS = float(_W["soul_bonus"])
+
+_CARD_WORTH: dict[int, tuple] = {}
+
+
+def card_worth(pool) -> list[float]:
+    """Per card, what its keywords add to a Warrior's worth (Pierce, Soul Combat bonus)."""
+    entry = _CARD_WORTH.get(id(pool))
+    if entry is None or entry[0] is not pool:
+        entry = _CARD_WORTH[id(pool)] = (pool, [W_PIERCE * bool(c.pierce) + W_SOUL_BONUS * (c.soul_bonus or 0)
+                                                for c in pool.cards])
+    return entry[1]
 
 
 def evaluate(state: AllegianceState, seat: int) -> float:
@@ -55,6 +80,8 @@ def evaluate(state: AllegianceState, seat: int) -> float:
     threat = [0, 0]    # cells each side can attack after one move
     best = [0, 0]      # each side's best attack damage on the field
     warriors = [[], []]
+    extra = card_worth(pool)
+    active = state.active
     for cell, u in enumerate(state.cells):
         if u is None:
             continue
@@ -70,9 +97,12 @@ def evaluate(state: AllegianceState, seat: int) -> float:
         worth = W_HP * u.hp + W_ABSORB * u.absorb + W_REFLECT * u.reflect
         if u.armor != NO_CARD:
             worth += W_ARMOR * cards[u.armor].armor
-        value[s] += worth
-        hits[s] |= card.hit_masks[cell]
-        threat[s] |= card.threat_masks[cell]
+        if u.boost and s == active:
+            worth += W_BOOST * u.boost
+        value[s] += worth + extra[u.card]
+        if u.tap == NORMAL:  # a tapped or drained Warrior attacks nothing before its turn is over
+            hits[s] |= card.hit_masks[cell]
+            threat[s] |= card.threat_masks[cell]
         if damage > best[s]:
             best[s] = damage
         warriors[s].append((cell, u, card, damage))
@@ -99,6 +129,8 @@ def evaluate(state: AllegianceState, seat: int) -> float:
                 else:
                     gap = cheb[cell * n + target_sh] - card.reach
                     v -= W_GAP * gap if gap > 0 else W_OFF_LINE
+            if u.tap != NORMAL:
+                potency *= 1.0 - W_TAPPED
             v += potency * u.hp / u.max_hp
             if (threat[enemy] >> cell) & 1:
                 v -= W_EXPOSED + (W_EXPOSED_LOW if u.hp <= best[enemy] else 0.0)
