@@ -1,11 +1,16 @@
-"""``workbench bench``: matches and decisions per second, per game and pilot pair.
+"""``workbench bench``: matches and decisions per second, per game and pilot.
 
+Every pilot named (default: every pilot in ``PILOTS``, at its default budget) plays itself.
 Engine alone: matches played one after another in this process (one core), logging on, rotating
 through every pairing of the game's starter decks; per wall-clock second and per CPU-second of this
-process (on a shared machine the two differ: the CPU figure is what the engine costs, the wall
-figure what the machine gave it).
+process (on a shared machine the two differ: the CPU figure is what the engine and pilots cost, the
+wall figure what the machine gave them). The cheap pilots (random: ``--matches``; greedy:
+``--greedy-matches``) play many matches; a searching pilot (any other) plays ``--search-matches``,
+and any measurement stops early once it has run ``--seconds`` (after its first match).
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
-core, each the median of several runs; the speed-up is their ratio.
+core, each the median of several runs; the speed-up is their ratio. The farm is measured for the
+cheap pilots only: a searching pilot's matches are CPU-bound, so its farm speed is its engine
+speed times the workers the machine gives it.
 """
 from __future__ import annotations
 
@@ -21,10 +26,10 @@ from cardsdb.registry import GAMES
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 from workbench import games
+from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
 
-PAIRS = (("random", "random"), ("greedy", "greedy"))  # the same pilot in both seats
 
 
 def pairings(n_decks: int) -> list[tuple[int, int]]:
@@ -32,26 +37,30 @@ def pairings(n_decks: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
 
 
-def engine_speed(game: str, pilots: tuple[str, str], n: int) -> dict:
-    """Matches rotate through every pairing of the starter decks, each seed from both seats."""
+def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | None = None) -> dict:
+    """Matches rotate through every pairing of the starter decks, each seed from both seats; at
+    most ``n``, and none started after ``seconds`` of wall time (the first always is)."""
     data, ruleset = games.load(game, "base")
     decks = games.decks_for(data, ruleset, None)
     eng = get_engine(game)
     pool = eng.compile_pool(ruleset)
     compiled = [eng.compile_deck(pool, d) for d in decks]
     pairs = pairings(len(compiled))
-    decisions = errors = 0
+    decisions = errors = played = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
+        if i and seconds is not None and time.perf_counter() - started > seconds:
+            break
         a, b = (compiled[k] for k in pairs[(i // 2) % len(pairs)])
         seats = [a, b] if i % 2 == 0 else [b, a]
         r = play_match(eng, pool, seats, 10_000 + i // 2, list(pilots), log=True)
         decisions += r.decisions
         errors += r.error is not None
-    seconds = time.perf_counter() - started
+        played += 1
+    wall = max(1e-9, time.perf_counter() - started)
     cpu = max(1e-9, time.process_time() - cpu_started)
-    return {"matches_s": n / seconds, "decisions_s": decisions / seconds, "errors": errors,
-            "matches_cpu_s": n / cpu}
+    return {"matches_s": played / wall, "decisions_s": decisions / wall, "errors": errors,
+            "matches_cpu_s": played / cpu, "decisions_cpu_s": decisions / cpu, "matches": played}
 
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
@@ -75,32 +84,61 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
     return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates}
 
 
+CHEAP = ("random", "greedy")  # pilots measured over many matches, and through the farm
+
+
+def rate(x: float) -> str:
+    """A speed to read: whole numbers from 100 up, three figures below (0.143)."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def bench_pilots(names: list[str] | None) -> list[str]:
+    """The pilots to measure: those named (checked), else every registered pilot at its default budget."""
+    from sim.core.pilots import PILOTS, check_pilot
+
+    chosen = names or list(PILOTS)
+    for name in chosen:
+        try:
+            check_pilot(name)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    return chosen
+
+
 def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
-              skip_farm: bool, out: Console) -> None:
+              skip_farm: bool, out: Console, pilots: list[str] | None = None, search_matches: int = 2,
+              seconds: float | None = 60.0) -> None:
     chosen = game_list or list(GAMES)
-    cores = default_workers()
-    table = Table("game", "pilots", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
-                  "farm 1 worker matches/s", "farm 1 worker decisions/s",
-                  f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
-                  title=f"workbench bench: engine alone on one core, logging on, every starter-deck pairing; farm into a scratch store, "
-                        f"median of {repeats} runs ({cores} cores)")
     for game in chosen:
         games.known_game(game)
-        for pilots in PAIRS:
-            n = matches if pilots[0] == "random" else greedy_matches
-            eng = engine_speed(game, pilots, n)
-            row = [game, ",".join(pilots), f"{eng['matches_s']:,.0f}", f"{eng['matches_cpu_s']:,.0f}",
-                   f"{eng['decisions_s']:,.0f}"]
-            if skip_farm:
+    names = bench_pilots(pilots)
+    if min(matches, greedy_matches, search_matches) < 1:
+        raise UserError("--matches, --greedy-matches and --search-matches must be at least 1")
+    cores = default_workers()
+    table = Table("game", "pilots", "engine matches", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
+                  "engine decisions/CPU-s", "farm 1 worker matches/s", "farm 1 worker decisions/s",
+                  f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
+                  title=f"workbench bench: engine alone on one core, logging on, every starter-deck pairing, each pilot "
+                        f"against itself at its default budget; farm into a scratch store for {', '.join(CHEAP)}, "
+                        f"median of {repeats} runs ({cores} cores)")
+    for game in chosen:
+        for pilot in names:
+            pair = (pilot, pilot)
+            base = pilot.partition(":")[0]
+            n = matches if base == "random" else greedy_matches if base == "greedy" else search_matches
+            eng = engine_speed(game, pair, n, seconds)
+            row = [game, ",".join(pair), f"{eng['matches']:,}"] + [
+                rate(eng[k]) for k in ("matches_s", "matches_cpu_s", "decisions_s", "decisions_cpu_s")]
+            if skip_farm or pilot not in CHEAP:
                 row += ["-"] * 5
             else:
-                fn = farm_matches if pilots[0] == "random" else max(40, farm_matches // 4)
-                one = farm_speed(game, pilots, fn, 1, repeats)
-                many = farm_speed(game, pilots, fn, cores, repeats)
+                fn = farm_matches if pilot == "random" else max(40, farm_matches // 4)
+                one = farm_speed(game, pair, fn, 1, repeats)
+                many = farm_speed(game, pair, fn, cores, repeats)
                 row += [f"{one['matches_s']:,.0f}", f"{one['decisions_s']:,.0f}", f"{many['matches_s']:,.0f}",
                         f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x"]
             table.add_row(*row)
-            out.print(f"measured {game} {','.join(pilots)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
+            out.print(f"measured {game} {','.join(pair)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
     out.print(table)
 
 
