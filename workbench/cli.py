@@ -315,7 +315,7 @@ def bench(
                                          "play (default greedy)"),
     search_matches: int = typer.Option(2, help="matches per engine measurement of a searching pilot (not random "
                                        "or greedy)"),
-    seconds: float = typer.Option(60.0, help="stop an engine measurement after this many seconds (its first "
+    seconds: float = typer.Option(20.0, help="stop an engine measurement after this many seconds (its first "
                                   "match always plays)"),
     db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
     no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),

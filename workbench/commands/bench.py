@@ -107,7 +107,7 @@ def bench_pilots(names: list[str] | None) -> list[str]:
 
 def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
               skip_farm: bool, out: Console, pilots: list[str] | None = None, search_matches: int = 2,
-              seconds: float | None = 60.0) -> None:
+              seconds: float | None = 20.0) -> None:
     chosen = game_list or list(GAMES)
     for game in chosen:
         games.known_game(game)
