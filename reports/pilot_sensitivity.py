@@ -356,3 +356,17 @@ def premium_partner(path: str | Path, run_id: int) -> dict | None:
     (base_run, base_pilot), (strong_run, strong_pilot) = pair
     return {"base_run": base_run, "base_pilot": base_pilot, "strong_run": strong_run, "strong_pilot": strong_pilot,
             "other_run": other, "other_pilot": other_label}
+
+
+def premium_hint(path: str | Path, run_id: int) -> str:
+    """The command that would store a run to compare ``run_id`` with (the same matches under a
+    stronger pilot), for the Cards page's hint."""
+    spec = _spec(path, run_id)
+    label = pilot_label(spec)
+    if label is None:
+        return (f"run {run_id} plays different pilots per deck: a skill premium compares runs with one pilot in "
+                f"every seat")
+    pilot = label.split("#")[0]
+    pilots = f"greedy,{pilot}" if pilot_strength(pilot) > pilot_strength("greedy") else f"{pilot},mcts:200"
+    return (f"workbench pilot-sensitivity {spec['game']} --pilots {pilots} --matches {spec['matches']} "
+            f"--seed {spec['seed']} --rules {spec['rules']} --decks {','.join(spec['decks'])}")

@@ -111,18 +111,24 @@ def test_premium_partner_pairs_a_run_with_the_stronger_pilot(sensed):
 
 def test_the_same_pilot_twice_changes_no_conclusion(sensed, tmp_path):
     """An A/A null check: the second `random` plays with a pilot salt (other, equally fair choices
-    on the same seeds). On a copy of the store, so the first `random` run is reused."""
+    on the same seeds). In process, on a copy of the store, so the first `random` run is reused."""
+    import io
     import shutil
+
+    from rich.console import Console
+
+    from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
 
     db = tmp_path / "aa.duckdb"
     shutil.copy(sensed[0], db)
-    res = run_cli("pilot-sensitivity", "frontier", "--pilots", "random,random", "--matches", "10", "--decks", DECKS,
-                  "--workers", "2", "--db", str(db), "--quiet")
-    assert res.returncode == 0, res.stderr
+    out, err = io.StringIO(), io.StringIO()
+    result = run_pilot_sensitivity("frontier", ["random", "random"], 10, DECKS.split(","), 1, "base", 2, db, True,
+                                   None, Console(file=out, width=200), Console(file=err, width=200))
     assert [p.split(",")[0] for _, p, _ in _runs(db)] == ["random", "greedy", "random"]
-    assert res.stderr.count("reusing run") == 1
-    assert "random#1" in res.stdout
-    assert _conclusions(res.stdout) == ["none"]
+    assert err.getvalue().count("reusing run") == 1
+    assert [label for label, _ in result["runs"]] == ["random", "random#1"]
+    assert not result["changes"]["supported"].any()
+    assert _conclusions(out.getvalue()) == ["none"]
 
 
 def test_changed_conclusions_follow_the_intervals():
@@ -153,3 +159,38 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, pilots, words):
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and words in lines[0], res.stderr
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def _cards_page(db, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    import reports.pages.cards as page
+
+    page._skill_premium.clear()
+    monkeypatch.setenv("WORKBENCH_DB", str(db))
+    return AppTest.from_string("from reports.pages.cards import render\nrender()", default_timeout=60).run()
+
+
+def test_cards_page_shows_the_skill_premium_against_the_other_pilot(sensed, monkeypatch):
+    db, _, _ = sensed
+    at = _cards_page(db, monkeypatch)
+    assert not at.exception
+    notes = [c.value for c in at.caption if c.value.startswith("Skill premium")]
+    assert notes and "under greedy" in notes[0] and "under random" in notes[0], [c.value for c in at.caption]
+    table = at.dataframe[0].value
+    assert "skill_premium" in table.columns and table["skill_premium"].notna().any()
+
+
+def test_cards_page_hints_the_command_without_another_pilot(tmp_path, sensed, monkeypatch):
+    import duckdb
+    import shutil
+
+    db = tmp_path / "one.duckdb"
+    shutil.copy(sensed[0], db)
+    with duckdb.connect(str(db)) as con:  # the random run no longer counts as finished
+        con.execute("UPDATE runs SET status = 'stopped' WHERE pilots LIKE 'random%'")
+    at = _cards_page(db, monkeypatch)
+    assert not at.exception
+    hints = [c.value for c in at.caption if c.value.startswith("No skill premium")]
+    assert hints and "workbench pilot-sensitivity frontier --pilots greedy,mcts:200 --matches 10" in hints[0]
+    assert "skill_premium" not in at.dataframe[0].value.columns

@@ -14,6 +14,7 @@ import polars as pl
 import streamlit as st
 
 from reports.cards import GROUPS, METRICS
+from reports.pilot_sensitivity import premium_hint, premium_partner, skill_premium
 from reports.pages.common import (card_filters, cached, count, filtered_page, pct, percent, pts, replay_button,
                                   table_with_download, win_rate_config, with_replay_links)
 
@@ -97,6 +98,11 @@ def column_config(group_by: list[str]) -> dict:
                                                  "the cards of its measurement", format="%.3g"),
         "value_by": st.column_config.TextColumn("value measured", help="the deck, opponents, pilots and rules version "
                                                 "of the newest `workbench value` measurement of this card"),
+        "skill_premium": pts("skill premium", SKILL_HELP),
+        "skill_premium_lo": pts("premium lo", "95% lower bound of the skill premium"),
+        "skill_premium_hi": pts("premium hi", "95% upper bound of the skill premium"),
+        "skill_premium_q": st.column_config.NumberColumn("premium q (BY)", help="Benjamini-Yekutieli q of the skill "
+                                                         "premium across the cards", format="%.3g"),
         "not_oh_games": count("not OH n", METRICS["not_oh_games"]),
         "not_oh_wr": pct("deck WR without it in OH", METRICS["not_oh_wr"]),
         "not_oh_wr_lo": pct("without lo", "95% Wilson lower bound"),
@@ -141,6 +147,42 @@ def with_card_value(path, stats: pl.DataFrame, game: str | None, group_by: list[
               .with_columns(pl.format("{} vs {}, {} ({})", "deck", "against", "pilots", "rules_version").alias("value_by"))
               .select(*keys, "value_points", "value_lo", "value_hi", pl.col("q_value").alias("value_q"), "value_by"))
     return stats.join(newest, on=keys, how="left")
+
+
+SKILL_COLUMNS = ("skill_premium", "skill_premium_lo", "skill_premium_hi", "skill_premium_q")
+SKILL_HELP = ("skill premium: the card's OH excess (what it adds to its own deck) under the stronger pilot minus under "
+              "the weaker, two runs of the same seeds, seats and decks (`workbench pilot-sensitivity`); the caption "
+              "above the table names the runs and pilots. Positive: the card rewards better play")
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _skill_premium(path: str, run_id: int, decks: tuple[str, ...]) -> tuple[dict | None, pl.DataFrame]:
+    partner = premium_partner(path, run_id)
+    if partner is None:
+        return None, pl.DataFrame()
+    return partner, skill_premium(path, partner["base_run"], partner["strong_run"], list(decks))
+
+
+def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame, str]:
+    """The skill premium beside each card when the store holds the selected run's matches under
+    another pilot (the strongest such pilot), with the line that says which pilots it compares;
+    otherwise the table unchanged and a one-line hint of the command that fills the column."""
+    if len(filters.runs) != 1:
+        return stats, "Skill premium: select a single run to compare it with the same matches under another pilot."
+    run_id = filters.runs[0]
+    partner, prem = _skill_premium(str(path), run_id, tuple(filters.decks))
+    if partner is None:
+        return stats, f"No skill premium column: no finished run plays run {run_id}'s matches under another pilot. " \
+                      f"Fill it with `{premium_hint(str(path), run_id)}`."
+    paired = prem.filter(pl.col("premium").is_not_null())["paired"]
+    how = ("paired over the twins (same match and seat)" if paired.len() and paired.all()
+           else "paired where a card's twins share their opening hands, else unpaired")
+    note = (f"Skill premium: each card's OH excess under {partner['strong_pilot']} (run {partner['strong_run']}) "
+            f"minus under {partner['base_pilot']} (run {partner['base_run']}), the same seeds, seats and decks; "
+            f"95% interval {how}, q Benjamini-Yekutieli across the cards.")
+    cols = prem.select("card", pl.col("premium").alias("skill_premium"), pl.col("premium_lo").alias("skill_premium_lo"),
+                       pl.col("premium_hi").alias("skill_premium_hi"), pl.col("premium_q").alias("skill_premium_q"))
+    return stats.join(cols, on="card", how="left"), note
 
 
 def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
@@ -297,6 +339,7 @@ def render() -> None:
         st.info("No card rows in these matches yet.")
         return
     stats = with_card_value(path, stats, filters.game, group_by)
+    stats, premium_note = with_skill_premium(path, stats, filters)
     view, _ = card_filters(stats)
     min_games = st.sidebar.slider("Minimum games in hand", 0, int(max(1, stats["gih_games"].max())), 0,
                                   help="hide cards seen in fewer games than this")
@@ -306,13 +349,19 @@ def render() -> None:
                             help="which metric groups the table shows (each with its sample size and 95% interval); "
                                  "the CSV always holds them all")
     st.caption(caption(view, ranking))
+    st.caption(premium_note)
     config = column_config(group_by)
     scaled = RATE_COLUMNS + ["played_wr_shrunk", "gih_wr_shrunk", "iwd", "iwd_lo", "iwd_hi", "oh_excess",
                              "oh_excess_lo", "oh_excess_hi", "not_oh_wr", "not_oh_wr_lo", "not_oh_wr_hi"]
+    scaled += [c for c in SKILL_COLUMNS[:3] if c in view.columns]
+    order = shown_columns(ranking, groups, group_by)
+    if "skill_premium" in view.columns:
+        at = order.index(ranking.columns[-1]) + 1
+        order[at:at] = list(SKILL_COLUMNS)
     shown = with_replay_links(percent(view, scaled), {"example_win": "example win", "example_loss": "example loss"},
                               config)
     picked = table_with_download(shown, "card_stats", config, download=view, select_key="cards_table",
-                                 column_order=shown_columns(ranking, groups, group_by))
+                                 column_order=order)
     label_groups = [g for g in group_by if view[g].n_unique() > 1]
     if picked is not None and picked < view.height:
         card_detail(path, filters, view.row(picked, named=True), group_by, label_groups)
