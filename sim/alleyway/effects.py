@@ -4,7 +4,7 @@ the effect worked. Effects on one character live in statuses.py; this module hol
 the player-level effects (Morale, cards, Authority, JAM, TAX, PLUNDER, ...) and luck."""
 from __future__ import annotations
 
-from sim.alleyway import field, luck, statuses, targets
+from sim.alleyway import field, hidden, luck, statuses, targets
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.resolve import ATTACK, C_CARD, C_SEAT, FX, push_effects, run, take_choice
@@ -175,6 +175,8 @@ def discard(state: AlleyState, fx, c: tuple, victim: int, left: int) -> bool:
     if fx.pick == "chosen" and (fx.optional or (len(set(hand)) > 1 and len(hand) > left)):
         options = targets.distinct(hand) + ([SKIP] if fx.optional else [])
         state.pending = Pending(c[C_SEAT], "card", options, fx, c, left, ("discard", victim))
+        if c[C_SEAT] != victim:
+            hidden.show_hand(state, c[C_SEAT], victim)  # the choice shows the hand to the chooser
         return True
     while left > 0 and hand:
         card = hand[state.rng().randrange(len(hand))] if fx.pick == "random" else hand[-1]
@@ -221,8 +223,10 @@ def take(state: AlleyState, fx, c: tuple, card: int) -> bool:
     if op in ("search", "recover"):
         (side.deck if op == "search" else side.gutter).remove(card)
         side.hand.append(card)
-        if op == "search":
+        if op == "search":  # "Your opponent isn't shown what you took"
             shuffle_deck(state, seat)
+        else:  # recovered from the public Gutter: every seat saw it go to the hand
+            hidden.learn_hand(state, seat, card, hidden.others(state, seat))
         emit(state, seat, K.SEARCH if op == "search" else K.RECOVER, card)
         return True
     lane = field.empty_lane(state, seat)
@@ -239,6 +243,7 @@ def take(state: AlleyState, fx, c: tuple, card: int) -> bool:
 
 def shuffle_deck(state: AlleyState, seat: int) -> None:
     state.rng().shuffle(state.sides[seat].deck)
+    hidden.forget_deck(state, seat)
 
 
 def make_tokens(state: AlleyState, seat: int, fx) -> bool:
@@ -276,6 +281,8 @@ def plunder(state: AlleyState, fx, c: tuple, victim: int) -> bool:
         card = zone[-1]
     elif fx.pick == "chosen" and len(set(zone)) > 1:
         state.pending = Pending(seat, "card", targets.distinct(zone), fx, c, 1, ("plunder", victim))
+        if fx.source == "hand":
+            hidden.show_hand(state, seat, victim)  # the choice shows the hand to the chooser
         return True
     else:
         card = zone[state.rng().randrange(len(zone))] if fx.pick == "random" else zone[0]
@@ -287,6 +294,11 @@ def plunder_card(state: AlleyState, seat: int, victim: int, source: str, card: i
     other = state.sides[victim]
     {"hand": other.hand, "deck": other.deck, "gutter": other.gutter}[source].remove(card)
     state.sides[seat].hand.append(card)
+    if source == "hand" and state.known:
+        hidden.left_hand(state, victim, card)
+    elif source == "deck" and state.known:
+        hidden.drew(state, victim, to_hand=False)  # its top card went to the plunderer's hand
+    hidden.learn_hand(state, seat, card, (victim,))  # "A plundered card is shown to both players"
     state.sides[seat].plundered += 1
     emit(state, seat, K.PLUNDER, card, detail=f"p{victim} {source}")
     return True

@@ -195,6 +195,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
     state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
     state.next_uid = 1
     state.auras_stale = True
+    state.known = ()
     state.chance_key, state.chance = chance_key, None
     state.events = EventBuffer() if log else None
     state.ledger = None

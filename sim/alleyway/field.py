@@ -2,6 +2,7 @@
 drawing, triggers, PROMOTE, Equips and auras. Every other module changes the field through here."""
 from __future__ import annotations
 
+from sim.alleyway import hidden
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import BRITTLE, LEADER_CARD, REMAINS, SHIELD, UNDEAD
 from sim.alleyway.resolve import FX, eliminate
@@ -272,6 +273,11 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
         else:
             (owner.hand if dest == HAND else owner.deck).append(cards[0])
             owner.hideout.extend(cards[1:])
+            # the card was on the field: every seat saw where it went
+            if dest == HAND:
+                hidden.learn_hand(state, u.owner, cards[0], hidden.others(state, u.owner))
+            else:
+                hidden.learn_deck_top(state, u.owner, cards[0])
     if ko:
         _after_ko(state, u, card, by)
     return True
@@ -403,6 +409,8 @@ def draw(state: AlleyState, seat: int, n: int = 1) -> int:
             break
         card = side.deck.pop()
         side.hand.append(card)
+        if state.known:
+            hidden.drew(state, seat)
         drawn += 1
         if state.ledger is not None:
             state.ledger.draw(seat, card, side.turns)
@@ -414,6 +422,8 @@ def to_gutter_from_hand(state: AlleyState, seat: int, card: int, cause: str = "d
     side = state.sides[seat]
     side.hand.remove(card)
     side.gutter.append(card)
+    if state.known:
+        hidden.left_hand(state, seat, card)
     emit(state, seat, K.DISCARD, card, detail=cause)
 
 

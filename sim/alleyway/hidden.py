@@ -1,28 +1,48 @@
-"""What a seat may see, and the state as it may believe it (``determinize``).
+"""What a seat may see, what it was shown, and the state as it may believe it (``determinize``).
 
 Hidden from a seat: its own deck's order; every other seat's hand, deck order and face-down
-back-row cards. MARKED lifts exactly two of those for the seat that holds it: it sees its
-opponents' hands and face-down cards (never deck order), and only it does. Nothing else reveals a
-hidden card, except a choice that shows one to its chooser (choosing which card to PLUNDER from, or
-discard from, an opponent's hand: that hand is shown while the choice is open).
+back-row cards. Deck lists are open (and the Hideouts are built from them), and every card that
+enters or leaves a seat's hand, deck or face-down cards is seen doing so except between those
+zones (a draw, a SEARCH, a redraw, setting a card), so the multiset of a seat's hidden cards is
+what every other seat may work out: its list minus the copies seen elsewhere (in a duel; see
+RULES.md, "What a pilot may know").
 
-The belief keeps what the seat knows: hand sizes, which back-row slots hold a face-down card,
-Gutters, the field, the Hideouts (built from the deck lists, promotions are seen), and the
-multiset of each seat's cards not yet seen (hand + deck + face-down cards, as in Wild Frontier's
-determinize: the opponent's deck list is taken as known).
+Shown cards stay known (``state.known``, entries ``(observer, owner, zone, card, a, b)``):
+
+    HAND  ``card`` is in ``owner``'s hand: a PLUNDERed card (shown to both players), a card
+          recovered from the public Gutter, a character sent back to the hand, a hand shown by a
+          choice from it or seen through MARKED
+    DECK  ``card`` is at index ``a`` of ``owner``'s deck (0 the bottom): a character put on top of
+          the deck; it becomes a HAND entry when drawn, and is forgotten when the deck is shuffled
+    BACK  ``card`` is the face-down card in back-row slot ``a`` set on turn ``b`` (seen through
+          MARKED)
+
+A known card is forgotten when it legitimately becomes unknown again: shuffled into the deck (a
+redraw, SEARCH), or when a card of the same name leaves that hand face up (it may have been the
+known one). MARKED lifts the rest for the seat that holds it: it sees its opponents' hands and
+face-down cards (never deck order), and only it does; what it saw is remembered at each turn's
+start (``remember_marked``). A choice from an opponent's hand (which card to PLUNDER or discard)
+shows that hand to the chooser: it sees it while the choice is open, and remembers it.
+
+``determinize`` keeps what the seat knows (hand sizes, deck sizes, which slots hold a face-down
+card, Gutters, the field, the Hideouts, the known cards) and deals the rest afresh from the sorted
+unknown pool, so the belief depends only on what the seat may know and the pilot's stream.
 """
 from __future__ import annotations
 
 import random
 
-from sim.alleyway.field import has_keyword_source
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
 from sim.alleyway.state import AlleyState, Back
+
+HAND, DECK, BACK = 0, 1, 2
+SETTABLE = (HUSTLE, AMBUSH)
 
 
 def sees_hidden(state: AlleyState, seat: int) -> bool:
     """MARKED: the seat has a working MARKED source (a character on the field whose effects work,
     or a face-up Continuous card)."""
+    from sim.alleyway.field import has_keyword_source  # field imports this module
     return has_keyword_source(state, seat, MARKED)
 
 
@@ -34,24 +54,159 @@ def shown_hand(state: AlleyState, seat: int, other: int) -> bool:
             and getattr(p.fx, "source", "hand") in ("hand", ""))
 
 
+# --- the record of shown cards (every hook is a no-op on the common empty record) ---------------
+
+def learn_hand(state: AlleyState, owner: int, card: int, observers) -> None:
+    """``observers`` saw ``card`` go into ``owner``'s hand."""
+    add = tuple((o, owner, HAND, card, 0, 0) for o in observers if o != owner)
+    if add:
+        state.known = state.known + add
+
+
+def others(state: AlleyState, seat: int) -> list[int]:
+    return [s for s in range(len(state.sides)) if s != seat]
+
+
+def learn_deck_top(state: AlleyState, owner: int, card: int) -> None:
+    """Every seat (the owner too: its deck order is hidden from it) saw ``card`` put on top of
+    ``owner``'s deck."""
+    at = len(state.sides[owner].deck) - 1
+    state.known = state.known + tuple((o, owner, DECK, card, at, 0) for o in range(len(state.sides)))
+
+
+def show_hand(state: AlleyState, observer: int, owner: int) -> None:
+    """``observer`` is shown ``owner``'s whole hand (what it knew of it before is now all of it)."""
+    keep = tuple(e for e in state.known if not (e[0] == observer and e[1] == owner and e[2] == HAND))
+    state.known = keep + tuple((observer, owner, HAND, card, 0, 0) for card in state.sides[owner].hand)
+
+
+def left_hand(state: AlleyState, owner: int, card: int) -> None:
+    """``card`` left ``owner``'s hand face up: each seat that knew a copy of it there forgets one
+    (the card that left may have been that copy)."""
+    out, dropped = [], []
+    for e in state.known:
+        if e[1] == owner and e[2] == HAND and e[3] == card and e[0] not in dropped:
+            dropped.append(e[0])
+            continue
+        out.append(e)
+    if dropped:
+        state.known = tuple(out)
+
+
+def forget_hand(state: AlleyState, owner: int) -> None:
+    """``owner``'s hand went into its deck (a redraw)."""
+    state.known = tuple(e for e in state.known if not (e[1] == owner and e[2] == HAND))
+
+
+def forget_deck(state: AlleyState, owner: int) -> None:
+    """``owner``'s deck was shuffled: no position in it is known any more."""
+    if state.known:
+        state.known = tuple(e for e in state.known if not (e[1] == owner and e[2] == DECK))
+
+
+def drew(state: AlleyState, owner: int, to_hand: bool = True) -> None:
+    """``owner``'s top card left its deck (drawn, or taken by PLUNDER when not ``to_hand``): a card
+    known to be there is now known in its hand (to the other seats; the owner sees its own hand)."""
+    top = len(state.sides[owner].deck)  # the index the card had
+    out, changed = [], False
+    for e in state.known:
+        if e[1] == owner and e[2] == DECK and e[4] >= top:
+            changed = True
+            if to_hand and e[4] == top and e[0] != owner:
+                out.append((e[0], owner, HAND, e[3], 0, 0))
+            continue
+        out.append(e)
+    if changed:
+        state.known = tuple(out)
+
+
+def remember_marked(state: AlleyState) -> None:
+    """A seat that sees through MARKED remembers the hands and face-down cards it sees (called at
+    each turn's start, so it keeps them after MARKED is gone)."""
+    sides = state.sides
+    for seat in range(len(sides)):
+        if sides[seat].out or not sees_hidden(state, seat):
+            continue
+        for other, side in enumerate(sides):
+            if other == seat or side.out:
+                continue
+            keep = tuple(e for e in state.known if not (e[0] == seat and e[1] == other and e[2] != DECK))
+            seen = [(seat, other, HAND, card, 0, 0) for card in side.hand]
+            seen += [(seat, other, BACK, b.card, slot, b.set_turn) for slot, b in enumerate(side.back)
+                     if b is not None and not b.face_up]
+            state.known = keep + tuple(seen)
+
+
+# --- the belief -----------------------------------------------------------------------------------
+
 def determinize(state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
     c = state.clone()
     cards = state.pool.cards
+    known = state.known
     marked = sees_hidden(state, seat)
     for s, side in enumerate(c.sides):
-        if s == seat or marked or shown_hand(state, seat, s):
-            rng.shuffle(side.deck)
-            continue
-        hidden_slots = [i for i, b in enumerate(side.back) if b is not None and not b.face_up]
-        unknown = side.hand + side.deck + [side.back[i].card for i in hidden_slots]
-        rng.shuffle(unknown)
-        for i in hidden_slots:
-            # a face-down card is some Hustle or Ambush the seat has not seen
-            j = next(k for k, card in enumerate(unknown) if cards[card].type in (HUSTLE, AMBUSH))
-            b = side.back[i]
-            side.back[i] = Back(unknown.pop(j), False, b.set_turn, b.host, b.owner)
-        n = len(side.hand)
-        side.hand, side.deck = unknown[:n], unknown[n:]
+        mine = [e for e in known if e[0] == seat and e[1] == s] if known else ()
+        if s == seat:
+            _deal(side, cards, mine, True, True, rng)
+        else:
+            _deal(side, cards, mine, marked or shown_hand(state, seat, s), marked, rng)
     c.chance_key = rng.getrandbits(64)
     c.chance = None
     return c
+
+
+def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random) -> None:
+    """Deal one seat's hidden cards afresh: the deck always, the hand unless ``see_hand``, the
+    face-down cards unless ``see_back``; known cards stay where they are known to be."""
+    back, hand, deck = side.back, side.hand, side.deck
+    fd = [] if see_back else [i for i, b in enumerate(back) if b is not None and not b.face_up]
+    pool = deck[:] if see_hand else hand + deck
+    for i in fd:
+        pool.append(back[i].card)
+    n_hand, n_deck = len(hand), len(deck)
+    kh: list = []
+    kd: dict = {}
+    kb: dict = {}
+    for e in mine:
+        zone, card, a = e[2], e[3], e[4]
+        if zone == HAND:
+            if see_hand or len(kh) >= n_hand or card not in pool:
+                continue
+            kh.append(card)
+        elif zone == DECK:
+            if a >= n_deck or a in kd or card not in pool:
+                continue
+            kd[a] = card
+        else:
+            if a not in fd or a in kb or back[a].set_turn != e[5] or card not in pool:
+                continue
+            kb[a] = card
+        pool.remove(card)
+    pool.sort()  # the belief depends on the pool, never on the hidden order
+    rng.shuffle(pool)
+    for i in fd:
+        card = kb.get(i)
+        if card is None:
+            card = _take_settable(cards, pool)
+            if card is None:  # only a stale known card can be it
+                card = _take_settable(cards, kh)
+            if card is None:  # (the true face-down cards are all in pool + kh + kd)
+                card = kd.pop(next(k for k in sorted(kd) if cards[kd[k]].type in SETTABLE))
+        b = back[i]
+        back[i] = Back(card, False, b.set_turn, b.host, b.owner)
+    if not see_hand:
+        m = n_hand - len(kh)
+        side.hand = kh + pool[:m]
+        pool = pool[m:]
+    if kd:
+        rest = iter(pool)
+        side.deck = [kd[i] if i in kd else next(rest) for i in range(n_deck)]
+    else:
+        side.deck = pool
+
+
+def _take_settable(cards, pool: list):
+    for k, card in enumerate(pool):
+        if cards[card].type in SETTABLE:
+            return pool.pop(k)
+    return None

@@ -5,7 +5,7 @@ Ambush, switch a position, ACTIVATE a character, use a Gutter ability, AWAKEN th
 PROMOTE. Costs with a discard or a sacrifice are chosen first (a COST frame)."""
 from __future__ import annotations
 
-from sim.alleyway import field, targets, turns
+from sim.alleyway import field, hidden, targets, turns
 from sim.alleyway.brawl import spring
 from sim.alleyway.field import GUTTER, emit
 from sim.alleyway.kinds import KINDS as K
@@ -21,6 +21,8 @@ def pay_from_hand(state: AlleyState, seat: int, card_id: int) -> int:
     side = state.sides[seat]
     cost = field.cost_of(state, seat, state.pool.cards[card_id])
     side.hand.remove(card_id)
+    if state.known:
+        hidden.left_hand(state, seat, card_id)
     side.authority -= cost
     if state.ledger is not None:
         state.ledger.play(seat, card_id, side.turns)

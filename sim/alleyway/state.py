@@ -133,7 +133,7 @@ class Pending:
 class AlleyState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
-                 "first", "auras_stale")
+                 "first", "auras_stale", "known")
 
     pool: Any
     sides: list[Side]
@@ -145,6 +145,9 @@ class AlleyState(MatchState):
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None
+    # cards a seat was shown in another seat's hidden zones (hidden.py): a tuple of entries
+    # (observer, owner, zone, card, a, b), replaced when it changes, so clones share it
+    known: tuple
 
     def alive(self) -> list[int]:
         return [s for s, side in enumerate(self.sides) if not side.out]
@@ -185,6 +188,7 @@ class AlleyState(MatchState):
         s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
         s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
         s.auras_stale = self.auras_stale
+        s.known = self.known
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None

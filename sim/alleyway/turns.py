@@ -4,7 +4,7 @@ end of a turn (turn-end abilities, discarding down to the hand limit, UNDEAD ris
 timed changes and statuses running out)."""
 from __future__ import annotations
 
-from sim.alleyway import field
+from sim.alleyway import field, hidden
 from sim.alleyway.brawl import PASS, spring, springable
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
@@ -29,6 +29,9 @@ def mulligan(state: AlleyState, redraw: bool) -> None:
     if redraw:
         side.deck.extend(side.hand)
         side.hand.clear()
+        if state.known:
+            hidden.forget_hand(state, seat)
+            hidden.forget_deck(state, seat)
         stream(state.chance_key, "redraw", seat, side.redraws).shuffle(side.deck)
         side.redraws -= 1
         n = min(state.pool.consts.opening_hand, len(side.deck))
@@ -82,6 +85,7 @@ def begin_turn(state: AlleyState, seat: int) -> None:
     state.once.clear()
     side = state.sides[seat]
     side.turns += 1
+    hidden.remember_marked(state)
     side.barricade = 0  # BARRICADE lasts until this seat's next turn
     round_len = len(state.alive())
     for u in side.lanes:
