@@ -56,14 +56,29 @@ def test_runs_end_to_end_and_stores_one_run_per_pilot(sensed):
             "paired"} <= set(header)
 
 
+def _in_process(db, pilots: list[str]):
+    """The command's function in this process (the CLI path is the fixture's): its result, what it
+    printed and what it said on stderr."""
+    import io
+
+    from rich.console import Console
+
+    from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
+
+    out, err = io.StringIO(), io.StringIO()
+    result = run_pilot_sensitivity("frontier", pilots, 10, DECKS.split(","), 1, "base", 2, db, True, None,
+                                   Console(file=out, width=200), Console(file=err, width=200))
+    return result, out.getvalue(), err.getvalue()
+
+
 def test_second_invocation_reuses_the_runs(sensed):
-    db, _, _ = sensed
+    db, _, first = sensed
     before = _runs(db)
-    res = run_cli("pilot-sensitivity", "frontier", "--pilots", "random,greedy", "--matches", "10", "--decks", DECKS,
-                  "--workers", "2", "--db", str(db), "--quiet")
-    assert res.returncode == 0, res.stderr
-    assert res.stderr.count("reusing run") == 2
+    result, out, err = _in_process(db, ["random", "greedy"])
+    assert err.count("reusing run") == 2
     assert _runs(db) == before, "no new runs"
+    assert [run for _, run in result["runs"]] == [run for run, _, _ in before]
+    assert _conclusions(out) == _conclusions(first.stdout)
 
 
 def test_skill_premium_is_the_difference_of_the_deck_relative_rates(sensed):
@@ -111,24 +126,17 @@ def test_premium_partner_pairs_a_run_with_the_stronger_pilot(sensed):
 
 def test_the_same_pilot_twice_changes_no_conclusion(sensed, tmp_path):
     """An A/A null check: the second `random` plays with a pilot salt (other, equally fair choices
-    on the same seeds). In process, on a copy of the store, so the first `random` run is reused."""
-    import io
+    on the same seeds). On a copy of the store, so the first `random` run is reused."""
     import shutil
-
-    from rich.console import Console
-
-    from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
 
     db = tmp_path / "aa.duckdb"
     shutil.copy(sensed[0], db)
-    out, err = io.StringIO(), io.StringIO()
-    result = run_pilot_sensitivity("frontier", ["random", "random"], 10, DECKS.split(","), 1, "base", 2, db, True,
-                                   None, Console(file=out, width=200), Console(file=err, width=200))
+    result, out, err = _in_process(db, ["random", "random"])
     assert [p.split(",")[0] for _, p, _ in _runs(db)] == ["random", "greedy", "random"]
-    assert err.getvalue().count("reusing run") == 1
+    assert err.count("reusing run") == 1
     assert [label for label, _ in result["runs"]] == ["random", "random#1"]
     assert not result["changes"]["supported"].any()
-    assert _conclusions(out.getvalue()) == ["none"]
+    assert _conclusions(out) == ["none"]
 
 
 def test_changed_conclusions_follow_the_intervals():
