@@ -11,9 +11,11 @@ import random
 from typing import Any
 
 from sim.core.pilots.greedy import GreedyPilot
+from sim.core.pilots.mcts import MCTSPilot
+from sim.core.pilots.planner import PlannerPilot
 from sim.core.pilots.random_pilot import RandomPilot
 
-PILOTS = {"random": RandomPilot, "greedy": GreedyPilot}
+PILOTS = {"random": RandomPilot, "greedy": GreedyPilot, "planner": PlannerPilot, "mcts": MCTSPilot}
 
 
 def split_pilot(name: str) -> tuple[str, int | None]:

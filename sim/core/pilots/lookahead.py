@@ -1,0 +1,79 @@
+"""What the lookahead pilots share: one greedy step, finishing a turn with it, and judging a
+move over several draws of luck.
+
+Every function works on lookahead clones only (``engine.determinize`` / ``engine.clone``), held
+at the end of the turn (``sim.core.state.hold_turns``), so a position is scored where the turn
+that made it ends and before the next seat draws: ending the turn and every other move are
+scored on the same footing.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sim.core.state import hold_turns, turn_held
+
+# A turn is finished within this many decisions in lookahead, whatever the policy does; the
+# real match loop's decision limit is far larger, and a plan that long is noise.
+MAX_PLAN_STEPS = 40
+
+# Luck samples for a move whose outcome depends on chance (a coin, a die, a random target):
+# scored as the mean over this many reseeded draws instead of one imagined outcome.
+CHANCE_SAMPLES = 4
+
+
+def turn_over(state: Any) -> bool:
+    """The lookahead line has reached its end: the match ended or the turn passed."""
+    return state.over or turn_held(state) is not None
+
+
+def belief(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    """A determinized clone as ``seat`` may believe it, held at the end of the turn, with this
+    turn's chance stream not yet drawn (so ``used_chance`` can tell a move that draws luck)."""
+    clone = engine.determinize(state, seat, rng)
+    clone.chance = None
+    hold_turns(clone)
+    return clone
+
+
+def used_chance(state: Any) -> bool:
+    """True if the line drew from the turn's chance stream since ``belief`` made the clone (the
+    stream is made lazily, so it exists only once something drew from it)."""
+    return state.chance is not None
+
+
+def reseed_chance(state: Any, rng: random.Random) -> None:
+    """Other luck for the rest of this turn (same hidden cards)."""
+    state.chance_key = rng.getrandbits(64)
+    state.chance = None
+
+
+def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    """The action the seat to act takes under one-ply greedy play, judged by ``seat``'s
+    evaluate: the best for ``seat`` when it acts, the worst for it when another seat answers
+    (a zero-sum reading of the other seat). Ties go to ``rng``."""
+    actions = engine.legal_actions(state)
+    if len(actions) == 1:
+        return actions[0]
+    mine = state.to_act == seat
+    best_value = float("-inf")
+    best: list = []
+    for action in actions:
+        trial = engine.clone(state)
+        engine.apply(trial, action)
+        value = engine.evaluate(trial, seat)
+        if not mine:
+            value = -value
+        if value > best_value:
+            best_value, best = value, [action]
+        elif value == best_value:
+            best.append(action)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def finish_turn_greedily(engine: Any, state: Any, seat: int, rng: random.Random) -> None:
+    """Play the rest of the turn (and any reply it waits on) greedily, in place."""
+    for _ in range(MAX_PLAN_STEPS):
+        if turn_over(state):
+            return
+        engine.apply(state, greedy_step(engine, state, seat, rng))

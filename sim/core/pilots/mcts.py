@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sim.core.pilots.base import Pilot
+from sim.core.pilots.lookahead import belief, finish_turn_greedily
+from sim.core.state import turn_held
+
+DEFAULT_BUDGET = 64     # playouts per decision when the name gives none (``mcts``)
+EXPLORATION = 0.7       # UCB's c, on rewards in [0, 1]
+VALUE_SCALE = 10.0      # evaluate points that move the reward from 0.5 to about 0.88 (tanh)
+WIDEN_BASE = 3          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
+WIDEN_POWER = 0.5       # children (at least WIDEN_BASE), tried in the order of their one-ply value
+HORIZON_TURNS = 1       # turn ends a playout crosses before it is scored: 1 = the end of this turn
+
+
+class Node:
+    """One information set's statistics, reached by an action from its parent. ``total`` is
+    the reward of the seat that chose the action; ``avail`` counts the visits of the parent in
+    which the action was legal (information-set UCB: an action that a determinization does not
+    allow is not penalised for it)."""
+
+    __slots__ = ("visits", "total", "avail", "children", "order")
+
+    def __init__(self):
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict = {}
+        self.order: list | None = None  # legal actions by one-ply value, best first
+
+
+class MCTSPilot(Pilot):
+    """Determinized Monte Carlo tree search, the single-observer information-set form (SO-ISMCTS,
+    Cowling, Powley and Whitehouse 2012): every playout samples a new determinization of what
+    the seat cannot see (and new luck), and all playouts share one tree whose nodes are the
+    seat's information sets, keyed by the actions taken.
+
+    Why one shared tree, not a tree per determinization: the budget is small (tens to hundreds
+    of playouts), and split over several trees each would see too few playouts to rank moves;
+    a shared tree spends all of them on the one decision, averaging over hidden cards and chance
+    as it goes (a coin card is judged on many coins, not one imagined outcome).
+
+    A playout descends by UCB among the actions legal in its determinization, adding one child
+    per playout under progressive widening (children are opened in the order of their one-ply
+    value, so large action sets start with the plausible moves); then it finishes the turn with
+    the cheap greedy policy and scores the position the turn leaves with the game's
+    ``evaluate`` (``HORIZON_TURNS`` = 2 goes on through the next seat's turn). Other seats'
+    decisions in the tree are searched as theirs: they choose by their own reward. Deterministic
+    from the pilot's own stream.
+    """
+
+    __slots__ = ("budget",)
+    takes_budget = True
+
+    def __init__(self, engine: Any, seat: int, rng, budget: int | None = None):
+        super().__init__(engine, seat, rng)
+        self.budget = budget or DEFAULT_BUDGET
+
+    def choose(self, state: Any, actions: list) -> Any:
+        if len(actions) == 1:
+            return actions[0]
+        root = Node()
+        for _ in range(self.budget):
+            self.playout(state, root)
+        legal = set(actions)
+        best = max((child.visits, child.total / child.visits if child.visits else 0.0, i)
+                   for i, (action, child) in enumerate(root.children.items()) if action in legal)
+        return list(root.children)[best[2]]
+
+    # --- one playout -------------------------------------------------------------------------
+    def playout(self, state: Any, root: Node) -> None:
+        engine, seat, rng = self.engine, self.seat, self.rng
+        sim = belief(engine, state, seat, rng)
+        path: list[tuple[Node, int]] = []
+        node = root
+        turns_left = HORIZON_TURNS
+        while True:
+            if sim.over:
+                break
+            if turn_held(sim) is not None:
+                turns_left -= 1
+                if turns_left <= 0:
+                    break
+                engine.begin_held_turn(sim)
+                continue
+            mover = sim.to_act
+            action, child, fresh = self.select(sim, node, mover)
+            engine.apply(sim, action)
+            path.append((child, mover))
+            node = child
+            if fresh:
+                break
+        if not sim.over and turns_left > 0:
+            for _ in range(turns_left):
+                finish_turn_greedily(engine, sim, seat, rng)
+                if sim.over or turns_left == 1:
+                    break
+                engine.begin_held_turn(sim)
+                turns_left -= 1
+        reward = self.reward(sim)
+        for child, mover in path:
+            child.visits += 1
+            child.total += reward if mover == seat else 1.0 - reward
+        root.visits += 1
+
+    def reward(self, sim: Any) -> float:
+        """The seat's reward in [0, 1]: 1 a win, 0 a loss, else the evaluate squashed."""
+        if sim.over:
+            if sim.winner is None:
+                return 0.5
+            return 1.0 if sim.winner == self.seat else 0.0
+        return 0.5 + 0.5 * math.tanh(self.engine.evaluate(sim, self.seat) / VALUE_SCALE)
+
+    # --- selection and expansion -------------------------------------------------------------
+    def select(self, sim: Any, node: Node, mover: int) -> tuple[Any, Node, bool]:
+        """The action to take at ``node`` in this determinization: a new child when widening
+        allows one, else the best by UCB among the legal children."""
+        engine = self.engine
+        actions = engine.legal_actions(sim)
+        if node.order is None:
+            node.order = self.one_ply_order(sim, actions, mover)
+        children = node.children
+        legal = set(actions)
+        allowed = max(WIDEN_BASE, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
+        if len(children) < allowed or not any(action in children for action in actions):
+            for action in node.order:
+                if action in legal and action not in children:
+                    child = children[action] = Node()
+                    child.avail = 1
+                    return action, child, True
+            for action in actions:  # legal here, unseen in the determinization that ordered them
+                if action not in children:
+                    child = children[action] = Node()
+                    child.avail = 1
+                    return action, child, True
+        best_score, best_action = -1.0, None
+        for action, child in children.items():
+            if action not in legal:
+                continue
+            child.avail += 1
+            if child.visits == 0:
+                score = 2.0
+            else:
+                score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_action, children[best_action], False
+
+    def one_ply_order(self, sim: Any, actions: list, mover: int) -> list:
+        """Legal actions by their one-ply value for the seat that moves (the greedy prior)."""
+        engine = self.engine
+        if len(actions) <= WIDEN_BASE:
+            return list(actions)
+        scored = []
+        for i, action in enumerate(actions):
+            trial = engine.clone(sim)
+            engine.apply(trial, action)
+            scored.append((-engine.evaluate(trial, mover), i, action))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        return [a for _v, _i, a in scored]

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from typing import Any
+
+from sim.core.pilots.base import Pilot
+from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, finish_turn_greedily, reseed_chance, turn_over,
+                                       used_chance)
+
+
+class PlannerPilot(Pilot):
+    """Plans its whole turn: for each legal action, plays the rest of the turn out greedily on a
+    determinized clone, scores the position the turn leaves (after any reply the turn waits on,
+    before the next seat's turn begins) with the game's ``evaluate``, and takes the best.
+
+    Ending the turn is one more candidate, scored at the same point as a line that plays on. A
+    candidate whose outcome draws luck (a coin, a die, a bet) is scored as the mean over
+    ``CHANCE_SAMPLES`` reseeded draws, not on one imagined outcome. The pilot re-plans at every
+    decision, so it follows the plan only while the plan stays best.
+    """
+
+    __slots__ = ()
+
+    def choose(self, state: Any, actions: list) -> Any:
+        if len(actions) == 1:
+            return actions[0]
+        engine, seat, rng = self.engine, self.seat, self.rng
+        root = belief(engine, state, seat, rng)
+        best_value = float("-inf")
+        best: list = []
+        for action in actions:
+            value = self.line_value(root, action)
+            if value > best_value:
+                best_value, best = value, [action]
+            elif value == best_value:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    def line_value(self, root: Any, action: Any) -> float:
+        """The end-of-turn value of taking ``action`` and finishing the turn greedily."""
+        engine, seat, rng = self.engine, self.seat, self.rng
+        trial = engine.clone(root)
+        engine.apply(trial, action)
+        if not used_chance(trial):
+            return self._finish(trial)
+        total = 0.0
+        for sample in range(CHANCE_SAMPLES):
+            if sample:
+                trial = engine.clone(root)
+                reseed_chance(trial, rng)
+                engine.apply(trial, action)
+            total += self._finish(trial)
+        return total / CHANCE_SAMPLES
+
+    def _finish(self, trial: Any) -> float:
+        if not turn_over(trial):
+            finish_turn_greedily(self.engine, trial, self.seat, self.rng)
+        return self.engine.evaluate(trial, self.seat)
