@@ -160,7 +160,7 @@ def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random)
     face-down cards unless ``see_back``; known cards stay where they are known to be."""
     back, hand, deck = side.back, side.hand, side.deck
     fd = [] if see_back else [i for i, b in enumerate(back) if b is not None and not b.face_up]
-    pool = deck[:] if see_hand else hand + deck
+    pool = deck if see_hand else hand + deck  # the clone's own lists: free to reuse
     for i in fd:
         pool.append(back[i].card)
     n_hand, n_deck = len(hand), len(deck)
