@@ -19,7 +19,7 @@ MAX_PLAN_STEPS = 40
 
 # Luck samples for a move whose outcome depends on chance (a coin, a die, a random target):
 # scored as the mean over this many reseeded draws instead of one imagined outcome.
-CHANCE_SAMPLES = 4
+CHANCE_SAMPLES = 8
 
 
 def turn_over(state: Any) -> bool:
