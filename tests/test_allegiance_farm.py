@@ -93,7 +93,9 @@ def test_a_stored_match_replays_with_cells_and_a_board(two_games):
 
 
 def test_bench_measures_every_registered_game():
-    res = run_cli("bench", "--skip-farm", "--matches", "4", "--greedy-matches", "2")
+    res = run_cli("bench", "--skip-farm", "--matches", "4", "--greedy-matches", "2", "--search-matches", "1",
+                  "--seconds", "1", "--pilots", "random,greedy,planner,mcts:4")
     assert res.returncode == 0, res.stderr
-    for game in ("frontier", "allegiance"):
-        assert f"measured {game} random,random" in res.stdout and f"measured {game} greedy,greedy" in res.stdout
+    for game in ("frontier", "alleyway", "allegiance"):
+        for pilot in ("random", "greedy", "planner", "mcts:4"):
+            assert f"measured {game} {pilot},{pilot}" in res.stdout, (game, pilot, res.stdout[-3000:])

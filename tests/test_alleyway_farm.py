@@ -43,7 +43,7 @@ def test_simulate_export_and_the_cards_page(tmp_path, monkeypatch):
 
 def test_bench_measures_alleyway_over_its_starter_decks():
     res = run_cli("bench", "--games", "alleyway", "--matches", "6", "--greedy-matches", "2", "--farm-matches", "30",
-                  "--repeats", "1")
+                  "--repeats", "1", "--pilots", "random,greedy")
     assert res.returncode == 0, res.stderr
     assert "measured alleyway random,random" in res.stdout and "match errors" not in res.stdout
     assert res.stdout.count("│ alleyway │") == 2
