@@ -3,13 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import CHANCE_SAMPLES, reseed_chance, used_chance
-
-# How many follow-up choices inside the action just tried the pilot resolves in lookahead before
-# it scores: its own (the target or cell of its action: the best one) and another seat's reply
-# that the action waits on (a defender's answer: the worst one for the pilot). 1 means "play the
-# card and its best target", not a deeper search.
-FOLLOW_UP_DEPTH = 1
+from sim.core.pilots.lookahead import CHANCE_SAMPLES, FOLLOW_UP_DEPTH, follow_up_value, reseed_chance, used_chance
 
 
 class GreedyPilot(Pilot):
@@ -56,14 +50,4 @@ class GreedyPilot(Pilot):
         return total / CHANCE_SAMPLES
 
     def _value(self, state: Any, depth: int) -> float:
-        engine = self.engine
-        if depth > 0 and not state.over and engine.in_choice(state):
-            mine = state.to_act == self.seat
-            best = float("-inf") if mine else float("inf")
-            for follow_up in engine.legal_actions(state):
-                trial = engine.clone(state)
-                engine.apply(trial, follow_up)
-                value = self._value(trial, depth - 1)
-                best = max(best, value) if mine else min(best, value)
-            return best
-        return engine.evaluate(state, self.seat)
+        return follow_up_value(self.engine, state, self.seat, depth)

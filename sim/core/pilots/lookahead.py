@@ -48,10 +48,34 @@ def reseed_chance(state: Any, rng: random.Random) -> None:
     state.chance = None
 
 
+# How many follow-up choices inside the action just tried a greedy judgement resolves before
+# it scores: its own (the target or cell of its action: the best one) and another seat's reply
+# that the action waits on (a defender's answer: the worst one for the seat). 1 means "play the
+# card and its best target", not a deeper search.
+FOLLOW_UP_DEPTH = 1
+
+
+def follow_up_value(engine: Any, state: Any, seat: int, depth: int = FOLLOW_UP_DEPTH) -> float:
+    """``seat``'s value of ``state`` once the choices the last action opened are resolved
+    (``depth`` of them): the best for ``seat`` when it chooses, the worst when another seat does.
+    Without it, an action that only opens a choice (a move before its cell, a card before its
+    target) would score as if nothing had happened."""
+    if depth > 0 and not turn_over(state) and engine.in_choice(state):
+        mine = state.to_act == seat
+        best = float("-inf") if mine else float("inf")
+        for follow_up in engine.legal_actions(state):
+            trial = engine.clone(state)
+            engine.apply(trial, follow_up)
+            value = follow_up_value(engine, trial, seat, depth - 1)
+            best = max(best, value) if mine else min(best, value)
+        return best
+    return engine.evaluate(state, seat)
+
+
 def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
-    """The action the seat to act takes under one-ply greedy play, judged by ``seat``'s
-    evaluate: the best for ``seat`` when it acts, the worst for it when another seat answers
-    (a zero-sum reading of the other seat). Ties go to ``rng``."""
+    """The action the seat to act takes under one-ply greedy play (follow-up choices resolved),
+    judged by ``seat``'s evaluate: the best for ``seat`` when it acts, the worst for it when
+    another seat answers (a zero-sum reading of the other seat). Ties go to ``rng``."""
     actions = engine.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
@@ -61,7 +85,7 @@ def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
     for action in actions:
         trial = engine.clone(state)
         engine.apply(trial, action)
-        value = engine.evaluate(trial, seat)
+        value = follow_up_value(engine, trial, seat)
         if not mine:
             value = -value
         if value > best_value:

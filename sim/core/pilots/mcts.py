@@ -4,7 +4,7 @@ import math
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import belief, finish_turn_greedily
+from sim.core.pilots.lookahead import belief, finish_turn_greedily, follow_up_value
 from sim.core.state import turn_held
 
 DEFAULT_BUDGET = 64     # playouts per decision when the name gives none (``mcts``)
@@ -13,6 +13,8 @@ VALUE_SCALE = 10.0      # evaluate points that move the reward from 0.5 to about
 WIDEN_BASE = 3          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
 WIDEN_POWER = 0.5       # children (at least WIDEN_BASE), tried in the order of their one-ply value
 HORIZON_TURNS = 1       # turn ends a playout crosses before it is scored: 1 = the end of this turn
+MIXMAX = 0.0            # a child's worth: (1 - MIXMAX) x its mean reward + MIXMAX x its best one
+ROOT_WIDE = True        # the root opens every legal action before it widens (as the planner does)
 
 
 class Node:
@@ -21,11 +23,12 @@ class Node:
     which the action was legal (information-set UCB: an action that a determinization does not
     allow is not penalised for it)."""
 
-    __slots__ = ("visits", "total", "avail", "children", "order")
+    __slots__ = ("visits", "total", "best", "avail", "children", "order")
 
     def __init__(self):
         self.visits = 0
         self.total = 0.0
+        self.best = 0.0
         self.avail = 0
         self.children: dict = {}
         self.order: list | None = None  # legal actions by one-ply value, best first
@@ -86,7 +89,7 @@ class MCTSPilot(Pilot):
                 engine.begin_held_turn(sim)
                 continue
             mover = sim.to_act
-            action, child, fresh = self.select(sim, node, mover)
+            action, child, fresh = self.select(sim, node, mover, node is root)
             engine.apply(sim, action)
             path.append((child, mover))
             node = child
@@ -101,8 +104,11 @@ class MCTSPilot(Pilot):
                 turns_left -= 1
         reward = self.reward(sim)
         for child, mover in path:
+            mine = reward if mover == seat else 1.0 - reward
             child.visits += 1
-            child.total += reward if mover == seat else 1.0 - reward
+            child.total += mine
+            if mine > child.best:
+                child.best = mine
         root.visits += 1
 
     def reward(self, sim: Any) -> float:
@@ -114,7 +120,7 @@ class MCTSPilot(Pilot):
         return 0.5 + 0.5 * math.tanh(self.engine.evaluate(sim, self.seat) / VALUE_SCALE)
 
     # --- selection and expansion -------------------------------------------------------------
-    def select(self, sim: Any, node: Node, mover: int) -> tuple[Any, Node, bool]:
+    def select(self, sim: Any, node: Node, mover: int, at_root: bool = False) -> tuple[Any, Node, bool]:
         """The action to take at ``node`` in this determinization: a new child when widening
         allows one, else the best by UCB among the legal children."""
         engine = self.engine
@@ -123,7 +129,7 @@ class MCTSPilot(Pilot):
             node.order = self.one_ply_order(sim, actions, mover)
         children = node.children
         legal = set(actions)
-        allowed = max(WIDEN_BASE, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
+        allowed = len(actions) if at_root and ROOT_WIDE else max(1, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
         if len(children) < allowed or not any(action in children for action in actions):
             for action in node.order:
                 if action in legal and action not in children:
@@ -143,7 +149,8 @@ class MCTSPilot(Pilot):
             if child.visits == 0:
                 score = 2.0
             else:
-                score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                worth = (1.0 - MIXMAX) * child.total / child.visits + MIXMAX * child.best
+                score = worth + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
             if score > best_score:
                 best_score, best_action = score, action
         return best_action, children[best_action], False
@@ -157,6 +164,6 @@ class MCTSPilot(Pilot):
         for i, action in enumerate(actions):
             trial = engine.clone(sim)
             engine.apply(trial, action)
-            scored.append((-engine.evaluate(trial, mover), i, action))
+            scored.append((-follow_up_value(engine, trial, mover), i, action))
         scored.sort(key=lambda t: (t[0], t[1]))
         return [a for _v, _i, a in scored]
