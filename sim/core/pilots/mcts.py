@@ -7,12 +7,12 @@ from sim.core.pilots.base import Pilot
 from sim.core.pilots.lookahead import belief, finish_turn_greedily, follow_up_value
 from sim.core.state import turn_held
 
-DEFAULT_BUDGET = 64     # playouts per decision when the name gives none (``mcts``)
+DEFAULT_BUDGET = 40     # playouts per decision when the name gives none (``mcts``)
 EXPLORATION = 0.7       # UCB's c, on rewards in [0, 1]
 VALUE_SCALE = 10.0      # evaluate points that move the reward from 0.5 to about 0.88 (tanh)
-WIDEN_BASE = 3          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
-WIDEN_POWER = 0.5       # children (at least WIDEN_BASE), tried in the order of their one-ply value
-HORIZON_TURNS = 1       # turn ends a playout crosses before it is scored: 1 = the end of this turn
+WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
+WIDEN_POWER = 0.25      # children (at least WIDEN_BASE), tried in the order of their one-ply value
+HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's turn
 MIXMAX = 0.0            # a child's worth: (1 - MIXMAX) x its mean reward + MIXMAX x its best one
 ROOT_WIDE = True        # the root opens every legal action before it widens (as the planner does)
 
