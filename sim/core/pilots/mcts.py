@@ -4,7 +4,7 @@ import math
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import belief, finish_turn_greedily, follow_up_value
+from sim.core.pilots.lookahead import belief, finish_turn_greedily, follow_up_value, turn_over
 from sim.core.state import turn_held
 
 DEFAULT_BUDGET = 40     # playouts per decision when the name gives none (``mcts``)
@@ -14,7 +14,9 @@ WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * vis
 WIDEN_POWER = 0.25      # children (at least WIDEN_BASE), tried in the order of their one-ply value
 HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's turn
 MIXMAX = 0.0            # a child's worth: (1 - MIXMAX) x its mean reward + MIXMAX x its best one
-ROOT_WIDE = True        # the root opens every legal action before it widens (as the planner does)
+WORLDS = 16             # determinizations per decision, shared by the root actions in turn
+ROOT_WIDTH = 8          # the root opens its ROOT_WIDTH best actions by one-ply value at once (as the
+                        # planner plans them), then widens like any node
 
 
 class Node:
@@ -32,6 +34,24 @@ class Node:
         self.avail = 0
         self.children: dict = {}
         self.order: list | None = None  # legal actions by one-ply value, best first
+
+
+class Worlds:
+    """The determinizations of one decision, made as they are first needed (so the same pilot
+    stream makes the same worlds). A root action's k-th playout is played in world k, so every
+    root action meets the same imagined hands and luck: two moves are compared on the same
+    worlds (common random numbers), not blurred by different ones."""
+
+    __slots__ = ("engine", "state", "seat", "rng", "made")
+
+    def __init__(self, engine: Any, state: Any, seat: int, rng):
+        self.engine, self.state, self.seat, self.rng = engine, state, seat, rng
+        self.made: list = []
+
+    def get(self, k: int) -> Any:
+        while len(self.made) <= k:
+            self.made.append(belief(self.engine, self.state, self.seat, self.rng))
+        return self.made[k]
 
 
 class MCTSPilot(Pilot):
@@ -65,43 +85,41 @@ class MCTSPilot(Pilot):
         if len(actions) == 1:
             return actions[0]
         root = Node()
+        worlds = Worlds(self.engine, state, self.seat, self.rng)
         for _ in range(self.budget):
-            self.playout(state, root)
+            self.playout(worlds, root)
         legal = set(actions)
         best = max((child.visits, child.total / child.visits if child.visits else 0.0, i)
                    for i, (action, child) in enumerate(root.children.items()) if action in legal)
         return list(root.children)[best[2]]
 
     # --- one playout -------------------------------------------------------------------------
-    def playout(self, state: Any, root: Node) -> None:
+    def playout(self, worlds: "Worlds", root: Node) -> None:
+        """Choose a root action, play it in the next world that action has not met yet, descend
+        the tree, finish the horizon greedily, and back the reward up the path."""
         engine, seat, rng = self.engine, self.seat, self.rng
-        sim = belief(engine, state, seat, rng)
-        path: list[tuple[Node, int]] = []
-        node = root
+        action, child, fresh = self.select(worlds.get(0), root, seat, at_root=True)
+        sim = engine.clone(worlds.get(child.visits % WORLDS))
+        engine.apply(sim, action)
+        path: list[tuple[Node, int]] = [(child, seat)]
+        node = child
         turns_left = HORIZON_TURNS
-        while True:
-            if sim.over:
-                break
+        while not sim.over and turns_left > 0:
             if turn_held(sim) is not None:
                 turns_left -= 1
-                if turns_left <= 0:
-                    break
-                engine.begin_held_turn(sim)
+                if turns_left > 0:
+                    engine.begin_held_turn(sim)
+                continue
+            if fresh:  # past the tree: the cheap policy plays the rest of the turn
+                finish_turn_greedily(engine, sim, seat, rng)
+                if not turn_over(sim):
+                    break  # a turn longer than lookahead plans: score it where it stands
                 continue
             mover = sim.to_act
-            action, child, fresh = self.select(sim, node, mover, node is root)
+            action, child, fresh = self.select(sim, node, mover)
             engine.apply(sim, action)
             path.append((child, mover))
             node = child
-            if fresh:
-                break
-        if not sim.over and turns_left > 0:
-            for _ in range(turns_left):
-                finish_turn_greedily(engine, sim, seat, rng)
-                if sim.over or turns_left == 1:
-                    break
-                engine.begin_held_turn(sim)
-                turns_left -= 1
         reward = self.reward(sim)
         for child, mover in path:
             mine = reward if mover == seat else 1.0 - reward
@@ -129,7 +147,7 @@ class MCTSPilot(Pilot):
             node.order = self.one_ply_order(sim, actions, mover)
         children = node.children
         legal = set(actions)
-        allowed = len(actions) if at_root and ROOT_WIDE else max(1, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
+        allowed = max(ROOT_WIDTH if at_root else 1, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
         if len(children) < allowed or not any(action in children for action in actions):
             for action in node.order:
                 if action in legal and action not in children:

@@ -3,8 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, finish_turn_greedily, reseed_chance, turn_over,
-                                       used_chance)
+from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, finish_turn_greedily, follow_up_value, reseed_chance,
+                                       turn_over, used_chance)
+
+# With more legal actions than this, only the best PLAN_WIDTH by their one-ply value (the choice
+# each opens resolved, as greedy judges them) are planned to the end of the turn: an Allegiance
+# turn can offer 45 moves, and planning each costs a greedy turn.
+PLAN_WIDTH = 8
 
 
 class PlannerPilot(Pilot):
@@ -12,6 +17,7 @@ class PlannerPilot(Pilot):
     determinized clone, scores the position the turn leaves (after any reply the turn waits on,
     before the next seat's turn begins) with the game's ``evaluate``, and takes the best.
 
+    With many legal actions only the ``PLAN_WIDTH`` best by one-ply value are planned.
     Ending the turn is one more candidate, scored at the same point as a line that plays on. A
     candidate whose outcome draws luck (a coin, a die, a bet) is scored as the mean over
     ``CHANCE_SAMPLES`` reseeded draws, not on one imagined outcome. The pilot re-plans at every
@@ -27,13 +33,27 @@ class PlannerPilot(Pilot):
         root = belief(engine, state, seat, rng)
         best_value = float("-inf")
         best: list = []
-        for action in actions:
+        for action in self.candidates(root, actions):
             value = self.line_value(root, action)
             if value > best_value:
                 best_value, best = value, [action]
             elif value == best_value:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    def candidates(self, root: Any, actions: list) -> list:
+        """Every legal action, or the PLAN_WIDTH best by one-ply value when there are more (in
+        their legal order, so ties still go to the stream the same way)."""
+        if len(actions) <= PLAN_WIDTH:
+            return actions
+        engine, seat = self.engine, self.seat
+        scored = []
+        for i, action in enumerate(actions):
+            trial = engine.clone(root)
+            engine.apply(trial, action)
+            scored.append((-follow_up_value(engine, trial, seat), i))
+        keep = sorted(i for _v, i in sorted(scored)[:PLAN_WIDTH])
+        return [actions[i] for i in keep]
 
     def line_value(self, root: Any, action: Any) -> float:
         """The end-of-turn value of taking ``action`` and finishing the turn greedily."""
