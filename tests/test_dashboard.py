@@ -448,7 +448,10 @@ def test_keywords_page(small_store, monkeypatch, downloads):
     monkeypatch.setenv("WORKBENCH_DB", str(small_store))
     at = page_app("keywords").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert not at.error and not at.warning
+    # the only warning the page may give on 20 matches is the one about its own estimates
+    # disagreeing in sign (which keywords it names depends on how the pilots played)
+    assert not at.error
+    assert all("point in opposite directions" in w.value for w in at.warning), [w.value for w in at.warning]
     newest = run_ids_newest_first(small_store)[0]
     exposed = dict(store_sql(small_store, """
         SELECT k.keyword, count(DISTINCT (cg.match_no, cg.seat)) FROM card_games cg JOIN runs r USING (run_id)
