@@ -17,15 +17,12 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
 from sim.allegiance.combat import in_formation
 from sim.allegiance.pool import STRONGHOLD
 from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState
+from sim.core.weights import load_weights
 
-WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+WEIGHTS = load_weights(__file__)
 _W = WEIGHTS["weights"]
 
 WIN = float(_W["win"])

@@ -15,16 +15,13 @@ per-card worths are tables built once per rules version (``prepare``), so the ho
 lookups by name."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
 from sim.alleyway.brawl import can_attack
 from sim.alleyway.field import update_auras
 from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, UNDEAD
 from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, MULLIGAN, AlleyState
+from sim.core.weights import load_weights
 
-WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+WEIGHTS = load_weights(__file__)
 _W = WEIGHTS["weights"]
 
 WIN = float(_W["win"])

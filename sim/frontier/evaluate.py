@@ -11,15 +11,12 @@ memoised by mask and per-card worths built once per rules version, so the hot pa
 lookups by name."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
+from sim.core.weights import load_weights
 from sim.frontier.combat import power
 from sim.frontier.pool import FLAG_KEYWORDS, FLIP_CHARGED, PACK
 from sim.frontier.state import ON_FIELD, FrontierState
 
-WEIGHTS = yaml.safe_load((Path(__file__).with_name("weights.yaml")).read_text())
+WEIGHTS = load_weights(__file__)
 _W = WEIGHTS["weights"]
 
 WIN = float(_W["win"])

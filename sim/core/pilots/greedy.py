@@ -3,7 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import CHANCE_SAMPLES, FOLLOW_UP_DEPTH, follow_up_value, reseed_chance, used_chance
+from sim.core.pilots.lookahead import (CHANCE_SAMPLES, FOLLOW_UP_DEPTH, best_of, follow_up_value, reseed_chance,
+                                       used_chance)
 
 
 class GreedyPilot(Pilot):
@@ -24,19 +25,14 @@ class GreedyPilot(Pilot):
         engine = self.engine
         belief = engine.determinize(state, self.seat, self.rng)
         belief.chance = None  # drawn lazily: a move that draws luck makes it (lookahead.used_chance)
-        best_value = float("-inf")
-        best: list = []
-        for action in actions:
+
+        def value_of(action: Any) -> float:
             trial = engine.clone(belief)
             engine.apply(trial, action)
             value = self._value(trial, FOLLOW_UP_DEPTH)
-            if used_chance(trial):
-                value = self._expected(belief, action, value)
-            if value > best_value:
-                best_value, best = value, [action]
-            elif value == best_value:
-                best.append(action)
-        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+            return self._expected(belief, action, value) if used_chance(trial) else value
+
+        return best_of(actions, value_of, self.rng)
 
     def _expected(self, belief: Any, action: Any, first: float) -> float:
         """A move that drew luck, scored as the mean over CHANCE_SAMPLES draws, not one."""

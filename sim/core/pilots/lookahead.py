@@ -72,6 +72,32 @@ def follow_up_value(engine: Any, state: Any, seat: int, depth: int = FOLLOW_UP_D
     return engine.evaluate(state, seat)
 
 
+def best_of(actions: list, value_of, rng: random.Random) -> Any:
+    """The action with the highest ``value_of(action)``, in the order given; ties go to
+    ``rng`` (drawn once, after every action is scored)."""
+    best_value = float("-inf")
+    best: list = []
+    for action in actions:
+        value = value_of(action)
+        if value > best_value:
+            best_value, best = value, [action]
+        elif value == best_value:
+            best.append(action)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def one_ply_ranking(engine: Any, state: Any, actions: list, seat: int) -> list[int]:
+    """The indices of ``actions`` by their one-ply value for ``seat`` (the choice each opens
+    resolved), best first, ties in legal order."""
+    scored = []
+    for i, action in enumerate(actions):
+        trial = engine.clone(state)
+        engine.apply(trial, action)
+        scored.append((-follow_up_value(engine, trial, seat), i))
+    scored.sort()
+    return [i for _v, i in scored]
+
+
 def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
     """The action the seat to act takes under one-ply greedy play (follow-up choices resolved),
     judged by ``seat``'s evaluate: the best for ``seat`` when it acts, the worst for it when
@@ -79,20 +105,14 @@ def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
     actions = engine.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
-    mine = state.to_act == seat
-    best_value = float("-inf")
-    best: list = []
-    for action in actions:
+    sign = 1.0 if state.to_act == seat else -1.0
+
+    def value_of(action: Any) -> float:
         trial = engine.clone(state)
         engine.apply(trial, action)
-        value = follow_up_value(engine, trial, seat)
-        if not mine:
-            value = -value
-        if value > best_value:
-            best_value, best = value, [action]
-        elif value == best_value:
-            best.append(action)
-    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        return sign * follow_up_value(engine, trial, seat)
+
+    return best_of(actions, value_of, rng)
 
 
 def finish_turn_greedily(engine: Any, state: Any, seat: int, rng: random.Random) -> None:

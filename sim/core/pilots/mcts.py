@@ -4,7 +4,7 @@ import math
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import belief, finish_turn_greedily, follow_up_value, turn_over
+from sim.core.pilots.lookahead import belief, finish_turn_greedily, one_ply_ranking, turn_over
 from sim.core.state import turn_held
 
 DEFAULT_BUDGET = 40     # playouts per decision when the name gives none (``mcts``)
@@ -13,7 +13,6 @@ VALUE_SCALE = 10.0      # evaluate points that move the reward from 0.5 to about
 WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
 WIDEN_POWER = 0.25      # children (at least WIDEN_BASE), tried in the order of their one-ply value
 HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's turn
-MIXMAX = 0.0            # a child's worth: (1 - MIXMAX) x its mean reward + MIXMAX x its best one
 WORLDS = 16             # determinizations per decision, shared by the root actions in turn
 ROOT_WIDTH = 8          # the root opens its ROOT_WIDTH best actions by one-ply value at once (as the
                         # planner plans them), then widens like any node
@@ -25,12 +24,11 @@ class Node:
     which the action was legal (information-set UCB: an action that a determinization does not
     allow is not penalised for it)."""
 
-    __slots__ = ("visits", "total", "best", "avail", "children", "order")
+    __slots__ = ("visits", "total", "avail", "children", "order")
 
     def __init__(self):
         self.visits = 0
         self.total = 0.0
-        self.best = 0.0
         self.avail = 0
         self.children: dict = {}
         self.order: list | None = None  # legal actions by one-ply value, best first
@@ -125,8 +123,6 @@ class MCTSPilot(Pilot):
             mine = reward if mover == seat else 1.0 - reward
             child.visits += 1
             child.total += mine
-            if mine > child.best:
-                child.best = mine
         root.visits += 1
 
     def reward(self, sim: Any) -> float:
@@ -167,21 +163,13 @@ class MCTSPilot(Pilot):
             if child.visits == 0:
                 score = 2.0
             else:
-                worth = (1.0 - MIXMAX) * child.total / child.visits + MIXMAX * child.best
-                score = worth + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
             if score > best_score:
                 best_score, best_action = score, action
         return best_action, children[best_action], False
 
     def one_ply_order(self, sim: Any, actions: list, mover: int) -> list:
         """Legal actions by their one-ply value for the seat that moves (the greedy prior)."""
-        engine = self.engine
         if len(actions) <= WIDEN_BASE:
             return list(actions)
-        scored = []
-        for i, action in enumerate(actions):
-            trial = engine.clone(sim)
-            engine.apply(trial, action)
-            scored.append((-follow_up_value(engine, trial, mover), i, action))
-        scored.sort(key=lambda t: (t[0], t[1]))
-        return [a for _v, _i, a in scored]
+        return [actions[i] for i in one_ply_ranking(self.engine, sim, actions, mover)]

@@ -3,8 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, finish_turn_greedily, follow_up_value, reseed_chance,
-                                       turn_over, used_chance)
+from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, best_of, finish_turn_greedily, one_ply_ranking,
+                                       reseed_chance, turn_over, used_chance)
 
 # With more legal actions than this, only the best PLAN_WIDTH by their one-ply value (the choice
 # each opens resolved, as greedy judges them) are planned to the end of the turn: an Allegiance
@@ -31,28 +31,14 @@ class PlannerPilot(Pilot):
             return actions[0]
         engine, seat, rng = self.engine, self.seat, self.rng
         root = belief(engine, state, seat, rng)
-        best_value = float("-inf")
-        best: list = []
-        for action in self.candidates(root, actions):
-            value = self.line_value(root, action)
-            if value > best_value:
-                best_value, best = value, [action]
-            elif value == best_value:
-                best.append(action)
-        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        return best_of(self.candidates(root, actions), lambda action: self.line_value(root, action), rng)
 
     def candidates(self, root: Any, actions: list) -> list:
         """Every legal action, or the PLAN_WIDTH best by one-ply value when there are more (in
         their legal order, so ties still go to the stream the same way)."""
         if len(actions) <= PLAN_WIDTH:
             return actions
-        engine, seat = self.engine, self.seat
-        scored = []
-        for i, action in enumerate(actions):
-            trial = engine.clone(root)
-            engine.apply(trial, action)
-            scored.append((-follow_up_value(engine, trial, seat), i))
-        keep = sorted(i for _v, i in sorted(scored)[:PLAN_WIDTH])
+        keep = sorted(one_ply_ranking(self.engine, root, actions, self.seat)[:PLAN_WIDTH])
         return [actions[i] for i in keep]
 
     def line_value(self, root: Any, action: Any) -> float:
