@@ -308,15 +308,22 @@ def bench(
                                "and A/A twins on real simulations, per game"),
     dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
     rows: int = typer.Option(1_000_000, help="card_games rows for --reports"),
-    blocks: int = typer.Option(10, help="--stats: blocks (base seeds) per game"),
+    blocks: int = typer.Option(10, help="--stats: blocks (base seeds) per game; --against: block pairs per "
+                               "measurement (each figure's ratio is the median of the pairs')"),
     seeds: str = typer.Option("200,500,1000", help="--stats: the sizes each block is read at, in seeds"),
     pilots: Optional[str] = typer.Option(None, help="the pilots to measure, comma separated, e.g. greedy,mcts:100 "
                                          "(default: every pilot at its default budget); --stats: the pilots that "
                                          "play (default greedy)"),
     search_matches: int = typer.Option(2, help="matches per engine measurement of a searching pilot (not random "
                                        "or greedy)"),
-    seconds: float = typer.Option(20.0, help="stop an engine measurement after this many seconds (its first "
-                                  "match always plays)"),
+    seconds: Optional[float] = typer.Option(None, help="stop an engine measurement after this many seconds "
+                                            "(default 20; its first match always plays); with --against: start no "
+                                            "block pair after it (two always play; default: no limit)"),
+    against: Optional[str] = typer.Option(None, "--against", metavar="REV",
+                                          help="play the same matches with the engines at git revision REV (a "
+                                          "temporary worktree) interleaved with today's, and print every figure as "
+                                          "today / REV with its spread; --matches, --greedy-matches, "
+                                          "--search-matches and --farm-matches are then per side in all"),
     db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
     no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),
 ):
@@ -324,7 +331,10 @@ def bench(
     With --reports or --stats, measure the analytics instead."""
     from workbench.commands import bench as b
 
-    if dask:
+    if against is not None:
+        b.against_bench(against, _split(games), matches, greedy_matches, search_matches, farm_matches, repeats,
+                        blocks, skip_farm, out, _split(pilots), seconds)
+    elif dask:
         b.dask_speed(farm_matches, repeats, out)
     elif reports:
         b.reports_speed(rows, out)
@@ -335,7 +345,7 @@ def bench(
         b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
     else:
         b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out, _split(pilots),
-                    search_matches, seconds)
+                    search_matches, 20.0 if seconds is None else seconds)
 
 
 def main() -> None:

@@ -26,15 +26,12 @@ from cardsdb.registry import GAMES
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 from workbench import games
+from workbench.bench.driver import pairings  # noqa: F401  (also imported from here by tools)
+from workbench.bench.driver import match_seating
+from workbench.bench.ratios import shown as rate
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
-
-
-
-def pairings(n_decks: int) -> list[tuple[int, int]]:
-    """Every pairing of the starter decks (a game with one deck plays its mirror)."""
-    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
 
 
 def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | None = None) -> dict:
@@ -45,15 +42,13 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | No
     eng = get_engine(game)
     pool = eng.compile_pool(ruleset)
     compiled = [eng.compile_deck(pool, d) for d in decks]
-    pairs = pairings(len(compiled))
     decisions = errors = played = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
         if i and seconds is not None and time.perf_counter() - started > seconds:
             break
-        a, b = (compiled[k] for k in pairs[(i // 2) % len(pairs)])
-        seats = [a, b] if i % 2 == 0 else [b, a]
-        r = play_match(eng, pool, seats, 10_000 + i // 2, list(pilots), log=True)
+        (a, b), seed = match_seating(i, len(compiled))
+        r = play_match(eng, pool, [compiled[a], compiled[b]], seed, list(pilots), log=True)
         decisions += r.decisions
         errors += r.error is not None
         played += 1
@@ -65,31 +60,49 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | No
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
                cluster: str | None = None) -> dict:
+    """Matches per second through the farm into a scratch store (median of ``repeats`` runs), and
+    the writer's CPU per stored match: what the farm reports as ``writer_cpu_s``, or else this
+    process's CPU around ``run_chunks`` (the writer and the farm's own work: "parent CPU")."""
     from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
 
     data, ruleset = games.load(game, "base")
     n_pairs = len(pairings(len(games.decks_for(data, ruleset, None))))
     per_pairing = max(2, n // n_pairs // 2 * 2)  # about n matches in all, spread over the pairings
-    rates, decision_rates = [], []
+    rates, decision_rates, writer_ms, labels = [], [], [], set()
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
             spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers)
             run_id = create(store, spec, payload)
+            wall, cpu = time.perf_counter(), time.process_time()
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
                                 list(range(spec.n_chunks)), workers, cluster=cluster)
-            rates.append(report.matches_per_second)
-            decision_rates.append(report.decisions_per_second)
-    return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates}
+            cpu, wall = time.process_time() - cpu, max(1e-9, time.perf_counter() - wall)
+            stored = farm_figure(report, "matches_stored") or 0
+            writer = farm_figure(report, "writer_cpu_s")
+            labels.add("writer CPU" if writer is not None else "parent CPU")
+            writer_ms.append((cpu if writer is None else writer) / max(1, stored) * 1e3)
+            rates.append(farm_figure(report, "matches_per_second") or stored / wall)
+            decision_rates.append(farm_figure(report, "decisions_per_second")
+                                  or (farm_figure(report, "decisions") or 0) / wall)
+    return {"matches_s": statistics.median(rates), "decisions_s": statistics.median(decision_rates), "runs": rates,
+            "writer_ms": statistics.median(writer_ms), "writer_label": " / ".join(sorted(labels))}
+
+
+def writer_cell(farm: dict) -> str:
+    """The writer's CPU per stored match, named as measured (the farm's own figure, or this
+    process's CPU when the farm reports none)."""
+    shown = f"{farm['writer_ms']:.3g}"
+    return shown if farm["writer_label"] == "writer CPU" else f"{shown} ({farm['writer_label']})"
+
+
+def farm_figure(report, name: str):
+    """A figure of the farm's report, a mapping or an object (None when it has no such figure)."""
+    return report.get(name) if hasattr(report, "get") else getattr(report, name, None)
 
 
 CHEAP = ("random", "greedy")  # pilots measured over many matches, and through the farm
-
-
-def rate(x: float) -> str:
-    """A speed to read: whole numbers from 100 up, three figures below (0.143)."""
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
 
 def bench_pilots(names: list[str] | None) -> list[str]:
@@ -105,19 +118,30 @@ def bench_pilots(names: list[str] | None) -> list[str]:
     return chosen
 
 
-def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
-              skip_farm: bool, out: Console, pilots: list[str] | None = None, search_matches: int = 2,
-              seconds: float | None = 20.0) -> None:
+def bench_games(game_list: list[str] | None) -> list[str]:
+    """The games to measure: those named (checked), else every game."""
     chosen = game_list or list(GAMES)
     for game in chosen:
         games.known_game(game)
-    names = bench_pilots(pilots)
+    return chosen
+
+
+def check_counts(matches: int, greedy_matches: int, search_matches: int) -> None:
     if min(matches, greedy_matches, search_matches) < 1:
         raise UserError("--matches, --greedy-matches and --search-matches must be at least 1")
+
+
+def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
+              skip_farm: bool, out: Console, pilots: list[str] | None = None, search_matches: int = 2,
+              seconds: float | None = 20.0) -> None:
+    chosen = bench_games(game_list)
+    names = bench_pilots(pilots)
+    check_counts(matches, greedy_matches, search_matches)
     cores = default_workers()
     table = Table("game", "pilots", "engine matches", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
                   "engine decisions/CPU-s", "farm 1 worker matches/s", "farm 1 worker decisions/s",
                   f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
+                  "farm writer CPU ms/stored match (1 worker)",
                   title=f"workbench bench: engine alone on one core, logging on, every starter-deck pairing, each pilot "
                         f"against itself at its default budget; farm into a scratch store for {', '.join(CHEAP)}, "
                         f"median of {repeats} runs ({cores} cores)")
@@ -130,16 +154,36 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
             row = [game, ",".join(pair), f"{eng['matches']:,}"] + [
                 rate(eng[k]) for k in ("matches_s", "matches_cpu_s", "decisions_s", "decisions_cpu_s")]
             if skip_farm or pilot not in CHEAP:
-                row += ["-"] * 5
+                row += ["-"] * 6
             else:
                 fn = farm_matches if pilot == "random" else max(40, farm_matches // 4)
                 one = farm_speed(game, pair, fn, 1, repeats)
                 many = farm_speed(game, pair, fn, cores, repeats)
                 row += [f"{one['matches_s']:,.0f}", f"{one['decisions_s']:,.0f}", f"{many['matches_s']:,.0f}",
-                        f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x"]
+                        f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x",
+                        writer_cell(one)]
             table.add_row(*row)
             out.print(f"measured {game} {','.join(pair)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
     out.print(table)
+
+
+def against_bench(rev: str, game_list, matches: int, greedy_matches: int, search_matches: int, farm_matches: int,
+                  repeats: int, pairs: int, skip_farm: bool, out: Console, pilots: list[str] | None = None,
+                  seconds: float | None = None) -> None:
+    """``--against REV``: every figure as today / REV over interleaved block pairs
+    (workbench/bench/against.py). Match counts are per side, cut into ``pairs`` blocks; the farm
+    plays ``farm_matches`` random matches per side in ``repeats`` runs."""
+    from workbench.bench.against import Workload, run_against
+
+    chosen = bench_games(game_list)
+    names = bench_pilots(pilots)
+    check_counts(matches, greedy_matches, search_matches)
+    if pairs < 1 or repeats < 1:
+        raise UserError("--blocks and --repeats must be at least 1")
+    if not skip_farm and farm_matches < 2 * repeats:
+        raise UserError(f"--farm-matches must be at least 2 per run with --against ({2 * repeats} for {repeats} runs)")
+    work = Workload(pairs, matches, greedy_matches, search_matches, 0 if skip_farm else farm_matches, repeats, seconds)
+    run_against(rev, chosen, names, work, out)
 
 
 # --- reports ---------------------------------------------------------------------------------------

@@ -1,0 +1,194 @@
+"""The bench's measuring process: plays blocks of matches, times lookahead candidates and farm
+runs in whatever source tree it is started in, and answers one JSON line per request.
+
+``workbench bench --against REV`` starts two of these, one in a worktree of REV and one in
+today's tree, and alternates blocks between them. So this file must run against the code of any
+revision: it imports nothing of today's bench, only the contract every revision has kept
+(``sim.registry.engine``, ``sim.core.match.play_match(..., log=True, on_decision=...)``,
+``workbench.games.load/decks_for``, ``engine.compile_pool/compile_deck/legal_actions/clone/apply/
+evaluate``), and the farm's ``new_run``/``create``/``run_chunks`` for the writer's figure.
+
+usage: python driver.py ROOT   (ROOT: the source tree to import from)
+requests (stdin, one JSON object a line): {"op": "hello"}, {"op": "matches", ...},
+{"op": "positions", ...}, {"op": "lookahead", ...}, {"op": "farm", ...}; each answer is one JSON
+line on stdout, ``{"error": "..."}`` when the request failed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+
+FIRST_SEED = 10_000  # the seed of match 0; match i plays seed FIRST_SEED + i // 2 from both seats
+
+
+def pairings(n_decks: int) -> list[tuple[int, int]]:
+    """Every pairing of the starter decks (a game with one deck plays its mirror)."""
+    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
+
+
+def match_seating(i: int, n_decks: int) -> tuple[tuple[int, int], int]:
+    """Match ``i`` of a bench: (deck index per seat, seed). Matches rotate through the pairings,
+    each seed played from both seats, so any run of matches is the same on every revision."""
+    a, b = pairings(n_decks)[(i // 2) % len(pairings(n_decks))]
+    return ((a, b) if i % 2 == 0 else (b, a)), FIRST_SEED + i // 2
+
+
+class Game:
+    """One game's engine, pool and compiled starter decks, loaded once per process."""
+
+    def __init__(self, name: str):
+        from sim.registry import engine
+        from workbench import games
+
+        data, ruleset = games.load(name, "base")
+        self.decks = games.decks_for(data, ruleset, None)
+        self.engine = engine(name)
+        self.pool = self.engine.compile_pool(ruleset)
+        self.compiled = [self.engine.compile_deck(self.pool, d) for d in self.decks]
+        self.positions: list[tuple] = []  # (state, seat, actions) taken from greedy matches
+
+    def play(self, i: int, pilots: list[str], on_decision=None):
+        from sim.core.match import play_match
+
+        (a, b), seed = match_seating(i, len(self.compiled))
+        return play_match(self.engine, self.pool, [self.compiled[a], self.compiled[b]], seed, pilots,
+                          log=True, on_decision=on_decision)
+
+
+class Driver:
+    def __init__(self):
+        self.games: dict[str, Game] = {}
+
+    def game(self, name: str) -> Game:
+        if name not in self.games:
+            self.games[name] = Game(name)
+        return self.games[name]
+
+    def hello(self) -> dict:
+        """Where the code comes from (so the caller can check it is the tree it meant) and the
+        pilots this revision knows."""
+        import sim
+
+        try:
+            from sim.core.pilots import PILOTS
+            pilots = sorted(PILOTS)
+        except ImportError:
+            pilots = None
+        return {"sim": os.path.dirname(os.path.abspath(sim.__file__)), "pilots": pilots}
+
+    def decks(self, game: str) -> dict:
+        return {"decks": [getattr(d, "id", str(d)) for d in self.game(game).decks]}
+
+    def matches(self, game: str, pilots: list[str], start: int, count: int) -> dict:
+        """Matches ``start`` .. ``start + count - 1``, logging on; CPU and wall seconds of the
+        block, and a digest of what happened (same digest on two revisions: same matches)."""
+        g = self.game(game)
+        digest = hashlib.sha256()
+        decisions = errors = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        for i in range(start, start + count):
+            r = g.play(i, pilots)
+            decisions += r.decisions
+            errors += r.error is not None
+            digest.update(repr((r.winner, r.reason, r.turns, r.decisions)).encode())
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        return {"cpu": cpu, "wall": wall, "matches": count, "decisions": decisions, "errors": errors,
+                "digest": digest.hexdigest()[:16]}
+
+    def positions(self, game: str, matches: int, every: int, limit: int) -> dict:
+        """Keep every ``every``-th decision with more than one legal action from seeded greedy
+        matches (a clone of the state, the deciding seat, its legal actions), at most ``limit``."""
+        g = self.game(game)
+        engine, seen = g.engine, [0]
+        g.positions = []
+
+        def keep(state, action):
+            if len(g.positions) >= limit:
+                return
+            actions = engine.legal_actions(state)
+            if len(actions) > 1:
+                seen[0] += 1
+                if seen[0] % every == 0:
+                    g.positions.append((engine.clone(state), state.to_act, actions))
+
+        for i in range(matches):
+            g.play(i, ["greedy", "greedy"], keep)
+        return {"positions": len(g.positions), "candidates": sum(len(p[2]) for p in g.positions)}
+
+    def lookahead(self, game: str) -> dict:
+        """Every kept position's every legal action tried once as a greedy pilot tries it: clone,
+        apply, evaluate. The values' checksum tells whether two revisions valued alike."""
+        g = self.game(game)
+        engine = g.engine
+        clone, apply, evaluate = engine.clone, engine.apply, engine.evaluate
+        total = 0.0
+        candidates = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        for state, seat, actions in g.positions:
+            for action in actions:
+                trial = clone(state)
+                apply(trial, action)
+                total += evaluate(trial, seat)
+            candidates += len(actions)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        return {"cpu": cpu, "wall": wall, "candidates": candidates, "checksum": round(total, 6)}
+
+    def farm(self, game: str, matches: int, seed: int) -> dict:
+        """Random matches, events logged, through the farm (one worker) into a scratch store:
+        this process's CPU around ``run_chunks`` (the writer and the farm's own work) and the
+        writer's CPU when the farm reports it."""
+        import tempfile
+        from pathlib import Path
+
+        from workbench.commands.simulate import create, new_run
+        from workbench.farm import run_chunks
+        from workbench.store import Store
+
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(Path(tmp) / "bench.duckdb")
+            spec, payload = new_run(game, "base", None, ["random"], matches, seed, True, 1.0, None, 1)
+            run_id = create(store, spec, payload)
+            wall, cpu = time.perf_counter(), time.process_time()
+            report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
+                                list(range(spec.n_chunks)), 1)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        stored = report.get("matches_stored") if isinstance(report, dict) else report.matches_stored
+        writer = report.get("writer_cpu_s") if isinstance(report, dict) else getattr(report, "writer_cpu_s", None)
+        return {"cpu": cpu, "wall": wall, "matches": stored, "writer_cpu": writer}
+
+
+def serve(requests, answer) -> None:
+    driver = Driver()
+    for line in requests:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        op = request.pop("op")
+        try:
+            reply = getattr(driver, op)(**request)
+        except Exception as exc:  # one request failed: say why, stay up for the next
+            reply = {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=6)}
+        answer.write(json.dumps(reply) + "\n")
+        answer.flush()
+
+
+def main() -> None:
+    root = os.path.abspath(sys.argv[1])
+    sys.path[0] = root  # the tree measured, not this file's folder
+    os.chdir(root)
+    answer = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    sys.stdout = sys.stderr  # anything the code under test prints stays out of the answers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle: it stops us
+    try:
+        serve(sys.stdin, answer)
+    except BrokenPipeError:
+        pass
+
+
+if __name__ == "__main__":
+    main()
