@@ -4,6 +4,7 @@ table's structure, that both sides played the same work, and ratios only loosely
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,7 +56,8 @@ def test_against_head_prints_every_figure_as_a_ratio_near_one():
         for clock in ("CPU-s", "s"):
             assert ("random,random", f"{unit} / {clock}") in figures, res.stdout
     for clock in ("CPU", "wall"):
-        assert ("lookahead (greedy positions)", f"µs / candidate ({clock})") in figures, res.stdout
+        for pilot in ("greedy", "random"):
+            assert (f"lookahead ({pilot} positions)", f"µs / candidate ({clock})") in figures, res.stdout
     farm = [r for r in table if r[1].startswith("farm")]
     assert farm and farm[0][2] in ("parent CPU ms / stored match", "writer CPU ms / stored match"), res.stdout
     for r in table:
@@ -68,7 +70,9 @@ def test_against_head_prints_every_figure_as_a_ratio_near_one():
         assert float(r[3].replace(",", "")) > 0 and float(r[4].replace(",", "")) > 0, r
     assert figures[("random,random", "matches / CPU-s")][8] == "same matches"
     assert figures[("random,random", "matches / CPU-s")][7] == "3"
-    assert "same values" in figures[("lookahead (greedy positions)", "µs / candidate (CPU)")][8]
+    for pilot in ("greedy", "random"):
+        assert re.fullmatch(r"same \d+ positions, same values",
+                            figures[(f"lookahead ({pilot} positions)", "µs / candidate (CPU)")][8])
 
 
 def test_an_unknown_revision_is_one_line_and_a_non_zero_exit():

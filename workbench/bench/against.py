@@ -21,8 +21,10 @@ from workbench.bench.side import Side
 from workbench.bench.worktree import REPO, checked_out, git, resolve
 from workbench.errors import UserError
 
-# lookahead positions: every other decision with a choice, from the first greedy matches
-POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT = 4, 2, 200
+# lookahead positions: every other decision with a choice, from the first matches of a pilot:
+# greedy's (the positions a greedy pilot looks from; they differ where REV's greedy played
+# otherwise) and random's (random play is the same on every revision: the very same positions)
+POSITION_PILOTS, POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT = ("greedy", "random"), 4, 2, 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +98,20 @@ def match_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
     return rows
 
 
-def lookahead_rows(sides, game: str, work: Workload) -> list[Row]:
-    kept = [side.ask("positions", game=game, matches=POSITION_MATCHES, every=POSITION_EVERY, limit=POSITION_LIMIT)
-            for side in sides]
+def lookahead_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
+    """One lookahead candidate (clone + apply + evaluate) over positions of ``pilot``'s matches."""
+    kept = [side.ask("positions", game=game, pilot=pilot, matches=POSITION_MATCHES, every=POSITION_EVERY,
+                     limit=POSITION_LIMIT) for side in sides]
     rev, today = interleave(sides, work.pairs, work.seconds, lambda side, k: side.ask("lookahead", game=game))
-    alike = kept[0] == kept[1] and [a["checksum"] for a in rev] == [a["checksum"] for a in today]
-    same = (f"{kept[1]['positions']} positions, " if alike else "") + ("same values" if alike else "positions differ")
+    if kept[0] == kept[1]:
+        valued = [a["checksum"] for a in rev] == [a["checksum"] for a in today]
+        same = f"same {kept[1]['positions']} positions, {'same values' if valued else 'values differ'}"
+    else:
+        same = "other positions: " + " vs ".join(f"{k['positions']}/{k['candidates']:,}" for k in kept) + " candidates"
     rows = []
     for clock, label in (("cpu", "CPU"), ("wall", "wall")):
         r = compare(blocks(rev, "candidates"), blocks(today, "candidates"), clock, as_cost=True)
-        rows.append(Row(game, "lookahead (greedy positions)", f"µs / candidate ({label})", r.rev * 1e6,
+        rows.append(Row(game, f"lookahead ({pilot} positions)", f"µs / candidate ({label})", r.rev * 1e6,
                         r.today * 1e6, r.median, r.low, r.high, r.pairs, same))
     return rows
 
@@ -172,7 +178,8 @@ def measure_game(sides, game: str, pilots: list[str], work: Workload, rev: str, 
             continue
         rows += match_rows(sides, game, pilot, work)
         out.print(f"measured {game} {pilot},{pilot} against {rev}")
-    rows += lookahead_rows(sides, game, work)
+    for pilot in POSITION_PILOTS:
+        rows += lookahead_rows(sides, game, pilot, work)
     out.print(f"measured {game} lookahead against {rev}")
     if work.farm_matches:
         rows += farm_rows(sides, game, work)

@@ -100,9 +100,9 @@ class Driver:
         return {"cpu": cpu, "wall": wall, "matches": count, "decisions": decisions, "errors": errors,
                 "digest": digest.hexdigest()[:16]}
 
-    def positions(self, game: str, matches: int, every: int, limit: int) -> dict:
-        """Keep every ``every``-th decision with more than one legal action from seeded greedy
-        matches (a clone of the state, the deciding seat, its legal actions), at most ``limit``."""
+    def positions(self, game: str, pilot: str, matches: int, every: int, limit: int) -> dict:
+        """Keep every ``every``-th decision with more than one legal action from seeded matches of
+        ``pilot`` (a clone of the state, the deciding seat, its legal actions), at most ``limit``."""
         g = self.game(game)
         engine, seen = g.engine, [0]
         g.positions = []
@@ -116,9 +116,12 @@ class Driver:
                 if seen[0] % every == 0:
                     g.positions.append((engine.clone(state), state.to_act, actions))
 
+        digest = hashlib.sha256()
         for i in range(matches):
-            g.play(i, ["greedy", "greedy"], keep)
-        return {"positions": len(g.positions), "candidates": sum(len(p[2]) for p in g.positions)}
+            r = g.play(i, [pilot, pilot], keep)
+            digest.update(repr((r.winner, r.reason, r.turns, r.decisions)).encode())
+        return {"positions": len(g.positions), "candidates": sum(len(p[2]) for p in g.positions),
+                "digest": digest.hexdigest()[:16]}
 
     def lookahead(self, game: str) -> dict:
         """Every kept position's every legal action tried once as a greedy pilot tries it: clone,

@@ -10,7 +10,11 @@ and any measurement stops early once it has run ``--seconds`` (after its first m
 End to end: the same matches through the farm into a scratch store, with 1 worker and with every
 core, each the median of several runs; the speed-up is their ratio. The farm is measured for the
 cheap pilots only: a searching pilot's matches are CPU-bound, so its farm speed is its engine
-speed times the workers the machine gives it.
+speed times the workers the machine gives it. The writer's CPU per stored match (1 worker) is the
+farm's own ``writer_cpu_s`` figure, or this process's CPU around ``run_chunks`` where the farm
+reports none (labelled "parent CPU").
+With ``--against REV`` every figure is instead a ratio, today / REV, from interleaved blocks
+(workbench/bench/).
 """
 from __future__ import annotations
 
