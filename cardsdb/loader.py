@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from cardsdb.bounds import max_number, number_problem
 from cardsdb.errors import DataError, DataErrors, from_validation
 from cardsdb.models import RulesFile, ScenarioFile
 from cardsdb.registry import DATA_ROOT, GAMES, schema as game_schema
+from cardsdb.yamlfile import read_yaml
 
 
 @dataclass
@@ -65,19 +66,6 @@ def game_root(game: str, data_dir: str | Path | None = None) -> Path:
     return base / game
 
 
-def read_yaml(path: Path) -> Any:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return yaml.safe_load(fh)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise DataError(path, f"bad YAML: {where}{problem}") from None
-    except OSError as exc:
-        raise DataError(path, f"cannot read: {exc.strerror}") from None
-
-
 def _rel(path: Path) -> str:
     """A path as a designer would type it: relative to the working folder when inside it."""
     path = Path(path)
@@ -121,8 +109,12 @@ def _load_cards(data: GameData) -> None:
                 continue
             try:
                 card = data.schema.Card.model_validate(raw)
+                check_numbers(data.schema, card, name, card=card.id)
             except ValidationError as exc:
                 data.errors.extend(from_validation(name, exc, card=label, raw=raw))
+                continue
+            except DataError as err:
+                data.errors.append(err)
                 continue
             if card.id in data.cards:
                 data.errors.append(DataError(name, f"duplicate card id, first defined in "
@@ -130,6 +122,13 @@ def _load_cards(data: GameData) -> None:
                 continue
             data.cards[card.id] = card
             data.card_files[card.id] = path
+
+
+def check_numbers(schema, model, file, card: str | None = None, prefix: str = "") -> None:
+    """DataError when a number of a validated model is past what the game allows."""
+    problem = number_problem(model, max_number(schema))
+    if problem:
+        raise DataError(file, f"{prefix}{problem}", card=card)
 
 
 def _mapping_files(data: GameData, folder: str, model, what: str):
@@ -141,7 +140,9 @@ def _mapping_files(data: GameData, folder: str, model, what: str):
             doc = read_yaml(path)
             if not isinstance(doc, dict):
                 raise DataError(name, f"a {what} file is a YAML mapping")
-            yield path, name, model.model_validate(doc)
+            validated = model.model_validate(doc)
+            check_numbers(data.schema, validated, name)
+            yield path, name, validated
         except DataError as err:
             data.errors.append(err)
         except ValidationError as exc:
@@ -197,10 +198,12 @@ def resolve(data: GameData, version: str) -> Ruleset:
             out[cid] = data.schema.Card.model_validate(cards[cid])
         except ValidationError as exc:
             raise from_validation(last, exc, card=cid, raw=cards[cid])[0] from None
+        check_numbers(data.schema, out[cid], last, card=cid)
     try:
         consts = data.schema.Constants.model_validate(constants)
     except ValidationError as exc:
         raise from_validation(last, exc, prefix="constants")[0] from None
+    check_numbers(data.schema, consts, last, prefix="constants.")
     return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out), data.schema)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Strict(BaseModel):
@@ -38,6 +38,14 @@ class RulesFile(Strict):
     add: list[dict[str, Any]] = []
     patch: dict[str, dict[str, Any]] = {}
 
+    @field_validator("add")
+    @classmethod
+    def _added_cards_have_ids(cls, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for i, card in enumerate(cards):
+            if not isinstance(card.get("id"), str) or not card["id"]:
+                raise ValueError(f"card {i + 1} of add has no id (each added card needs one, like any card)")
+        return cards
+
 
 class DeckBase(Strict):
     id: str = Field(pattern=SLUG)
@@ -52,7 +60,7 @@ class ScenarioFile(Strict):
     name: str
     game: str
     rules: str = "base"
-    seed: int = 0
+    seed: int = Field(0, ge=-2**63, le=2**63 - 1)
     description: str = ""
     guide: str = ""  # the guide's sentence this scenario pins down
     setup: dict[str, Any]

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from cardsdb.errors import DataError
 from cardsdb.registry import DATA_ROOT
+from cardsdb.yamlfile import read_yaml
 
 
 def reference_file(game: str, root: Path | None = None) -> Path:
@@ -34,10 +33,7 @@ def reference_ids(game: str, root: Path | None = None) -> list[str]:
     path = reference_file(game, root)
     if not path.exists():
         raise DataError(path, "the game declares no reference cards (this file is missing)")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise DataError(path, f"not valid YAML: {exc}") from None
+    data = read_yaml(path) or {}
     cards = data.get("cards") if isinstance(data, dict) else None
     if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
         raise DataError(path, "must be a non-empty list of card ids", field="cards")

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from cardsdb.errors import DataError, from_validation
-from cardsdb.loader import Ruleset
+from cardsdb.loader import Ruleset, check_numbers
 
 DERIVED = ("budget_cost", "stat_points", "budget_points")
 
@@ -130,16 +130,22 @@ def import_cards_csv(path: str | Path, base: Ruleset) -> dict[str, Any]:
         raise DataError(name, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise DataError(name, "not UTF-8 text (save the sheet as CSV UTF-8)") from None
+    except csv.Error as exc:
+        raise DataError(name, f"not a readable CSV sheet: {exc}") from None
     sheet: dict[str, Any] = {}
     for line, row in raw_rows:
         raw = row_to_card(row, name, line)
         label = raw.get("id") or f"row {line}"
         try:
             card = base.schema.Card.model_validate(raw)
+            check_numbers(base.schema, card, name, card=card.id)
         except ValidationError as exc:
             err = from_validation(name, exc, card=label)[0]
             err.message += f" (row {line})"
             raise err from None
+        except DataError as err:
+            err.message += f" (row {line})"
+            raise
         if card.id in sheet:
             raise DataError(name, f"card appears twice (row {line})", card=card.id, field="id")
         sheet[card.id] = card

@@ -8,10 +8,13 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
+# typer vendors click: its parser raises these (typer re-exports only Abort and BadParameter)
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
 from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
 from workbench.errors import UserError
+from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN
 
 DEFAULT_DB = "workbench.duckdb"
 
@@ -22,9 +25,11 @@ scenario_app = typer.Typer(no_args_is_help=True, help="Play scenario files and c
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 
-# piped output (a file, a test) is not cut to 80 columns
-err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+# piped output (a file, a test) is not cut to 80 columns; markup off: user text (a card name, a
+# path, a deck id) is printed as written, never read as Rich markup ("[/red]" in a name crashed
+# the error printer, "[a-z0-9]" in a message vanished); styles are given as rich.text.Text
+err = Console(stderr=True, highlight=False, markup=False, width=None if sys.stderr.isatty() else 200)
+out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 200)
 
 
 CLUSTER_HELP = ("play the chunks on a Dask cluster: a scheduler address such as tcp://host:8786, or local[:N] "
@@ -37,21 +42,52 @@ def _split(value: Optional[str]) -> Optional[list[str]]:
     return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
 
+def _ids(value: Optional[str], option: str) -> Optional[list[str]]:
+    """A comma separated list the user gave; None when the option was left out. Given but naming
+    nothing (``--decks ,,,``) is a mistake, not a request for the default."""
+    if value is None:
+        return None
+    names = _split(value)
+    if not names:
+        raise UserError(f"{option} {value!r} names nothing: give names separated by commas, or leave {option} out")
+    return names
+
+
+def _matches(default: int, help: str):
+    return typer.Option(default, min=1, max=MAX_MATCHES, help=help)
+
+
+def _seed(help: str = "base seed"):
+    return typer.Option(1, min=SEED_MIN, max=SEED_MAX, help=help)
+
+
+def _workers():
+    return typer.Option(None, min=1, max=MAX_WORKERS, help="worker processes (default: all cores)")
+
+
+def _chunk(help: str):
+    return typer.Option(None, min=1, max=MAX_CHUNK, help=help)
+
+
+def _run_id(help: str):
+    return typer.Option(None, min=1, max=MAX_RUN_ID, help=help)
+
+
 @app.command()
 def simulate(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
                                         "more than two play every pairing"),
     pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck: random, greedy"),
-    matches: int = typer.Option(200, help="matches per pairing of decks (not seeds: each seed plays from both seats)"),
-    seed: int = typer.Option(1, help="base seed"),
+    matches: int = _matches(200, "matches per pairing of decks (not seeds: each seed plays from both seats)"),
+    seed: int = _seed(),
     rules: str = typer.Option("base", help="rules version"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     swap: bool = typer.Option(True, "--swap/--no-swap", help="play each seed from both seats"),
     events: str = typer.Option("all", help="event logs to keep: all, none, or a share of seeds like 0.1"),
-    chunk_size: Optional[int] = typer.Option(None, help="matches per stored chunk"),
-    resume: Optional[int] = typer.Option(None, help="finish a stopped run"),
+    chunk_size: Optional[int] = _chunk("matches per stored chunk"),
+    resume: Optional[int] = _run_id("finish a stopped run"),
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
@@ -59,7 +95,7 @@ def simulate(
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
     from workbench.commands.simulate import parse_events, simulate as run
 
-    run(game, rules, _split(decks), _split(pilots) or [], matches, seed, swap, parse_events(events),
+    run(game, rules, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, swap, parse_events(events),
         chunk_size, workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
 
 
@@ -68,11 +104,11 @@ def diff(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     base: str = typer.Option(..., help="the rules version to compare against"),
     candidate: str = typer.Option(..., help="the rules version being tried"),
-    matches: int = typer.Option(1000, help="matches per pairing of decks and version (each seed from both seats)"),
+    matches: int = _matches(1000, "matches per pairing of decks and version (each seed from both seats)"),
     decks: Optional[str] = typer.Option(None, help="deck ids (default: the starter decks)"),
     pilots: str = typer.Option("greedy", help="one pilot, or one per deck"),
-    seed: int = typer.Option(1, help="base seed (both versions play the same seeds)"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    seed: int = _seed("base seed (both versions play the same seeds)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write the diff tables as CSV"),
     quiet: bool = typer.Option(False, help="no progress bar"),
@@ -82,7 +118,7 @@ def diff(
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
     from workbench.commands.diff import run_diff
 
-    run_diff(game, base, candidate, _split(decks), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
+    run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
              cluster=cluster, parts=parts)
 
 
@@ -93,14 +129,14 @@ def value(
     cards: Optional[str] = typer.Option(None, help="card ids, comma separated (default: every card of the deck)"),
     all_cards: bool = typer.Option(False, "--all", help="measure every card of the deck (the default)"),
     against: str = typer.Option("field", help="field (the other starter decks) or one opponent deck id"),
-    matches: int = typer.Option(1000, help="matches per opponent and card (each seed from both seats)"),
+    matches: int = _matches(1000, "matches per opponent and card (each seed from both seats)"),
     pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck (the measured deck first)"),
-    seed: int = typer.Option(1, help="base seed (every card's twins play the same seeds)"),
+    seed: int = _seed("base seed (every card's twins play the same seeds)"),
     rules: str = typer.Option("base", help="rules version"),
     base_rules: Optional[str] = typer.Option(None, help="also measure under this version and show each card's change"),
     reference: Optional[str] = typer.Option(None, help="replace every measured card by this card instead of the "
                                             "game's reference card of the same cost"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write card_value.csv"),
     quiet: bool = typer.Option(False, help="no progress bar"),
@@ -110,7 +146,7 @@ def value(
     """Measure what each card adds to its deck: twins with its copies replaced by a vanilla reference card."""
     from workbench.commands.value import run_value
 
-    chosen = _split(cards)
+    chosen = _ids(cards, "--cards")
     if chosen and all_cards:
         raise UserError("give --cards or --all, not both")
     run_value(game, deck, chosen, against, matches, _split(pilots) or [], seed, rules, base_rules, reference,
@@ -122,12 +158,12 @@ def ladder(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     pilots: Optional[str] = typer.Option(None, help="two or more pilots, comma separated, e.g. random,greedy,mcts:100 "
                                          "(default: every pilot at its default budget)"),
-    matches: int = typer.Option(120, help="matches per pair of pilots, spread over the deck pairings and seeds, each "
-                                "seed with both pilots on both decks and in both seats"),
+    matches: int = _matches(120, "matches per pair of pilots, spread over the deck pairings and seeds, each "
+                            "seed with both pilots on both decks and in both seats"),
     decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
-    seed: int = typer.Option(1, help="base seed (every pair of pilots plays the same seeds)"),
+    seed: int = _seed("base seed (every pair of pilots plays the same seeds)"),
     rules: str = typer.Option("base", help="rules version"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write ladder.csv and ladder_pairs.csv"),
     quiet: bool = typer.Option(False, help="no progress bar"),
@@ -136,7 +172,8 @@ def ladder(
     from sim.core.pilots import PILOTS
     from workbench.commands.ladder import run_ladder
 
-    run_ladder(game, _split(pilots) or list(PILOTS), matches, _split(decks), seed, rules, workers, db, csv, quiet,
+    run_ladder(game, _ids(pilots, "--pilots") or list(PILOTS), matches, _ids(decks, "--decks"), seed, rules, workers,
+               db, csv, quiet,
                out, err)
 
 
@@ -145,11 +182,11 @@ def pilot_sensitivity(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     pilots: str = typer.Option(..., help="two or more pilots, comma separated, weakest first: the last is the "
                                "strongest (skill premium = it minus greedy, or minus the first), e.g. greedy,mcts:200"),
-    matches: int = typer.Option(200, help="matches per pairing of decks and pilot (each seed from both seats)"),
+    matches: int = _matches(200, "matches per pairing of decks and pilot (each seed from both seats)"),
     decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
-    seed: int = typer.Option(1, help="base seed (every pilot plays the same seeds)"),
+    seed: int = _seed("base seed (every pilot plays the same seeds)"),
     rules: str = typer.Option("base", help="rules version"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write pilot_sensitivity.csv and skill_premium.csv"),
     quiet: bool = typer.Option(False, help="no progress bar"),
@@ -157,7 +194,7 @@ def pilot_sensitivity(
     """How much the pilot matters: the field under each pilot on the same seeds, the figures and conclusions that change."""
     from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
 
-    run_pilot_sensitivity(game, _split(pilots) or [], matches, _split(decks), seed, rules, workers, db, quiet, csv,
+    run_pilot_sensitivity(game, _split(pilots) or [], matches, _ids(decks, "--decks"), seed, rules, workers, db, quiet, csv,
                           out, err)
 
 
@@ -167,9 +204,10 @@ def batch(
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     out: Path = typer.Option(Path("batches"), help="folder for the dated reports"),
     day: Optional[str] = typer.Option(None, help="the batch's day (default: today), e.g. 2026-11-29"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
-    max_matches: Optional[int] = typer.Option(None, help="cap every suite's matches (a quick smoke run)"),
+    max_matches: Optional[int] = typer.Option(None, min=2, max=MAX_MATCHES,
+                                              help="cap every suite's matches (a quick smoke run)"),
 ):
     """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
     from workbench.batch.run import check_day, run_batch
@@ -182,17 +220,17 @@ def batch(
 def simulate_run(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     crew: str = typer.Option("all", help="crew ids, comma separated, or all"),
-    runs: int = typer.Option(100, help="campaign runs per crew (run i of every crew uses seed base + i)"),
+    runs: int = _matches(100, "campaign runs per crew (run i of every crew uses seed base + i)"),
     stage: Optional[str] = typer.Option(None, help="the campaign stage (default: the game's first)"),
     policy: str = typer.Option("greedy", help="who chooses routes, rewards and purchases: random, greedy"),
     fight_pilot: str = typer.Option("greedy", help="the crew's pilot in fights: random, greedy"),
-    seed: int = typer.Option(1, help="base seed"),
+    seed: int = _seed(),
     rules: str = typer.Option("base", help="rules version"),
-    workers: Optional[int] = typer.Option(None, help="worker processes (default: all cores)"),
+    workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     events: str = typer.Option("none", help="fight event logs to keep: all, none, or a share of runs like 0.1"),
-    chunk_size: Optional[int] = typer.Option(None, help="campaign runs per stored chunk"),
-    resume: Optional[int] = typer.Option(None, help="finish a stopped batch"),
+    chunk_size: Optional[int] = _chunk("campaign runs per stored chunk"),
+    resume: Optional[int] = _run_id("finish a stopped batch"),
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
@@ -201,7 +239,7 @@ def simulate_run(
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate_run import simulate_run as run
 
-    run(game, rules, stage, _split(crew), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
+    run(game, rules, stage, _ids(crew, "--crew"), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
         workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
 
 
@@ -219,12 +257,12 @@ def export(
                                 "diff_cards, campaign_clear_rates, campaign_reward_lift, ...) or a store table (matches, card_games, "
                                 "events, runs, card_defs, campaign_runs, ...); "
                                 "reports/METRICS.md lists them all"),
-    run: Optional[List[int]] = typer.Option(None, help="only these runs (repeat the option for several)"),
+    run: Optional[List[int]] = typer.Option(None, min=1, max=MAX_RUN_ID, help="only these runs (repeat the option for several)"),
     game: Optional[str] = typer.Option(None, help="only this game's runs"),
     rules: Optional[str] = typer.Option(None, help="only runs of these rules versions, comma separated"),
     deck: Optional[str] = typer.Option(None, help="only these decks, comma separated"),
     pilot: Optional[str] = typer.Option(None, help="only these pilots, comma separated"),
-    diff: Optional[int] = typer.Option(None, help="the diff for diff_* tables (see `workbench export diffs`)"),
+    diff: Optional[int] = _run_id("the diff for diff_* tables (see `workbench export diffs`)"),
     csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
     parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
@@ -233,16 +271,16 @@ def export(
     from reports.filters import Filters
     from workbench.commands.tables import export_table
 
-    filters = Filters(game=game, runs=list(run or []), versions=_split(rules) or [], decks=_split(deck) or [],
-                      pilots=_split(pilot) or [])
+    filters = Filters(game=game, runs=list(run or []), versions=_ids(rules, "--rules") or [],
+                      decks=_ids(deck, "--deck") or [], pilots=_ids(pilot, "--pilot") or [])
     export_table(db, table, filters, diff, csv, parquet, err)
 
 
 @app.command()
 def report(
-    run: List[int] = typer.Argument(..., help="the run(s) to report on"),
+    run: List[int] = typer.Argument(..., min=1, max=MAX_RUN_ID, help="the run(s) to report on"),
     html: Path = typer.Option(..., help="HTML file to write (self-contained, opens offline)"),
-    diff: Optional[int] = typer.Option(None, help="a base run played on the same seeds: add a paired version diff"),
+    diff: Optional[int] = _run_id("a base run played on the same seeds: add a paired version diff"),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
 ):
     """Write one self-contained HTML report: headline findings first."""
@@ -288,7 +326,7 @@ def scenario_run(files: List[Path], data_dir: Optional[Path] = typer.Option(None
 
 
 @app.command()
-def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501)):
+def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501, min=1, max=65535)):
     """Open the dashboard on localhost."""
     from workbench.commands.dashboard import launch
 
@@ -348,16 +386,42 @@ def bench(
                     search_matches, 20.0 if seconds is None else seconds)
 
 
-def main() -> None:
+def error_line(text: str) -> None:
+    """One error line: "error:" in red, the text exactly as written (never read as markup)."""
+    from rich.text import Text
+
+    err.print(Text.assemble(("error:", "red"), " ", str(text)), soft_wrap=True)
+
+
+def _usage_line(exc: ClickException) -> str:
+    """click's complaint about the command line, on one line, naming the sub-command."""
+    ctx = getattr(exc, "ctx", None)
+    where = f"{ctx.command_path.split(' ', 1)[-1]}: " if ctx is not None and " " in ctx.command_path else ""
+    return where + " ".join(exc.format_message().split())
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """The command line (``argv``: the arguments after the program name, for tests). Every user
+    mistake is one line and exit code 2; nothing else is printed."""
     try:
-        app()
+        code = app(args=argv, prog_name="workbench", standalone_mode=False)
+    except NoArgsIsHelpError as exc:  # `workbench cards`: the group's help, as typer shows it
+        exc.show()
+        sys.exit(2)
+    except ClickException as exc:  # a bad option or argument (click's own checks)
+        error_line(_usage_line(exc))
+        sys.exit(2)
+    except typer.Abort:
+        error_line("interrupted")
+        sys.exit(130)
     except (UserError, DataError, StoreError) as exc:
-        err.print(f"[red]error:[/red] {exc}", soft_wrap=True)
+        error_line(str(exc))
         sys.exit(2)
     except DataErrors as exc:
         for e in exc.errors:
-            err.print(f"[red]error:[/red] {e.line()}", soft_wrap=True)
+            error_line(e.line())
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

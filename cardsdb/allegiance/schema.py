@@ -86,6 +86,13 @@ class Constants(BaseConstants):
                 raise ValueError(f"unknown faction {faction!r} (use {', '.join(FACTIONS)})")
         return value
 
+    @model_validator(mode="after")
+    def _hand_fits_the_deck(self) -> "Constants":
+        if self.opening_hand > self.deck_size:  # the whole deck in hand before the first turn
+            raise ValueError(f"opening_hand ({self.opening_hand}) is larger than a main deck "
+                             f"(deck_size {self.deck_size})")
+        return self
+
 
 # --- effects (the vocabulary) ------------------------------------------------------------------
 #
@@ -498,6 +505,7 @@ from cardsdb.allegiance.budget import best_attack, budget_cost, budget_points, s
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "allegiance"
+    max_number = 99_999  # HP, damage and AP in ones and tens (cardsdb/bounds.py)
     Card = Card
     Deck = Deck
     Constants = Constants

@@ -54,6 +54,9 @@ class Constants(BaseConstants):
     def _ranges(self) -> "Constants":
         if self.deck_min > self.deck_max:
             raise ValueError("deck_min is above deck_max")
+        if self.opening_hand > self.deck_min:  # every match would end deck_out on turn 1
+            raise ValueError(f"opening_hand ({self.opening_hand}) is larger than the smallest legal deck "
+                             f"(deck_min {self.deck_min})")
         return self
 
 
@@ -770,6 +773,7 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "alleyway"
+    max_number = 9_999_999  # Morale 6000, ATK/DEF in thousands (cardsdb/bounds.py)
     Card = Card
     Deck = Deck
     Constants = Constants

@@ -62,6 +62,16 @@ class Constants(BaseConstants):
     ironhold_hp: int = Field(35, ge=1)
     ironhold_reduction: int = Field(1, ge=0)
 
+    @model_validator(mode="after")
+    def _hands_fit_the_deck(self) -> "Constants":
+        # an opening hand larger than a legal deck ends every match deck_out on turn 1
+        for name in ("opening_hand", "zix_opening_hand"):
+            hand = getattr(self, name) + self.second_seat_extra_cards
+            if hand > self.deck_size:
+                extra = " plus second_seat_extra_cards" if self.second_seat_extra_cards else ""
+                raise ValueError(f"{name}{extra} ({hand}) is larger than a deck (deck_size {self.deck_size})")
+        return self
+
 
 # --- targets -----------------------------------------------------------------------------------
 
@@ -481,6 +491,7 @@ def _check_deputies(deck: Deck, cards: dict[str, Card], consts: Constants) -> li
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "frontier"
+    max_number = 99_999  # HP 30, costs and stats in ones and tens (cardsdb/bounds.py)
     Card = Card
     Deck = Deck
     Constants = Constants

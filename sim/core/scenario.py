@@ -12,6 +12,37 @@ from typing import Any
 
 _MISSING = object()
 
+# The position vocabulary every game shares (each engine adds its own fields): card zones are
+# lists of card ids, and these counts are whole numbers no smaller than shown. ``check_fields``
+# holds every level of a position (setup, seat, unit) to them, so ``hand: 5`` or ``turn: -7``
+# is a line naming the field, not a TypeError deep in an engine or a silent nonsense position.
+ZONES = ("hand", "deck", "discard")
+COUNTS = {"turn": 0, "turns": 0, "active": 0}
+DEFAULT_SEATS = 2  # a setup without ``seats`` is a duel in every game
+
+
+class SetupError(ValueError):
+    """A scenario's position cannot be set up: the message names the field."""
+
+
+def build_position(engine: Any, pool: Any, setup: Any, seed: int = 0) -> Any:
+    """The engine's state for a scenario's ``setup``; SetupError in words otherwise (never an
+    engine's TypeError or IndexError on a malformed position)."""
+    if not isinstance(setup, dict):
+        raise SetupError(f"setup: expected a mapping of fields, got {setup!r}")
+    try:
+        check_fields(setup, sorted(map(str, setup)), "setup")  # the shared fields; the engine checks its own
+        seats = setup.get("seats")
+        n_seats = len(seats) if isinstance(seats, list) and seats else DEFAULT_SEATS
+        if isinstance(setup.get("active"), int) and setup["active"] >= n_seats:
+            raise SetupError(f"setup.active: {setup['active']} is not a seat (seats 0 to {n_seats - 1})")
+        return engine.scenario_state(pool, setup, seed)
+    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise SetupError(f"setup: malformed position ({type(exc).__name__}: {exc}); a number, a list or a "
+                         "mapping is where another belongs") from None
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+
 
 def lookup(snapshot: dict, path: str) -> Any:
     value: Any = snapshot
@@ -25,12 +56,15 @@ def lookup(snapshot: dict, path: str) -> Any:
     return value
 
 
-def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: int = 0) -> list[str]:
-    """Failures in words (empty when every expectation holds)."""
-    try:
-        state = engine.scenario_state(pool, setup, seed)
-    except ValueError as exc:
-        return [f"setup: {exc}"]
+def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: int = 0,
+                 state: Any = None) -> list[str]:
+    """Failures in words (empty when every expectation holds). ``state``: the position already
+    built from ``setup`` (``build_position``)."""
+    if state is None:
+        try:
+            state = build_position(engine, pool, setup, seed)
+        except SetupError as exc:
+            return [f"setup: {exc}"]
     failures: list[str] = []
     for number, step in enumerate(steps, 1):
         if not isinstance(step, dict) or len(step) != 1:
@@ -96,12 +130,27 @@ def card_id(pool: Any, slug: Any, where: str) -> int:
     return pool.ids[slug]
 
 
-def check_fields(spec: dict, keys: Any, where: str) -> None:
+def check_fields(spec: Any, keys: Any, where: str) -> None:
     """Refuse a field the position format does not know, naming where it is and the fields
-    allowed (``keys``, listed in the order given)."""
-    unknown = set(spec) - set(keys)
+    allowed (``keys``, listed in the order given); and a shared field of the wrong shape."""
+    keys = [str(k) for k in keys]
+    if not isinstance(spec, dict):
+        raise ValueError(f"{where}: expected a mapping of fields ({', '.join(keys)}), got {spec!r}")
+    unknown = set(map(str, spec)) - set(keys)
     if unknown:
         raise ValueError(f"{where}: unknown field {sorted(unknown)[0]!r} (use {', '.join(keys)})")
+    for zone in ZONES:
+        cards = spec.get(zone)
+        if cards is not None and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+            raise ValueError(f"{where}.{zone}: expected a list of card ids, got {cards!r}")
+    for count, least in COUNTS.items():
+        value = spec.get(count)
+        if count in spec and (not isinstance(value, int) or isinstance(value, bool) or value < least):
+            raise ValueError(f"{where}.{count}: expected a whole number of at least {least}, got {value!r}")
+    seats = spec.get("seats")
+    if seats is not None and not (isinstance(seats, list) and seats
+                                  and all(s is None or isinstance(s, dict) for s in seats)):
+        raise ValueError(f"{where}.seats: expected a list with one mapping per seat, got {seats!r}")
 
 
 def _as_list(body: Any) -> list:

@@ -11,11 +11,13 @@ import datetime as dt
 import fcntl
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 from rich.console import Console
 
+from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts
 from reports.export import write_frame
 from reports.exports import export_frame
@@ -26,7 +28,9 @@ from workbench.commands.diff import ensure_run
 from workbench.commands.simulate import new_run
 from workbench.errors import UserError
 from workbench.farm import default_workers
+from workbench.outputs import check_folder
 from workbench.store import Store
+from workbench.store_guard import check_store_path
 
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
 
@@ -54,12 +58,44 @@ def batch_lock(db: Path):
         fh.close()
 
 
-def suite_run(store: Store, suite: Suite, rules: str, day: dt.date, workers: int, cluster, max_matches,
-              console: Console) -> int:
+@dataclass(frozen=True, slots=True)
+class SuitePlan:
+    """A suite's runs, checked before the batch starts: (spec, payload) of its rules version and
+    of its baseline (None without one)."""
+    run: tuple
+    baseline: tuple | None
+
+
+def suite_spec(suite: Suite, rules: str, day: dt.date, workers: int, max_matches) -> tuple:
     seed = int(day.strftime("%Y%m%d")) if suite.seed == "daily" else suite.seed
     decks = None if suite.decks == "starters" else list(suite.decks)
     matches = min(suite.matches, max_matches) if max_matches else suite.matches
-    spec, payload = new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers)
+    return new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers)
+
+
+def plan_suites(file: Path, suites: list[Suite], day: dt.date, workers: int, max_matches) -> dict[str, SuitePlan]:
+    """Every suite's runs, each checked whole (game, rules and baseline versions, decks, pilots,
+    numbers) before the first one plays: a mistake in the last suite fails the batch at once,
+    naming the file and the suite, with nothing run or written."""
+    plans: dict[str, SuitePlan] = {}
+    problems: list[DataError] = []
+    for suite in suites:
+        try:
+            run = suite_spec(suite, suite.rules, day, workers, max_matches)
+            baseline = (suite_spec(suite, suite.baseline, day, workers, max_matches)
+                        if suite.baseline and suite.baseline != suite.rules else None)
+            plans[suite.name] = SuitePlan(run, baseline)
+        except (UserError, DataError) as exc:
+            problems.append(DataError(file, f"suite {suite.name!r}: {exc}"))
+        except DataErrors as exc:
+            problems.extend(DataError(file, f"suite {suite.name!r}: {e.line()}") for e in exc.errors)
+    if problems:
+        raise DataErrors(problems)
+    return plans
+
+
+def suite_run(store: Store, planned: tuple, workers: int, cluster, console: Console) -> int:
+    spec, payload = planned
     return ensure_run(store, spec, payload, workers, True, console, cluster)
 
 
@@ -69,6 +105,9 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     batch, file_hash = load_batch(file)
     day = day or dt.date.today()
     workers = workers or default_workers()
+    check_folder(out, "--out")
+    plans = plan_suites(file, batch.suites, day, workers, max_matches)
+    check_store_path(db)
     store = Store(db)
     store.init()
     folder = out / batch.name / day.isoformat()
@@ -79,7 +118,8 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
         status = "failed"
         try:
             for suite in batch.suites:
-                rows, text = _run_suite(store, batch, suite, day, workers, cluster, max_matches, folder, batch_id, console)
+                rows, text = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster, folder,
+                                        batch_id, console)
                 all_alerts.append(rows)
                 summaries.append(text)
             status = "done"
@@ -92,13 +132,13 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     return alerts_frame.height
 
 
-def _run_suite(store, batch, suite, day, workers, cluster, max_matches, folder, batch_id, console):
+def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, folder, batch_id, console):
     console.print(f"suite {suite.name}: {suite.game} {suite.rules}")
-    run = suite_run(store, suite, suite.rules, day, workers, cluster, max_matches, console)
+    run = suite_run(store, plan.run, workers, cluster, console)
     previous = store.previous_suite_run(batch.name, suite.name, day) if suite.seed != "daily" else None
     baseline = None
-    if suite.baseline and suite.baseline != suite.rules:
-        baseline = suite_run(store, suite, suite.baseline, day, workers, cluster, max_matches, console)
+    if plan.baseline is not None:
+        baseline = suite_run(store, plan.baseline, workers, cluster, console)
     sfolder = folder / suite.name
     sfolder.mkdir(exist_ok=True)
     for name in EXPORTS:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
 from cardsdb.errors import DataError, from_validation
 from cardsdb.loader import read_yaml
 from cardsdb.models import Strict
+from workbench.limits import MAX_MATCHES, SEED_MAX, SEED_MIN
 
 
 class Suite(Strict):
@@ -19,8 +20,9 @@ class Suite(Strict):
     baseline: str | None = None            # a pinned rules version to compare against every night
     decks: list[str] | Literal["starters"] = "starters"
     pilots: list[str] = ["greedy"]
-    matches: int = Field(400, ge=2)        # per pairing, each seed from both seats
-    seed: int | Literal["daily"] = 1       # fixed: nights are paired; daily: a new seed each day
+    matches: int = Field(400, ge=2, le=MAX_MATCHES)  # per pairing, each seed from both seats
+    # fixed: nights are paired; daily: a new seed each day
+    seed: Annotated[int, Field(ge=SEED_MIN, le=SEED_MAX)] | Literal["daily"] = 1
 
     @field_validator("pilots")
     @classmethod
@@ -33,7 +35,7 @@ class Suite(Strict):
 class BatchFile(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
     description: str = ""
-    threshold_points: float = Field(3.0, gt=0, description="alert when something moves at least this many points")
+    threshold_points: float = Field(3.0, gt=0, le=100, description="alert when something moves at least this many points")
     fdr: float = Field(0.05, gt=0, lt=1, description="false discovery rate for card alerts")
     suites: list[Suite] = Field(min_length=1)
 

@@ -6,13 +6,17 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from reports.diff import version_diff
 from reports.export import write_frame
+from workbench import games
 from workbench.commands.simulate import create, execute, find_done, new_run, run_alive
 from workbench.errors import UserError
 from workbench.farm import default_workers
+from workbench.outputs import check_folder
 from workbench.store import Store
+from workbench.store_guard import check_store_path
 
 
 def ensure_run(store: Store, spec, payload, workers: int, quiet: bool, console: Console,
@@ -37,11 +41,14 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     if base == candidate and not pilot_salt:
         raise UserError("--base and --candidate name the same version: nothing would differ")
     workers = workers or default_workers()
+    games.known_game(game)
+    check_folder(csv_dir, "--csv")
+    # both versions checked whole before the first match: a bad candidate fails before base plays
+    planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt)
+               for version, salt in ((base, 0), (candidate, pilot_salt))]
+    check_store_path(db)
     store = Store(db)
-    runs = []
-    for version, salt in ((base, 0), (candidate, pilot_salt)):
-        spec, payload = new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt)
-        runs.append(ensure_run(store, spec, payload, workers, quiet, err, cluster, parts))
+    runs = [ensure_run(store, spec, payload, workers, quiet, err, cluster, parts) for spec, payload in planned]
     store.record_diff(game, runs[0], runs[1], base, candidate)
     result = version_diff(db, runs[0], runs[1])
     show(result, base, candidate, out)
@@ -77,8 +84,8 @@ def show_changed_cards(r: dict, out: Console) -> None:
 
 
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
-    out.print(f"[bold]{base} -> {candidate}[/bold]: runs {r['base_run']} and {r['candidate_run']}, "
-              f"{r['twins'] // 2:,} twin matches, pilots {r['pilots']}")
+    out.print(Text.assemble((f"{base} -> {candidate}", "bold"), f": runs {r['base_run']} and {r['candidate_run']}, "
+                            f"{r['twins'] // 2:,} twin matches, pilots {r['pilots']}"))
     show_changed_cards(r, out)
     t = Table("deck", "twins", "WR base", "WR cand.", "change (pts)", "paired 95%", "unpaired 95%", "McNemar p",
               title="Decks (paired)")

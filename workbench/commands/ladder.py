@@ -32,6 +32,9 @@ from rich.table import Table
 
 from workbench import games
 from workbench.errors import UserError
+from workbench.limits import check_total
+
+MAX_LADDER_MATCHES = 10_000_000  # the whole schedule is held in memory, a row per match
 
 _CTX: dict[str, Any] = {}
 
@@ -168,6 +171,8 @@ def plan(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], m
         raise UserError("--workers must be at least 1")
     data, ruleset = games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, deck_ids)
+    n_pairs = len(pilots) * (len(pilots) - 1) // 2
+    check_total(f"{matches:,} matches x {n_pairs} pairs of pilots", matches * n_pairs, MAX_LADDER_MATCHES)
     jobs = schedule(pilots, len(decks), matches, seed)
     chunk_size = max(1, min(50, len(jobs) // (8 * workers)))
     from workbench.runspec import deck_hash
@@ -234,11 +239,11 @@ MATCH_SCHEMA = {
 # --- the command -------------------------------------------------------------------------------------
 
 def _check_outputs(db: Path, csv_dir: Path | None) -> None:
-    parent = Path(db).resolve().parent
-    if not parent.is_dir():
-        raise UserError(f"{db}: cannot create the database, folder {parent} does not exist")
-    if csv_dir is not None and csv_dir.exists() and not csv_dir.is_dir():
-        raise UserError(f"--csv {csv_dir}: is a file, not a folder")
+    from workbench.outputs import check_folder
+    from workbench.store_guard import check_store_path
+
+    check_store_path(db)
+    check_folder(csv_dir, "--csv")
 
 
 def csv_frames(ladder: pl.DataFrame, pairs: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from workbench import games
 from workbench.errors import UserError
@@ -60,15 +61,17 @@ def run_pilot_sensitivity(game: str, pilots: list[str], matches: int, decks: lis
     from workbench.commands.diff import ensure_run
     from workbench.commands.simulate import new_run
     from workbench.farm import default_workers
+    from workbench.outputs import check_folder
     from workbench.store import Store
+    from workbench.store_guard import check_store_path
 
-    if csv_dir is not None and csv_dir.exists() and not csv_dir.is_dir():
-        raise UserError(f"--csv {csv_dir}: not a folder")
+    check_folder(csv_dir, "--csv")
     workers = workers or default_workers()
     labelled = labels_for(pilots)
     # check every pilot (and the decks and rules) before playing anything
     planned = [new_run(game, rules, decks, [pilot], matches, seed, True, 0.0, None, workers, data_dir,
                        pilot_salt=salt) for pilot, (_label, salt) in zip(pilots, labelled)]
+    check_store_path(db)
     store = Store(db)
     runs = []
     for (label, _salt), (spec, payload) in zip(labelled, planned):
@@ -110,8 +113,9 @@ def show(game: str, rules: str, matches: int, seed: int, runs: list[tuple[str, i
 
     labels = [label for label, _ in runs]
     by = {(r["figure"], r["subject"], r["pilot"]): r for r in figures.iter_rows(named=True)}
-    out.print(f"[bold]{game} ({rules})[/bold]: {matches} matches per pairing, base seed {seed}, the same seeds "
-              f"under every pilot; runs " + ", ".join(f"{label} = {run}" for label, run in runs))
+    out.print(Text.assemble((f"{game} ({rules})", "bold"), f": {matches} matches per pairing, base seed {seed}, "
+                            "the same seeds under every pilot; runs "
+                            + ", ".join(f"{label} = {run}" for label, run in runs)))
     t = Table("figure", *labels, title="First seat: win rate over decided matches (95% Wilson)")
     t.add_row("first-seat win rate", *(_rate(by.get(("first_seat_wr", "first seat", p))) for p in labels))
     t.add_row("decided matches", *(str(by[("first_seat_wr", "first seat", p)]["n"]) for p in labels))
@@ -146,7 +150,7 @@ def show(game: str, rules: str, matches: int, seed: int, runs: list[tuple[str, i
     sig = premium.filter(pl.col("premium_significant"))
     out.print(f"cards with a significant skill premium (Benjamini-Yekutieli, FDR 5%): "
               + (", ".join(f"{r['card']} {_pts(r['premium'])} pts" for r in sig.iter_rows(named=True)) or "none"))
-    out.print("[bold]Conclusions that change between pilots[/bold] (backed by the 95% intervals):")
+    out.print(Text.assemble(("Conclusions that change between pilots", "bold"), " (backed by the 95% intervals):"))
     supported = changes.filter(pl.col("supported"))
     if supported.is_empty():
         out.print("  none")

@@ -10,6 +10,7 @@ from rich.console import Console
 from reports import db
 from reports.html import build
 from workbench.errors import UserError
+from workbench.outputs import check_file
 
 
 def twins_check(path: Path, base: int, candidate: int) -> None:
@@ -34,8 +35,7 @@ def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: 
             raise UserError(f"{path}: no run {run}")
     if diff is not None:
         twins_check(path, diff, runs[0])
-    if not out.resolve().parent.is_dir():
-        raise UserError(f"{out}: folder {out.resolve().parent} does not exist")
+    check_file(out, "--html")
     text = build(path, runs, diff)
     tmp = out.with_name(f".{out.name}.part")
     tmp.write_text(text, encoding="utf-8")

@@ -4,10 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from cardsdb.errors import DataError, DataErrors
 from cardsdb.loader import load_ruleset, load_scenario
-from sim.core.scenario import run_scenario
+from sim.core.scenario import SetupError, build_position, run_scenario
 from sim.registry import engine as get_engine
 from workbench import games
 
@@ -41,7 +42,11 @@ def play_file(path: Path, data_dir=None) -> tuple[str, list[str]]:
             raise DataError(path, f"rules {scenario.rules!r}: {exc.message}", field="rules") from None
         _POOLS[key] = (engine, engine.compile_pool(ruleset))
     engine, pool = _POOLS[key]
-    return scenario.name, run_scenario(engine, pool, scenario.setup, scenario.steps, scenario.seed)
+    try:  # a position that cannot be set up is a mistake in the file, not a failed expectation
+        state = build_position(engine, pool, scenario.setup, scenario.seed)
+    except SetupError as exc:
+        raise DataError(path, str(exc)) from None
+    return scenario.name, run_scenario(engine, pool, scenario.setup, scenario.steps, scenario.seed, state=state)
 
 
 def run_files(paths: list[Path], data_dir, out: Console) -> bool:
@@ -61,11 +66,11 @@ def run_files(paths: list[Path], data_dir, out: Console) -> bool:
             continue
         if failures:
             failed += 1
-            out.print(f"[red]FAIL[/red] {path}: {name}")
+            out.print(Text.assemble(("FAIL", "red"), f" {path}: {name}"))
             for line in failures:
-                out.print(f"     {line}", soft_wrap=True)
+                out.print(Text(f"     {line}"), soft_wrap=True)
         else:
-            out.print(f"[green]ok[/green]   {path}: {name}")
+            out.print(Text.assemble(("ok", "green"), f"   {path}: {name}"))
     if errors:
         raise DataErrors(errors)
     out.print(f"{len(files) - failed} of {len(files)} scenarios passed")

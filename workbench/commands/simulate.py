@@ -11,8 +11,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from workbench import games
 from workbench.errors import UserError
 from workbench.farm import FarmReport, default_workers, run_chunks
+from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.runspec import RunSpec, deck_hash
 from workbench.store import Store
+from workbench.store_guard import check_store_path
 from workbench.version import code_version
 
 
@@ -60,8 +62,7 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
             raise UserError(str(exc)) from None
     if len(pilots) not in (1, len(decks)):
         raise UserError(f"--pilots names {len(pilots)} pilots for {len(decks)} decks: give one, or one per deck")
-    if matches < 1:
-        raise UserError("--matches must be at least 1")
+    check_counts(matches, seed, chunk_size)
     if chunk_size is None:
         n_pairings = len(pairings) if pairings else max(1, len(decks) * (len(decks) - 1) // 2)
         chunk_size = max(2, min(200, (matches * n_pairings) // (8 * max(1, workers))))
@@ -70,7 +71,19 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
                    rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
                    pairings=list(pairings or []), substitute=dict(substitute or {}))
+    check_total(f"{matches:,} matches x {len(spec.pairings)} pairings", spec.matches_total)
     return spec, payload_for(spec, ruleset, decks)
+
+
+def check_counts(units: int, seed: int, chunk_size: int | None, unit: str = "--matches") -> None:
+    """The numbers of a run spec that did not come through the CLI's own checks (a batch file,
+    a caller in Python) within what the store keeps."""
+    if units < 1:
+        raise UserError(f"{unit} must be at least 1")
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise UserError(f"seed {seed} does not fit the store's 64-bit seeds ({SEED_MIN} to {SEED_MAX})")
+    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK:
+        raise UserError(f"--chunk-size must be from 1 to {MAX_CHUNK:,}, not {chunk_size}")
 
 
 def create(store: Store, spec, payload: dict) -> int:
@@ -123,9 +136,19 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
     decks = games.decks_for(data, ruleset, spec.decks)
     now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks)})
     if now_spec.spec_hash() != row["spec_hash"]:
-        raise UserError(f"run {run_id}: the rules version {spec.rules!r} or its decks changed since the run "
-                        f"started (rules hash {row['rules_hash']} -> {ruleset.hash}); start a new run instead")
+        raise UserError(f"run {run_id}: {what_changed(spec, now_spec)} since the run started; start a new run instead")
     return spec, payload_for(spec, ruleset, decks), row
+
+
+def what_changed(then: RunSpec, now: RunSpec) -> str:
+    """Which of a stopped run's inputs differ now, in words: its rules version's cards and
+    constants, or the contents of its decks (a deck edit is not a rules change)."""
+    changed = []
+    if then.rules_hash != now.rules_hash:
+        changed.append(f"rules version {then.rules!r} changed (hash {then.rules_hash} -> {now.rules_hash})")
+    if then.deck_hash != now.deck_hash:
+        changed.append(f"its decks ({', '.join(then.decks)}) were edited (deck hash {then.deck_hash} -> {now.deck_hash})")
+    return " and ".join(changed) or "its spec changed"
 
 
 def run_alive(store: Store, run_id: int, row: dict | None = None) -> bool:
@@ -192,6 +215,7 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
     store = Store(db)
     workers = workers or default_workers()
     if resume is not None:
+        check_store_path(db, must_exist=True)
         spec, payload, _row = resumed_run(store, resume, data_dir)
         run_id = resume
     else:
@@ -200,6 +224,7 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
         games.known_game(game)
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
                                 workers, data_dir)
+        check_store_path(db)  # everything checked before the store is touched
         run_id = create(store, spec, payload)
     report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)

@@ -6,12 +6,14 @@ import json
 from rich.console import Console
 
 from workbench.campaign.chunk import init_worker, play_chunk
-from workbench.campaign.spec import CampaignSpec
+from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
 from workbench.campaign.stage import load_stage
-from workbench.commands.simulate import create, execute
+from workbench.commands.simulate import check_counts, create, execute
 from workbench.errors import UserError
 from workbench.farm import default_workers
+from workbench.limits import check_seed_span, check_total
 from workbench.store import Store
+from workbench.store_guard import check_store_path
 
 
 def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
@@ -35,8 +37,9 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
             check_pilot(pilot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    if runs < 1:
-        raise UserError("--runs must be at least 1")
+    check_counts(runs, seed, chunk_size, unit="--runs")
+    check_seed_span(seed, runs)
+    check_total(f"{runs:,} runs x {len(crews)} crews x {MAX_FIGHTS} fight numbers", runs * len(crews) * MAX_FIGHTS)
     if chunk_size is None:
         chunk_size = max(1, min(25, runs * len(crews) // (8 * max(1, workers))))
     spec = CampaignSpec(game=game, rules=rules, stage=camp.stage.id, crews=list(crews), runs=runs, policy=policy,
@@ -59,8 +62,12 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
     _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, data_dir)
     now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
     if now.spec_hash() != row["spec_hash"]:
-        raise UserError(f"run {run_id}: the rules version or the stage changed since the batch started; "
-                        "start a new batch instead")
+        changed = [f"rules version {spec.rules!r} changed (hash {spec.rules_hash} -> {now.rules_hash})"
+                   if spec.rules_hash != now.rules_hash else "",
+                   f"stage {spec.stage!r}, its crews or their decks were edited (hash {spec.content_hash} -> "
+                   f"{now.content_hash})" if spec.content_hash != now.content_hash else ""]
+        raise UserError(f"run {run_id}: {' and '.join(filter(None, changed)) or 'its spec changed'} since the "
+                        "batch started; start a new batch instead")
     return spec, payload_for(spec, ruleset, camp)
 
 
@@ -71,6 +78,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
     store = Store(db)
     workers = workers or default_workers()
     if resume is not None:
+        check_store_path(db, must_exist=True)
         spec, payload = resumed_batch(store, resume, data_dir)
         run_id = resume
     else:
@@ -78,6 +86,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
             raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
         spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
                                   chunk_size, workers, data_dir)
+        check_store_path(db)  # everything checked before the store is touched
         run_id = create(store, spec, payload)
     report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
                      worker=(init_worker, play_chunk), command="simulate-run", unit="runs")

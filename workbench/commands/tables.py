@@ -11,6 +11,7 @@ from reports.export import write_frame
 from reports.exports import EXPORTS, export_frame
 from reports.filters import Filters
 from workbench.errors import UserError
+from workbench.outputs import check_file
 
 
 def show_runs(path: Path, console: Console) -> None:
@@ -32,6 +33,8 @@ def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, 
         raise UserError(f"unknown table {table!r} (export one of: {', '.join(EXPORTS)})")
     if csv is None and parquet is None:
         raise UserError("say where to write: --csv FILE and/or --parquet FILE")
+    check_file(csv, "--csv")
+    check_file(parquet, "--parquet")
     if not db.has_tables(path, "runs"):
         raise UserError(f"{path}: no runs yet (run `workbench simulate frontier` first)")
     for run in filters.runs:

@@ -26,7 +26,9 @@ from workbench.commands.diff import ensure_run
 from workbench.commands.simulate import new_run
 from workbench.errors import UserError
 from workbench.farm import default_workers
+from workbench.outputs import check_folder
 from workbench.store import Store
+from workbench.store_guard import check_store_path
 
 MEASURED_SLOT = "0"  # the measured deck is deck slot 0 of every run, paired with each opponent
 
@@ -130,6 +132,12 @@ def run_value(game: str, deck: str, cards: list[str] | None, against: str, match
     plan = make_plan(game, rules, deck, cards, against, reference, data_dir)
     if base_rules is not None:
         make_plan(game, base_rules, deck, [m.card for m in plan.cards], against, reference, data_dir)
+    check_folder(csv_dir, "--csv")
+    # the runs' specs checked whole (pilots, matches, seed) before the store is touched
+    for version in filter(None, (rules, base_rules)):
+        new_run(plan.game, version, plan.deck_ids, pilots, matches, seed, True, 0.0, None, workers, data_dir,
+                pairings=plan.pairings)
+    check_store_path(db)
     store = Store(db)
     store.init()
     rows = measure(store, plan, rules, pilots, matches, seed, workers, quiet, err, cluster, parts, data_dir)
@@ -158,13 +166,13 @@ def show(plan: Plan, rows: list[dict], rules: str, pilots: list[str], matches: i
               title=f"Card value: {plan.deck} against {opponents}, rules {rules}, pilots {','.join(pilots)}, "
                     f"{matches} matches per pairing")
     for r in sorted(rows, key=lambda r: -(r["value_points"] if r["value_points"] == r["value_points"] else -1e9)):
-        mark = "[bold]" if r["significant"] else ""
-        t.add_row(f"{mark}{r['card']}", r["name"], str(r["copies"]), r["reference"], f"{r['twins']:,}",
-                  f"{r['wr_with']:.1%}", f"{r['wr_without']:.1%}", f"{mark}{_pts(r['value_points'])}",
-                  f"{_pts(r['value_lo'])} to {_pts(r['value_hi'])}", f"{r['p_value']:.3g}", f"{r['q_value']:.3g}")
+        t.add_row(r["card"], r["name"], str(r["copies"]), r["reference"], f"{r['twins']:,}",
+                  f"{r['wr_with']:.1%}", f"{r['wr_without']:.1%}", _pts(r["value_points"]),
+                  f"{_pts(r['value_lo'])} to {_pts(r['value_hi'])}", f"{r['p_value']:.3g}", f"{r['q_value']:.3g}",
+                  style="bold" if r["significant"] else None)
     out.print(t)
     out.print("value: the deck's win rate with the card minus with its copies replaced by the reference card "
-              "(same seeds, seats and shuffled places); bold: significant after Benjamini-Hochberg at FDR 5%")
+              "(same seeds, seats and shuffled places); bold rows: significant after Benjamini-Hochberg at FDR 5%")
 
 
 def show_change(before: list[dict], after: list[dict], base_rules: str, rules: str, path, out: Console) -> None:
