@@ -16,7 +16,7 @@ from typing import Callable
 from rich.console import Console
 from rich.table import Table
 
-from workbench.bench.ratios import Block, compare, shown
+from workbench.bench.ratios import Block, Ratio, compare, shown
 from workbench.bench.side import Side
 from workbench.bench.worktree import REPO, checked_out, git, resolve
 from workbench.errors import UserError
@@ -48,13 +48,9 @@ class Row:
     game: str
     what: str       # the pilots, or the lookahead or the farm
     figure: str
-    rev: float
-    today: float
-    median: float
-    low: float
-    high: float
-    pairs: int
+    ratio: Ratio
     same: str       # did both sides do the same work
+    scale: float = 1.0  # the figures as shown: seconds in µs (1e6) or ms (1e3)
 
 
 def interleave(sides: tuple[Side, Side], pairs: int, seconds: float | None,
@@ -93,8 +89,7 @@ def match_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
     for unit in ("matches", "decisions"):
         for clock, label in (("cpu", "CPU-s"), ("wall", "s")):
             r = compare(blocks(rev, unit), blocks(today, unit), clock)
-            rows.append(Row(game, f"{pilot},{pilot}", f"{unit} / {label}", r.rev, r.today, r.median, r.low, r.high,
-                            r.pairs, same))
+            rows.append(Row(game, f"{pilot},{pilot}", f"{unit} / {label}", r, same))
     return rows
 
 
@@ -111,8 +106,7 @@ def lookahead_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
     rows = []
     for clock, label in (("cpu", "CPU"), ("wall", "wall")):
         r = compare(blocks(rev, "candidates"), blocks(today, "candidates"), clock, as_cost=True)
-        rows.append(Row(game, f"lookahead ({pilot} positions)", f"µs / candidate ({label})", r.rev * 1e6,
-                        r.today * 1e6, r.median, r.low, r.high, r.pairs, same))
+        rows.append(Row(game, f"lookahead ({pilot} positions)", f"µs / candidate ({label})", r, same, 1e6))
     return rows
 
 
@@ -125,18 +119,16 @@ def farm_rows(sides, game: str, work: Workload) -> list[Row]:
     same = "same matches stored" if [a["matches"] for a in rev] == [a["matches"] for a in today] else "stored differ"
     what = "farm, random, 1 worker"
     r = compare(blocks(rev, "matches"), blocks(today, "matches"), "cpu", as_cost=True)
-    rows = [Row(game, what, "parent CPU ms / stored match", r.rev * 1e3, r.today * 1e3, r.median, r.low, r.high,
-                r.pairs, same)]
+    rows = [Row(game, what, "parent CPU ms / stored match", r, same, 1e3)]
     ours, theirs = writer_blocks(today), writer_blocks(rev)
     if ours and theirs:
-        w = compare(theirs, ours, "cpu", as_cost=True)
-        rows.append(Row(game, what, "writer CPU ms / stored match", w.rev * 1e3, w.today * 1e3, w.median, w.low,
-                        w.high, w.pairs, same))
+        rows.append(Row(game, what, "writer CPU ms / stored match", compare(theirs, ours, "cpu", as_cost=True),
+                        same, 1e3))
     elif ours:
-        mine = sum(b.cpu for b in ours) / max(1, sum(b.count for b in ours)) * 1e3
+        mine = sum(b.cpu for b in ours) / max(1, sum(b.count for b in ours))
         nan = float("nan")
-        rows.append(Row(game, what, "writer CPU ms / stored match", nan, mine, nan, nan, nan, len(ours),
-                        "REV's farm does not report it"))
+        rows.append(Row(game, what, "writer CPU ms / stored match", Ratio(nan, mine, nan, nan, nan, len(ours)),
+                        "REV's farm does not report it", 1e3))
     return rows
 
 
@@ -182,8 +174,11 @@ def measure_game(sides, game: str, pilots: list[str], work: Workload, rev: str, 
         rows += lookahead_rows(sides, game, pilot, work)
     out.print(f"measured {game} lookahead against {rev}")
     if work.farm_matches:
-        rows += farm_rows(sides, game, work)
-        out.print(f"measured {game} farm against {rev}")
+        try:
+            rows += farm_rows(sides, game, work)
+            out.print(f"measured {game} farm against {rev}")
+        except UserError as exc:  # the farm's API is no contract: an old revision may not run it
+            out.print(f"{game} farm: not measured ({exc})")
     return rows
 
 
@@ -193,9 +188,10 @@ def table(rows: list[Row], rev: str) -> Table:
               title=f"workbench bench --against {rev}: the same work on both sides in interleaved block pairs, "
                     f"each side one process on one core, logging on; ratio = median over the pairs of today / {rev} "
                     f"(rates: above 1 is faster; µs and ms: below 1 is cheaper)")
-    for r in rows:
+    for row in rows:
+        r = row.ratio
         known = r.median == r.median  # NaN: no REV figure
-        t.add_row(r.game, r.what, r.figure, shown(r.rev) if known else "-", shown(r.today),
+        t.add_row(row.game, row.what, row.figure, shown(r.rev * row.scale) if known else "-", shown(r.today * row.scale),
                   f"{r.median:.2f}x" if known else "-", f"{r.low:.2f} - {r.high:.2f}" if known else "-",
-                  str(r.pairs), r.same)
+                  str(r.pairs), row.same)
     return t
