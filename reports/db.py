@@ -3,8 +3,9 @@
 DuckDB lets one process hold a database file for writing, and while it does no other process can
 open it, not even read-only; a held read-only connection blocks a writer just the same. So no
 process keeps the file open: each use opens it, does one short piece of work and closes it,
-retrying with a short jittered backoff while another process holds the lock. The writer
-(workbench/store.py) uses this same helper.
+retrying with a short jittered backoff while another process holds the lock. The writer uses
+the same retry (``when_free``): workbench/store.py to open, the farm's workbench/writer.py to
+attach the file per batch of chunks.
 """
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import random
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 import duckdb
 import polars as pl
 
 LOCK_WAIT_SECONDS = 60.0
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -28,6 +30,26 @@ class StoreError(Exception):
 def is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text and ("conflicting" in text or "could not set" in text)
+
+
+def when_free(path: str | Path, attempt: Callable[[], T], wait: float = LOCK_WAIT_SECONDS) -> T:
+    """``attempt()`` (an open or an ATTACH of the file), retried with a short jittered backoff
+    while another process holds the file's lock; a one-line StoreError past ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    delay = 0.005
+    while True:
+        try:
+            return attempt()
+        except duckdb.IOException as exc:
+            if not is_lock_error(exc):
+                raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
+            if time.monotonic() > deadline:
+                raise StoreError(f"{path}: another process has held the database for over {wait:.0f} s; "
+                                 "try again when it is done") from None
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 1.5, 0.1)
+        except duckdb.Error as exc:
+            raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
 
 
 @contextmanager
@@ -42,22 +64,7 @@ def connect(path: str | Path, read_only: bool = True, wait: float = LOCK_WAIT_SE
             raise StoreError(f"{path}: cannot create the database, folder {parent} does not exist")
         if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
             raise StoreError(f"{path}: database path is not writable")
-    deadline = time.monotonic() + wait
-    delay = 0.005
-    while True:
-        try:
-            con = duckdb.connect(str(path), read_only=read_only)
-            break
-        except duckdb.IOException as exc:
-            if not is_lock_error(exc):
-                raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
-            if time.monotonic() > deadline:
-                raise StoreError(f"{path}: another process has held the database for over {wait:.0f} s; "
-                                 "try again when it is done") from None
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 1.5, 0.1)
-        except duckdb.Error as exc:
-            raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
+    con = when_free(path, lambda: duckdb.connect(str(path), read_only=read_only), wait)
     try:
         yield con
     finally:

@@ -4,15 +4,22 @@ either; the farm only submits chunks and takes finished ones back.
 
 Cluster addresses: ``tcp://host:8786`` (a running ``dask scheduler``), or ``local`` /
 ``local:N`` to start a LocalCluster of N single-threaded worker processes here.
+
+Both say how many chunks they play at once (``slots``: the processes here, the cluster's worker
+threads there), which is what the farm sizes its window of chunks in flight by, and hand finished
+chunks back through a queue, so the farm can wait for one with a timeout.
 """
 from __future__ import annotations
 
 import os
 import queue
+import time
 from typing import Any
 
 from workbench.chunk import init_worker, play_chunk
 from workbench.errors import UserError
+
+SLOTS_REFRESH_SECONDS = 10.0  # how often a cluster is asked again for its worker threads
 
 
 def run_chunk(payload: dict, chunk: int, init_fn=init_worker, play_fn=play_chunk):
@@ -36,14 +43,22 @@ class LocalExecutor:
         init_fn, self.play_fn = worker
         ctx = multiprocess.get_context("fork" if hasattr(os, "fork") else "spawn")
         self.pool = ctx.Pool(workers, initializer=init_fn, initargs=(payload,))
+        self.workers = workers
         self.done: queue.Queue = queue.Queue()
+
+    def slots(self) -> int:
+        return self.workers
 
     def submit(self, chunk: int) -> None:
         self.pool.apply_async(self.play_fn, (chunk,), callback=self.done.put,
                               error_callback=lambda exc: self.done.put(_Failed(exc)))
 
-    def next_done(self):
-        item = self.done.get()
+    def next_done(self, timeout: float | None = None):
+        """The next finished chunk's result; None if none finished within ``timeout`` seconds."""
+        try:
+            item = self.done.get(timeout=timeout)
+        except queue.Empty:
+            return None
         if isinstance(item, _Failed):
             raise item.exc
         return item
@@ -67,32 +82,69 @@ class DaskExecutor:
         except ImportError:  # pragma: no cover - a dependency of the project
             raise UserError("dask distributed is not installed (pip install 'dask[distributed]')") from None
         self.cluster = None
-        if address == "local" or address.startswith("local:"):
-            n = int(address.split(":", 1)[1]) if ":" in address else (os.cpu_count() or 1)
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        size = local_cluster_size(address)
+        if size is not None:
+            self.cluster = LocalCluster(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None)
             self.client = Client(self.cluster)
         else:
-            try:
-                self.client = Client(address, timeout="10s")
-            except OSError as exc:
-                raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        from distributed import as_completed
-
+            self.client = scheduler_client(address)
         self.payload = self.client.scatter(payload, broadcast=True)
-        self.running = as_completed([], with_results=True)
+        self.done: queue.Queue = queue.Queue()
+        self._slots, self._slots_at = 1, float("-inf")
+
+    def slots(self) -> int:
+        """The cluster's worker threads (at least 1), asked again every few seconds: an adaptive
+        cluster grows and shrinks."""
+        if time.monotonic() - self._slots_at > SLOTS_REFRESH_SECONDS:
+            self._slots = max(1, sum(self.client.nthreads().values()))
+            self._slots_at = time.monotonic()
+        return self._slots
 
     def submit(self, chunk: int) -> None:
-        self.running.add(self.client.submit(run_chunk, self.payload, chunk, self.init_fn, self.play_fn, pure=False,
-                                            key=f"chunk-{chunk}-{id(self)}"))
+        # a future is done once, when its task finally succeeds or fails: a task whose worker died
+        # is rerun by the scheduler before that
+        future = self.client.submit(run_chunk, self.payload, chunk, self.init_fn, self.play_fn, pure=False,
+                                    key=f"chunk-{chunk}-{id(self)}")
+        future.add_done_callback(self.done.put)
 
-    def next_done(self):
-        _future, result = next(self.running)
-        return result
+    def next_done(self, timeout: float | None = None):
+        """The next finished chunk's result; None if none finished within ``timeout`` seconds."""
+        try:
+            future = self.done.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        return future.result()
 
     def close(self, abort: bool = False) -> None:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+
+def local_cluster_size(address: str) -> int | None:
+    """N for ``local:N`` (``local``: this machine's cores); None for a scheduler's address."""
+    if address == "local" or address.startswith("local:"):
+        return int(address.split(":", 1)[1]) if ":" in address else (os.cpu_count() or 1)
+    return None
+
+
+def scheduler_client(address: str):
+    from distributed import Client
+
+    try:
+        return Client(address, timeout="10s")
+    except OSError as exc:
+        raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def cluster_threads(address: str) -> int:
+    """How many chunks a cluster plays at once: its worker threads (``local:N``: N)."""
+    size = local_cluster_size(address)
+    if size is not None:
+        return size
+    with scheduler_client(address) as client:
+        return max(1, sum(client.nthreads().values()))
 
 
 def make_executor(workers: int, payload: dict, cluster: str | None, worker=(init_worker, play_chunk)) -> Any:

@@ -1,9 +1,12 @@
-"""The farm: play a run's chunks in worker processes and store each as it arrives.
+"""The farm: play a run's chunks in worker processes and store them as they arrive.
 
 Workers (local processes, or a Dask cluster: workbench/executors.py) play chunks and return
-Arrow tables; this process is the one writer, storing each chunk in one transaction. At most two chunks per worker are in flight,
-so the writer's memory stays flat however long the run is. A stopped run resumes from the
-chunks table: a stored chunk is never played or stored again.
+Arrow tables; this process is the one writer. It stores what has arrived in batches
+(workbench/writer.py): a chunk waits at most ``FLUSH_SECONDS`` for its batch, so the writer pays
+its fixed cost per store write about once a second however many workers feed it, and readers
+still see progress within seconds. At most two chunks per worker slot are in flight (the slots
+of the cluster when there is one), so the writer's memory stays flat however long the run is. A
+stopped run resumes from the chunks table: a stored chunk is never played or stored again.
 """
 from __future__ import annotations
 
@@ -17,16 +20,30 @@ import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
 from workbench.chunk import ingest_part, init_worker, part_location, play_chunk
-from workbench.executors import make_executor
+from workbench.executors import cluster_threads, make_executor
 from workbench.store import Store
+from workbench.writer import ArrivedChunk, BatchWriter
+
+# A batch costs the writer about 30 ms of CPU however small (attach, statements, the checkpoint
+# at detach) plus about 0.1 ms per match, so batches of hundreds of matches keep the writer's
+# CPU per match low; a chunk waits at most FLUSH_SECONDS, so readers see progress within seconds.
+FLUSH_SECONDS = 2.0
+FLUSH_UNITS = 2_000   # a batch holding this many matches (or campaign runs) is stored at once
 
 
 @dataclass
 class FarmReport:
+    """What a farm run did. ``writer_cpu_s``: CPU seconds this (the writer's) process spent
+    storing (copying remote event parts in, and writing batches, the writer's setup included);
+    ``parent_cpu_s``: all of this process's CPU during the run (receiving results as well);
+    ``batches``: the writes (transactions) the chunks were stored in."""
     chunks_stored: int
     matches_stored: int
     seconds: float
     decisions: int = 0
+    writer_cpu_s: float = 0.0
+    parent_cpu_s: float = 0.0
+    batches: int = 0
 
     @property
     def matches_per_second(self) -> float:
@@ -36,9 +53,54 @@ class FarmReport:
     def decisions_per_second(self) -> float:
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
+    def __getitem__(self, key: str):
+        """``report["writer_cpu_s"]`` as well as ``report.writer_cpu_s``."""
+        return getattr(self, key)
 
-def default_workers() -> int:
+
+def default_workers(cluster: str | None = None) -> int:
+    """How many chunks play at once: the cluster's worker threads when given one, else this
+    machine's cores. Chunk sizes are chosen from it."""
+    if cluster:
+        return cluster_threads(cluster)
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+class _Tally:
+    """What the farm has stored so far, and the CPU it spent storing."""
+
+    def __init__(self):
+        self.chunks = self.units = self.decisions = self.batches = 0
+        self.writer_cpu_s = 0.0
+
+    def add(self, arrived: ArrivedChunk) -> None:
+        self.chunks += 1
+        self.units += arrived.units
+        self.decisions += pa.compute.sum(arrived.tables["matches"].column("decisions")).as_py() or 0
+
+
+class _Pending:
+    """Chunks that came back and wait for the next batch."""
+
+    def __init__(self):
+        self.chunks: list[ArrivedChunk] = []
+
+    def add(self, arrived: ArrivedChunk) -> None:
+        self.chunks.append(arrived)
+
+    def seconds_left(self) -> float | None:
+        """How long the next chunk may be waited for before the batch is due (None: no batch)."""
+        if not self.chunks:
+            return None
+        return max(0.0, self.chunks[0].arrived_at + FLUSH_SECONDS - time.perf_counter())
+
+    def due(self, more_coming: bool) -> bool:
+        return bool(self.chunks) and (not more_coming or self.seconds_left() == 0.0
+                                      or sum(a.units for a in self.chunks) >= FLUSH_UNITS)
+
+    def take(self) -> list[ArrivedChunk]:
+        chunks, self.chunks = self.chunks, []
+        return chunks
 
 
 def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], workers: int,
@@ -48,52 +110,66 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     """Play and store ``chunks`` on local worker processes, or on a Dask cluster when ``cluster``
     is given; ``on_chunk(chunk, units)`` after each is stored. ``on_start`` runs once the
     workers exist (start progress threads there, not before: a fork must not copy a held lock).
-    At most two chunks per worker are in flight, so memory stays flat. ``parts``: where workers
-    write event-log parts when they cannot write beside the database (a shared folder or an
-    fsspec URL); the writer copies each part in before it stores the chunk. ``worker`` is the
+    At most two chunks per worker slot are in flight, so memory stays flat. ``parts``: where
+    workers write event-log parts when they cannot write beside the database (a shared folder or
+    an fsspec URL); the writer copies each part in before it stores the chunk. ``worker`` is the
     (set up a process, play a chunk) pair: duels by default, campaign runs with
     workbench/campaign/chunk.py."""
-    started = time.perf_counter()
-    stored = matches = decisions = 0
+    started, cpu_started = time.perf_counter(), time.process_time()
     if not chunks:
         return FarmReport(0, 0, 0.0)
-    workers = max(1, min(workers, len(chunks)))
     if parts:
         payload = {**payload, "events_dir": parts}
-    executor = make_executor(workers, payload, cluster, worker)
+    executor = make_executor(max(1, min(workers, len(chunks))), payload, cluster, worker)
     todo = iter(chunks)
     in_flight = 0
+    tally = _Tally()
 
     def top_up() -> None:
         nonlocal in_flight
-        for chunk in todo:
+        window = 2 * executor.slots()
+        while in_flight < window and (chunk := next(todo, None)) is not None:
             executor.submit(chunk)
             in_flight += 1
-            if in_flight >= 2 * workers:
-                return
 
-    aborted = True
+    def stored_cpu(step: Callable):
+        cpu = time.process_time()
+        try:
+            return step()
+        finally:
+            tally.writer_cpu_s += time.process_time() - cpu
+
+    aborted, writer = True, None
     try:
+        writer = stored_cpu(lambda: BatchWriter(store.path))  # after the fork: no DuckDB threads in workers
         if on_start is not None:
             on_start()
         top_up()
         last = time.perf_counter()
-        while in_flight:
-            chunk, tables, worker_seconds, events_rows = executor.next_done()
-            in_flight -= 1
-            t = time.perf_counter()
-            if parts and events_rows:
-                ingest_part(part_location(parts, run_id, chunk), Path(part_location(store.events_dir, run_id, chunk)))
-            if store.write_chunk(run_id, chunk, tables, worker_seconds, t - last, events_rows):
-                stored += 1
-                n = store.units(tables)
-                matches += n
-                decisions += pa.compute.sum(tables["matches"].column("decisions")).as_py() or 0
-                if on_chunk is not None:
-                    on_chunk(chunk, n)
-            last = t
-            top_up()
+        pending = _Pending()
+        while in_flight or pending.chunks:
+            result = executor.next_done(pending.seconds_left()) if in_flight else None
+            if result is not None:
+                in_flight -= 1
+                chunk, tables, worker_seconds, events_rows = result
+                t = time.perf_counter()
+                if parts and events_rows:
+                    stored_cpu(lambda: ingest_part(part_location(parts, run_id, chunk),
+                                                   Path(part_location(store.events_dir, run_id, chunk))))
+                pending.add(ArrivedChunk(chunk, tables, worker_seconds, t - last, events_rows, t))
+                last = t
+                top_up()
+            if pending.due(more_coming=in_flight > 0):
+                batch = pending.take()
+                tally.batches += 1
+                for arrived in stored_cpu(lambda: writer.store(run_id, batch)):
+                    tally.add(arrived)
+                    if on_chunk is not None:
+                        on_chunk(arrived.chunk, arrived.units)
         aborted = False
     finally:
         executor.close(abort=aborted)
-    return FarmReport(stored, matches, time.perf_counter() - started, decisions)
+        if writer is not None:
+            stored_cpu(writer.close)
+    return FarmReport(tally.chunks, tally.units, time.perf_counter() - started, tally.decisions,
+                      tally.writer_cpu_s, time.process_time() - cpu_started, tally.batches)

@@ -1,8 +1,9 @@
-"""The DuckDB store: schema, and a writer that never holds the file for long.
+"""The DuckDB store: schema, and the writer's short pieces of work on it.
 
-Every method opens the file, does one short piece of work (one chunk in one transaction) and
-closes it, retrying briefly while another process holds the lock (reports/db.py explains why).
-The dashboard does the same on its side, so a run and a reader interleave, never starve.
+Every method opens the file, does one short piece of work in one transaction and closes it,
+retrying briefly while another process holds the lock (reports/db.py explains why). The farm's
+chunks go through workbench/writer.py, which attaches the file per batch of chunks instead. The
+dashboard opens per query on its side, so a run and a reader interleave, never starve.
 """
 from __future__ import annotations
 
@@ -291,6 +292,7 @@ TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_g
           "batches", "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards", "ladder", "ladder_pairs",
           "ladder_matches")
 # tables a chunk brings, in the order they are inserted; the first present counts the units done
+# (workbench/writer.py)
 CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
 MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;"""
@@ -517,41 +519,3 @@ class Store:
                                         AND s.status = 'done'
                                   ORDER BY b.day DESC LIMIT 1""", [name, suite, before_day]).fetchall()
         return rows[0][0] if rows else None
-
-    # --- chunks -----------------------------------------------------------------------------
-    @staticmethod
-    def unit_table(tables: dict) -> str:
-        """What a chunk's progress is counted in: campaign runs if it has them, else matches."""
-        return next(name for name in CHUNK_TABLES if name in tables)
-
-    def units(self, tables: dict) -> int:
-        return tables[self.unit_table(tables)].num_rows
-
-    def write_chunk(self, run_id: int, chunk: int, tables: dict, worker_seconds: float, wall_seconds: float,
-                    events_rows: int = 0) -> bool:
-        """Store one chunk in one transaction; False (and nothing written) if it is already in.
-        The chunk's event-log part is already on disk; the chunks row makes it visible."""
-        with connect(self.path) as con:
-            con.execute("BEGIN")
-            exists = con.execute("SELECT count(*) FROM chunks WHERE run_id = ? AND chunk = ?",
-                                 [run_id, chunk]).fetchall()[0][0]
-            if exists:
-                con.execute("ROLLBACK")
-                return False
-            for name in CHUNK_TABLES:
-                table = tables.get(name)
-                if table is None or table.num_rows == 0:
-                    continue
-                con.register("part", table)
-                con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM part")
-                con.unregister("part")
-            unit = self.unit_table(tables)
-            n = tables[unit].num_rows
-            errors = n - tables[unit].column("error").null_count
-            con.execute("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
-                        [run_id, chunk, n, now(), worker_seconds, events_rows])
-            con.execute("""UPDATE runs SET matches_done = matches_done + ?, errors = errors + ?,
-                           wall_seconds = wall_seconds + ?, updated_at = ? WHERE run_id = ?""",
-                        [n, errors, wall_seconds, now(), run_id])
-            con.execute("COMMIT")
-        return True
