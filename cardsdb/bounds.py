@@ -6,6 +6,7 @@ and ``mana: 10**12`` cannot validate and then play nonsense. Each game's schema 
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Iterator
 
 from pydantic import BaseModel
@@ -19,24 +20,30 @@ def max_number(schema: Any) -> int:
     return min(int(getattr(schema, "max_number", DEFAULT_MAX_NUMBER)), INT32_MAX)
 
 
-def _numbers(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
     if isinstance(value, bool):
         return
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, str)):
         yield path, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _numbers(item, f"{path}.{key}" if path else str(key))
+            yield from _leaves(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            yield from _numbers(item, f"{path}.{i}" if path else str(i))
+            yield from _leaves(item, f"{path}.{i}" if path else str(i))
 
 
 def number_problem(model: BaseModel | dict, limit: int) -> str | None:
     """The first number of a validated model (or plain data) out of ``-limit..limit`` or not
-    finite, in words naming its field; None when every number fits."""
+    finite, or text with a control character (a NUL from a spreadsheet: YAML cannot even hold
+    one), in words naming its field; None when every value fits."""
     data = model.model_dump(by_alias=True) if isinstance(model, BaseModel) else model
-    for path, value in _numbers(data, ""):
+    for path, value in _leaves(data, ""):
+        if isinstance(value, str):
+            bad = next((c for c in value if unicodedata.category(c) == "Cc" and c not in "\n\r\t"), None)
+            if bad is not None:
+                return f"{path} holds the control character {bad!r}"
+            continue
         if isinstance(value, float) and not math.isfinite(value):
             return f"{path} {value} is not a finite number"
         if value > limit:

@@ -92,7 +92,7 @@ def _load_cards(data: GameData) -> None:
     for path in sorted((data.root / "cards").glob("*.yaml")):
         name = _rel(path)
         try:
-            doc = read_yaml(path)
+            doc = read_yaml(path, name)
         except DataError as err:
             data.errors.append(err)
             continue
@@ -137,7 +137,7 @@ def _mapping_files(data: GameData, folder: str, model, what: str):
     for path in sorted((data.root / folder).glob("*.yaml")):
         name = _rel(path)
         try:
-            doc = read_yaml(path)
+            doc = read_yaml(path, name)
             if not isinstance(doc, dict):
                 raise DataError(name, f"a {what} file is a YAML mapping")
             validated = model.model_validate(doc)
@@ -299,7 +299,7 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
     if stage_id not in stages:
         raise DataError(folder, f"no stage {stage_id!r} (known: {', '.join(stages) or 'none'})")
     crews_path, stage_path = folder / "crews.yaml", folder / f"{stage_id}.yaml"
-    doc = read_yaml(crews_path)
+    doc = read_yaml(crews_path, _rel(crews_path))
     if not isinstance(doc, list):
         raise DataError(_rel(crews_path), "the crews file is a YAML list of crews")
     crews: dict[str, Any] = {}
@@ -312,7 +312,7 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
             errors.extend(from_validation(_rel(crews_path), exc, card=label))
             continue
         crews[crew.id] = crew
-    raw_stage = read_yaml(stage_path)
+    raw_stage = read_yaml(stage_path, _rel(stage_path))
     if not isinstance(raw_stage, dict):
         raise DataError(_rel(stage_path), "a stage file is a YAML mapping")
     try:
@@ -335,7 +335,9 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
 def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
     """Every error in the game's data (files, every rules version, every deck against every
     version), and a line for each version checked."""
-    errors = list(data.errors)
+    if data.errors:  # decks checked against a pool missing a broken file's cards would only echo it
+        return list(data.errors), []
+    errors: list[DataError] = []
     checked = []
     for version in sorted(data.rules):
         try:

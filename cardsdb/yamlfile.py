@@ -18,9 +18,10 @@ class UniqueKeyLoader(yaml.SafeLoader):
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)  # merge keys (<<) may legitimately be overridden
             seen: dict[Any, Any] = {}
-            for key_node, _value in node.value:
+            for key_node, _value in node.value:  # the keys written here: a merged (<<) one may be overridden
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
                 key = self.construct_object(key_node, deep=deep)
                 try:
                     first = seen.get(key)
@@ -43,25 +44,29 @@ def parse_yaml(text: str, name: str | Path) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise DataError(name, f"bad YAML: {where}{problem}") from None
+    except RecursionError:
+        raise DataError(name, "bad YAML: lists or mappings nested too deeply") from None
 
 
-def read_text(path: str | Path) -> str:
-    """A data file's text: UTF-8 only (a file saved as Latin-1 or UTF-16 names itself)."""
+def read_text(path: str | Path, name: str | Path | None = None) -> str:
+    """A data file's text: UTF-8 only (a file saved as Latin-1 or UTF-16 names itself).
+    ``name``: the file as errors show it (default: the path)."""
     path = Path(path)
+    name = name or path
     try:
         data = path.read_bytes()
     except IsADirectoryError:
-        raise DataError(path, "is a folder, not a file") from None
+        raise DataError(name, "is a folder, not a file") from None
     except OSError as exc:
-        raise DataError(path, f"cannot read: {exc.strerror}") from None
+        raise DataError(name, f"cannot read: {exc.strerror}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise DataError(path, f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+        raise DataError(name, f"not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
                         "save the file as UTF-8") from None
 
 
-def read_yaml(path: str | Path) -> Any:
+def read_yaml(path: str | Path, name: str | Path | None = None) -> Any:
     """The YAML document in a file (DataError naming the file when it cannot be read)."""
-    return parse_yaml(read_text(path), path)
+    return parse_yaml(read_text(path, name), name or path)

@@ -14,7 +14,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
 from workbench.errors import UserError
-from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN
+from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN, check_cluster
 
 DEFAULT_DB = "workbench.duckdb"
 
@@ -96,7 +96,7 @@ def simulate(
     from workbench.commands.simulate import parse_events, simulate as run
 
     run(game, rules, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, swap, parse_events(events),
-        chunk_size, workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
+        chunk_size, workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts)
 
 
 @app.command()
@@ -119,7 +119,7 @@ def diff(
     from workbench.commands.diff import run_diff
 
     run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
-             cluster=cluster, parts=parts)
+             cluster=check_cluster(cluster), parts=parts)
 
 
 @app.command()
@@ -150,7 +150,7 @@ def value(
     if chosen and all_cards:
         raise UserError("give --cards or --all, not both")
     run_value(game, deck, chosen, against, matches, _split(pilots) or [], seed, rules, base_rules, reference,
-              workers, db, quiet, csv, out, err, cluster=cluster, parts=parts)
+              workers, db, quiet, csv, out, err, cluster=check_cluster(cluster), parts=parts)
 
 
 @app.command()
@@ -212,7 +212,7 @@ def batch(
     """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
     from workbench.batch.run import check_day, run_batch
 
-    fired = run_batch(file, db, out, check_day(day), workers, cluster, max_matches, err)
+    fired = run_batch(file, db, out, check_day(day), workers, check_cluster(cluster), max_matches, err)
     raise typer.Exit(3 if fired else 0)
 
 
@@ -240,7 +240,7 @@ def simulate_run(
     from workbench.commands.simulate_run import simulate_run as run
 
     run(game, rules, stage, _ids(crew, "--crew"), runs, policy, fight_pilot, seed, parse_events(events), chunk_size,
-        workers, db, resume, quiet, console=err, cluster=cluster, parts=parts)
+        workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts)
 
 
 @app.command()

@@ -26,3 +26,23 @@ def check_seed_span(seed: int, count: int) -> None:
     """Campaign runs use seeds ``seed .. seed + count - 1``: all of them must fit a BIGINT."""
     if seed + count - 1 > SEED_MAX:
         raise UserError(f"--seed {seed} plus {count:,} runs passes the largest seed the store keeps ({SEED_MAX})")
+
+
+def check_cluster(address: str | None) -> str | None:
+    """A ``--cluster`` value's form, checked before anything runs: ``local``, ``local:N`` (N
+    worker processes, 1 to MAX_WORKERS) or a scheduler's ``[tcp://]host:port``. Whether the
+    scheduler answers is the executor's to find out."""
+    if address is None:
+        return None
+    if address == "local":
+        return address
+    if address.startswith("local:"):
+        n = address.split(":", 1)[1]
+        if not n.isdigit() or not 1 <= int(n) <= MAX_WORKERS:
+            raise UserError(f"--cluster {address!r}: local:N takes N worker processes from 1 to {MAX_WORKERS}")
+        return address
+    rest = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UserError(f"--cluster {address!r}: give a scheduler address such as tcp://host:8786, or local[:N]")
+    return address
