@@ -12,7 +12,7 @@ from sim.alleyway.hidden import determinize
 from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS
 from sim.alleyway.legal import legal_actions
-from sim.alleyway.pool import Pool
+from sim.alleyway.pool import NO_DISCOUNT, Pool
 from sim.alleyway.state import DORMANT, AlleyState, Side
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
@@ -194,7 +194,8 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
     state.over, state.winner, state.reason = False, None, ""
     state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
     state.next_uid = 1
-    state.auras_stale = True
+    state.auras_stale = state.discounts_stale = True
+    state.discounts = (NO_DISCOUNT,) * n_seats
     state.known = ()
     state.chance_key, state.chance = chance_key, None
     state.events = EventBuffer() if log else None

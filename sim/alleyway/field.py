@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.alleyway import hidden
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.pool import BRITTLE, LEADER_CARD, REMAINS, SHIELD, UNDEAD
+from sim.alleyway.pool import BRITTLE, LEADER_CARD, NO_DISCOUNT, REMAINS, SHIELD, UNDEAD
 from sim.alleyway.resolve import FX, eliminate
 from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Unit, code
 from sim.core.events import NO_ID
@@ -26,8 +26,8 @@ def refresh(u: Unit) -> None:
 def touch(state: AlleyState) -> None:
     """Something that can change an aura happened (a character came, went, went Down, stood up,
     lost or got its effects back; a back-row card turned face-up or left; a leader changed):
-    auras are recomputed the next time a stat is read."""
-    state.auras_stale = True
+    auras (and cost discounts) are recomputed the next time one is read."""
+    state.auras_stale = state.discounts_stale = True
 
 
 def atk_of(state: AlleyState, u: Unit) -> int:
@@ -76,6 +76,40 @@ def update_auras(state: AlleyState) -> None:
         side.aura_atk, side.aura_def = atk, df
 
 
+# Cost discounts are kept per seat (``state.discounts``, by pool.COST_KINDS) and recomputed only
+# after something that can change them: the legal actions read a cost for every card in hand at
+# every decision, and rescanning the lanes for each was a large part of a random decision. They
+# come from the same sources as the auras, so every change that makes the auras stale
+# (``touch``) makes them stale too (except a seat going out: its discounts stay what they were).
+
+def discounts(state: AlleyState, seat: int) -> tuple:
+    """What ``seat``'s working sources take off each cost kind now."""
+    if state.discounts_stale:
+        update_discounts(state)
+    return state.discounts[seat]
+
+
+def update_discounts(state: AlleyState) -> None:
+    state.discounts_stale = False
+    if not state.pool.has_discount:
+        return
+    cards = state.pool.cards
+    state.discounts = tuple(seat_discounts(side, cards) for side in state.sides)
+
+
+def seat_discounts(side, cards) -> tuple:
+    """What a seat's working characters and face-up back-row cards take off each cost kind, from
+    scratch."""
+    total = NO_DISCOUNT
+    sources = [cards[u.card] for u in side.lanes if u is not None and u.active]
+    sources += [cards[b.card] for b in side.back if b is not None and b.face_up]
+    for src in sources:
+        by_kind = src.discount_by_kind
+        if by_kind is not None:
+            total = tuple(t + d for t, d in zip(total, by_kind))
+    return total
+
+
 def has_keyword_source(state: AlleyState, seat: int, bit: int) -> bool:
     """A seat-wide keyword (MARKED, LOADED DICE) from a working character (its own or an Equip's
     keyword) or a face-up Continuous card."""
@@ -92,20 +126,9 @@ def has_keyword_source(state: AlleyState, seat: int, bit: int) -> bool:
 
 def discount(state: AlleyState, seat: int, card) -> int:
     """How much less ``card`` costs ``seat`` now (negative: more)."""
-    if not state.pool.has_static:
+    if not state.pool.has_discount:
         return 0
-    cards = state.pool.cards
-    side = state.sides[seat]
-    kind = ("heavy" if card.subtype == 2 else "character") if card.type == 0 else \
-        ("hustle" if card.type == 1 else "ambush")
-    total = 0
-    sources = [cards[u.card] for u in side.lanes if u is not None and u.active]
-    sources += [cards[b.card] for b in side.back if b is not None and b.face_up]
-    for src in sources:
-        d = src.discount
-        if d and (d[1] == "any" or d[1] == kind or (d[1] == "character" and kind == "heavy")):
-            total += d[0]
-    return total
+    return discounts(state, seat)[card.cost_kind]
 
 
 def cost_of(state: AlleyState, seat: int, card) -> int:
@@ -136,7 +159,7 @@ def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, 
     u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
     refresh(u)
     state.sides[seat].lanes[lane] = u
-    state.auras_stale = True
+    touch(state)
     return u
 
 
@@ -212,7 +235,7 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
     if u.kw & BRITTLE and u.active:
         return leave(state, u, GUTTER, ko=True, by=by)  # KO'd instead (it is defeated all the same)
     u.downed, u.atk_pos, u.down_turn = True, False, state.turn
-    state.auras_stale = True
+    touch(state)
     emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
     return True
 
@@ -221,7 +244,7 @@ def stand(state: AlleyState, u: Unit) -> bool:
     if not u.downed:
         return False
     u.downed = False
-    state.auras_stale = True
+    touch(state)
     emit(state, u.seat, K.STAND, u.card, lane=u.lane)
     return True
 
@@ -247,7 +270,7 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
     side = state.sides[u.seat]
     owner = state.sides[u.owner]
     side.lanes[u.lane] = None
-    state.auras_stale = True
+    touch(state)
     detach_all(state, u.uid)
     card = pool.cards[u.card]
     if ko:
@@ -355,7 +378,7 @@ def promote(state: AlleyState, u: Unit) -> bool:
         u.shield = True
     u.entered = state.turn
     u.wins = u.kos = u.turns_on = 0
-    state.auras_stale = True
+    touch(state)
     emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
     if state.ledger is not None:
         state.ledger.play(u.owner, nxt, owner.turns)

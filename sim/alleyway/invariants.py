@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sim.alleyway.field import refresh, update_auras
+from sim.alleyway.field import refresh, seat_discounts, update_auras
 from sim.alleyway.state import MULLIGAN, ON_FIELD, AlleyState
 
 
@@ -70,6 +70,14 @@ def check_invariants(state: AlleyState) -> list[str]:
         update_auras(state)
         if before != [(side.aura_atk, side.aura_def) for side in state.sides]:
             problems.append(f"auras out of date: {before}, recomputed {[(s.aura_atk, s.aura_def) for s in state.sides]}")
+    if not state.discounts_stale:
+        kept = list(state.discounts)
+        if state.pool.has_discount:
+            fresh = [seat_discounts(side, cards) for side in state.sides]
+        else:
+            fresh = kept  # no card gives one: they stay nothing
+        if kept != fresh:
+            problems.append(f"cost discounts out of date: {kept}, recomputed {fresh}")
     if seen != brought:
         extra, missing = seen - brought, brought - seen
         name = lambda counter: {cards[c].slug: n for c, n in counter.items()}  # noqa: E731

@@ -175,6 +175,7 @@ def cast(state: AlleyState, seat: int, card_id: int, slot: int) -> None:
     side = state.sides[seat]
     if card.equip is not None:
         side.back[slot] = Back(card_id, True, state.turn, 0, seat)  # face-up, waiting for its host
+        field.touch(state)  # a face-up card is a source of auras and discounts
         hosts = equip_hosts(state, seat)
         if len(hosts) > 1:
             state.pending = Pending(seat, "equip", hosts, data=(card_id, slot))

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.alleyway.actions import ActionTable
+
 # card types and character subtypes
 CHARACTER, HUSTLE, AMBUSH, LEADER_CARD = 0, 1, 2, 3
 BRAWLER, STRIVER, HEAVY = 0, 1, 2
 TYPES = {"character": CHARACTER, "hustle": HUSTLE, "ambush": AMBUSH, "leader": LEADER_CARD}
 SUBTYPES = {None: -1, "brawler": BRAWLER, "striver": STRIVER, "heavy": HEAVY}
+
+# what a cost discount can apply to: a card's cost kind indexes a seat's discounts (field.discount)
+COST_KINDS = ("character", "heavy", "hustle", "ambush")
+NO_DISCOUNT = (0, 0, 0, 0)
 
 # keyword bits (one integer test in the hot path)
 PIERCE = 1 << 0
@@ -136,7 +142,7 @@ class CardDef:
     __slots__ = ("id", "slug", "name", "type", "subtype", "clan", "token", "cost", "atk", "df", "level", "next",
                  "promote", "sacrifice", "continuous", "equip", "influence", "awaken", "ready_on_awaken",
                  "dormant", "dormant_aura", "aura", "discount", "kw", "immune", "triggers", "activate",
-                 "gutter", "stays")
+                 "gutter", "stays", "cost_kind", "discount_by_kind")
 
     def __repr__(self) -> str:
         return f"CardDef({self.slug})"
@@ -161,6 +167,10 @@ class Pool:
         self.back_names = [f"b{i + 1}" for i in range(self.n_back)]
         # the cards whose presence can change ATK/DEF or costs board-wide (auras and discounts)
         self.has_static = any(c.aura or c.dormant_aura or c.discount for c in self.cards)
+        self.has_discount = any(c.discount for c in self.cards)
+        self.gutter_cards = frozenset(c.id for c in self.cards if c.gutter)  # with a Gutter ability
+        # every action value this rules version can offer, made once (legal.py hands them out)
+        self.actions = ActionTable(len(self.cards), self.n_lanes, self.n_back)
 
     def slug(self, card_id: int) -> str:
         return self.cards[card_id].slug
@@ -197,6 +207,8 @@ def compile_card(index: int, c: Any, ids: dict[str, int]) -> CardDef:
     d.dormant_aura = (c.dormant_aura.atk, c.dormant_aura.def_, c.dormant_aura.side) if c.dormant_aura else None
     d.aura = (c.aura.atk, c.aura.def_, c.aura.side) if c.aura else None
     d.discount = (c.discount.amount, c.discount.what) if c.discount else None
+    d.cost_kind = _cost_kind(d)
+    d.discount_by_kind = _discount_by_kind(d.discount)
     d.kw, d.immune = keyword_bits(c.keywords)
     d.triggers = _by_trigger(c.abilities, ids)
     activate = [Ability(a, i, ids) for i, a in enumerate(c.abilities) if a.when == "activate"]
@@ -204,6 +216,22 @@ def compile_card(index: int, c: Any, ids: dict[str, int]) -> CardDef:
     d.gutter = tuple(Ability(a, i, ids) for i, a in enumerate(c.abilities) if a.when == "gutter")
     d.stays = c.continuous or c.equip is not None  # stays in the back row once played or sprung
     return d
+
+
+def _cost_kind(d: CardDef) -> int:
+    """The index in COST_KINDS of what a discount must name to apply to this card."""
+    if d.type == CHARACTER:
+        return 1 if d.subtype == HEAVY else 0
+    return 2 if d.type == HUSTLE else 3
+
+
+def _discount_by_kind(discount: tuple | None) -> tuple | None:
+    """What a discount source takes off each cost kind ("character" covers Heavies too)."""
+    if not discount:
+        return None
+    amount, what = discount
+    return tuple(amount if what == "any" or what == kind or (what == "character" and kind == "heavy") else 0
+                 for kind in COST_KINDS)
 
 
 def _by_trigger(abilities, ids) -> dict[str, tuple]:

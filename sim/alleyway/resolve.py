@@ -33,11 +33,23 @@ def push_effects(state: AlleyState, context: tuple, effects: tuple) -> None:
         state.stack.append([FX, context, effects, 0])
 
 
+_STEPS: tuple = ()  # the step function of each frame kind, filled on the first run
+
+
+def _steps() -> tuple:
+    """The step functions live in modules that import this one, so they are looked up once, on
+    the first run (an import statement inside ``run`` cost an import-system call per action)."""
+    global _STEPS
+    if not _STEPS:
+        from sim.alleyway import brawl, effects, play, turns
+
+        _STEPS = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
+    return _STEPS
+
+
 def run(state: AlleyState) -> None:
     """Resolve frames until the stack is empty, a choice is pending, or the match is over."""
-    from sim.alleyway import brawl, effects, play, turns  # the step functions
-
-    steps = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
+    steps = _STEPS or _steps()
     stack = state.stack
     if len(state.sides) > 2:
         _run_many(state, steps)

@@ -118,13 +118,16 @@ class Side:
 
 class Pending:
     """A choice being waited on: who decides, what kind of choice, the options (integers), and
-    what to do with the answer."""
-    __slots__ = ("seat", "what", "options", "fx", "ctx", "left", "data")
+    what to do with the answer. ``actions`` is the CHOOSE action of each option, made when first
+    asked for (legal.py): a Pending is never changed once made, so the clones sharing it share
+    those too."""
+    __slots__ = ("seat", "what", "options", "fx", "ctx", "left", "data", "actions")
 
     def __init__(self, seat: int, what: str, options: tuple, fx: Any = None, ctx: Any = None, left: int = 1,
                  data: Any = None):
         self.seat, self.what, self.options, self.fx, self.ctx = seat, what, tuple(options), fx, ctx
         self.left, self.data = left, data
+        self.actions = None
 
     def __repr__(self) -> str:
         return f"Pending(p{self.seat} {self.what} {self.options})"
@@ -133,7 +136,7 @@ class Pending:
 class AlleyState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
-                 "first", "auras_stale", "known")
+                 "first", "auras_stale", "discounts", "discounts_stale", "known")
 
     pool: Any
     sides: list[Side]
@@ -148,6 +151,9 @@ class AlleyState(MatchState):
     # cards a seat was shown in another seat's hidden zones (hidden.py): a tuple of entries
     # (observer, owner, zone, card, a, b), replaced when it changes, so clones share it
     known: tuple
+    # what each seat's working sources take off each cost kind (pool.COST_KINDS; field.discounts),
+    # valid while not ``discounts_stale``: a tuple of tuples, replaced when it changes, so clones share it
+    discounts: tuple
 
     def alive(self) -> list[int]:
         return [s for s, side in enumerate(self.sides) if not side.out]
@@ -187,7 +193,7 @@ class AlleyState(MatchState):
         s.pending = self.pending  # never mutated in place: replaced when it changes
         s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
         s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
-        s.auras_stale = self.auras_stale
+        s.auras_stale, s.discounts, s.discounts_stale = self.auras_stale, self.discounts, self.discounts_stale
         s.known = self.known
         s.chance = copy_stream(self.chance)
         s.events = None

@@ -1,0 +1,89 @@
+"""What AlleyWay keeps between decisions to save time equals what it would compute from scratch.
+
+Seeded matches (random and greedy pilots, Marlow's Crew with its Hustle discount among them) are
+watched at every decision, and every cost read during ``apply`` (lookahead clones included) is
+checked: the seat's cost discounts kept with the auras against a fresh scan of its sources, a
+pending choice's cached actions against new ones, the prebuilt legal actions against the same
+values built anew.
+"""
+from __future__ import annotations
+
+import pytest
+
+from sim.alleyway import field
+from sim.alleyway.actions import CHOOSE, Action
+from sim.core.match import play_match
+from tests.alleyway_common import alleyway
+
+# every pairing below has Marlow's Crew (The Fence: "your Hustles cost 1 less") on one side
+PAIRINGS = [("marlows-crew", "cinder-wildfire"), ("graves-garrison", "marlows-crew"), ("marlows-crew", "marlows-crew")]
+
+
+def fresh_discounts(state) -> list[tuple]:
+    cards = state.pool.cards
+    return [field.seat_discounts(side, cards) for side in state.sides]
+
+
+@pytest.fixture
+def every_cost_read_checked(monkeypatch):
+    """Wrap ``field.discount`` (every cost read goes through it: legal actions, paying, springing)
+    so each read is compared with a fresh scan; returns the list of reads seen."""
+    kept_discount = field.discount
+    reads = []
+
+    def checked(state, seat, card):
+        value = kept_discount(state, seat, card)
+        fresh = field.seat_discounts(state.sides[seat], state.pool.cards)[card.cost_kind]
+        assert value == fresh, f"turn {state.turn} seat {seat} {card.slug}: kept discount {value}, fresh {fresh}"
+        reads.append(value)
+        return value
+
+    monkeypatch.setattr(field, "discount", checked)
+    return reads
+
+
+def watch(eng):
+    """An ``on_decision`` hook checking the kept values at every decision of the real match."""
+    seen = {"decisions": 0, "discounted": 0, "choices": 0}
+
+    def check(state, _action):
+        seen["decisions"] += 1
+        kept = [field.discounts(state, seat) for seat in range(len(state.sides))]
+        assert kept == fresh_discounts(state), f"turn {state.turn}: kept {kept}"
+        seen["discounted"] += any(any(d) for d in kept)
+        actions = eng.legal_actions(state)
+        rebuilt = [Action(*a) for a in actions]
+        assert actions == rebuilt and all(type(a) is Action for a in actions)
+        if state.pending is not None:
+            seen["choices"] += 1
+            assert actions == [Action(CHOOSE, option) for option in state.pending.options]
+            actions.clear()  # a caller changing its list leaves the cached choice alone
+            assert eng.legal_actions(state) == rebuilt
+
+    return seen, check
+
+
+@pytest.mark.parametrize("pilot,seeds", [("random", range(12)), ("greedy", range(6))])
+def test_kept_discounts_and_prebuilt_actions_match_a_fresh_computation(pilot, seeds, every_cost_read_checked):
+    eng, pool, _data, _rules, decks = alleyway()
+    totals = {"decisions": 0, "discounted": 0, "choices": 0}
+    for seed in seeds:
+        a, b = PAIRINGS[seed % len(PAIRINGS)]
+        seen, check = watch(eng)
+        result = play_match(eng, pool, [decks[a], decks[b]], 700 + seed, [pilot, pilot], on_decision=check)
+        assert result.error is None, result.error
+        for key in totals:
+            totals[key] += seen[key]
+    # the checks met the cases they are about: discounts in force, choices pending, costs read
+    assert totals["discounted"] > 0 and totals["choices"] > 0 and totals["decisions"] > 100
+    assert any(every_cost_read_checked), "no cost was read with a discount in force"
+
+
+def test_a_stale_discount_would_be_caught():
+    """The comparison can fail: a discount kept while its source left the field differs."""
+    eng, pool, _data, _rules, decks = alleyway()
+    state = eng.scenario_state(pool, {"seats": [{"lanes": {"l1": "the-fence"}}, {}]}, 0)
+    assert field.discounts(state, 0) == fresh_discounts(state)[0] and any(field.discounts(state, 0))
+    state.sides[0].lanes[0] = None  # removed behind the engine's back: nothing made it stale
+    assert field.discounts(state, 0) != fresh_discounts(state)[0]
+    assert any("discounts out of date" in p for p in eng.check_invariants(state))
