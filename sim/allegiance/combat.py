@@ -22,25 +22,23 @@ from sim.core.events import NO_ID
 def in_formation(state: AllegianceState, cell: int) -> bool:
     """Whether the Warrior on ``cell`` stands in a run of at least 4 (``formation_size``) Warriors
     of its owner's faction side by side in its row."""
+    return bool((formation_cells(state, state.cells[cell].owner) >> cell) & 1)
+
+
+def formation_cells(state: AllegianceState, seat: int) -> int:
+    """The mask of the seat's Warriors that stand in a formation: a run of ``formation_size``
+    Warriors of one faction side by side in a row (a run of mixed factions is none)."""
     pool = state.pool
-    cells, cards, cols = state.cells, pool.cards, pool.board.cols
-    u = cells[cell]
-    faction = cards[u.card].faction
-    start = cell - pool.board.col[cell]
-    count = 1
-    c = cell - 1
-    while c >= start and _ally(cells[c], u.owner, faction, cards):
-        count += 1
-        c -= 1
-    c = cell + 1
-    while c < start + cols and _ally(cells[c], u.owner, faction, cards):
-        count += 1
-        c += 1
-    return count >= pool.consts.formation_size
-
-
-def _ally(v, owner: int, faction: int, cards) -> bool:
-    return v is not None and v.owner == owner and cards[v.card].type == WARRIOR and cards[v.card].faction == faction
+    cells, cards = state.cells, pool.cards
+    by_faction: dict[int, int] = {}
+    for cell in cells_of(state.warriors[seat]):
+        faction = cards[cells[cell].card].faction
+        by_faction[faction] = by_faction.get(faction, 0) | (1 << cell)
+    size = pool.consts.formation_size
+    formed = 0
+    for mask in by_faction.values():
+        formed |= pool.board.runs(mask, size)
+    return formed
 
 
 # --- who can be attacked ------------------------------------------------------------------------------

@@ -175,10 +175,13 @@ def process_deaths(state: AllegianceState) -> None:
     a token is left in the supply) and goes to its owner's discard pile with what it carried; a
     Stronghold never leaves Blight: the owner's next one is revealed, or the match is lost."""
     cells, cards = state.cells, state.pool.cards
-    for cell, u in enumerate(cells):
+    # the units standing when the deaths begin, in cell order; a Stronghold revealed meanwhile
+    # is alive (cards have at least 1 HP), so the walk need not meet it
+    for cell in state.unit_cells():
+        u = cells[cell]
         if u is None or u.hp > 0:
             continue
-        cells[cell] = None
+        state.remove(cell)
         _emit(state, u.owner, K.DESTROY, u.card, NO_ID, 0, cell)
         side = state.sides[u.owner]
         if cards[u.card].type == STRONGHOLD:
@@ -212,7 +215,7 @@ def reveal_stronghold(state: AllegianceState, seat: int) -> None:
         state.blight &= ~(1 << cell)
         state.blight_supply += 1
     hp = state.pool.cards[card].hp
-    state.cells[cell] = Unit(card, seat, state.next_uid, hp, hp)
+    state.place(cell, Unit(card, seat, state.next_uid, hp, hp))
     state.next_uid += 1
     _emit(state, seat, K.STRONGHOLD, card, NO_ID, roll, cell)
 

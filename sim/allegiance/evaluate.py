@@ -17,7 +17,8 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
-from sim.allegiance.combat import in_formation
+from sim.allegiance.board import cells_of
+from sim.allegiance.combat import formation_cells
 from sim.allegiance.pool import STRONGHOLD
 from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState
 from sim.core.weights import load_weights
@@ -51,15 +52,36 @@ W_BOOST = float(_W["boost"])
 W_PIERCE = float(_W["pierce"])
 W_SOUL_BONUS = float(_W["soul_bonus"])
 
+W_SHIELD_PAIR = W_SHIELD_HP * 2                  # evaluated as (W_SHIELD_HP * 2) * absorb, as it always was
+W_EXPOSED_DYING = W_EXPOSED + W_EXPOSED_LOW      # exposed, and could die of it
+
+
+class CardTerms:
+    """What evaluate needs of each card that no position changes, by card id, computed once per
+    rules version (``terms``). Each entry is the very expression evaluate once computed in place,
+    so the sums come out to the same bits."""
+    __slots__ = ("extra", "muster", "fortress", "armor")
+
+    def __init__(self, pool):
+        cards = pool.cards
+        # a Warrior's keywords: Pierce, Soul Combat bonus
+        self.extra = [W_PIERCE * bool(c.pierce) + W_SOUL_BONUS * (c.soul_bonus or 0) for c in cards]
+        # a Warrior waiting in the Muster Zone: a share of its worth on the field
+        self.muster = [W_MUSTER * (W_UNIT + W_HP * c.hp + W_DAMAGE * c.best_damage) for c in cards]
+        # a Stronghold still in the Stronghold deck
+        self.fortress = [W_STRONGHOLD_HP * c.hp for c in cards]
+        # a War Supply armor carried
+        self.armor = [W_ARMOR * c.armor for c in cards]
+
+
+# pool id -> (pool, its CardTerms); a test that edits a card in place clears it
 _CARD_WORTH: dict[int, tuple] = {}
 
 
-def card_worth(pool) -> list[float]:
-    """Per card, what its keywords add to a Warrior's worth (Pierce, Soul Combat bonus)."""
+def terms(pool) -> CardTerms:
     entry = _CARD_WORTH.get(id(pool))
     if entry is None or entry[0] is not pool:
-        entry = _CARD_WORTH[id(pool)] = (pool, [W_PIERCE * bool(c.pierce) + W_SOUL_BONUS * (c.soul_bonus or 0)
-                                                for c in pool.cards])
+        entry = _CARD_WORTH[id(pool)] = (pool, CardTerms(pool))
     return entry[1]
 
 
@@ -71,52 +93,63 @@ def evaluate(state: AllegianceState, seat: int) -> float:
     pool = state.pool
     cards, board = pool.cards, pool.board
     n, cheb = board.n, board.cheb
+    static = terms(pool)
+    extra, armor_worth = static.extra, static.armor
+    cells = state.cells
+    active = state.active
     value = [0.0, 0.0]
     sh_cell = [-1, -1]
     hits = [0, 0]      # cells each side can attack now
     threat = [0, 0]    # cells each side can attack after one move
     best = [0, 0]      # each side's best attack damage on the field
     warriors = [[], []]
-    extra = card_worth(pool)
-    active = state.active
-    for cell, u in enumerate(state.cells):
-        if u is None:
-            continue
-        s = u.owner
-        card = cards[u.card]
-        if card.type == STRONGHOLD:
-            sh_cell[s] = cell
-            value[s] += W_STRONGHOLD_HP * u.hp + W_SHIELD_HP * 2 * u.absorb
-            continue
-        damage = card.best_damage + u.power
-        if u.weapon != NO_CARD:
-            damage += cards[u.weapon].damage
-        worth = W_HP * u.hp + W_ABSORB * u.absorb + W_REFLECT * u.reflect
-        if u.armor != NO_CARD:
-            worth += W_ARMOR * cards[u.armor].armor
-        if u.boost and s == active:
-            worth += W_BOOST * u.boost
-        value[s] += worth + extra[u.card]
-        if u.tap == NORMAL:  # a tapped or drained Warrior attacks nothing before its turn is over
-            hits[s] |= card.hit_masks[cell]
-            threat[s] |= card.threat_masks[cell]
-        if damage > best[s]:
-            best[s] = damage
-        warriors[s].append((cell, u, card, damage))
+    # each side's units in cell order: the order value[s] has always been summed in
+    for s in (0, 1):
+        v = 0.0
+        side_hits = side_threat = side_best = 0
+        mine = warriors[s]
+        for cell in cells_of(state.units[s]):
+            u = cells[cell]
+            card = cards[u.card]
+            if card.type == STRONGHOLD:
+                sh_cell[s] = cell
+                v += W_STRONGHOLD_HP * u.hp + W_SHIELD_PAIR * u.absorb
+                continue
+            damage = card.best_damage + u.power
+            if u.weapon != NO_CARD:
+                damage += cards[u.weapon].damage
+            worth = W_HP * u.hp + W_ABSORB * u.absorb + W_REFLECT * u.reflect
+            if u.armor != NO_CARD:
+                worth += armor_worth[u.armor]
+            if u.boost and s == active:
+                worth += W_BOOST * u.boost
+            v += worth + extra[u.card]
+            if u.tap == NORMAL:  # a tapped or drained Warrior attacks nothing before its turn is over
+                side_hits |= card.hit_masks[cell]
+                side_threat |= card.threat_masks[cell]
+            if damage > side_best:
+                side_best = damage
+            mine.append((cell, u, card, damage))
+        value[s], hits[s], threat[s], best[s] = v, side_hits, side_threat, side_best
+    formation_size = pool.consts.formation_size
     for s in (0, 1):
         side = state.sides[s]
         enemy = 1 - s
         target_sh = sh_cell[enemy]
+        enemy_threat, enemy_best = threat[enemy], best[enemy]
+        mine = warriors[s]
         v = value[s]
+        fortress = static.fortress
         for c in side.strongholds:
-            v += W_STRONGHOLD_HP * cards[c].hp
+            v += fortress[c]
+        muster = static.muster
         for c, _ in side.muster:
-            card = cards[c]
-            v += W_MUSTER * (W_UNIT + W_HP * card.hp + W_DAMAGE * card.best_damage)
+            v += muster[c]
         v += W_HAND * len(side.hand)
-        if not warriors[s] and not side.muster and side.turns >= 1:
+        if not mine and not side.muster and side.turns >= 1:
             v -= W_ROUT
-        for cell, u, card, damage in warriors[s]:
+        formed = formation_cells(state, s) if len(mine) >= formation_size else 0
+        for cell, u, card, damage in mine:
             # what the Warrior threatens counts in proportion to the HP it has left, so wounding
             # a dangerous Warrior pays even before it dies (focus fire)
             potency = W_UNIT + W_DAMAGE * damage
@@ -129,13 +162,13 @@ def evaluate(state: AllegianceState, seat: int) -> float:
             if u.tap != NORMAL:
                 potency *= 1.0 - W_TAPPED
             v += potency * u.hp / u.max_hp
-            if (threat[enemy] >> cell) & 1:
-                v -= W_EXPOSED + (W_EXPOSED_LOW if u.hp <= best[enemy] else 0.0)
-            if len(warriors[s]) >= pool.consts.formation_size and in_formation(state, cell):
+            if (enemy_threat >> cell) & 1:
+                v -= W_EXPOSED_DYING if u.hp <= enemy_best else W_EXPOSED
+            if (formed >> cell) & 1:
                 v += W_FORMATION
-        for cell, _u, _card, _d in warriors[enemy]:
-            if (hits[s] >> cell) & 1:
-                v += W_TARGET
+        # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
+        for _ in range((hits[s] & state.warriors[enemy]).bit_count()):
+            v += W_TARGET
         blight = (state.blight & board.side_mask[s]).bit_count()
         v -= W_BLIGHT * blight
         if blight > BLIGHT_CALM:

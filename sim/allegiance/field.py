@@ -15,7 +15,7 @@ from sim.allegiance.actions import FROM_HAND, P_DEPLOY, P_MOVE
 from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, process_deaths
 from sim.allegiance.kinds import KINDS as K
-from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_FRIENDLY_WARRIOR, T_SELF, WARRIOR
+from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_FRIENDLY_WARRIOR, T_SELF
 from sim.allegiance.state import AllegianceState, Unit
 from sim.core.events import NO_ID
 
@@ -43,17 +43,8 @@ def start_deploy(state: AllegianceState, card: int, source: int) -> None:
     state.pending = (P_DEPLOY, card, source)
 
 
-def occupied(state: AllegianceState) -> int:
-    """The mask of cells holding a unit or Blight."""
-    mask = state.blight
-    for cell, u in enumerate(state.cells):
-        if u is not None:
-            mask |= 1 << cell
-    return mask
-
-
 def deploy_cells(state: AllegianceState, seat: int) -> list[int]:
-    return cells_of(state.pool.board.side_mask[seat] & ~occupied(state))
+    return cells_of(state.pool.board.side_mask[seat] & ~state.occupied())
 
 
 def deploy(state: AllegianceState, cell: int) -> None:
@@ -70,8 +61,8 @@ def deploy(state: AllegianceState, cell: int) -> None:
     else:
         side.muster.remove(next(m for m in side.muster if m[0] == card_id and m[1] < side.turns))
     side.ap -= consts.deploy_ap
-    state.cells[cell] = Unit(card_id, seat, state.next_uid, card.hp, card.hp,
-                             min(card.absorb, consts.absorb_cap), min(card.reflect, consts.reflect_cap))
+    state.place(cell, Unit(card_id, seat, state.next_uid, card.hp, card.hp,
+                           min(card.absorb, consts.absorb_cap), min(card.reflect, consts.reflect_cap)))
     state.next_uid += 1
     _emit(state, seat, K.DEPLOY, card_id, NO_ID, consts.deploy_ap, cell,
           "hand" if source == FROM_HAND else "muster")
@@ -110,9 +101,8 @@ def move(state: AllegianceState, to: int) -> None:
     seat = state.active
     ap = state.pool.consts.move_ap
     state.sides[seat].ap -= ap
-    u = state.cells[frm]
-    state.cells[frm] = None
-    state.cells[to] = u._replace(moves=u.moves + 1)
+    u = state.remove(frm)
+    state.place(to, u._replace(moves=u.moves + 1))
     if state.events is not None:
         names = state.pool.board.names
         state.events.emit(state.turn, seat, K.MOVE, u.card, NO_ID, ap, to, f"{names[frm]}>{names[to]}")
@@ -122,14 +112,17 @@ def move(state: AllegianceState, to: int) -> None:
 
 def supply_targets(state: AllegianceState, seat: int, card) -> list[int]:
     """Weapons and armor: a friendly Warrior on the battlefield without one; items: their target."""
-    board, cards = state.pool.board, state.pool.cards
+    board = state.pool.board
     if card.supply == "item" and card.target == T_BLIGHT:
         return cells_of(state.blight)
     if card.supply == "item" and card.target == T_ENEMY_EMPTY:
-        return cells_of(board.side_mask[1 - seat] & ~occupied(state))
+        return cells_of(board.side_mask[1 - seat] & ~state.occupied())
     slot = "weapon" if card.supply == "weapon" else "armor" if card.supply == "armor" else ""
-    return [c for c, u in enumerate(state.cells) if u is not None and u.owner == seat
-            and cards[u.card].type == WARRIOR and (not slot or getattr(u, slot) < 0)]
+    warriors = cells_of(state.warriors[seat])
+    if not slot:
+        return warriors
+    cells = state.cells
+    return [c for c in warriors if getattr(cells[c], slot) < 0]
 
 
 def play_supply(state: AllegianceState, card_id: int, target: int) -> None:
@@ -161,14 +154,7 @@ def play_supply(state: AllegianceState, card_id: int, target: int) -> None:
 def support_masks(state: AllegianceState, occupied_mask: int) -> dict[int, int]:
     """What each kind of support target can be, as cell masks, for the seat to act."""
     seat = state.active
-    cards = state.pool.cards
-    warriors = units = 0
-    for c, u in enumerate(state.cells):
-        if u is not None and u.owner == seat:
-            units |= 1 << c
-            if cards[u.card].type == WARRIOR:
-                warriors |= 1 << c
-    return {T_FRIENDLY_WARRIOR: warriors, T_FRIENDLY_UNIT: units, T_BLIGHT: state.blight,
+    return {T_FRIENDLY_WARRIOR: state.warriors[seat], T_FRIENDLY_UNIT: state.units[seat], T_BLIGHT: state.blight,
             T_EMPTY: state.pool.board.all_mask & ~occupied_mask}
 
 

@@ -51,6 +51,7 @@ def check_invariants(state: AllegianceState) -> list[str]:
                     on_board[u.owner].append(carried)
         else:
             problems.append(f"{where}: a {kind} card standing on the battlefield")
+    problems.extend(mask_problems(state))
     blight = state.blight.bit_count()
     if blight + state.blight_supply != consts.blight_tokens:
         problems.append(f"Blight tokens not conserved: {blight} on the battlefield, {state.blight_supply} in the supply")
@@ -71,4 +72,27 @@ def check_invariants(state: AllegianceState) -> list[str]:
             problems.append(f"{p} Stronghold deck not conserved")
     if not state.over and state.to_act not in (0, 1):
         problems.append(f"seat to act {state.to_act} does not exist")
+    return problems
+
+
+def masks_from_cells(state: AllegianceState) -> tuple[list[int], list[int]]:
+    """The occupancy masks (``units``, ``warriors``) recomputed from the cells."""
+    cards = state.pool.cards
+    units, warriors = [0, 0], [0, 0]
+    for cell, u in enumerate(state.cells):
+        if u is not None:
+            units[u.owner] |= 1 << cell
+            if cards[u.card].type == WARRIOR:
+                warriors[u.owner] |= 1 << cell
+    return units, warriors
+
+
+def mask_problems(state: AllegianceState) -> list[str]:
+    """The masks ``place`` and ``remove`` keep must say what the cells say."""
+    units, warriors = masks_from_cells(state)
+    problems = []
+    if list(state.units) != units:
+        problems.append(f"unit masks {state.units} disagree with the cells {units}")
+    if list(state.warriors) != warriors:
+        problems.append(f"warrior masks {state.warriors} disagree with the cells {warriors}")
     return problems

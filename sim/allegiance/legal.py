@@ -86,20 +86,9 @@ def legal_actions(state: AllegianceState) -> list[Action]:
 
 def _masks(state: AllegianceState, seat: int) -> tuple[int, int, list]:
     """(occupied cells incl. Blight, enemy units, the seat's untapped Warriors as (cell, unit))."""
-    cards = state.pool.cards
-    occupied = state.blight
-    enemies = 0
-    mine = []
-    for cell, u in enumerate(state.cells):
-        if u is None:
-            continue
-        bit = 1 << cell
-        occupied |= bit
-        if u.owner != seat:
-            enemies |= bit
-        elif u.tap == NORMAL and cards[u.card].type == WARRIOR:
-            mine.append((cell, u))
-    return occupied, enemies, mine
+    cells = state.cells
+    mine = [(cell, u) for cell in cells_of(state.warriors[seat]) if (u := cells[cell]).tap == NORMAL]
+    return state.occupied(), state.units[1 - seat], mine
 
 
 def _unit_actions(state: AllegianceState, ap: int, occupied: int, enemies: int, mine: list,

@@ -134,7 +134,7 @@ def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
         cell = _cell(pool.board, name, f"{where}.units")
         if state.cells[cell] is not None:
             raise ValueError(f"{where}.units: {name} holds two units")
-        state.cells[cell] = _unit(state, seat, unit_spec, f"{where}.units.{name}")
+        state.place(cell, _unit(state, seat, unit_spec, f"{where}.units.{name}"))
     main, fortress = list(side.hand + side.deck + side.discard + [m[0] for m in side.muster]), list(side.strongholds + side.fallen)
     for u in state.cells:
         if u is not None and u.owner == seat:

@@ -3,13 +3,19 @@
 Units (Warriors and Strongholds on the battlefield) are immutable named tuples kept in a list of
 cells; a change replaces the tuple. So a clone copies one list of cells and shares every unit,
 which keeps the greedy pilot's lookahead cheap. Blight is a bit mask over the cells.
+
+Who stands where is also kept as bit masks per seat (``units``: every unit, ``warriors``: the
+Warriors), updated by ``place`` and ``remove``, the only two ways a unit arrives on or leaves a
+cell. Legal actions, evaluate and the end-of-turn checks read them instead of walking the 48
+cells at every decision; the invariants check them against the cells.
 """
 from __future__ import annotations
 
 import random
 from typing import Any, NamedTuple
 
-from sim.allegiance.pool import STRONGHOLD
+from sim.allegiance.board import cells_of
+from sim.allegiance.pool import WARRIOR
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
@@ -71,13 +77,15 @@ class Side:
 
 
 class AllegianceState(MatchState):
-    __slots__ = ("pool", "sides", "cells", "blight", "blight_supply", "blight_destroyed", "active",
-                 "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
+    __slots__ = ("pool", "sides", "cells", "units", "warriors", "blight", "blight_supply", "blight_destroyed",
+                 "active", "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
                  "chance", "events", "ledger")
 
     pool: Any
     sides: list[Side]
     cells: list[Unit | None]   # one entry per cell of the battlefield
+    units: list[int]           # per seat: bit c set, the seat's unit (Warrior or Stronghold) on cell c
+    warriors: list[int]        # per seat: bit c set, the seat's Warrior on cell c
     blight: int                # bit c set: a Blight token on cell c
     pending: tuple | None      # a step being waited on (actions.py)
     chance: random.Random | None
@@ -92,17 +100,40 @@ class AllegianceState(MatchState):
 
     def stronghold_cell(self, seat: int) -> int:
         """The cell of the seat's Stronghold on the battlefield, or -1."""
-        cards = self.pool.cards
-        for cell, u in enumerate(self.cells):
-            if u is not None and u.owner == seat and cards[u.card].type == STRONGHOLD:
-                return cell
-        return -1
+        strongholds = self.units[seat] & ~self.warriors[seat]
+        return (strongholds & -strongholds).bit_length() - 1
+
+    def occupied(self) -> int:
+        """The mask of cells holding a unit or Blight."""
+        return self.units[0] | self.units[1] | self.blight
+
+    def unit_cells(self) -> list[int]:
+        """The cells holding a unit, lowest first (the order a walk over the cells meets them)."""
+        return cells_of(self.units[0] | self.units[1])
+
+    def place(self, cell: int, unit: Unit) -> None:
+        """A unit arrives on the empty ``cell``."""
+        self.cells[cell] = unit
+        bit = 1 << cell
+        self.units[unit.owner] |= bit
+        if self.pool.cards[unit.card].type == WARRIOR:
+            self.warriors[unit.owner] |= bit
+
+    def remove(self, cell: int) -> Unit:
+        """The unit on ``cell`` leaves it (destroyed or moving away); returns it."""
+        unit = self.cells[cell]
+        self.cells[cell] = None
+        keep = ~(1 << cell)
+        self.units[unit.owner] &= keep
+        self.warriors[unit.owner] &= keep
+        return unit
 
     def clone(self) -> "AllegianceState":
         s = AllegianceState.__new__(AllegianceState)
         s.pool = self.pool
         s.sides = [side.copy() for side in self.sides]
         s.cells = self.cells[:]
+        s.units, s.warriors = self.units[:], self.warriors[:]
         s.blight, s.blight_supply, s.blight_destroyed = self.blight, self.blight_supply, self.blight_destroyed
         s.active, s.to_act, s.turn = self.active, self.to_act, self.turn
         s.over, s.winner, s.reason = self.over, self.winner, self.reason

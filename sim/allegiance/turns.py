@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.allegiance.actions import P_DISCARD
 from sim.allegiance.effects import _emit, apply_effect, blight_on_side, draw_card, finish, process_deaths
 from sim.allegiance.kinds import KINDS as K
-from sim.allegiance.pool import WARRIOR
+from sim.allegiance.board import cells_of
 from sim.allegiance.state import DRAINED, NORMAL, TAPPED, AllegianceState
 from sim.core.events import NO_ID
 from sim.core.state import holds_turn
@@ -27,8 +27,9 @@ def start_turn(state: AllegianceState, seat: int) -> None:
     side.ap = consts.first_turn_ap if first else consts.ap_per_turn
     side.supplies = side.cries = 0
     cells = state.cells
-    for cell, u in enumerate(cells):
-        if u is not None and u.owner == seat and (u.attacks or u.moves or u.used or u.tap == DRAINED):
+    for cell in cells_of(state.units[seat]):
+        u = cells[cell]
+        if u.attacks or u.moves or u.used or u.tap == DRAINED:
             cells[cell] = u._replace(attacks=0, moves=0, used=0, tap=TAPPED if u.tap == DRAINED else u.tap)
     _emit(state, seat, K.TURN_START, NO_ID, NO_ID, side.ap, NO_ID)
     _stronghold_abilities(state, seat)
@@ -71,8 +72,9 @@ def finish_turn(state: AllegianceState) -> None:
     passes."""
     seat = state.active
     cells = state.cells
-    for cell, u in enumerate(cells):
-        if u is not None and (u.boost or (u.tap == TAPPED and u.owner == seat)):
+    for cell in state.unit_cells():
+        u = cells[cell]
+        if u.boost or (u.tap == TAPPED and u.owner == seat):
             cells[cell] = u._replace(boost=0, tap=NORMAL if u.owner == seat and u.tap == TAPPED else u.tap)
     check_end_of_turn(state)
     if not state.over and not holds_turn(state, state.opponent(seat)):
@@ -93,7 +95,4 @@ def check_end_of_turn(state: AllegianceState) -> None:
 
 
 def has_warriors(state: AllegianceState, seat: int) -> bool:
-    if state.sides[seat].muster:
-        return True
-    cards = state.pool.cards
-    return any(u is not None and u.owner == seat and cards[u.card].type == WARRIOR for u in state.cells)
+    return bool(state.sides[seat].muster or state.warriors[seat])
