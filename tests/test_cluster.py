@@ -45,12 +45,13 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     from distributed import Client, LocalCluster
 
     from workbench.commands.simulate import create, new_run
-    from workbench.farm import run_chunks
+    from workbench.farm import default_workers, run_chunks
     from workbench.store import Store
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     killer = Client(cluster)
     try:
+        assert default_workers(cluster.scheduler_address) == 2  # chunks and the window sized from the cluster
         store = Store(tmp_path / "dead.duckdb")
         spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["greedy"], 120, 1, True,
                                 1.0, 6, 2)

@@ -13,7 +13,8 @@ from reports import db
 from tests.conftest import ROOT, run_cli
 from workbench.chunk import init_worker, play_chunk
 from workbench.commands.simulate import create, new_run
-from workbench.farm import FLUSH_SECONDS, default_workers, run_chunks
+from workbench import farm
+from workbench.farm import default_workers, run_chunks
 from workbench.store import Store
 from workbench.writer import ArrivedChunk, BatchWriter
 
@@ -89,7 +90,7 @@ def test_the_farm_stores_fast_chunks_in_fewer_batches_and_reports_its_writer_cpu
     report = run_chunks(store, run_id, payload, list(range(spec.n_chunks)), 1, on_chunk=lambda c, n: seen.append((c, n)))
     assert report.chunks_stored == len(seen) == spec.n_chunks == 30 and report.matches_stored == 60
     assert sorted(seen) == [(c, 2) for c in range(30)]
-    assert 1 <= report.batches < report.chunks_stored  # 2-match chunks come back far faster than FLUSH_SECONDS
+    assert 1 <= report.batches < report.chunks_stored  # 2-match chunks come back far faster than farm.FLUSH_SECONDS
     assert 0 < report["writer_cpu_s"] == report.writer_cpu_s < report.parent_cpu_s
     assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(60, 60)]
     assert q(store.path, "SELECT matches_done FROM runs") == [(60,)]
@@ -106,7 +107,9 @@ from pathlib import Path
 from workbench.commands.simulate import create, new_run
 from workbench.farm import run_chunks
 from workbench.store import Store
-from workbench import writer
+from workbench import farm, writer
+
+farm.BATCH_UNITS = 8  # several batches in a short run
 
 batches = []
 record = writer.BatchWriter._record_chunks
@@ -146,15 +149,19 @@ def test_a_kill_inside_a_batch_leaves_nothing_of_it_and_the_resume_equals_a_clea
     assert q(killed, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(20, 20)]
 
 
+WAIT = 1.0  # FLUSH_SECONDS in the next test
+
+
 def play_slowly_after_the_first(chunk):
     if chunk > 0:
-        time.sleep(3 * FLUSH_SECONDS)
+        time.sleep(3 * WAIT)
     return play_chunk(chunk)
 
 
-def test_a_chunk_is_stored_within_flush_seconds_even_when_no_other_comes(tmp_path):
+def test_a_chunk_is_stored_within_flush_seconds_even_when_no_other_comes(tmp_path, monkeypatch):
+    monkeypatch.setattr(farm, "FLUSH_SECONDS", WAIT)
     store, spec, payload, run_id = small_run(tmp_path, matches=4, chunk_size=2)
     stored_at = {}
     run_chunks(store, run_id, payload, [0, 1], 1, on_chunk=lambda c, n: stored_at.setdefault(c, time.monotonic()),
                worker=(init_worker, play_slowly_after_the_first))
-    assert stored_at[1] - stored_at[0] > FLUSH_SECONDS  # chunk 0 did not wait for chunk 1's batch
+    assert stored_at[1] - stored_at[0] > WAIT  # chunk 0 did not wait for chunk 1's batch

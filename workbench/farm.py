@@ -2,9 +2,10 @@
 
 Workers (local processes, or a Dask cluster: workbench/executors.py) play chunks and return
 Arrow tables; this process is the one writer. It stores what has arrived in batches
-(workbench/writer.py): a chunk waits at most ``FLUSH_SECONDS`` for its batch, so the writer pays
-its fixed cost per store write about once a second however many workers feed it, and readers
-still see progress within seconds. At most two chunks per worker slot are in flight (the slots
+(workbench/writer.py): a batch is written once it holds ``BATCH_UNITS`` matches, and no chunk
+waits longer than ``FLUSH_SECONDS`` for its batch, so the writer pays its fixed cost per write
+once per few hundred matches however many workers feed it, and readers still see progress
+within seconds. At most two chunks per worker slot are in flight (the slots
 of the cluster when there is one), so the writer's memory stays flat however long the run is. A
 stopped run resumes from the chunks table: a stored chunk is never played or stored again.
 """
@@ -24,12 +25,12 @@ from workbench.executors import cluster_threads, make_executor
 from workbench.store import Store
 from workbench.writer import ArrivedChunk, BatchWriter
 
-# A batch costs the writer about 30 ms of CPU however small (attach, statements, the checkpoint
-# at detach) plus about 0.1 ms per match, so batches of hundreds of matches keep the writer's
-# CPU per match low; a chunk waits at most FLUSH_SECONDS, so readers see progress within seconds.
-FLUSH_SECONDS = 2.0
-FLUSH_UNITS = 2_000   # a batch holding this many matches (or campaign runs) is stored at once
-
+# A batch costs the writer about 35 ms of CPU however small (attach, a statement per table, the
+# checkpoint at detach: about 6 ms per table appended to) plus about 0.08 ms per match, so a batch of BATCH_UNITS matches costs about 0.15 ms per match. A batch is written once
+# it holds that many, or FLUSH_SECONDS after its first chunk came back, whichever is first: readers
+# see a run's progress within seconds however slowly its chunks come.
+BATCH_UNITS = 500     # matches (or campaign runs)
+FLUSH_SECONDS = 5.0
 
 @dataclass
 class FarmReport:
@@ -96,7 +97,7 @@ class _Pending:
 
     def due(self, more_coming: bool) -> bool:
         return bool(self.chunks) and (not more_coming or self.seconds_left() == 0.0
-                                      or sum(a.units for a in self.chunks) >= FLUSH_UNITS)
+                                      or sum(a.units for a in self.chunks) >= BATCH_UNITS)
 
     def take(self) -> list[ArrivedChunk]:
         chunks, self.chunks = self.chunks, []

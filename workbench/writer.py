@@ -57,7 +57,8 @@ class BatchWriter:
     def __init__(self, path: str | Path, wait: float = LOCK_WAIT_SECONDS):
         self.path = Path(path).resolve()
         self.wait = wait
-        self.con = duckdb.connect(":memory:")
+        # one thread: a batch is too small for parallel work to save more CPU than it costs
+        self.con = duckdb.connect(":memory:", config={"threads": 1})
 
     def store(self, run_id: int, arrived: list[ArrivedChunk]) -> list[ArrivedChunk]:
         """Store the chunks not stored yet, in one transaction; return those it stored."""
