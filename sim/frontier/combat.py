@@ -65,6 +65,7 @@ def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> li
 
 
 def attack(state: FrontierState, unit: Unit, target: int) -> None:
+    unit = state.own(unit)
     seat = unit.owner
     t_seat, t_lane = target >> 4, target & 15
     side = state.sides[t_seat]
@@ -104,7 +105,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
         if t_lane == SHERIFF:
             hit_sheriff(state, seat, t_seat, strike, unit.card)
         else:
-            defender = side.lanes[t_lane]
+            defender = state.own(side.lanes[t_lane])
             excess = fight(state, unit, defender, strike, from_middle)
             if excess > 0 and from_middle:
                 hit_sheriff(state, seat, t_seat, excess, unit.card)  # Overshot spills to the sheriff
@@ -116,7 +117,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
 
 
 def fight(state: FrontierState, attacker: Unit, defender: Unit, strike: int, from_middle: bool) -> int:
-    """Creature combat: both deal their Attack to the other's Defense at once, unless exactly one
+    """(Both units writable: ``state.own``.) Creature combat: both deal their Attack to the other's Defense at once, unless exactly one
     has Quickdraw: it strikes first, and if its enemy dies it takes no damage. Barricade shaves
     each hit it takes; Venom costs a surviving target 1 more Defense after the damage. Returns
     the attacker's Overshot excess (damage beyond the defender's remaining Defense)."""

@@ -35,7 +35,8 @@ def hit_sheriff(state: FrontierState, source_seat: int, seat: int, amount: int, 
 
 def hit_unit(state: FrontierState, source_seat: int, unit: Unit, amount: int, card: int,
              detail: str | None = None) -> int:
-    """Damage a creature; returns the damage dealt. Spell damage is shaved by Ironclad."""
+    """Damage a creature (made writable by the caller: ``state.own``); returns the damage dealt.
+    Spell damage is shaved by Ironclad."""
     if card >= 0 and unit.kw & IRONCLAD and state.pool.cards[card].type == SPELL:
         amount -= state.pool.consts.ironclad_spell_reduction
     if amount <= 0:
@@ -350,10 +351,11 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
             units = [side.lanes[lane]]
         for u in units:
             if u is not None and u.hp > 0:  # not one that died earlier in this same effect
-                _apply_to_unit(state, seat, fx, u, card)
+                _apply_to_unit(state, seat, fx, state.own(u), card)
 
 
 def _apply_to_unit(state: FrontierState, seat: int, fx, u: Unit, card: int) -> None:
+    """``u`` is writable (``state.own``)."""
     op = fx.op
     ev = state.events
     if op == "damage":
@@ -395,7 +397,7 @@ def _apply_choice(state: FrontierState, seat: int, fx, option: int, card: int, s
         return
     if option == PASS:
         return
-    u = state.find_uid(src_uid)
+    u = state.own(state.find_uid(src_uid))
     if fx.op == "overdrive":  # pay the extra Gold for the boost
         state.sides[seat].gold -= fx.amount
         u.atk += fx.atk
@@ -420,6 +422,7 @@ def fire_flip(state: FrontierState, seat: int, src_uid: int, card: int) -> None:
     for u in state.sides[seat].lanes:
         if u is None or u.uid == src_uid or not u.kw & FLIP_CHARGED or u.charged:
             continue
+        u = state.own(u)
         u.charged = True
         if state.events is not None:
             state.events.emit(state.turn, seat, K.CHARGE, card, u.card, 0, u.lane)

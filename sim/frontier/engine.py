@@ -12,6 +12,7 @@ from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import attack, attack_options, power
+from sim.frontier.draws import shuffle
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
@@ -20,7 +21,7 @@ from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, pla
                                summon_lanes, use_deputy_ability, zix_discard)
 from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
-from sim.frontier.state import FrontierState, Side
+from sim.frontier.state import FrontierState, Side, new_generation
 from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
 
 
@@ -162,7 +163,8 @@ class FrontierEngine:
 
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: FrontierState) -> FrontierState:
-        return state.clone()
+        # lookahead changes a clone only through apply, so it may share units copy-on-write
+        return state.fork()
 
     def begin_held_turn(self, state) -> None:
         """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
@@ -182,16 +184,16 @@ class FrontierEngine:
         shuffle, so the belief depends only on that pool and the pilot's stream, never on the
         hidden order. Frontier shows no hidden card to another seat, so nothing is known beyond it.
         """
-        c = state.clone()
+        c = state.fork()
         for s, side in enumerate(c.sides):
             if s == seat:
                 deck = side.deck
                 deck.sort()
-                rng.shuffle(deck)
+                shuffle(rng, deck)
                 continue
             unknown = side.hand + side.deck
             unknown.sort()
-            rng.shuffle(unknown)
+            shuffle(rng, unknown)
             n = len(side.hand)
             side.hand, side.deck = unknown[:n], unknown[n:]
         c.chance_key = rng.getrandbits(64)
@@ -232,6 +234,7 @@ class FrontierEngine:
 def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> FrontierState:
     consts = pool.consts
     state = FrontierState.__new__(FrontierState)
+    state.gen = new_generation()
     state.pool = pool
     state.sides = []
     for _ in range(n_seats):
@@ -256,6 +259,9 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
     state.chance_key, state.chance = chance_key, None
     state.events = EventBuffer() if log else None
     state.ledger = None
+    # no hold: sim.core.state reads an unset hold as None; set, the reads do not raise and catch
+    # an AttributeError each time (lookahead asks at every step)
+    state.hold = None
     return state
 
 

@@ -61,7 +61,21 @@ def card_worth(pool) -> list[float]:
 
 
 def unit_value(state: FrontierState, u, extra=None) -> float:
-    atk = power(state, u) if u.kw & PACK else u.atk
+    if extra is None:
+        extra = card_worth(state.pool)
+    if u.kw & PACK:  # its Attack depends on the other Beasts on its side: never cached
+        return own_value(u, power(state, u)) + extra[u.card]
+    # a unit's own worth is cached on it (lookahead clones share unchanged units, so a board is
+    # mostly valued once per decision); the engine drops the cache before it changes the unit
+    v = u.value
+    if v is None:
+        v = u.value = own_value(u, u.atk)
+    return v + extra[u.card]
+
+
+def own_value(u, atk: int) -> float:
+    """What the unit's stats (``atk`` its Attack as it stands), keywords and statuses are worth;
+    the card's own extra (Blast) is added by ``unit_value``, which may see it change."""
     hp = u.hp
     v = atk + hp + 0.5 * (atk if atk < hp else hp)
     if u.kw:
@@ -72,29 +86,38 @@ def unit_value(state: FrontierState, u, extra=None) -> float:
         v -= W_SKIP * u.skip
     if u.fresh:
         v += W_FRESH
-    if extra is None:
-        extra = card_worth(state.pool)
-    return v + extra[u.card]
+    return v
 
 
 def side_value(state: FrontierState, seat: int) -> float:
     side = state.sides[seat]
+    pool = state.pool
     # danger is measured from the larger of the seat's cap and the rules' starting HP, so a
     # sheriff with few HP (a Frontier Run enemy) is in danger from the start and one with many
     # (trail HP) still minds every point it loses
-    missing = max(side.max_hp, state.pool.consts.starting_hp) - side.hp
-    v = W_LIFE * side.hp - W_LOW_LIFE * missing * missing / 10.0
+    hp, cap = side.hp, side.max_hp
+    starting = pool.consts.starting_hp
+    missing = (cap if cap > starting else starting) - hp
+    v = W_LIFE * hp - W_LOW_LIFE * missing * missing / 10.0
     board = 0.0
-    extra = card_worth(state.pool)
+    extra = card_worth(pool)
     for u in side.lanes:
         if u is not None:
-            board += unit_value(state, u, extra)
+            cached = u.value
+            if cached is not None and not u.kw & PACK:  # unit_value's cached case, inline: the hot path
+                board += cached + extra[u.card]
+            else:
+                board += unit_value(state, u, extra)
     v += W_BOARD * board + W_HAND * len(side.hand) + W_COVER * sum(side.cover) + W_GOLD * side.gold
     if side.gold_bonus:
         v += W_GOLD_BONUS * side.gold_bonus
     if side.dzone:
-        turns = side.turns
-        v += W_DEPUTY_READY * sum(1 for z in side.dzone if z != ON_FIELD and z <= turns + 1)
+        soon = side.turns + 1
+        ready = 0
+        for z in side.dzone:
+            if z != ON_FIELD and z <= soon:
+                ready += 1
+        v += W_DEPUTY_READY * ready
     v += W_MANA_BONUS * side.mana_bonus
     if len(side.deck) < 3:
         v -= W_DECK_LOW * (3 - len(side.deck))

@@ -74,6 +74,7 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
     u.attacks_left = attacks_per_turn(card.kw) if card.kw & AMBUSH else 0
     u.fresh = lane >= state.pool.n_middle  # fresh High-Rise units dodge until they attack
     u.skip, u.charged = 0, False
+    u.gen, u.value = state.gen, None
     state.sides[seat].lanes[lane] = u
     return u
 

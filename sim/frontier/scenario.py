@@ -186,6 +186,7 @@ def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> 
     u.fresh = bool(spec.get("fresh", lane >= state.pool.n_middle)) and lane >= state.pool.n_middle
     u.skip = int(spec.get("skip", 0))
     u.charged = bool(spec.get("charged", False))
+    u.gen, u.value = state.gen, None
     return u
 
 

@@ -1,6 +1,15 @@
-"""The state of a Wild Frontier duel: plain slotted objects and integer ids, cheap to clone."""
+"""The state of a Wild Frontier duel: plain slotted objects and integer ids, cheap to clone.
+
+Lookahead copies (``FrontierState.fork``) share their units copy-on-write: a candidate move
+changes one or two creatures, and copying every creature of both boards for each candidate was
+most of what a clone cost. Each state has a generation number (``gen``); a unit may be written
+in place only by the state whose ``gen`` it carries, and the engine asks ``state.own(unit)``
+for a writable unit before it changes one. A fork gives both itself and its source new
+generations, so neither writes into the units they now share.
+"""
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -33,15 +42,22 @@ def decode(target: int) -> tuple[int, int]:
 class Unit:
     """A creature (or a Deputy) on the field. ``kw`` is its own keyword mask (granted keywords
     included); ``skip`` attacks it loses at its next turn (Stampede); ``charged`` its Flip-Charged
-    state."""
-    __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh",
-                 "skip", "charged")
+    state.
 
-    def copy(self) -> "Unit":
+    Bookkeeping, not game state: ``gen`` is the generation of the one state that may write the
+    unit in place (see the module's note); ``value`` is evaluate's cached worth of the unit's own
+    stats and keywords (None until computed), cleared by ``FrontierState.own`` before any change.
+    """
+    __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh",
+                 "skip", "charged", "gen", "value")
+
+    def copy(self, gen: int) -> "Unit":
+        """A copy writable by the state of generation ``gen`` (no cached value)."""
         u = Unit.__new__(Unit)
         u.card, u.uid, u.owner, u.lane = self.card, self.uid, self.owner, self.lane
         u.atk, u.hp, u.max_hp, u.kw = self.atk, self.hp, self.max_hp, self.kw
         u.attacks_left, u.fresh, u.skip, u.charged = self.attacks_left, self.fresh, self.skip, self.charged
+        u.gen, u.value = gen, None
         return u
 
     def __repr__(self) -> str:
@@ -65,12 +81,17 @@ class Side:
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
-    def copy(self) -> "Side":
+    def copy(self, gen: int | None = None) -> "Side":
+        """A copy of the seat. With ``gen`` its units are copied too (writable by that
+        generation); without, the lanes hold the same units, shared copy-on-write."""
         s = Side.__new__(Side)
         s.hp, s.max_hp, s.mana, s.gold = self.hp, self.max_hp, self.mana, self.gold
         s.gold_bonus, s.turns = self.gold_bonus, self.turns
         s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
-        s.lanes = [None if u is None else u.copy() for u in self.lanes]
+        if gen is None:
+            s.lanes = self.lanes[:]
+        else:
+            s.lanes = [None if u is None else u.copy(gen) for u in self.lanes]
         s.cover = self.cover[:]
         s.decklist, s.sheriff, s.deputies = self.decklist, self.sheriff, self.deputies
         s.dzone, s.dused = self.dzone[:], self.dused[:]
@@ -82,9 +103,12 @@ class Side:
         return ON_FIELD in self.dzone
 
 
+new_generation = itertools.count(1).__next__
+
+
 class FrontierState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason",
-                 "stack", "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger")
+                 "stack", "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "gen")
 
     pool: Any
     sides: list[Side]
@@ -94,6 +118,10 @@ class FrontierState(MatchState):
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None
+    # Frontier declares no partners; a subclass may (evaluate reads ``teams`` when set). A class
+    # value, so reading it never raises: a getattr default that catches an AttributeError on
+    # every evaluate was a measurable cost.
+    teams = None
 
     def opponent(self, seat: int) -> int:
         """The duel's other seat (Classic Skirmish is one against one)."""
@@ -110,10 +138,37 @@ class FrontierState(MatchState):
                     return u
         return None
 
+    def own(self, u: Unit) -> Unit:
+        """``u`` made writable in this state: the unit itself if this state may write it, else a
+        copy put in its place on the field. Every change the engine makes to a unit goes
+        through here first (and the unit's cached value is dropped, as it is about to change).
+        Callers go on with the returned unit, never the one they passed."""
+        if u.gen != self.gen:
+            lanes = self.sides[u.owner].lanes
+            if lanes[u.lane] is not u:
+                raise ValueError(f"{u!r} is not on the field where it says it is")
+            u = lanes[u.lane] = u.copy(self.gen)
+        else:
+            u.value = None
+        return u
+
     def clone(self) -> "FrontierState":
+        """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
+        return self._copy(deep=True)
+
+    def fork(self) -> "FrontierState":
+        """A lookahead copy, cheap: units are shared copy-on-write (the engine's own changes go
+        through ``own``). Both states get new generations, so neither writes a shared unit in
+        place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
+        s = self._copy(deep=False)
+        self.gen = new_generation()
+        return s
+
+    def _copy(self, deep: bool) -> "FrontierState":
         s = FrontierState.__new__(FrontierState)
+        s.gen = new_generation()
         s.pool = self.pool
-        s.sides = [side.copy() for side in self.sides]
+        s.sides = [side.copy(s.gen if deep else None) for side in self.sides]
         s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
         s.stack = [frame[:] for frame in self.stack]
@@ -122,5 +177,6 @@ class FrontierState(MatchState):
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
+        s.hold = None  # no hold (how sim.core.state reads an unset one), unless the source has one
         copy_hold(self, s)
         return s

@@ -66,6 +66,7 @@ def start_turn(state: FrontierState, seat: int) -> None:
     side.trims_left = consts.cogsworth_trims_per_turn if even else 0
     for u in side.lanes:
         if u is not None:
+            u = state.own(u)
             # a creature Stampede shoved loses its next attack(s)
             u.attacks_left = max(0, attacks_per_turn(u.kw) - u.skip)
             u.skip = 0
@@ -101,6 +102,7 @@ def finish_turn(state: FrontierState) -> None:
         u = state.find_uid(uid)
         if u is None:
             continue
+        u = state.own(u)
         u.atk = max(0, u.atk - atk)
         u.max_hp -= hp
         u.hp = min(u.hp, u.max_hp) if hp > 0 else u.hp - hp
