@@ -116,3 +116,14 @@ def test_ctrl_c_removes_the_worktree():
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err, err
     assert worktrees() == before
+
+
+@pytest.mark.slow
+def test_plain_bench_prints_the_writer_cpu_per_stored_match():
+    res = run_cli("bench", "--games", "frontier", "--pilots", "random", "--matches", "2", "--farm-matches", "20",
+                  "--repeats", "1")
+    assert res.returncode == 0, res.stderr
+    header = " ".join(line for line in res.stdout.splitlines() if line.startswith("┃"))
+    assert "writer" in header and "stored" in header, res.stdout
+    cell = rows(res.stdout)[0][-1]  # the farm's writer_cpu_s per match, or this process's CPU, named so
+    assert re.fullmatch(r"\d[\d.]*( \(parent CPU\))?", cell) and float(cell.split()[0]) > 0, cell
