@@ -191,8 +191,8 @@ def _grouped(frame: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, list[s
         return frame, [slice(0, frame.height)]
     rows = frame.with_row_index("_row").group_by(keys, maintain_order=True).agg("_row")["_row"]
     ends = np.cumsum(rows.list.len().to_numpy())
-    order = rows.explode().to_numpy()
-    return frame[order], [slice(int(e - n), int(e)) for e, n in zip(ends, rows.list.len().to_numpy())]
+    starts = np.concatenate([[0], ends[:-1]])
+    return frame[rows.explode().to_numpy()], [slice(int(a), int(b)) for a, b in zip(starts, ends)]
 
 
 def _row_metrics(frame: pl.DataFrame) -> dict[str, np.ndarray]:

@@ -127,7 +127,10 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
     (they depend only on who was exposed) and takes each stratum's variance from Agresti-Caffo's
     adjusted rates (a win and a loss added to each arm), so a stratum won 3 times of 3 does not
     claim certainty. Strata lacking either arm carry no information and are dropped; NaN when
-    none is left, and a NaN p-value when no stratum has both a win and a loss."""
+    none is left, and a NaN p-value when no stratum has both a win and a loss.
+
+    The reference definition: the reports compute it for every card at once with
+    ``stratified_differences``, which the tests hold to it."""
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
     both = (n1 > 0) & (n0 > 0)
     if not both.any():
