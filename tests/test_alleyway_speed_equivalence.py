@@ -87,3 +87,49 @@ def test_a_stale_discount_would_be_caught():
     state.sides[0].lanes[0] = None  # removed behind the engine's back: nothing made it stale
     assert field.discounts(state, 0) != fresh_discounts(state)[0]
     assert any("discounts out of date" in p for p in eng.check_invariants(state))
+
+
+def test_determinize_shuffle_is_random_shuffle():
+    """hidden.shuffle deals the same order as random.shuffle from the same stream, and leaves
+    the stream where random.shuffle leaves it."""
+    import random
+
+    from sim.alleyway.hidden import shuffle
+
+    for seed in range(300):
+        cards = list(range(seed % 47))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, reference = cards[:], cards[:]
+        shuffle(ours, mine)
+        theirs.shuffle(reference)
+        assert mine == reference and ours.random() == theirs.random()
+
+
+def test_copies_carry_every_slot():
+    """Unit.copy, Side.copy and AlleyState.clone name their slots one by one (for speed): each
+    slot of a mid-match state reaches the copy, and the copy's lists are its own."""
+    from sim.alleyway.state import AlleyState, Side, Unit
+
+    eng, pool, _data, _rules, decks = alleyway()
+    result = play_match(eng, pool, [decks["marlows-crew"], decks["cinder-wildfire"]], 3, ["random", "random"])
+    state = result.state
+    units = [u for side in state.sides for u in side.lanes if u is not None]
+    assert units
+    for u in units:
+        c = u.copy()
+        assert c is not u and all(getattr(c, n) == getattr(u, n) for n in Unit.__slots__)
+    for side in state.sides:
+        c = side.copy()
+        for name in Side.__slots__:
+            value, copied = getattr(side, name), getattr(c, name)
+            if name == "lanes":
+                assert [u is None for u in value] == [u is None for u in copied]
+            else:
+                assert copied == value, name
+            if isinstance(value, list):
+                assert copied is not value, name
+    clone = state.clone()
+    skip = {"sides", "events", "ledger", "chance", "hold"}  # copied or left off on purpose
+    for name in AlleyState.__slots__:
+        if name not in skip:
+            assert getattr(clone, name) == getattr(state, name), name

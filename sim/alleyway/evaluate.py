@@ -117,11 +117,20 @@ def threat(state: AlleyState, seat: int) -> int:
     best = 0
     sides = state.sides
     for s in state.opponents(seat):
-        bonus = sides[s].aura_atk
-        for u in sides[s].lanes:
-            if (u is not None and not u.downed and not u.stasis and not u.freeze and not u.stun
-                    and not u.suppress and u.atk + bonus > best):
-                best = u.atk + bonus
+        side_best = side_threat(sides[s])
+        if side_best > best:
+            best = side_best
+    return best
+
+
+def side_threat(side) -> int:
+    """The highest ATK one seat's characters could attack with on its next turn."""
+    best = 0
+    bonus = side.aura_atk
+    for u in side.lanes:
+        if (u is not None and not u.downed and not u.stasis and not u.freeze and not u.stun
+                and not u.suppress and u.atk + bonus > best):
+            best = u.atk + bonus
     return best
 
 
@@ -147,7 +156,8 @@ def attack_potential(state: AlleyState, seat: int) -> float:
             targets.append((v.atk_pos and not v.downed, d_atk, d_def, v.downed, (d_atk + d_def) / 100))
         open_player = open_player or not standing
     for u in sides[seat].lanes:
-        if u is None or not can_attack(state, u):
+        # (can_attack refuses a Downed character or one in DEF too: tested first, as it is cheap)
+        if u is None or u.downed or not u.atk_pos or not can_attack(state, u):
             continue
         a = u.atk + sides[seat].aura_atk
         best = a / 100 if open_player else 0.0
@@ -311,7 +321,9 @@ def _seat_value(state: AlleyState, s: int, prep: Prepared) -> float:
 
 def evaluate(state: AlleyState, seat: int) -> float:
     sides = state.sides
-    if len(sides) > 2 or getattr(state, "teams", None) is not None:
+    # (a plain AlleyState has no ``teams`` slot: only a state class that declares teams is asked,
+    # as a failed attribute lookup costs more than the rest of a cheap evaluation)
+    if len(sides) > 2 or (type(state) is not AlleyState and getattr(state, "teams", None) is not None):
         return evaluate_table(state, seat)
     if state.over:
         if state.winner is None:
@@ -320,8 +332,9 @@ def evaluate(state: AlleyState, seat: int) -> float:
     if state.auras_stale:
         update_auras(state)
     prep = prepare(state.pool)
-    mine = _seat_value(state, seat, prep)
-    theirs = max(_seat_value(state, s, prep) for s in state.opponents(seat))
+    foe = 1 - seat  # a duel still going: the one opponent is still playing
+    mine = side_value(state, seat, side_threat(sides[foe]), prep) + attack_potential(state, seat)
+    theirs = side_value(state, foe, side_threat(sides[seat]), prep) + attack_potential(state, foe)
     return mine - theirs
 
 

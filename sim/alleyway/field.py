@@ -46,33 +46,37 @@ def def_of(state: AlleyState, u: Unit) -> int:
 
 def update_auras(state: AlleyState) -> None:
     """Static ATK/DEF changes from every source that works now: active characters, face-up
-    Continuous cards and Dormant leaders."""
+    Continuous cards and Dormant leaders. A "friendly" aura counts for its own seat, any other
+    for every other seat. (Run after most moves in lookahead, so it reads the pool's table of
+    auras by card and sums per seat instead of calling a helper per source.)"""
     state.auras_stale = False
-    sides = state.sides
-    if not state.pool.has_static:
+    pool = state.pool
+    if not pool.has_aura:
         return
-    cards = state.pool.cards
-    totals = [[0, 0] for _ in sides]
-
-    def add(seat: int, aura: tuple) -> None:
-        atk, df, who = aura
-        for s in range(len(sides)):
-            if (s == seat) == (who == "friendly"):
-                totals[s][0] += atk
-                totals[s][1] += df
-
+    aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
+    sides = state.sides
+    own = [[0, 0] for _ in sides]      # what each seat's friendly auras give itself
+    others = [[0, 0] for _ in sides]   # what each seat's other auras give every other seat
     for seat, side in enumerate(sides):
         if side.out:
             continue
-        for u in side.lanes:
-            if u is not None and u.active and cards[u.card].aura:
-                add(seat, cards[u.card].aura)
-        for b in side.back:
-            if b is not None and b.face_up and cards[b.card].aura:
-                add(seat, cards[b.card].aura)
-        if side.leader >= 0 and side.leader_state == DORMANT and cards[side.leader].dormant_aura:
-            add(seat, cards[side.leader].dormant_aura)
-    for side, (atk, df) in zip(sides, totals):
+        auras = [aura_of[u.card] for u in side.lanes
+                 if u is not None and not (u.downed or u.stasis or u.silence)]  # u.active, inlined
+        auras += [aura_of[b.card] for b in side.back if b is not None and b.face_up]
+        if side.leader >= 0 and side.leader_state == DORMANT:
+            auras.append(dormant_aura_of[side.leader])
+        for aura in auras:
+            if aura:
+                atk, df, who = aura
+                total = own[seat] if who == "friendly" else others[seat]
+                total[0] += atk
+                total[1] += df
+    for seat, side in enumerate(sides):
+        atk, df = own[seat]
+        for s, (o_atk, o_df) in enumerate(others):
+            if s != seat:
+                atk += o_atk
+                df += o_df
         side.aura_atk, side.aura_def = atk, df
 
 

@@ -165,9 +165,11 @@ class Pool:
         self.n_back = self.consts.back_slots
         self.lane_names = [f"l{i + 1}" for i in range(self.n_lanes)]
         self.back_names = [f"b{i + 1}" for i in range(self.n_back)]
-        # the cards whose presence can change ATK/DEF or costs board-wide (auras and discounts)
-        self.has_static = any(c.aura or c.dormant_aura or c.discount for c in self.cards)
+        # are there cards whose presence can change costs (discounts) or ATK/DEF (auras) board-wide?
         self.has_discount = any(c.discount for c in self.cards)
+        self.has_aura = any(c.aura or c.dormant_aura for c in self.cards)
+        self.aura_of = [c.aura for c in self.cards]  # by card id, for field.update_auras
+        self.dormant_aura_of = [c.dormant_aura for c in self.cards]
         self.gutter_cards = frozenset(c.id for c in self.cards if c.gutter)  # with a Gutter ability
         # every action value this rules version can offer, made once (legal.py hands them out)
         self.actions = ActionTable(len(self.cards), self.n_lanes, self.n_back)

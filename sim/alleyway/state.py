@@ -48,20 +48,59 @@ class Unit:
                  "silence", "suppress", "bounty", "charm_home", "leader")
 
     def copy(self) -> "Unit":
+        # One statement per slot: the hottest code of a lookahead clone (a unit per character on
+        # the field, per candidate move). Measured 10% faster on whole greedy matches than packing
+        # the 48 slots into one tuple and unpacking it (CPython specializes each plain attribute
+        # load and store). Every slot must be listed (test_alleyway_speed_equivalence checks).
         u = Unit.__new__(Unit)
-        (u.card, u.uid, u.seat, u.owner, u.lane, u.atk_pos, u.downed, u.down_turn,
-         u.base_atk, u.base_def, u.mod_atk, u.mod_def, u.tmp_atk, u.tmp_def, u.eq_atk, u.eq_def,
-         u.sup_atk, u.atk, u.df, u.kw, u.immune, u.entered, u.switched, u.attacks, u.extra,
-         u.acted, u.no_attack, u.under, u.token, u.wins, u.kos, u.turns_on, u.shield, u.undead_used,
-         u.poison, u.poison_left, u.burn, u.burn_left, u.burn_by, u.bleed, u.freeze, u.stasis, u.stun,
-         u.silence, u.suppress, u.bounty, u.charm_home, u.leader) = (
-            self.card, self.uid, self.seat, self.owner, self.lane, self.atk_pos, self.downed, self.down_turn,
-            self.base_atk, self.base_def, self.mod_atk, self.mod_def, self.tmp_atk, self.tmp_def, self.eq_atk,
-            self.eq_def, self.sup_atk, self.atk, self.df, self.kw, self.immune, self.entered, self.switched,
-            self.attacks, self.extra, self.acted, self.no_attack, self.under, self.token, self.wins, self.kos,
-            self.turns_on, self.shield, self.undead_used, self.poison, self.poison_left, self.burn,
-            self.burn_left, self.burn_by, self.bleed, self.freeze, self.stasis, self.stun, self.silence,
-            self.suppress, self.bounty, self.charm_home, self.leader)
+        u.card = self.card
+        u.uid = self.uid
+        u.seat = self.seat
+        u.owner = self.owner
+        u.lane = self.lane
+        u.atk_pos = self.atk_pos
+        u.downed = self.downed
+        u.down_turn = self.down_turn
+        u.base_atk = self.base_atk
+        u.base_def = self.base_def
+        u.mod_atk = self.mod_atk
+        u.mod_def = self.mod_def
+        u.tmp_atk = self.tmp_atk
+        u.tmp_def = self.tmp_def
+        u.eq_atk = self.eq_atk
+        u.eq_def = self.eq_def
+        u.sup_atk = self.sup_atk
+        u.atk = self.atk
+        u.df = self.df
+        u.kw = self.kw
+        u.immune = self.immune
+        u.entered = self.entered
+        u.switched = self.switched
+        u.attacks = self.attacks
+        u.extra = self.extra
+        u.acted = self.acted
+        u.no_attack = self.no_attack
+        u.under = self.under
+        u.token = self.token
+        u.wins = self.wins
+        u.kos = self.kos
+        u.turns_on = self.turns_on
+        u.shield = self.shield
+        u.undead_used = self.undead_used
+        u.poison = self.poison
+        u.poison_left = self.poison_left
+        u.burn = self.burn
+        u.burn_left = self.burn_left
+        u.burn_by = self.burn_by
+        u.bleed = self.bleed
+        u.freeze = self.freeze
+        u.stasis = self.stasis
+        u.stun = self.stun
+        u.silence = self.silence
+        u.suppress = self.suppress
+        u.bounty = self.bounty
+        u.charm_home = self.charm_home
+        u.leader = self.leader
         return u
 
     @property
@@ -99,17 +138,34 @@ class Side:
     cards: tuple  # every card the seat brought (deck and Hideout), sorted: for the conservation check
 
     def copy(self) -> "Side":
+        # one statement per slot, as in Unit.copy (the zones are lists: copied by slice)
         s = Side.__new__(Side)
-        s.morale, s.authority, s.turns = self.morale, self.authority, self.turns
-        s.hand, s.deck, s.gutter, s.exile = self.hand[:], self.deck[:], self.gutter[:], self.exile[:]
+        s.morale = self.morale
+        s.authority = self.authority
+        s.turns = self.turns
+        s.hand = self.hand[:]
+        s.deck = self.deck[:]
+        s.gutter = self.gutter[:]
+        s.exile = self.exile[:]
         s.hideout = self.hideout[:]
         s.lanes = [None if u is None else u.copy() for u in self.lanes]
         s.back = self.back[:]
-        s.leader, s.leader_state, s.influence = self.leader, self.leader_state, self.influence
-        s.barricade, s.tax, s.jam, s.loaded_turn = self.barricade, self.tax, self.jam, self.loaded_turn
-        s.redraws, s.kos, s.flips, s.plundered = self.redraws, self.kos, self.flips, self.plundered
-        s.burn_dealt, s.out, s.cards = self.burn_dealt, self.out, self.cards
-        s.aura_atk, s.aura_def = self.aura_atk, self.aura_def
+        s.leader = self.leader
+        s.leader_state = self.leader_state
+        s.influence = self.influence
+        s.barricade = self.barricade
+        s.tax = self.tax
+        s.jam = self.jam
+        s.loaded_turn = self.loaded_turn
+        s.redraws = self.redraws
+        s.kos = self.kos
+        s.flips = self.flips
+        s.plundered = self.plundered
+        s.burn_dealt = self.burn_dealt
+        s.out = self.out
+        s.cards = self.cards
+        s.aura_atk = self.aura_atk
+        s.aura_def = self.aura_def
         return s
 
     def units(self):
@@ -187,15 +243,26 @@ class AlleyState(MatchState):
         s = AlleyState.__new__(AlleyState)
         s.pool = self.pool
         s.sides = [side.copy() for side in self.sides]
-        s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
-        s.over, s.winner, s.reason = self.over, self.winner, self.reason
-        s.stack = [frame[:] for frame in self.stack]
+        s.active = self.active
+        s.to_act = self.to_act
+        s.turn = self.turn
+        s.phase = self.phase
+        s.over = self.over
+        s.winner = self.winner
+        s.reason = self.reason
+        s.stack = [frame[:] for frame in self.stack] if self.stack else []
         s.pending = self.pending  # never mutated in place: replaced when it changes
-        s.temp, s.risen, s.once = self.temp[:], self.risen[:], self.once[:]
-        s.next_uid, s.chance_key, s.first = self.next_uid, self.chance_key, self.first
-        s.auras_stale, s.discounts, s.discounts_stale = self.auras_stale, self.discounts, self.discounts_stale
+        s.temp = self.temp[:]
+        s.risen = self.risen[:]
+        s.once = self.once[:]
+        s.next_uid = self.next_uid
+        s.chance_key = self.chance_key
+        s.first = self.first
+        s.auras_stale = self.auras_stale
+        s.discounts = self.discounts
+        s.discounts_stale = self.discounts_stale
         s.known = self.known
-        s.chance = copy_stream(self.chance)
+        s.chance = None if self.chance is None else copy_stream(self.chance)
         s.events = None
         s.ledger = None
         copy_hold(self, s)
