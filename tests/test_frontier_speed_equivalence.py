@@ -117,3 +117,78 @@ def test_determinize_shuffle_draws_like_random_shuffle():
         a.shuffle(x)
         shuffle(b, y)
         assert x == y and a.random() == b.random()
+
+
+# --- legal actions: the engine's list against the plain computation ---------------------------------
+
+def plain_legal_actions(state) -> list:
+    """The legal actions as the engine computed them before they were built from ready parts
+    (45a043b): every rule asked in full at every decision, every row built afresh."""
+    from sim.frontier.actions import CHOOSE, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
+    from sim.frontier.combat import attack_options, power
+    from sim.frontier.effects import has_targets
+    from sim.frontier.pool import CREATURE, TUNNEL, ZIX
+    from sim.frontier.state import ON_FIELD
+
+    if state.over:
+        return []
+    if state.pending is not None:
+        return [Action(CHOOSE, option) for option in state.pending[2]]
+    seat = state.active
+    side = state.sides[seat]
+    cards, consts = state.pool.cards, state.pool.consts
+    mine = side.lanes
+    empty = [lane for lane, u in enumerate(mine) if u is None]
+    pressed = [lane for lane in range(state.pool.n_middle) if mine[lane] is None
+               and any(s.lanes[lane] is not None for t, s in enumerate(state.sides) if t != seat)]
+    if not consts.blocking_pressure:
+        pressed = []
+    actions = [END_TURN]
+    trim = consts.cogsworth_trim if side.trims_left > 0 else 0
+    seen = []
+    for card_id in side.hand:
+        if card_id in seen:
+            continue
+        seen.append(card_id)
+        card = cards[card_id]
+        if card.mana - trim > side.mana or card.gold > side.gold:
+            continue
+        if card.type == CREATURE:
+            actions += [Action(PLAY, card_id, lane) for lane in (empty if card.kw & TUNNEL else pressed or empty)]
+        elif has_targets(state, seat, card.on_played):
+            actions.append(Action(PLAY, card_id, -1))
+    for slot, card_id in enumerate(side.deputies):
+        card = cards[card_id]
+        zone = side.dzone[slot]
+        if (zone != ON_FIELD and zone <= side.turns and card.mana <= side.mana and card.gold <= side.gold
+                and side.dzone.count(ON_FIELD) < consts.max_deputies_on_field):
+            actions += [Action(SUMMON, slot, lane) for lane in (empty if card.kw & TUNNEL else pressed or empty)]
+        if (zone != ON_FIELD and side.dused[slot] != side.turns and card.off_gold <= side.gold
+                and has_targets(state, seat, card.off_board)):
+            actions.append(Action(5, slot))
+    if side.sheriff == ZIX and side.zix_left > 0:
+        actions += [Action(SHERIFF_ACT, card_id) for card_id in sorted(seen)]
+    attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
+    if attackers:
+        for lane, targets in attack_options(state, seat, attackers):
+            actions += [Action(2, lane, target) for target in targets]
+    return actions
+
+
+@pytest.mark.parametrize("pilot", ["random", "greedy"])
+def test_legal_actions_equal_the_plain_computation(pilot):
+    eng, pool, decks = setup()
+    plain = FrontierEngine()
+    compared = 0
+
+    def compare(state, action):
+        nonlocal compared
+        assert plain.legal_actions(state) == plain_legal_actions(state)
+        compared += 1
+
+    n = 24 if pilot == "random" else 3
+    for i in range(n):
+        seats = [decks[i % len(decks)], decks[(i + 3) % len(decks)]]
+        r = play_match(plain, pool, seats, 300 + i, [pilot, pilot], log=False, on_decision=compare)
+        assert r.error is None, r.error
+    assert compared > (2000 if pilot == "random" else 200)

@@ -23,3 +23,47 @@ class Action(NamedTuple):
 
 
 END_TURN = Action(END)
+
+
+class ActionTable:
+    """Every action of a pool made once: legal_actions hands out these shared immutable values
+    instead of building new ones at every decision, and keeps the rows it hands out (a card's
+    plays into the lanes open to it, an option list's choices) by what they depend on, so a
+    decision mostly extends its list with ready tuples."""
+
+    def __init__(self, pool):
+        lanes = range(pool.n_lanes)
+        # play[card][lane] (a creature), play[card][-1] (a spell: lane -1)
+        self.play = [tuple(Action(PLAY, c.id, lane) for lane in lanes) + (Action(PLAY, c.id, -1),)
+                     for c in pool.cards]
+        self.summon = [tuple(Action(SUMMON, slot, lane) for lane in lanes) for slot in range(4)]
+        self.ability = [Action(ABILITY, slot) for slot in range(4)]
+        # attack[lane][target code]: target codes run up to 16 x seats (4 seats at most)
+        self.attack = [[Action(ATTACK, lane, target) for target in range(64)] for lane in lanes]
+        self.sheriff = [Action(SHERIFF_ACT, c.id) for c in pool.cards]
+        self._plays: list[dict] = [{} for _ in pool.cards]   # per card: lanes -> its plays there
+        self._summons: list[dict] = [{} for _ in range(4)]   # per Deputy slot: lanes -> summons
+        self._choices: dict = {}                             # options -> their CHOOSE actions
+
+    def plays(self, card_id: int, lanes: tuple) -> tuple:
+        """The creature's PLAY actions into ``lanes``, in lane order."""
+        got = self._plays[card_id].get(lanes)
+        if got is None:
+            row = self.play[card_id]
+            got = self._plays[card_id][lanes] = tuple(row[lane] for lane in lanes)
+        return got
+
+    def summons(self, slot: int, lanes: tuple) -> tuple:
+        """The Deputy slot's SUMMON actions into ``lanes``, in lane order."""
+        got = self._summons[slot].get(lanes)
+        if got is None:
+            row = self.summon[slot]
+            got = self._summons[slot][lanes] = tuple(row[lane] for lane in lanes)
+        return got
+
+    def choices(self, options: tuple) -> tuple:
+        """A pending choice's CHOOSE actions, one per option, in the options' order."""
+        got = self._choices.get(options)
+        if got is None:
+            got = self._choices[options] = tuple(Action(CHOOSE, option) for option in options)
+        return got

@@ -10,16 +10,16 @@ from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
 from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
-from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
-from sim.frontier.combat import attack, attack_options, power
+from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
+from sim.frontier.combat import attack
 from sim.frontier.draws import shuffle
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
-from sim.frontier.play import (can_summon_deputy, can_use_ability, castable, play_card, summon_deputy,
-                               summon_lanes, use_deputy_ability, zix_discard)
-from sim.frontier.pool import CREATURE, IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, TUNNEL, ZIX, Pool
+from sim.frontier.legal import legal_actions
+from sim.frontier.play import play_card, summon_deputy, use_deputy_ability, zix_discard
+from sim.frontier.pool import IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side, new_generation
 from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
@@ -84,55 +84,7 @@ class FrontierEngine:
 
     # --- play -------------------------------------------------------------------------------
     def legal_actions(self, state: FrontierState) -> list[Action]:
-        if state.over:
-            return []
-        if state.pending is not None:
-            return [choice_action(option) for option in state.pending[2]]
-        seat = state.active
-        side = state.sides[seat]
-        pool = state.pool
-        cards, consts = pool.cards, pool.consts
-        acts = pool.actions
-        actions = [END_TURN]
-        mana, gold = side.mana, side.gold
-        trim = consts.cogsworth_trim if side.trims_left > 0 else 0
-        free = None  # (lanes without Tunnel, lanes with Tunnel): read once, when first needed
-
-        def lanes_for(kw: int) -> list[int]:
-            nonlocal free
-            if free is None:
-                free = summon_lanes(state, seat)
-            return free[1] if kw & TUNNEL else free[0]
-
-        seen = set()
-        for card_id in side.hand:
-            if card_id in seen:
-                continue
-            seen.add(card_id)
-            card = cards[card_id]
-            if card.mana - trim > mana or card.gold > gold:
-                continue
-            if card.type == CREATURE:
-                row = acts.play[card_id]
-                actions.extend(row[lane] for lane in lanes_for(card.kw))
-            elif castable(state, seat, card):
-                actions.append(acts.play[card_id][-1])
-        for slot, card_id in enumerate(side.deputies):
-            card = cards[card_id]
-            if can_summon_deputy(side, slot, card, consts):
-                row = acts.summon[slot]
-                actions.extend(row[lane] for lane in lanes_for(card.kw))
-            if can_use_ability(state, seat, slot):
-                actions.append(acts.ability[slot])
-        if side.sheriff == ZIX and side.zix_left > 0:
-            actions.extend(Action(SHERIFF_ACT, card_id) for card_id in sorted(seen))
-        attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
-        if attackers:
-            for lane, targets in attack_options(state, seat, attackers):
-                row = acts.attack[lane]
-                for target in targets:
-                    actions.append(row[target])
-        return actions
+        return legal_actions(state)
 
     def apply(self, state: FrontierState, action: Action) -> None:
         kind = action.kind
@@ -263,31 +215,6 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
     # an AttributeError each time (lookahead asks at every step)
     state.hold = None
     return state
-
-
-class ActionTable:
-    """Every PLAY, SUMMON, ABILITY and ATTACK action made once per pool: legal_actions hands out
-    these shared immutable values instead of building new ones at every decision."""
-
-    def __init__(self, pool: Pool):
-        lanes = range(pool.n_lanes)
-        # play[card][lane] (a creature), play[card][-1] (a spell: lane -1)
-        self.play = [tuple(Action(PLAY, c.id, lane) for lane in lanes) + (Action(PLAY, c.id, -1),)
-                     for c in pool.cards]
-        self.summon = [tuple(Action(SUMMON, slot, lane) for lane in lanes) for slot in range(4)]
-        self.ability = [Action(ABILITY, slot) for slot in range(4)]
-        # attack[lane][target code]: target codes run up to 16 x seats (4 seats at most)
-        self.attack = [[Action(ATTACK, lane, target) for target in range(64)] for lane in lanes]
-
-
-_CHOICES: dict[int, Action] = {}
-
-
-def choice_action(option: int) -> Action:
-    action = _CHOICES.get(option)
-    if action is None:
-        action = _CHOICES[option] = Action(CHOOSE, option)
-    return action
 
 
 def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None,

@@ -4,7 +4,7 @@ Deputy, its off-board ability), and Zix's discard-for-2."""
 from __future__ import annotations
 
 from sim.core.events import NO_ID
-from sim.frontier.effects import has_targets, run_effects
+from sim.frontier.effects import run_effects
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import AMBUSH, CREATURE, CardDef
 from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit
@@ -18,26 +18,27 @@ def mana_cost(side: Side, card: CardDef, consts) -> int:
     return card.mana
 
 
-def castable(state: FrontierState, seat: int, card: CardDef) -> bool:
-    """A spell can be cast when each of its chosen-target effects has a target now."""
-    return has_targets(state, seat, card.on_played)
-
-
-def summon_lanes(state: FrontierState, seat: int) -> tuple[list[int], list[int]]:
-    """(lanes for a creature without Tunnel, lanes for one with Tunnel).
+def summon_lanes(state: FrontierState, seat: int) -> tuple[tuple, tuple]:
+    """(lanes for a creature without Tunnel, lanes for one with Tunnel), in lane order; tuples,
+    the keys of the action table's rows.
 
     Blocking pressure: while an empty middle lane of yours faces an enemy creature, a creature
     without Tunnel must be summoned into one of those lanes (it must block). Tunnel may go into
     any empty lane "regardless of normal blocking pressure"."""
     mine = state.sides[seat].lanes
-    empty = [lane for lane, u in enumerate(mine) if u is None]
-    if not state.pool.consts.blocking_pressure:
+    empty = tuple([lane for lane, u in enumerate(mine) if u is None])
+    if not state.pool.consts.blocking_pressure or not empty:
         return empty, empty
     n_middle = state.pool.n_middle
-    enemies = [side.lanes for s, side in enumerate(state.sides) if s != seat]
-    pressed = [lane for lane in range(n_middle) if mine[lane] is None
-               and any(lanes[lane] is not None for lanes in enemies)]
-    return (pressed or empty), empty
+    pressed = []
+    for lane in empty:
+        if lane >= n_middle:
+            break  # empty is in lane order: the rest are High-Rise lanes
+        for s, side in enumerate(state.sides):
+            if s != seat and side.lanes[lane] is not None:
+                pressed.append(lane)
+                break
+    return (tuple(pressed) if pressed else empty), empty
 
 
 def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
@@ -80,23 +81,6 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
 
 
 # --- the Deputy Zone -----------------------------------------------------------------------------
-
-def can_summon_deputy(side: Side, slot: int, card: CardDef, consts) -> bool:
-    zone = side.dzone[slot]
-    if zone == ON_FIELD or zone > side.turns or card.mana > side.mana or card.gold > side.gold:
-        return False
-    return side.dzone.count(ON_FIELD) < consts.max_deputies_on_field
-
-
-def can_use_ability(state: FrontierState, seat: int, slot: int) -> bool:
-    """Off-board: in the Deputy Zone (resting or not), not used yet this turn, Gold to pay, and
-    a target for each chosen effect."""
-    side = state.sides[seat]
-    if side.dzone[slot] == ON_FIELD or side.dused[slot] == side.turns:
-        return False
-    card = state.pool.cards[side.deputies[slot]]
-    return card.off_gold <= side.gold and has_targets(state, seat, card.off_board)
-
 
 def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None:
     """Summon a Deputy into an empty lane for its Mana and Gold; it enters like a creature

@@ -77,7 +77,7 @@ class CardDef:
     __slots__ = ("id", "slug", "name", "type", "faction", "beast", "mana", "gold", "atk", "hp", "kw",
                  "gold_rush", "fortify", "heal", "blast", "overdrive", "on_played", "on_destroyed",
                  "on_attacks", "on_turn_start", "on_turn_end", "on_charged", "off_board", "off_gold",
-                 "blast_fx", "online_legal", "campaign_only", "golem", "surplus")
+                 "blast_fx", "online_legal", "campaign_only", "golem", "surplus", "play_checks", "off_checks")
 
     def __repr__(self) -> str:
         return f"CardDef({self.slug})"
@@ -144,6 +144,13 @@ def _keyword_effects(card: Any) -> tuple[tuple, tuple]:
     return tuple(before), after
 
 
+def target_checks(effects: tuple) -> tuple:
+    """The effects that decide whether a spell or an off-board ability can be used now: those
+    with a chosen target other than a sheriff (effects.has_targets skips every other effect, so
+    asking it about these alone gives its answer, without walking the rest at each decision)."""
+    return tuple(fx for fx in effects if fx.pick == "chosen" and fx.kind not in ("character", "sheriff"))
+
+
 def compile_card(index: int, card: Any) -> CardDef:
     d = CardDef()
     d.id, d.slug, d.name = index, card.id, card.name
@@ -178,6 +185,8 @@ def compile_card(index: int, card: Any) -> CardDef:
     d.on_turn_end = by_trigger.get("turn_end", ())
     d.on_charged = by_trigger.get("charged", ())
     d.off_board = by_trigger.get("off_board", ())
+    d.play_checks = target_checks(d.on_played)
+    d.off_checks = target_checks(d.off_board)
     # Blast: "1 damage to every creature in the attacked lane" (the attacked row; RULES.md)
     d.blast_fx = () if not d.blast else (
         Fx("damage", d.blast, pick="all", side="enemy", kind="creature", quiet=True, tier=MIDDLE_TIER),
