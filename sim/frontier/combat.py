@@ -36,31 +36,33 @@ def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> li
         if s == seat:
             continue
         lanes = side.lanes
+        base = code(s, 0)  # code(s, lane) is base + lane: added inline, this is the hot path
         taunt_mid, taunt_hr, visible = [], [], []
         for u in lanes:
             if u is None:
                 continue
             if u.lane < n_middle:
-                visible.append(code(s, u.lane))
+                visible.append(base + u.lane)
                 if u.kw & TAUNT:
-                    taunt_mid.append(code(s, u.lane))
+                    taunt_mid.append(base + u.lane)
             elif not u.fresh:
-                visible.append(code(s, u.lane))
+                visible.append(base + u.lane)
                 if u.kw & TAUNT:
-                    taunt_hr.append(code(s, u.lane))
-        enemies.append((s, lanes, taunt_mid, taunt_mid + taunt_hr, visible))
+                    taunt_hr.append(base + u.lane)
+        enemies.append((base, lanes, taunt_mid, taunt_mid + taunt_hr, visible))
     out = []
     for unit in attackers:
         targets: list[int] = []
-        high_rise = unit.lane >= n_middle
-        for s, lanes, taunt_mid, taunt_all, visible in enemies:
+        lane = unit.lane
+        high_rise = lane >= n_middle
+        for base, lanes, taunt_mid, taunt_all, visible in enemies:
             if high_rise:
                 targets.extend(taunt_all or visible)
             elif taunt_mid:
                 targets.extend(taunt_mid)
             else:
-                targets.append(code(s, unit.lane if lanes[unit.lane] is not None else SHERIFF))
-        out.append((unit.lane, targets))
+                targets.append(base + (lane if lanes[lane] is not None else SHERIFF))
+        out.append((lane, targets))
     return out
 
 

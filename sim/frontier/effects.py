@@ -7,7 +7,7 @@ from sim.core.events import NO_ID
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import (DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, IRONHOLD, LAST_STAND, MIDDLE_TIER,
                                REEDWICK, SPELL, WANTED)
-from sim.frontier.state import MODE, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, code
+from sim.frontier.state import MODE, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, code, replaced
 
 # frame layout on state.stack: [seat, source uid, source card, source lane, effects, next index]
 SEAT, UID, CARD, LANE, EFFECTS, NEXT = range(6)
@@ -68,7 +68,7 @@ def heal_sheriff(state: FrontierState, seat: int, target_seat: int, amount: int,
 def break_cover(state: FrontierState, attacker_seat: int, seat: int, lane: int, card: int) -> None:
     """An attack breaks one Cover Token; Reedwick banks Mana for his next turn when his breaks."""
     side = state.sides[seat]
-    side.cover[lane] -= 1
+    side.cover = replaced(side.cover, lane, side.cover[lane] - 1)
     if side.sheriff == REEDWICK:
         side.mana_bonus += state.pool.consts.reedwick_mana_per_break
     if state.events is not None:
@@ -79,6 +79,8 @@ def process_deaths(state: FrontierState) -> None:
     """Remove every creature at 0 Defense or less (active seat first, lane by lane) and put its
     Last Stand on the stack. A destroyed Deputy goes back to its owner's Deputy Zone, where it
     rests before it can be summoned again (RULES.md, "Deputies")."""
+    if not _anyone_dead(state):
+        return  # most calls: a quick scan, no removal loop
     n = len(state.sides)
     cards = state.pool.cards
     for k in range(n):
@@ -93,12 +95,12 @@ def process_deaths(state: FrontierState) -> None:
             ev = state.events
             if cards[u.card].type == DEPUTY:
                 slot = side.deputies.index(u.card)
-                side.dzone[slot] = side.turns + 1 + state.pool.consts.deputy_rest_turns
+                side.dzone = replaced(side.dzone, slot, side.turns + 1 + state.pool.consts.deputy_rest_turns)
                 if ev is not None:
                     ev.emit(state.turn, seat, K.DESTROY, u.card, NO_ID, 0, lane, "deputy")
                     ev.emit(state.turn, seat, K.DEPUTY_RETURN, u.card, NO_ID, side.dzone[slot], lane)
             else:
-                side.discard.append(u.card)
+                side.discard = side.discard + [u.card]
                 if ev is not None:
                     ev.emit(state.turn, seat, K.DESTROY, u.card, NO_ID, 0, lane)
             if u.kw & LAST_STAND:
@@ -107,12 +109,23 @@ def process_deaths(state: FrontierState) -> None:
                     state.stack.append([seat, u.uid, u.card, lane, effects, 0])
 
 
+def _anyone_dead(state: FrontierState) -> bool:
+    for side in state.sides:
+        for u in side.lanes:
+            if u is not None and u.hp <= 0:
+                return True
+    return False
+
+
 def check_winner(state: FrontierState) -> None:
     if state.over:
         return
+    for side in state.sides:
+        if side.hp <= 0:
+            break
+    else:
+        return  # nobody fell: the common case, without building the list
     fallen = [seat for seat, side in enumerate(state.sides) if side.hp <= 0]
-    if not fallen:
-        return
     alive = [seat for seat in range(len(state.sides)) if seat not in fallen]
     finish(state, alive[0] if len(alive) == 1 else None, "hp")
 
@@ -335,7 +348,7 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
             room = state.pool.consts.max_cover_per_lane - side.cover[lane]
             added = min(fx.amount, room)
             if added > 0:
-                side.cover[lane] += added
+                side.cover = replaced(side.cover, lane, side.cover[lane] + added)
                 if ev is not None:
                     ev.emit(state.turn, seat, K.COVER_UP, card, NO_ID, added, lane)
             continue

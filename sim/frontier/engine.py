@@ -139,8 +139,7 @@ class FrontierEngine:
         c = state.fork()
         for s, side in enumerate(c.sides):
             if s == seat:
-                deck = side.deck
-                deck.sort()
+                deck = side.deck = sorted(side.deck)  # a new list: the fork shares the old one
                 shuffle(rng, deck)
                 continue
             unknown = side.hand + side.deck

@@ -89,7 +89,8 @@ def own_value(u, atk: int) -> float:
     return v
 
 
-def side_value(state: FrontierState, seat: int) -> float:
+def side_value(state: FrontierState, seat: int, extra=None) -> float:
+    """``extra``: card_worth(pool), when the caller has it."""
     side = state.sides[seat]
     pool = state.pool
     # danger is measured from the larger of the seat's cap and the rules' starting HP, so a
@@ -100,7 +101,8 @@ def side_value(state: FrontierState, seat: int) -> float:
     missing = (cap if cap > starting else starting) - hp
     v = W_LIFE * hp - W_LOW_LIFE * missing * missing / 10.0
     board = 0.0
-    extra = card_worth(pool)
+    if extra is None:
+        extra = card_worth(pool)
     for u in side.lanes:
         if u is not None:
             cached = u.value
@@ -132,7 +134,8 @@ def evaluate(state: FrontierState, seat: int) -> float:
         if state.winner is None:
             return 0.0
         return WIN if state.winner == seat else -WIN
-    return side_value(state, seat) - side_value(state, 1 - seat)
+    extra = card_worth(state.pool)
+    return side_value(state, seat, extra) - side_value(state, 1 - seat, extra)
 
 
 def evaluate_table(state: FrontierState, seat: int) -> float:

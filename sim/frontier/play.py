@@ -7,7 +7,7 @@ from sim.core.events import NO_ID
 from sim.frontier.effects import run_effects
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import AMBUSH, CREATURE, CardDef
-from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit
+from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit, removed, replaced
 from sim.frontier.turns import attacks_per_turn, draw_card
 
 
@@ -44,7 +44,7 @@ def summon_lanes(state: FrontierState, seat: int) -> tuple[tuple, tuple]:
 def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     side = state.sides[seat]
     card = state.pool.cards[card_id]
-    side.hand.remove(card_id)
+    side.hand = removed(side.hand, card_id)
     paid = mana_cost(side, card, state.pool.consts)
     if side.trims_left > 0:
         side.trims_left -= 1
@@ -61,7 +61,7 @@ def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     else:
         if ev is not None:
             ev.emit(state.turn, seat, K.PLAY, card_id, NO_ID, paid, NO_ID)
-        side.discard.append(card_id)
+        side.discard = side.discard + [card_id]
         run_effects(state, seat, -1, card_id, -1, card.on_played)
 
 
@@ -89,7 +89,7 @@ def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None
     card = state.pool.cards[side.deputies[slot]]
     side.mana -= card.mana
     side.gold -= card.gold
-    side.dzone[slot] = ON_FIELD
+    side.dzone = replaced(side.dzone, slot, ON_FIELD)
     if state.ledger is not None:
         state.ledger.play(seat, card.id, side.turns)
     unit = summon(state, seat, card, lane)
@@ -102,7 +102,7 @@ def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
     side = state.sides[seat]
     card = state.pool.cards[side.deputies[slot]]
     side.gold -= card.off_gold
-    side.dused[slot] = side.turns
+    side.dused = replaced(side.dused, slot, side.turns)
     if state.events is not None:
         state.events.emit(state.turn, seat, K.ABILITY, card.id, NO_ID, card.off_gold, NO_ID, "off_board")
     run_effects(state, seat, -1, card.id, -1, card.off_board)
@@ -111,8 +111,8 @@ def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
 def zix_discard(state: FrontierState, seat: int, card_id: int) -> None:
     """Zix's one discard-for-2 draw: discard a card from hand, draw two."""
     side = state.sides[seat]
-    side.hand.remove(card_id)
-    side.discard.append(card_id)
+    side.hand = removed(side.hand, card_id)
+    side.discard = side.discard + [card_id]
     side.zix_left -= 1
     if state.events is not None:
         state.events.emit(state.turn, seat, K.ABILITY, card_id, NO_ID, 0, NO_ID, "zix")

@@ -6,6 +6,11 @@ most of what a clone cost. Each state has a generation number (``gen``); a unit 
 in place only by the state whose ``gen`` it carries, and the engine asks ``state.own(unit)``
 for a writable unit before it changes one. A fork gives both itself and its source new
 generations, so neither writes into the units they now share.
+
+A seat's card lists and small per-lane lists (hand, deck, discard, cover, dzone, dused) are
+shared by a fork too: the engine never changes one in place but puts a changed copy in its
+place (``replaced``, ``removed``, ``list + [x]``), so a fork copies one list per seat (its lanes)
+instead of seven, and a move pays only for the lists it changes.
 """
 from __future__ import annotations
 
@@ -37,6 +42,21 @@ def code(seat: int, lane: int) -> int:
 
 def decode(target: int) -> tuple[int, int]:
     return target >> 4, target & 15
+
+
+def replaced(items: list, index: int, value) -> list:
+    """A copy of ``items`` with ``value`` at ``index`` (a seat's lists are replaced, never changed
+    in place: forks share them)."""
+    new = items[:]
+    new[index] = value
+    return new
+
+
+def removed(items: list, value) -> list:
+    """A copy of ``items`` without the first ``value`` (see ``replaced``)."""
+    new = items[:]
+    new.remove(value)
+    return new
 
 
 class Unit:
@@ -82,19 +102,21 @@ class Side:
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
     def copy(self, gen: int | None = None) -> "Side":
-        """A copy of the seat. With ``gen`` its units are copied too (writable by that
-        generation); without, the lanes hold the same units, shared copy-on-write."""
+        """A copy of the seat. With ``gen`` nothing is shared (its units are copied, writable by
+        that generation); without, a fork's copy: the units and every list but the lanes are
+        shared, copy-on-write (see the module's note)."""
         s = Side.__new__(Side)
         s.hp, s.max_hp, s.mana, s.gold = self.hp, self.max_hp, self.mana, self.gold
         s.gold_bonus, s.turns = self.gold_bonus, self.turns
-        s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
         if gen is None:
+            s.hand, s.deck, s.discard = self.hand, self.deck, self.discard
             s.lanes = self.lanes[:]
+            s.cover, s.dzone, s.dused = self.cover, self.dzone, self.dused
         else:
+            s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
             s.lanes = [None if u is None else u.copy(gen) for u in self.lanes]
-        s.cover = self.cover[:]
+            s.cover, s.dzone, s.dused = self.cover[:], self.dzone[:], self.dused[:]
         s.decklist, s.sheriff, s.deputies = self.decklist, self.sheriff, self.deputies
-        s.dzone, s.dused = self.dzone[:], self.dused[:]
         s.mana_bonus, s.zix_left, s.attacked = self.mana_bonus, self.zix_left, self.attacked
         s.trims_left = self.trims_left
         return s
@@ -171,10 +193,10 @@ class FrontierState(MatchState):
         s.sides = [side.copy(s.gen if deep else None) for side in self.sides]
         s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
-        s.stack = [frame[:] for frame in self.stack]
+        s.stack = [frame[:] for frame in self.stack] if self.stack else []
         s.pending, s.temp, s.next_uid = self.pending, self.temp[:], self.next_uid
         s.chance_key = self.chance_key
-        s.chance = copy_stream(self.chance)
+        s.chance = copy_stream(self.chance) if self.chance is not None else None
         s.events = None
         s.ledger = None
         s.hold = None  # no hold (how sim.core.state reads an unset one), unless the source has one

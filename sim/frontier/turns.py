@@ -15,14 +15,15 @@ def attacks_per_turn(kw: int) -> int:
 def draw_card(state: FrontierState, seat: int) -> None:
     """Move the top card of the deck to the hand; over the hand limit it is burned (discarded)."""
     side = state.sides[seat]
-    card = side.deck.pop()
+    card = side.deck[-1]
+    side.deck = side.deck[:-1]  # a new list: forks share the old one (state.py)
     ev = state.events
     if len(side.hand) >= state.pool.consts.hand_limit:
-        side.discard.append(card)
+        side.discard = side.discard + [card]
         if ev is not None:
             ev.emit(state.turn, seat, K.BURN, card)
         return
-    side.hand.append(card)
+    side.hand = side.hand + [card]
     if state.ledger is not None:
         state.ledger.draw(seat, card, side.turns)
     if ev is not None:
