@@ -114,11 +114,30 @@ class Board:
         return self.index[name]
 
 
+# cells_of reads a mask CHUNK bits at a time from tables (the set bits of every chunk value, one
+# table per chunk position) instead of bit by bit: the hottest loop of legal actions and evaluate
+CHUNK = 12
+_CHUNK_MASK = (1 << CHUNK) - 1
+_CHUNK_BITS = [tuple(b for b in range(CHUNK) if (value >> b) & 1) for value in range(1 << CHUNK)]
+_CHUNK_CELLS: list[list[tuple[int, ...]]] = []
+
+
+def _chunk_cells(position: int) -> list[tuple[int, ...]]:
+    while len(_CHUNK_CELLS) <= position:  # made as far as the largest board needs
+        base = len(_CHUNK_CELLS) * CHUNK
+        _CHUNK_CELLS.append([tuple(base + b for b in bits) for bits in _CHUNK_BITS])
+    return _CHUNK_CELLS[position]
+
+
 def cells_of(mask: int) -> list[int]:
     """The cells whose bits are set, lowest first."""
-    out = []
+    out: list[int] = []
+    position = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        chunk = mask & _CHUNK_MASK
+        if chunk:
+            table = _CHUNK_CELLS[position] if position < len(_CHUNK_CELLS) else _chunk_cells(position)
+            out.extend(table[chunk])
+        mask >>= CHUNK
+        position += 1
     return out

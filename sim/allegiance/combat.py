@@ -34,10 +34,16 @@ def formation_cells(state: AllegianceState, seat: int) -> int:
     for cell in cells_of(state.warriors[seat]):
         faction = cards[cells[cell].card].faction
         by_faction[faction] = by_faction.get(faction, 0) | (1 << cell)
+    return formed_in(pool, by_faction.values())
+
+
+def formed_in(pool, faction_masks) -> int:
+    """The cells in a formation, given one mask per faction of one seat's Warriors."""
     size = pool.consts.formation_size
     formed = 0
-    for mask in by_faction.values():
-        formed |= pool.board.runs(mask, size)
+    for mask in faction_masks:
+        if mask:
+            formed |= pool.board.runs(mask, size)
     return formed
 
 

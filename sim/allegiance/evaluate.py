@@ -18,7 +18,7 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 from __future__ import annotations
 
 from sim.allegiance.board import cells_of
-from sim.allegiance.combat import formation_cells
+from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
 from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState
 from sim.core.weights import load_weights
@@ -103,10 +103,13 @@ def evaluate(state: AllegianceState, seat: int) -> float:
     threat = [0, 0]    # cells each side can attack after one move
     best = [0, 0]      # each side's best attack damage on the field
     warriors = [[], []]
+    formed = [0, 0]    # each side's Warriors standing in a formation
+    formation_size = pool.consts.formation_size
     # each side's units in cell order: the order value[s] has always been summed in
     for s in (0, 1):
         v = 0.0
         side_hits = side_threat = side_best = 0
+        factions = [0, 0, 0]  # the side's Warriors by faction (code + 1), for its formations
         mine = warriors[s]
         for cell in cells_of(state.units[s]):
             u = cells[cell]
@@ -129,9 +132,11 @@ def evaluate(state: AllegianceState, seat: int) -> float:
                 side_threat |= card.threat_masks[cell]
             if damage > side_best:
                 side_best = damage
+            factions[card.faction + 1] |= 1 << cell
             mine.append((cell, u, card, damage))
         value[s], hits[s], threat[s], best[s] = v, side_hits, side_threat, side_best
-    formation_size = pool.consts.formation_size
+        if len(mine) >= formation_size:
+            formed[s] = formed_in(pool, factions)
     for s in (0, 1):
         side = state.sides[s]
         enemy = 1 - s
@@ -148,7 +153,7 @@ def evaluate(state: AllegianceState, seat: int) -> float:
         v += W_HAND * len(side.hand)
         if not mine and not side.muster and side.turns >= 1:
             v -= W_ROUT
-        formed = formation_cells(state, s) if len(mine) >= formation_size else 0
+        side_formed = formed[s]
         for cell, u, card, damage in mine:
             # what the Warrior threatens counts in proportion to the HP it has left, so wounding
             # a dangerous Warrior pays even before it dies (focus fire)
@@ -164,7 +169,7 @@ def evaluate(state: AllegianceState, seat: int) -> float:
             v += potency * u.hp / u.max_hp
             if (enemy_threat >> cell) & 1:
                 v -= W_EXPOSED_DYING if u.hp <= enemy_best else W_EXPOSED
-            if (formed >> cell) & 1:
+            if (side_formed >> cell) & 1:
                 v += W_FORMATION
         # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
         for _ in range((hits[s] & state.warriors[enemy]).bit_count()):

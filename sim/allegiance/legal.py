@@ -1,9 +1,9 @@
 """Every choice open to the seat to act (the engine contract's ``legal_actions``).
 
-Built from bit masks over the cells (occupied, enemy units, Blight) and the reach masks each
-ability carries from the pool, so a position's actions cost one pass over the battlefield. The
-actions that name only cells (moves, cells, attacks without a Battle Cry, Soul Combat, support
-abilities) are built once per board and reused (``Table``): they are immutable values."""
+Built from bit masks over the cells (the occupancy masks the state keeps, Blight) and the reach
+masks each ability carries from the pool, so a position's actions cost a pass over the seat's
+own Warriors. Every action is built once per rules version and reused (``Table``): they are
+immutable values, and a decision only picks them out."""
 from __future__ import annotations
 
 from sim.allegiance.actions import (ATTACK, CELL, DECLINE_TACTIC, DEPLOY, DISCARD, END_TURN, FROM_HAND,
@@ -18,22 +18,40 @@ from sim.allegiance.state import NORMAL, AllegianceState
 
 class Table:
     """Prebuilt actions by cell: ``move[c]``, ``cell[c]``, ``attack[c][i][t]``, ``soul[c][t]``,
-    ``support[c][i][t]``."""
-    __slots__ = ("move", "cell", "attack", "soul", "support")
+    ``support[c][i][t]``; by card: ``deploy[card][source]``, ``muster[card]``,
+    ``supply[card][t]``, ``tactic[card]``, ``discard[card]``; attacks with a Battle Cry by
+    ``cry_attacks(c, i, cry)[t]``, made as they are first met (every cell, ability and cry up
+    front would be thousands of actions per cry card)."""
+    __slots__ = ("move", "cell", "attack", "soul", "support", "deploy", "muster", "supply", "tactic", "discard",
+                 "_cry_attacks")
 
-    def __init__(self, n: int, abilities: int):
-        self.move = [Action(MOVE, c) for c in range(n)]
-        self.cell = [Action(CELL, c) for c in range(n)]
-        self.attack = [[[Action(ATTACK, c, i, t, -1) for t in range(n)] for i in range(abilities)] for c in range(n)]
-        self.soul = [[Action(SOUL, c, t) for t in range(n)] for c in range(n)]
-        self.support = [[[Action(SUPPORT, c, i, t) for t in range(n)] for i in range(abilities)] for c in range(n)]
+    def __init__(self, n: int, abilities: int, n_cards: int):
+        cells, cards = range(n), range(n_cards)
+        self.move = [Action(MOVE, c) for c in cells]
+        self.cell = [Action(CELL, c) for c in cells]
+        self.attack = [[[Action(ATTACK, c, i, t, -1) for t in cells] for i in range(abilities)] for c in cells]
+        self.soul = [[Action(SOUL, c, t) for t in cells] for c in cells]
+        self.support = [[[Action(SUPPORT, c, i, t) for t in cells] for i in range(abilities)] for c in cells]
+        self.deploy = [(Action(DEPLOY, card, FROM_HAND), Action(DEPLOY, card, FROM_MUSTER)) for card in cards]
+        self.muster = [Action(MUSTER, card) for card in cards]
+        self.supply = [[Action(SUPPLY, card, t) for t in cells] for card in cards]
+        self.tactic = [Action(TACTIC, card) for card in cards]
+        self.discard = [Action(DISCARD, card) for card in cards]
+        self._cry_attacks: dict[tuple[int, int, int], list[Action]] = {}
+
+    def cry_attacks(self, cell: int, index: int, cry: int) -> list[Action]:
+        key = (cell, index, cry)
+        row = self._cry_attacks.get(key)
+        if row is None:
+            row = self._cry_attacks[key] = [Action(ATTACK, cell, index, t, cry) for t in range(len(self.cell))]
+        return row
 
 
 def table(pool) -> Table:
     t = pool.action_table
     if t is None:
         most = max((max(len(c.attacks), len(c.supports)) for c in pool.cards), default=1)
-        t = pool.action_table = Table(pool.board.n, max(1, most))
+        t = pool.action_table = Table(pool.board.n, max(1, most), len(pool.cards))
     return t
 
 
@@ -50,6 +68,7 @@ def legal_actions(state: AllegianceState) -> list[Action]:
     occupied, enemies, mine = _masks(state, seat)
     room = ap >= consts.deploy_ap and bool(pool.board.side_mask[seat] & ~occupied)
     first_turn = side.turns == 1
+    prebuilt = table(pool)
     actions = [END_TURN]
     cries: list[int] = []
     seen: list[int] = []
@@ -62,16 +81,16 @@ def legal_actions(state: AllegianceState) -> list[Action]:
         if kind == WARRIOR:
             if card.beast_field is not None or card.beast_destroyed is not None:
                 if room and beast_ready(state, card):
-                    actions.append(Action(DEPLOY, card_id, FROM_HAND))
+                    actions.append(prebuilt.deploy[card_id][FROM_HAND])
             elif first_turn:
                 if room:
-                    actions.append(Action(DEPLOY, card_id, FROM_HAND))
+                    actions.append(prebuilt.deploy[card_id][FROM_HAND])
             elif len(side.muster) < consts.muster_size:
-                actions.append(Action(MUSTER, card_id))
+                actions.append(prebuilt.muster[card_id])
         elif kind == WAR_SUPPLY:
             if side.supplies < consts.supplies_per_turn and ap >= card.ap:
-                for target in supply_targets(state, seat, card):
-                    actions.append(Action(SUPPLY, card_id, target))
+                row = prebuilt.supply[card_id]
+                actions.extend([row[target] for target in supply_targets(state, seat, card)])
         elif kind == BATTLE_CRY and side.cries < consts.battle_cries_per_turn:
             cries.append(card_id)
     if room and not first_turn:
@@ -79,7 +98,7 @@ def legal_actions(state: AllegianceState) -> list[Action]:
         for card_id, arrived in side.muster:
             if arrived < side.turns and card_id not in ready:
                 ready.append(card_id)
-                actions.append(Action(DEPLOY, card_id, FROM_MUSTER))
+                actions.append(prebuilt.deploy[card_id][FROM_MUSTER])
     _unit_actions(state, ap, occupied, enemies, mine, cries, actions)
     return actions
 
@@ -116,23 +135,25 @@ def _unit_actions(state: AllegianceState, ap: int, occupied: int, enemies: int, 
                 if hit:
                     index = ability.index
                     plain = attack_actions[cell][index]
+                    if not cries:
+                        actions.extend([plain[target] for target in cells_of(hit)])
+                        continue
+                    with_cry = [prebuilt.cry_attacks(cell, index, cry) for cry in cries]
                     for target in cells_of(hit):
                         append(plain[target])
-                        for cry in cries:
-                            append(Action(ATTACK, cell, index, target, cry))
+                        for row in with_cry:
+                            append(row[target])
             if can_soul:
                 hit = card.soul_masks[cell] & blight
                 if hit:
                     row = soul_actions[cell]
-                    for target in cells_of(hit):
-                        append(row[target])
+                    actions.extend([row[target] for target in cells_of(hit)])
         for index, ability in enumerate(card.supports):
             if not (u.used >> index) & 1 and ap >= ability.ap:
                 if targets_of is None:
                     targets_of = support_masks(state, occupied)
                 row = prebuilt.support[cell][index]
-                for target in aim(ability, cell, targets_of):
-                    append(row[target])
+                actions.extend([row[target] for target in aim(ability, cell, targets_of)])
 
 
 def _finish_step(state: AllegianceState) -> list[Action]:
@@ -145,11 +166,13 @@ def _finish_step(state: AllegianceState) -> list[Action]:
         cells = table(state.pool).cell
         return [cells[c] for c in reachable(state, pending[1])]
     if step == P_DEFEND:
-        return [DECLINE_TACTIC] + [Action(TACTIC, card) for card in tactic_options(state, pending[3])]
+        tactics = table(state.pool).tactic
+        return [DECLINE_TACTIC] + [tactics[card] for card in tactic_options(state, pending[3])]
     if step == P_DISCARD:
+        discards = table(state.pool).discard
         out: list[Action] = []
         for card in state.sides[state.active].hand:
-            action = Action(DISCARD, card)
+            action = discards[card]
             if action not in out:
                 out.append(action)
         return out
