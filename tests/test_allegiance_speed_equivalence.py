@@ -1,0 +1,106 @@
+"""What Allegiance keeps up to date for speed says what a walk over the cells says.
+
+The occupancy masks (``state.units``, ``state.warriors``) are kept by ``place`` and ``remove``
+instead of being rebuilt at each decision; formations are found by bit runs instead of a walk
+from each Warrior; ``cells_of`` reads masks from tables. Each is checked here against a plain
+recomputation, at every decision of seeded matches and in every position one legal action
+away (the positions lookahead makes: deaths, moves, deploys, Strongholds revealed)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sim.allegiance.board import cells_of
+from sim.allegiance.combat import in_formation
+from sim.allegiance.invariants import mask_problems
+from sim.allegiance.pool import WARRIOR
+from sim.core.match import play_match
+
+
+def formation_by_walk(state, cell: int) -> bool:
+    """The guide's reading, walked cell by cell: a run of formation_size Warriors of the
+    unit's owner and faction side by side in its row, the unit among them."""
+    pool = state.pool
+    cards, board = pool.cards, pool.board
+    u = state.cells[cell]
+
+    def ally(c: int) -> bool:
+        v = state.cells[c]
+        return (v is not None and v.owner == u.owner and cards[v.card].type == WARRIOR
+                and cards[v.card].faction == cards[u.card].faction)
+
+    row_start = cell - board.col[cell]
+    count, c = 1, cell - 1
+    while c >= row_start and ally(c):
+        count, c = count + 1, c - 1
+    c = cell + 1
+    while c < row_start + board.cols and ally(c):
+        count, c = count + 1, c + 1
+    return count >= pool.consts.formation_size
+
+
+def check_position(state) -> list[str]:
+    problems = mask_problems(state)
+    cards = state.pool.cards
+    for cell, u in enumerate(state.cells):
+        if u is not None and cards[u.card].type == WARRIOR and in_formation(state, cell) != formation_by_walk(state, cell):
+            problems.append(f"turn {state.turn}: formation of {state.pool.board.names[cell]} disagrees with the walk")
+    return problems
+
+
+@pytest.mark.parametrize("pilot", ["random", "greedy"])
+def test_masks_and_formations_match_the_cells_in_play_and_one_action_away(allegiance, pilot):
+    eng, pool, _data, _ruleset, decks = allegiance
+    problems: list[str] = []
+    checked = 0
+
+    def on_decision(state, _action):
+        nonlocal checked
+        problems.extend(check_position(state))
+        for action in eng.legal_actions(state):
+            trial = eng.clone(state)
+            eng.apply(trial, action)
+            problems.extend(f"after {eng.describe(state, action)}: {p}" for p in check_position(trial))
+            checked += 1
+
+    matches = 4 if pilot == "random" else 1
+    for seed in range(matches):
+        r = play_match(eng, pool, [decks[seed % len(decks)], decks[(seed + 1) % len(decks)]], 900 + seed,
+                       [pilot, pilot], log=False, on_decision=on_decision)
+        assert r.error is None, r.error
+    assert checked > 500
+    assert not problems, problems[:5]
+
+
+def test_a_formation_in_a_row_needs_one_faction_side_by_side(allegiance):
+    eng, pool, _data, _ruleset, decks = allegiance
+    state = eng.new_match(pool, decks[:2], 3, log=False)
+    board, cards = pool.board, pool.cards
+    warriors = [c.id for c in cards if c.type == WARRIOR and c.faction >= 0]
+    warrior = warriors[0]
+    other = next(w for w in warriors if cards[w].faction != cards[warrior].faction)
+    row = board.cells_of_row(0, 0)  # seat 0's row A: nobody stands there at the start
+    for c in row[:pool.consts.formation_size]:
+        state.place(c, _warrior(state, warrior, 0))
+    assert all(in_formation(state, c) for c in row[:pool.consts.formation_size])
+    # break the run with a Warrior of the other faction: nobody in the row is in formation
+    state.remove(row[1])
+    state.place(row[1], _warrior(state, other, 0))
+    assert not any(in_formation(state, c) for c in row[:pool.consts.formation_size])
+    assert not check_position(state)
+
+
+def _warrior(state, card: int, seat: int):
+    from sim.allegiance.state import Unit
+    hp = state.pool.cards[card].hp
+    state.next_uid += 1
+    return Unit(card, seat, state.next_uid, hp, hp)
+
+
+def test_cells_of_lists_every_set_bit_lowest_first():
+    rng = random.Random(7)
+    for bits in (0, 1, 5, 12, 13, 24, 48, 49, 100):
+        for _ in range(300):
+            mask = rng.getrandbits(bits) if bits else 0
+            assert cells_of(mask) == [i for i in range(mask.bit_length()) if (mask >> i) & 1]
