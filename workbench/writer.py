@@ -14,6 +14,7 @@ event-log part stays invisible until its chunks row exists).
 """
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,8 +58,10 @@ class BatchWriter:
     def __init__(self, path: str | Path, wait: float = LOCK_WAIT_SECONDS):
         self.path = Path(path).resolve()
         self.wait = wait
-        # one thread: a batch is too small for parallel work to save more CPU than it costs
-        self.con = duckdb.connect(":memory:", config={"threads": 1})
+        # one thread: a batch is too small for parallel work to save more CPU than it costs; a
+        # checkpoint threshold below any batch: the commit checkpoints the batch straight into
+        # the file (DETACH would checkpoint it anyway), not writing it to the WAL first
+        self.con = duckdb.connect(":memory:", config={"threads": 1, "checkpoint_threshold": "1KB"})
 
     def store(self, run_id: int, arrived: list[ArrivedChunk]) -> list[ArrivedChunk]:
         """Store the chunks not stored yet, in one transaction; return those it stored."""
@@ -83,7 +86,8 @@ class BatchWriter:
                 self._record_chunks(run_id, fresh)
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            with suppress(duckdb.Error):  # a failed COMMIT has already ended the transaction
+                con.execute("ROLLBACK")
             raise
         return fresh
 
