@@ -60,7 +60,7 @@ class CheckingEngine(FrontierEngine):
 
     def remember(self, state):
         """The last few states cloned from (a lookahead move must change none of them)."""
-        self.sources = (getattr(self, "sources", None) or ())[-6:] + (state,)
+        self.sources = (getattr(self, "sources", None) or ())[-3:] + (state,)
 
 
 def setup():
@@ -71,15 +71,12 @@ def setup():
     return eng, pool, [eng.compile_deck(pool, d) for d in decks]
 
 
-@pytest.mark.parametrize("pilot", ["greedy", "planner", "mcts:4"])
+@pytest.mark.parametrize("pilot", ["greedy", "planner", "mcts:3"])
 def test_lookahead_leaves_the_match_alone_and_caches_hold(pilot):
     eng, pool, decks = setup()
     CheckingEngine.checks = 0
-    n = 2 if pilot == "greedy" else 1
-    for i in range(n):
-        r = play_match(eng, pool, [decks[i % len(decks)], decks[(i + 1) % len(decks)]], 900 + i,
-                       [pilot, pilot], log=True)
-        assert r.error is None, r.error
+    r = play_match(eng, pool, [decks[0], decks[1]], 900, [pilot, pilot], log=True)
+    assert r.error is None, r.error
     assert CheckingEngine.checks > 100
 
 

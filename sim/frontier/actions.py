@@ -47,19 +47,11 @@ class ActionTable:
 
     def plays(self, card_id: int, lanes: tuple) -> tuple:
         """The creature's PLAY actions into ``lanes``, in lane order."""
-        got = self._plays[card_id].get(lanes)
-        if got is None:
-            row = self.play[card_id]
-            got = self._plays[card_id][lanes] = tuple(row[lane] for lane in lanes)
-        return got
+        return _into(self._plays[card_id], self.play[card_id], lanes)
 
     def summons(self, slot: int, lanes: tuple) -> tuple:
         """The Deputy slot's SUMMON actions into ``lanes``, in lane order."""
-        got = self._summons[slot].get(lanes)
-        if got is None:
-            row = self.summon[slot]
-            got = self._summons[slot][lanes] = tuple(row[lane] for lane in lanes)
-        return got
+        return _into(self._summons[slot], self.summon[slot], lanes)
 
     def choices(self, options: tuple) -> tuple:
         """A pending choice's CHOOSE actions, one per option, in the options' order."""
@@ -67,3 +59,11 @@ class ActionTable:
         if got is None:
             got = self._choices[options] = tuple(Action(CHOOSE, option) for option in options)
         return got
+
+
+def _into(memo: dict, row: tuple, lanes: tuple) -> tuple:
+    """``row``'s actions (one per lane) for ``lanes``, kept in ``memo`` by the lane set."""
+    got = memo.get(lanes)
+    if got is None:
+        got = memo[lanes] = tuple(row[lane] for lane in lanes)
+    return got

@@ -70,7 +70,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
     unit = state.own(unit)
     seat = unit.owner
     t_seat, t_lane = target >> 4, target & 15
-    side = state.sides[t_seat]
+    side = state.own_side(t_seat)  # the defending seat: its sheriff, Cover or creature is hit
     pool = state.pool
     n_middle = pool.n_middle
     from_middle = unit.lane < n_middle
@@ -78,7 +78,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
     if not from_middle:
         unit.fresh = False  # once a High-Rise creature attacks it can be targeted normally
     strike = power(state, unit)
-    mine = state.sides[seat]
+    mine = state.own_side(seat)
     if mine.sheriff == MALACHAR and not mine.attacked:
         strike += pool.consts.malachar_attack_bonus  # Malachar: the first attack each turn
     mine.attacked = True

@@ -20,14 +20,14 @@ NO_TARGET_OPS = ("draw", "gain_gold", "flip")
 def hit_sheriff(state: FrontierState, source_seat: int, seat: int, amount: int, card: int) -> None:
     """Damage a sheriff. Each instance dealt to an enemy earns its dealer Gold next turn.
     Ironhold's damage reduction applies to every instance; a hit reduced to 0 is no instance."""
-    side = state.sides[seat]
-    if side.sheriff == IRONHOLD:
+    if state.sides[seat].sheriff == IRONHOLD:
         amount -= state.pool.consts.ironhold_reduction
     if amount <= 0:
         return
+    side = state.own_side(seat)
     side.hp -= amount
     if seat != source_seat:
-        state.sides[source_seat].gold_bonus += 1
+        state.own_side(source_seat).gold_bonus += 1
     ev = state.events
     if ev is not None:
         ev.emit(state.turn, source_seat, K.DAMAGE, card, SHERIFF_TARGET, amount, NO_ID, f"p{seat}")
@@ -60,6 +60,7 @@ def heal_sheriff(state: FrontierState, seat: int, target_seat: int, amount: int,
     side = state.sides[target_seat]
     gained = min(amount, side.max_hp - side.hp)
     if gained > 0:
+        side = state.own_side(target_seat)
         side.hp += gained
         if state.events is not None:
             state.events.emit(state.turn, seat, K.HEAL, card, SHERIFF_TARGET, gained, NO_ID, f"p{target_seat}")
@@ -67,7 +68,7 @@ def heal_sheriff(state: FrontierState, seat: int, target_seat: int, amount: int,
 
 def break_cover(state: FrontierState, attacker_seat: int, seat: int, lane: int, card: int) -> None:
     """An attack breaks one Cover Token; Reedwick banks Mana for his next turn when his breaks."""
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.cover = replaced(side.cover, lane, side.cover[lane] - 1)
     if side.sheriff == REEDWICK:
         side.mana_bonus += state.pool.consts.reedwick_mana_per_break
@@ -91,6 +92,8 @@ def process_deaths(state: FrontierState) -> None:
             u = lanes[lane]
             if u is None or u.hp > 0:
                 continue
+            side = state.own_side(seat)  # the seat changes (the same lanes, now its own)
+            lanes = side.lanes
             lanes[lane] = None
             ev = state.events
             if cards[u.card].type == DEPUTY:
@@ -331,7 +334,7 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
                 draw_card(state, seat)
         return
     if op == "gain_gold":
-        state.sides[seat].gold += fx.amount
+        state.own_side(seat).gold += fx.amount
         if ev is not None:
             ev.emit(state.turn, seat, K.GOLD_GAIN, card, NO_ID, fx.amount)
         return
@@ -343,8 +346,8 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
         return
     for target in targets:
         t_seat, lane = target >> 4, target & 15
-        side = state.sides[t_seat]
         if op == "cover":
+            side = state.own_side(t_seat)
             room = state.pool.consts.max_cover_per_lane - side.cover[lane]
             added = min(fx.amount, room)
             if added > 0:
@@ -361,7 +364,7 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
         if fx.kind == "lane":  # every creature of the named sides in that lane
             units = [state.sides[s].lanes[lane] for s in _sides(state, seat, fx.side)]
         else:
-            units = [side.lanes[lane]]
+            units = [state.sides[t_seat].lanes[lane]]
         for u in units:
             if u is not None and u.hp > 0:  # not one that died earlier in this same effect
                 _apply_to_unit(state, seat, fx, state.own(u), card)
@@ -412,14 +415,14 @@ def _apply_choice(state: FrontierState, seat: int, fx, option: int, card: int, s
         return
     u = state.own(state.find_uid(src_uid))
     if fx.op == "overdrive":  # pay the extra Gold for the boost
-        state.sides[seat].gold -= fx.amount
+        state.own_side(seat).gold -= fx.amount
         u.atk += fx.atk
         u.hp += fx.hp
         u.max_hp += fx.hp
         if ev is not None:
             ev.emit(state.turn, seat, K.OVERDRIVE, card, u.card, fx.amount, u.lane, f"+{fx.atk}/+{fx.hp}")
     elif fx.op == "shove":  # Stampede: the defender moves and loses its next attack
-        lanes = state.sides[u.owner].lanes
+        lanes = state.own_side(u.owner).lanes  # u was owned, and so its seat: the same lanes
         old, new = u.lane, option & 15
         lanes[old], lanes[new] = None, u
         u.lane = new
@@ -432,7 +435,7 @@ def fire_flip(state: FrontierState, seat: int, src_uid: int, card: int) -> None:
     """A Flip: every other friendly Flip-Charged creature not yet charged charges, and its
     'when: charged' ability resolves (in lane order)."""
     frames = []
-    for u in state.sides[seat].lanes:
+    for u in state.own_side(seat).lanes:
         if u is None or u.uid == src_uid or not u.kw & FLIP_CHARGED or u.charged:
             continue
         u = state.own(u)

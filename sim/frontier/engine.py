@@ -137,7 +137,8 @@ class FrontierEngine:
         hidden order. Frontier shows no hidden card to another seat, so nothing is known beyond it.
         """
         c = state.fork()
-        for s, side in enumerate(c.sides):
+        for s in range(len(c.sides)):
+            side = c.own_side(s)
             if s == seat:
                 deck = side.deck = sorted(side.deck)  # a new list: the fork shares the old one
                 shuffle(rng, deck)
@@ -200,6 +201,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
         side.deputies, side.dzone, side.dused = (), [], []
         side.mana_bonus = side.zix_left = side.trims_left = 0
         side.attacked = False
+        side.gen, side.value = state.gen, None
         state.sides.append(side)
     state.active = state.to_act = 0
     state.turn = 0

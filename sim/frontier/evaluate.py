@@ -90,8 +90,24 @@ def own_value(u, atk: int) -> float:
 
 
 def side_value(state: FrontierState, seat: int, extra=None) -> float:
-    """``extra``: card_worth(pool), when the caller has it."""
+    """``extra``: card_worth(pool), when the caller has it.
+
+    The value is cached on the seat with the per-card table it used (lookahead clones share the
+    seats a move leaves alone, so most candidates value one seat afresh, not two); the engine
+    drops it before it changes the seat or one of its units (FrontierState.own_side, own)."""
     side = state.sides[seat]
+    pool = state.pool
+    if extra is None:
+        extra = card_worth(pool)
+    cached = side.value
+    if cached is not None and cached[0] is extra:
+        return cached[1]
+    v = _side_value(state, side, extra)
+    side.value = (extra, v)
+    return v
+
+
+def _side_value(state: FrontierState, side, extra: list) -> float:
     pool = state.pool
     # danger is measured from the larger of the seat's cap and the rules' starting HP, so a
     # sheriff with few HP (a Frontier Run enemy) is in danger from the start and one with many
@@ -101,8 +117,6 @@ def side_value(state: FrontierState, seat: int, extra=None) -> float:
     missing = (cap if cap > starting else starting) - hp
     v = W_LIFE * hp - W_LOW_LIFE * missing * missing / 10.0
     board = 0.0
-    if extra is None:
-        extra = card_worth(pool)
     for u in side.lanes:
         if u is not None:
             cached = u.value

@@ -42,7 +42,7 @@ def summon_lanes(state: FrontierState, seat: int) -> tuple[tuple, tuple]:
 
 
 def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
-    side = state.sides[seat]
+    side = state.own_side(seat)
     card = state.pool.cards[card_id]
     side.hand = removed(side.hand, card_id)
     paid = mana_cost(side, card, state.pool.consts)
@@ -76,7 +76,7 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
     u.fresh = lane >= state.pool.n_middle  # fresh High-Rise units dodge until they attack
     u.skip, u.charged = 0, False
     u.gen, u.value = state.gen, None
-    state.sides[seat].lanes[lane] = u
+    state.own_side(seat).lanes[lane] = u
     return u
 
 
@@ -85,7 +85,7 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
 def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None:
     """Summon a Deputy into an empty lane for its Mana and Gold; it enters like a creature
     played from hand (its on-play keywords and abilities fire)."""
-    side = state.sides[seat]
+    side = state.own_side(seat)
     card = state.pool.cards[side.deputies[slot]]
     side.mana -= card.mana
     side.gold -= card.gold
@@ -99,7 +99,7 @@ def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None
 
 
 def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
-    side = state.sides[seat]
+    side = state.own_side(seat)
     card = state.pool.cards[side.deputies[slot]]
     side.gold -= card.off_gold
     side.dused = replaced(side.dused, slot, side.turns)
@@ -110,7 +110,7 @@ def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
 
 def zix_discard(state: FrontierState, seat: int, card_id: int) -> None:
     """Zix's one discard-for-2 draw: discard a card from hand, draw two."""
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.hand = removed(side.hand, card_id)
     side.discard = side.discard + [card_id]
     side.zix_left -= 1

@@ -7,10 +7,12 @@ in place only by the state whose ``gen`` it carries, and the engine asks ``state
 for a writable unit before it changes one. A fork gives both itself and its source new
 generations, so neither writes into the units they now share.
 
+Seats (``Side``) are shared the same way: the engine asks ``state.own_side(seat)`` before it
+changes a seat (owning a unit owns its seat first), so a move copies only the seats it changes.
 A seat's card lists and small per-lane lists (hand, deck, discard, cover, dzone, dused) are
-shared by a fork too: the engine never changes one in place but puts a changed copy in its
-place (``replaced``, ``removed``, ``list + [x]``), so a fork copies one list per seat (its lanes)
-instead of seven, and a move pays only for the lists it changes.
+shared even by a seat's copy: the engine never changes one in place but puts a changed copy in
+its place (``replaced``, ``removed``, ``list + [x]``), so copying a seat copies one list, its
+lanes. A seat and a unit carry evaluate's cached value, dropped when they are owned.
 """
 from __future__ import annotations
 
@@ -94,21 +96,25 @@ class Side:
     zix_left    Zix's discard-for-2 uses left
     attacked    the seat has attacked this turn (Malachar boosts the first attack)
     trims_left  cards this turn that still get Cogsworth's cost trim
+
+    Bookkeeping, not game state: ``gen`` and ``value`` as on Unit (``value`` is evaluate's
+    (per-card worth table, value) of the seat, or None).
     """
     __slots__ = ("hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard",
                  "lanes", "cover", "decklist", "sheriff", "deputies", "dzone", "dused", "mana_bonus",
-                 "zix_left", "attacked", "trims_left")
+                 "zix_left", "attacked", "trims_left", "gen", "value")
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
-    def copy(self, gen: int | None = None) -> "Side":
-        """A copy of the seat. With ``gen`` nothing is shared (its units are copied, writable by
-        that generation); without, a fork's copy: the units and every list but the lanes are
-        shared, copy-on-write (see the module's note)."""
+    def copy(self, gen: int, deep: bool) -> "Side":
+        """A copy of the seat writable by generation ``gen``. ``deep``: nothing is shared (the
+        units are copied too); else the units and every list but the lanes stay shared,
+        copy-on-write (see the module's note)."""
         s = Side.__new__(Side)
+        s.gen, s.value = gen, None
         s.hp, s.max_hp, s.mana, s.gold = self.hp, self.max_hp, self.mana, self.gold
         s.gold_bonus, s.turns = self.gold_bonus, self.turns
-        if gen is None:
+        if not deep:
             s.hand, s.deck, s.discard = self.hand, self.deck, self.discard
             s.lanes = self.lanes[:]
             s.cover, s.dzone, s.dused = self.cover, self.dzone, self.dused
@@ -160,13 +166,25 @@ class FrontierState(MatchState):
                     return u
         return None
 
+    def own_side(self, seat: int) -> Side:
+        """The seat made writable in this state (a copy put in its place if it is shared), its
+        cached value dropped. Every change the engine makes to a seat goes through here first;
+        callers go on with the returned seat, never one they read before."""
+        side = self.sides[seat]
+        if side.gen != self.gen:
+            side = self.sides[seat] = side.copy(self.gen, deep=False)
+        else:
+            side.value = None
+        return side
+
     def own(self, u: Unit) -> Unit:
         """``u`` made writable in this state: the unit itself if this state may write it, else a
-        copy put in its place on the field. Every change the engine makes to a unit goes
-        through here first (and the unit's cached value is dropped, as it is about to change).
-        Callers go on with the returned unit, never the one they passed."""
+        copy put in its place on the field (its seat owned first). Every change the engine makes
+        to a unit goes through here first (and the cached values of the unit and its seat are
+        dropped, as they are about to change). Callers go on with the returned unit, never the
+        one they passed."""
+        lanes = self.own_side(u.owner).lanes
         if u.gen != self.gen:
-            lanes = self.sides[u.owner].lanes
             if lanes[u.lane] is not u:
                 raise ValueError(f"{u!r} is not on the field where it says it is")
             u = lanes[u.lane] = u.copy(self.gen)
@@ -179,8 +197,8 @@ class FrontierState(MatchState):
         return self._copy(deep=True)
 
     def fork(self) -> "FrontierState":
-        """A lookahead copy, cheap: units are shared copy-on-write (the engine's own changes go
-        through ``own``). Both states get new generations, so neither writes a shared unit in
+        """A lookahead copy, cheap: seats and units are shared copy-on-write (the engine's own
+        changes go through ``own_side`` and ``own``). Both states get new generations, so neither writes a shared unit in
         place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
         s = self._copy(deep=False)
         self.gen = new_generation()
@@ -190,7 +208,7 @@ class FrontierState(MatchState):
         s = FrontierState.__new__(FrontierState)
         s.gen = new_generation()
         s.pool = self.pool
-        s.sides = [side.copy(s.gen if deep else None) for side in self.sides]
+        s.sides = [side.copy(s.gen, deep=True) for side in self.sides] if deep else self.sides[:]
         s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
         s.stack = [frame[:] for frame in self.stack] if self.stack else []

@@ -14,7 +14,7 @@ def attacks_per_turn(kw: int) -> int:
 
 def draw_card(state: FrontierState, seat: int) -> None:
     """Move the top card of the deck to the hand; over the hand limit it is burned (discarded)."""
-    side = state.sides[seat]
+    side = state.own_side(seat)
     card = side.deck[-1]
     side.deck = side.deck[:-1]  # a new list: forks share the old one (state.py)
     ev = state.events
@@ -35,7 +35,7 @@ def start_turn(state: FrontierState, seat: int) -> None:
     state.turn += 1
     state.active = state.to_act = seat
     state.chance = None  # this turn's chance stream is derived when first used
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.turns += 1
     ev = state.events
 
