@@ -42,8 +42,21 @@ SETTABLE = (HUSTLE, AMBUSH)
 def sees_hidden(state: AlleyState, seat: int) -> bool:
     """MARKED: the seat has a working MARKED source (a character on the field whose effects work,
     or a face-up Continuous card)."""
-    from sim.alleyway.field import has_keyword_source  # field imports this module
-    return has_keyword_source(state, seat, MARKED)
+    return _field().has_keyword_source(state, seat, MARKED)
+
+
+def _field():
+    """sim.alleyway.field, which imports this module: imported on the first call, then kept (an
+    import statement here cost an import-system call at every turn and every determinize)."""
+    global _FIELD
+    if _FIELD is None:
+        from sim.alleyway import field
+
+        _FIELD = field
+    return _FIELD
+
+
+_FIELD = None
 
 
 def shown_hand(state: AlleyState, seat: int, other: int) -> bool:

@@ -9,7 +9,7 @@ from itertools import combinations
 
 from sim.alleyway import brawl, field, play, turns
 from sim.alleyway.actions import KEEP_HAND, NEXT_PHASE, REDRAW_HAND, Action
-from sim.alleyway.pool import AMBUSH, CHARACTER, HUSTLE, NO_DISCOUNT
+from sim.alleyway.pool import AMBUSH, CHARACTER, HUSTLE, INFILTRATE, NO_DISCOUNT
 from sim.alleyway.pool import HEAVY as HEAVY_TYPE
 from sim.alleyway.state import BACK_BASE, BRAWL, MULLIGAN, AlleyState, code
 
@@ -135,7 +135,14 @@ def _any_phase(state: AlleyState, seat: int, actions: list) -> None:
 
 def _attacks(state: AlleyState, seat: int, actions: list) -> None:
     table = state.pool.actions
+    # an attacker's targets depend on it only through INFILTRATE (brawl.attack_targets): found
+    # once for the attackers with it and once for those without
+    targets_by_infiltrate: dict[bool, list[int]] = {}
     for u in state.sides[seat].lanes:
         if u is not None and brawl.can_attack(state, u):
-            for target in brawl.attack_targets(state, u):
+            infiltrate = bool(u.kw & INFILTRATE and u.active)
+            targets = targets_by_infiltrate.get(infiltrate)
+            if targets is None:
+                targets = targets_by_infiltrate[infiltrate] = brawl.attack_targets(state, u)
+            for target in targets:
                 actions.append(table.attack(u.lane, target))
