@@ -4,8 +4,9 @@ Opening a DuckDB file costs about 30 ms of CPU (every connection starts a new da
 instance) and closing it checkpoints (about 20 ms), whatever the chunk holds; per chunk that was
 most of the writer's work. So the writer keeps one in-memory DuckDB for the whole run and
 ATTACHes the store file only while it writes a batch: attaching reads the file's catalog (a few
-ms) and DETACH checkpoints and releases the lock, so readers get in between batches as they got
-in between chunks, and no process holds the file while the workers play.
+ms), the batch's commit checkpoints it into the file, and DETACH releases the lock, so readers
+get in between batches as they got in between chunks, and no process holds the file while the
+workers play.
 
 A batch is every chunk that arrived since the last one (the farm decides when: workbench/farm.py),
 stored in one transaction: a reader sees a chunk whole or not at all, a chunk already in is
