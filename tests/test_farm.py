@@ -129,7 +129,7 @@ def test_resume_refuses_changed_rules(tmp_path):
     base = data / "frontier" / "rules" / "base.yaml"
     base.write_text(base.read_text().replace("starting_hp: 30", "starting_hp: 25"))
     res = run_cli("simulate", "--resume", "1", "--db", str(path), env=env)
-    assert res.returncode == 2 and "changed since the run started" in res.stderr
+    assert res.returncode == 2 and "rules version 'base' changed" in res.stderr and "since the run started" in res.stderr
 
 
 @pytest.mark.slow
