@@ -33,16 +33,19 @@ class CheckingEngine(FrontierEngine):
     on a clone leaves the state it was cloned from as it was."""
 
     checks = 0
+    LIMIT = 1500  # evaluations checked per match; the rest of it plays unchecked (a searching
+                  # pilot's match makes tens of thousands, and each check copies and compares)
 
     def evaluate(self, state, seat):
         value = super().evaluate(state, seat)
-        assert value == super().evaluate(state.clone(), seat), "a cached unit value is stale"
-        CheckingEngine.checks += 1
+        if CheckingEngine.checks < self.LIMIT:
+            assert value == super().evaluate(state.clone(), seat), "a cached value is stale"
+            CheckingEngine.checks += 1
         return value
 
     def apply(self, state, action):
         sources = getattr(self, "sources", None)
-        if sources is None or state.events is not None:
+        if sources is None or state.events is not None or CheckingEngine.checks >= self.LIMIT:
             return super().apply(state, action)
         # a lookahead clone: the states it may share units with must not change
         before = [(s, picture(s)) for s in sources if s is not state]
@@ -77,7 +80,7 @@ def test_lookahead_leaves_the_match_alone_and_caches_hold(pilot):
     CheckingEngine.checks = 0
     r = play_match(eng, pool, [decks[0], decks[1]], 900, [pilot, pilot], log=True)
     assert r.error is None, r.error
-    assert CheckingEngine.checks > 100
+    assert CheckingEngine.checks > 500
 
 
 def test_a_fork_and_its_source_stay_independent():
