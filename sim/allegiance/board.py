@@ -20,7 +20,7 @@ NO_LINE = 31
 class Board:
     __slots__ = ("rows_per_side", "rows", "cols", "n", "row", "col", "side", "line", "cheb",
                  "orth", "king", "orth_mask", "side_mask", "row_b", "names", "index", "all_mask",
-                 "_reach", "_balls", "_run_starts")
+                 "row_mask", "_reach", "_balls", "_run_starts")
 
     def __init__(self, rows_per_side: int, columns: int):
         r, c = rows_per_side, columns
@@ -42,6 +42,7 @@ class Board:
                      for a in range(n)]
         self.king = [tuple(b for b in range(n) if self.cheb[a * n + b] == 1) for a in range(n)]
         self.orth_mask = [sum(1 << b for b in self.orth[a]) for a in range(n)]
+        self.row_mask = [sum(1 << i for i in range(n) if self.row[i] == row) for row in range(self.rows)]
         self.side_mask = [sum(1 << i for i in range(n) if self.side[i] == s) for s in (0, 1)]
         self.all_mask = (1 << n) - 1
         self.row_b = [self.cells_of_row(s, 1) for s in (0, 1)]

@@ -22,7 +22,16 @@ from sim.core.events import NO_ID
 def in_formation(state: AllegianceState, cell: int) -> bool:
     """Whether the Warrior on ``cell`` stands in a run of at least 4 (``formation_size``) Warriors
     of its owner's faction side by side in its row."""
-    return bool((formation_cells(state, state.cells[cell].owner) >> cell) & 1)
+    pool = state.pool
+    cells, cards = state.cells, pool.cards
+    u = cells[cell]
+    faction = cards[u.card].faction
+    row = state.warriors[u.owner] & pool.board.row_mask[pool.board.row[cell]]  # a run stays in its row
+    allies = 0
+    for c in cells_of(row):
+        if cards[cells[c].card].faction == faction:
+            allies |= 1 << c
+    return bool((formed_in(pool, (allies,)) >> cell) & 1)
 
 
 def formation_cells(state: AllegianceState, seat: int) -> int:

@@ -213,7 +213,7 @@ def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
         side.decklist = side.fortress = ()
         state.sides.append(side)
     state.cells = [None] * pool.board.n
-    state.units, state.warriors = [0, 0], [0, 0]
+    state.units, state.warriors = (0, 0), (0, 0)
     state.blight = 0
     state.blight_supply = consts.blight_tokens
     state.blight_destroyed = 0

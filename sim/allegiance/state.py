@@ -84,8 +84,9 @@ class AllegianceState(MatchState):
     pool: Any
     sides: list[Side]
     cells: list[Unit | None]   # one entry per cell of the battlefield
-    units: list[int]           # per seat: bit c set, the seat's unit (Warrior or Stronghold) on cell c
-    warriors: list[int]        # per seat: bit c set, the seat's Warrior on cell c
+    # immutable pairs, replaced on change, so a clone shares them for free
+    units: tuple[int, int]     # per seat: bit c set, the seat's unit (Warrior or Stronghold) on cell c
+    warriors: tuple[int, int]  # per seat: bit c set, the seat's Warrior on cell c
     blight: int                # bit c set: a Blight token on cell c
     pending: tuple | None      # a step being waited on (actions.py)
     chance: random.Random | None
@@ -114,18 +115,18 @@ class AllegianceState(MatchState):
     def place(self, cell: int, unit: Unit) -> None:
         """A unit arrives on the empty ``cell``."""
         self.cells[cell] = unit
-        bit = 1 << cell
-        self.units[unit.owner] |= bit
+        bit, seat = 1 << cell, unit.owner
+        self.units = _with(self.units, seat, self.units[seat] | bit)
         if self.pool.cards[unit.card].type == WARRIOR:
-            self.warriors[unit.owner] |= bit
+            self.warriors = _with(self.warriors, seat, self.warriors[seat] | bit)
 
     def remove(self, cell: int) -> Unit:
         """The unit on ``cell`` leaves it (destroyed or moving away); returns it."""
         unit = self.cells[cell]
         self.cells[cell] = None
-        keep = ~(1 << cell)
-        self.units[unit.owner] &= keep
-        self.warriors[unit.owner] &= keep
+        keep, seat = ~(1 << cell), unit.owner
+        self.units = _with(self.units, seat, self.units[seat] & keep)
+        self.warriors = _with(self.warriors, seat, self.warriors[seat] & keep)
         return unit
 
     def clone(self) -> "AllegianceState":
@@ -133,7 +134,7 @@ class AllegianceState(MatchState):
         s.pool = self.pool
         s.sides = [side.copy() for side in self.sides]
         s.cells = self.cells[:]
-        s.units, s.warriors = self.units[:], self.warriors[:]
+        s.units, s.warriors = self.units, self.warriors
         s.blight, s.blight_supply, s.blight_destroyed = self.blight, self.blight_supply, self.blight_destroyed
         s.active, s.to_act, s.turn = self.active, self.to_act, self.turn
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
@@ -144,3 +145,8 @@ class AllegianceState(MatchState):
         s.ledger = None
         copy_hold(self, s)
         return s
+
+
+def _with(pair: tuple[int, int], seat: int, mask: int) -> tuple[int, int]:
+    """The pair of seat masks with ``seat``'s replaced."""
+    return (mask, pair[1]) if seat == 0 else (pair[0], mask)
