@@ -34,18 +34,6 @@ def in_formation(state: AllegianceState, cell: int) -> bool:
     return bool((formed_in(pool, (allies,)) >> cell) & 1)
 
 
-def formation_cells(state: AllegianceState, seat: int) -> int:
-    """The mask of the seat's Warriors that stand in a formation: a run of ``formation_size``
-    Warriors of one faction side by side in a row (a run of mixed factions is none)."""
-    pool = state.pool
-    cells, cards = state.cells, pool.cards
-    by_faction: dict[int, int] = {}
-    for cell in cells_of(state.warriors[seat]):
-        faction = cards[cells[cell].card].faction
-        by_faction[faction] = by_faction.get(faction, 0) | (1 << cell)
-    return formed_in(pool, by_faction.values())
-
-
 def formed_in(pool, faction_masks) -> int:
     """The cells in a formation, given one mask per faction of one seat's Warriors."""
     size = pool.consts.formation_size

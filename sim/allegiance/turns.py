@@ -3,9 +3,9 @@ turn: discard down to the hand limit, then Blight Overrun and Rout."""
 from __future__ import annotations
 
 from sim.allegiance.actions import P_DISCARD
+from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, blight_on_side, draw_card, finish, process_deaths
 from sim.allegiance.kinds import KINDS as K
-from sim.allegiance.board import cells_of
 from sim.allegiance.state import DRAINED, NORMAL, TAPPED, AllegianceState
 from sim.core.events import NO_ID
 from sim.core.state import holds_turn
