@@ -1,6 +1,6 @@
 """Frontier's lookahead shortcuts change nothing: copy-on-write clones never write into the
 state they were made from, evaluate's cached unit values equal values computed from scratch, and
-the engine's faster paths (legal actions, the determinize shuffle) give what the plain
+the engine's faster paths (legal actions) give what the plain
 computation gives, checked at every decision of seeded matches."""
 from __future__ import annotations
 
@@ -106,17 +106,6 @@ def test_a_fork_and_its_source_stay_independent():
         for trial, pic in forks:
             assert picture(trial) == pic, "the source's move changed a fork"
     assert tried >= 3000 or state.over
-
-
-def test_determinize_shuffle_draws_like_random_shuffle():
-    from sim.frontier.draws import shuffle
-    for seed in range(200):
-        items = list(range(seed % 37))
-        a, b = random.Random(seed), random.Random(seed)
-        x, y = items[:], items[:]
-        a.shuffle(x)
-        shuffle(b, y)
-        assert x == y and a.random() == b.random()
 
 
 # --- legal actions: the engine's list against the plain computation ---------------------------------

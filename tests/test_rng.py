@@ -23,3 +23,26 @@ def test_derivation_does_not_depend_on_the_process_hash_salt():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={"PYTHONHASHSEED": salt}).stdout.strip() for salt in ("1", "2")}
     assert outs == {str(derive_seed(7, "chance", 3))}
+
+
+def test_shuffle_is_random_shuffle():
+    """sim.core.rng.shuffle deals the order random.shuffle deals from the same stream, for every
+    length (0 and 1 included), and leaves the stream where random.shuffle leaves it; a stream of
+    another type is shuffled by its own method."""
+    import random
+    from sim.core.rng import shuffle
+    for seed in range(200):
+        for n in (0, 1, 2, 7, 40, 61):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, reference = list(range(n)), list(range(n))
+            shuffle(ours, mine)
+            theirs.shuffle(reference)
+            assert mine == reference
+            assert ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+    items = [1, 2, 3]
+    shuffle(Reversing(1), items)
+    assert items == [3, 2, 1]

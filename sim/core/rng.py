@@ -34,6 +34,28 @@ def copy_stream(rng: random.Random | None) -> random.Random | None:
     return copy
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would: the same order from the
+    same draws, leaving the stream where ``random.shuffle`` leaves it.
+
+    Why: a lookahead pilot determinizes at every decision, reshuffling every hidden card, and
+    the standard shuffle makes two Python-level calls per card. This is CPython's algorithm
+    (Fisher-Yates, each index drawn by rejection sampling on ``getrandbits``) with those calls
+    inlined. Only for a plain ``random.Random``: a subclass may draw differently, so it
+    shuffles itself (tests/test_rng.py holds this to ``random.shuffle``)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 class Streams:
     """The named streams of one match."""
 

@@ -12,7 +12,7 @@ from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.combat import attack
-from sim.frontier.draws import shuffle
+from sim.core.rng import shuffle
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
