@@ -59,7 +59,12 @@ class Engine(Protocol):
 
     # --- lookahead ---------------------------------------------------------------------------
     def clone(self, state: Any) -> Any:
-        """A cheap copy with logging off (no events, no ledger)."""
+        """A cheap copy with logging off (no events, no ledger). It may share parts with its
+        source copy-on-write (Frontier's and AlleyWay's forks share units and seats until one
+        side changes them), so a clone is changed only through the engine (``apply``,
+        ``begin_held_turn``) and the lookahead helpers (``hold_turns``, ``reseed_chance``);
+        code that edits a position by hand (tests, scenario tools) takes the state's own deep
+        copy, ``state.clone()``."""
 
     def begin_held_turn(self, state: Any) -> None:
         """In a clone held by ``sim.core.state.hold_turns`` whose turn has passed (``turn_held``),
