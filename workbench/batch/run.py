@@ -104,7 +104,7 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     """Returns the number of alerts."""
     batch, file_hash = load_batch(file)
     day = day or dt.date.today()
-    workers = workers or default_workers()
+    workers = workers or default_workers(cluster)
     check_folder(out, "--out")
     plans = plan_suites(file, batch.suites, day, workers, max_matches)
     check_store_path(db)

@@ -40,7 +40,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
              err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None) -> dict:
     if base == candidate and not pilot_salt:
         raise UserError("--base and --candidate name the same version: nothing would differ")
-    workers = workers or default_workers()
+    workers = workers or default_workers(cluster)
     games.known_game(game)
     check_folder(csv_dir, "--csv")
     # both versions checked whole before the first match: a bad candidate fails before base plays

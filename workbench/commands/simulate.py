@@ -213,7 +213,7 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
              parts: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
-    workers = workers or default_workers()
+    workers = workers or default_workers(cluster)
     if resume is not None:
         check_store_path(db, must_exist=True)
         spec, payload, _row = resumed_run(store, resume, data_dir)

@@ -76,7 +76,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
                  parts: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
-    workers = workers or default_workers()
+    workers = workers or default_workers(cluster)
     if resume is not None:
         check_store_path(db, must_exist=True)
         spec, payload = resumed_batch(store, resume, data_dir)

@@ -128,7 +128,7 @@ def run_value(game: str, deck: str, cards: list[str] | None, against: str, match
               quiet: bool, csv_dir: Path | None, out: Console, err: Console, cluster: str | None = None,
               parts: str | None = None, data_dir=None) -> int:
     games.known_game(game)
-    workers = workers or default_workers()
+    workers = workers or default_workers(cluster)
     plan = make_plan(game, rules, deck, cards, against, reference, data_dir)
     if base_rules is not None:
         make_plan(game, base_rules, deck, [m.card for m in plan.cards], against, reference, data_dir)
