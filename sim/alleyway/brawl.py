@@ -65,6 +65,7 @@ def attack_targets(state: AlleyState, u: Unit) -> list[int]:
 
 
 def declare(state: AlleyState, u: Unit, target: int) -> None:
+    u = state.own(u)
     u.attacks += 1
     s, index = target >> 5, target & 31
     d = state.unit(target) if index < BACK_BASE else None
@@ -175,6 +176,11 @@ def spring(state: AlleyState, seat: int, slot: int, foe: int, host: int = 0) -> 
 # --- the brawl -------------------------------------------------------------------------------------
 
 def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
+    # both owned before anything changes them, so every reference below is the one on the field
+    # (the identity checks further down rely on it)
+    a = state.own(a)
+    if d is not None:
+        d = state.own(d)
     s, index = target >> 5, target & 31
     seat = a.seat
     a_atk = atk_of(state, a)
@@ -240,6 +246,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
         return
     for u in (a, state.find(d_uid)):
         if u is not None and u.bleed and state.find(u.uid) is u:
+            u = state.own(u)
             u.mod_atk -= u.bleed
             u.mod_def -= u.bleed
             field.refresh(u)
@@ -254,6 +261,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
 def won(state: AlleyState, u: Unit, foe: int) -> None:
     """A character won a brawl: it counts toward PROMOTE, and "when it wins" abilities fire (its
     own, and its side's Dormant leader's)."""
+    u = state.own(u)
     u.wins += 1
     side = state.sides[u.seat]
     if side.leader >= 0 and side.leader_state == DORMANT:

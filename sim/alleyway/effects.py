@@ -95,7 +95,8 @@ def on_characters(state: AlleyState, fx, c: tuple, codes: list[int]) -> bool:
     for t in codes:
         u = state.unit(t)
         if u is not None and not state.over:
-            ok = op(state, u, fx, c) or ok
+            # owned before the op: a status op changes it, and may call field (which owns too)
+            ok = op(state, state.own(u), fx, c) or ok
     return ok
 
 
@@ -308,6 +309,7 @@ def plunder_character(state: AlleyState, seat: int, u) -> bool:
     lane = field.empty_lane(state, seat)
     if u is None or lane < 0:
         return False
+    u = state.own(u)
     victim = u.seat
     state.sides[victim].lanes[u.lane] = None
     u.seat = u.owner = seat

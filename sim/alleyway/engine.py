@@ -13,7 +13,7 @@ from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import NO_DISCOUNT, Pool
-from sim.alleyway.state import DORMANT, AlleyState, Side
+from sim.alleyway.state import DORMANT, AlleyState, Side, new_generation
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
@@ -129,7 +129,7 @@ class AlleyWayEngine:
 
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AlleyState) -> AlleyState:
-        return state.clone()
+        return state.fork()  # characters shared copy-on-write (state.py)
 
     def begin_held_turn(self, state) -> None:
         """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
@@ -172,6 +172,7 @@ class AlleyWayEngine:
 def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleyState:
     consts = pool.consts
     state = AlleyState.__new__(AlleyState)
+    state.gen = new_generation()
     state.pool = pool
     state.sides = []
     for _ in range(n_seats):
@@ -197,7 +198,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
     state.auras_stale = state.discounts_stale = True
     state.discounts = (NO_DISCOUNT,) * n_seats
     state.known = ()
-    state.chance_key, state.chance = chance_key, None
+    state.chance_key, state.chance, state.chance_gen = chance_key, None, 0
     state.events = EventBuffer() if log else None
     state.ledger = None
     return state

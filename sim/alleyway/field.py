@@ -161,6 +161,7 @@ def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, 
     u.burn_by = -1
     u.freeze = u.stasis = u.stun = u.silence = u.suppress = 0
     u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
+    u.gen = state.gen
     refresh(u)
     state.sides[seat].lanes[lane] = u
     touch(state)
@@ -232,6 +233,7 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
     BRITTLE turns it into a KO."""
     if u.downed:
         return False
+    u = state.own(u)
     if u.shield:
         u.shield = False
         emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="down")
@@ -247,6 +249,7 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
 def stand(state: AlleyState, u: Unit) -> bool:
     if not u.downed:
         return False
+    u = state.own(u)
     u.downed = False
     touch(state)
     emit(state, u.seat, K.STAND, u.card, lane=u.lane)
@@ -256,6 +259,7 @@ def stand(state: AlleyState, u: Unit) -> bool:
 def ko(state: AlleyState, u: Unit, by: int) -> bool:
     """KO: straight to the Gutter, unless a SHIELD stops it."""
     if u.shield:
+        u = state.own(u)
         u.shield = False
         emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="ko")
         return False
@@ -339,6 +343,7 @@ def detach_all(state: AlleyState, uid: int) -> None:
 
 def recompute_equips(state: AlleyState, u: Unit) -> None:
     """An Equip gives its host its ATK, DEF and keywords while attached."""
+    u = state.own(u)
     cards = state.pool.cards
     card = cards[u.card]
     atk = df = bits = immune = 0
@@ -373,6 +378,7 @@ def promote(state: AlleyState, u: Unit) -> bool:
     if nxt < 0 or nxt not in owner.hideout:
         return False
     owner.hideout.remove(nxt)
+    u = state.own(u)
     u.under = u.under + (u.card,)
     u.card = nxt
     new = cards[nxt]

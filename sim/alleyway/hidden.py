@@ -153,7 +153,7 @@ def remember_marked(state: AlleyState) -> None:
 # --- the belief -----------------------------------------------------------------------------------
 
 def determinize(state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
-    c = state.clone()
+    c = state.fork()
     cards = state.pool.cards
     known = state.known
     marked = sees_hidden(state, seat)

@@ -39,9 +39,10 @@ def check_invariants(state: AlleyState) -> list[str]:
                 problems.append(f"{where}: unit id {u.uid} twice on the field")
             uids.add(u.uid)
             atk, df = u.atk, u.df
-            refresh(u)
-            if (atk, df) != (u.atk, u.df) or atk < 0 or df < 0:
-                problems.append(f"{where}: ATK/DEF {atk}/{df} do not add up ({u.atk}/{u.df})")
+            summed = u.copy(u.gen)  # recomputed on a copy: the unit may be shared with other states
+            refresh(summed)
+            if (atk, df) != (summed.atk, summed.df) or atk < 0 or df < 0:
+                problems.append(f"{where}: ATK/DEF {atk}/{df} do not add up ({summed.atk}/{summed.df})")
             if u.downed and u.atk_pos:
                 problems.append(f"{where}: Downed in ATK position")
             if u.attacks > 1 + consts.max_extra_attacks:

@@ -64,7 +64,7 @@ def _enter_from_hand(state, seat, card_id, lane, atk_pos, cost, kind, note) -> N
 
 
 def switch(state: AlleyState, lane: int) -> None:
-    u = state.sides[state.active].lanes[lane]
+    u = state.own(state.sides[state.active].lanes[lane])
     u.atk_pos = not u.atk_pos
     u.switched = state.turn
     emit(state, state.active, K.SWITCH, u.card, lane=lane, detail="atk" if u.atk_pos else "def")
@@ -199,6 +199,7 @@ def equip_hosts(state: AlleyState, seat: int) -> list[int]:
 
 
 def attach(state: AlleyState, seat: int, card_id: int, slot: int, u) -> None:
+    u = state.own(u)  # recompute_equips changes it: the event below reads the owned one
     state.sides[seat].back[slot] = Back(card_id, True, state.turn, u.uid, seat)
     field.recompute_equips(state, u)
     emit(state, seat, K.EQUIP, card_id, u.card, lane=u.lane, detail=f"{u.atk}/{u.df}")
@@ -247,7 +248,7 @@ def can_pay(state: AlleyState, seat: int, ab, u=None) -> bool:
 def activate(state: AlleyState, lane: int) -> None:
     seat = state.active
     side = state.sides[seat]
-    u = side.lanes[lane]
+    u = state.own(side.lanes[lane])
     ab = state.pool.cards[u.card].activate
     u.acted = state.turn
     if ab.no_attack:

@@ -1,5 +1,17 @@
 """The state of an AlleyWay match: plain slotted objects and integer ids, cheap to clone.
 
+Lookahead copies (``AlleyState.fork``) share their characters (``Unit``) copy-on-write: a
+candidate move changes one or two characters, and copying every character of every seat (48
+slots each) for each candidate was most of what a fork cost. Each state has a generation number
+(``gen``); a unit may be written in place only by the state whose ``gen`` it carries, and the
+engine asks ``state.own(u)`` for a writable unit before it changes one (and goes on with the
+returned unit). A fork gives both itself and its source new generations, so neither writes into
+the units they now share.
+
+The turn's chance stream is shared the same way (``chance_gen``; ``rng`` copies it before a draw
+in a state that does not own it): copying a ``random.Random`` (625 words) cost more than all the
+characters together, and most candidate moves draw no luck.
+
 Target codes are one integer per thing an effect or attack can point at:
 ``seat * 32 + lane`` for a character, ``seat * 32 + 16 + slot`` for a back-row card,
 ``seat * 32 + DIRECT`` for the player (a direct attack) and ``seat * 32 + LEADER`` for a Dormant
@@ -7,12 +19,13 @@ leader.
 """
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import copy_stream
+from sim.core.rng import copy_stream, stream
 from sim.core.state import MatchState, copy_hold
 
 # phases of a turn (MULLIGAN before the first turn)
@@ -34,6 +47,10 @@ def decode(target: int) -> tuple[int, int]:
     return target >> 5, target & 31
 
 
+# a fresh generation number per state that may write units (see the module's note)
+new_generation = itertools.count(1).__next__
+
+
 class Unit:
     """A character on the field. ``seat`` is the side it stands on (its controller), ``owner``
     whose Gutter, hand and deck it goes back to. Stats: the printed ``base`` plus permanent
@@ -45,9 +62,13 @@ class Unit:
                  "sup_atk", "atk", "df", "kw", "immune", "entered", "switched", "attacks", "extra",
                  "acted", "no_attack", "under", "token", "wins", "kos", "turns_on", "shield", "undead_used",
                  "poison", "poison_left", "burn", "burn_left", "burn_by", "bleed", "freeze", "stasis", "stun",
-                 "silence", "suppress", "bounty", "charm_home", "leader")
+                 "silence", "suppress", "bounty", "charm_home", "leader", "gen")
 
-    def copy(self) -> "Unit":
+    # Bookkeeping, not game state: ``gen`` is the generation of the one state that may write
+    # the unit in place (see the module's note).
+
+    def copy(self, gen: int) -> "Unit":
+        """A copy writable by the state of generation ``gen``."""
         # One statement per slot: the hottest code of a lookahead clone (a unit per character on
         # the field, per candidate move). Measured 10% faster on whole greedy matches than packing
         # the 48 slots into one tuple and unpacking it (CPython specializes each plain attribute
@@ -101,6 +122,7 @@ class Unit:
         u.bounty = self.bounty
         u.charm_home = self.charm_home
         u.leader = self.leader
+        u.gen = gen
         return u
 
     @property
@@ -137,8 +159,11 @@ class Side:
 
     cards: tuple  # every card the seat brought (deck and Hideout), sorted: for the conservation check
 
-    def copy(self) -> "Side":
-        # one statement per slot, as in Unit.copy (the zones are lists: copied by slice)
+    def copy(self, gen: int | None = None) -> "Side":
+        """A copy of the seat, its zones copied by slice. With ``gen`` its characters are copied
+        too (writable by that generation); without, its lanes hold the same units, shared
+        copy-on-write (see the module's note)."""
+        # one statement per slot, as in Unit.copy
         s = Side.__new__(Side)
         s.morale = self.morale
         s.authority = self.authority
@@ -148,7 +173,10 @@ class Side:
         s.gutter = self.gutter[:]
         s.exile = self.exile[:]
         s.hideout = self.hideout[:]
-        s.lanes = [None if u is None else u.copy() for u in self.lanes]
+        if gen is None:
+            s.lanes = self.lanes[:]
+        else:
+            s.lanes = [None if u is None else u.copy(gen) for u in self.lanes]
         s.back = self.back[:]
         s.leader = self.leader
         s.leader_state = self.leader_state
@@ -192,7 +220,7 @@ class Pending:
 class AlleyState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
-                 "first", "auras_stale", "discounts", "discounts_stale", "known")
+                 "first", "auras_stale", "discounts", "discounts_stale", "known", "gen", "chance_gen")
 
     pool: Any
     sides: list[Side]
@@ -239,10 +267,48 @@ class AlleyState(MatchState):
                     return u
         return None
 
+    def rng(self) -> random.Random:
+        """This turn's chance stream (sim.core.state.MatchState.rng), made writable first: a
+        fork shares its source's stream until one of them draws (see the module's note)."""
+        chance = self.chance
+        if chance is None:
+            chance = self.chance = stream(self.chance_key, "chance", self.turn)
+            self.chance_gen = self.gen
+        elif self.chance_gen != self.gen:
+            chance = self.chance = copy_stream(chance)
+            self.chance_gen = self.gen
+        return chance
+
+    def own(self, u: Unit) -> Unit:
+        """``u`` made writable in this state: the unit itself if this state may write it, else a
+        copy, put in its place on the field if it stands there. Every change the engine makes
+        to a unit goes through here first; callers go on with the returned unit, never the one
+        they passed (a unit already owned is returned as it is, so owning early is free)."""
+        if u.gen == self.gen:
+            return u
+        c = u.copy(self.gen)
+        lanes = self.sides[u.seat].lanes
+        if u.lane < len(lanes) and lanes[u.lane] is u:
+            lanes[u.lane] = c
+        return c
+
     def clone(self) -> "AlleyState":
+        """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
+        return self._copy(deep=True)
+
+    def fork(self) -> "AlleyState":
+        """A lookahead copy, cheap: characters are shared copy-on-write (the engine's changes go
+        through ``own``). Both states get new generations, so neither writes a shared unit in
+        place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
+        s = self._copy(deep=False)
+        self.gen = new_generation()
+        return s
+
+    def _copy(self, deep: bool) -> "AlleyState":
         s = AlleyState.__new__(AlleyState)
+        s.gen = gen = new_generation()
         s.pool = self.pool
-        s.sides = [side.copy() for side in self.sides]
+        s.sides = [side.copy(gen if deep else None) for side in self.sides]
         s.active = self.active
         s.to_act = self.to_act
         s.turn = self.turn
@@ -262,7 +328,12 @@ class AlleyState(MatchState):
         s.discounts = self.discounts
         s.discounts_stale = self.discounts_stale
         s.known = self.known
-        s.chance = None if self.chance is None else copy_stream(self.chance)
+        if deep:
+            s.chance = copy_stream(self.chance)
+            s.chance_gen = gen
+        else:
+            s.chance = self.chance  # shared until one of the two draws (``rng``)
+            s.chance_gen = 0        # no state's generation
         s.events = None
         s.ledger = None
         copy_hold(self, s)

@@ -91,7 +91,9 @@ def begin_turn(state: AlleyState, seat: int) -> None:
     for u in side.lanes:
         if u is None:
             continue
-        u.attacks = u.extra = 0
+        if u.attacks or u.extra:  # owned (copied in a fork) only when this changes it
+            u = state.own(u)
+            u.attacks = u.extra = 0
         if u.downed and state.turn - u.down_turn >= round_len:
             field.stand(state, u)  # after a full round, back up in DEF
     side.authority = authority_for(state, seat)
@@ -107,6 +109,7 @@ def begin_turn(state: AlleyState, seat: int) -> None:
         if state.over:
             return
     for u in side.units():
+        u = state.own(u)
         u.turns_on += 1
         field.check_promotion(state, u)
     others = tuple(state.opponents(seat))
@@ -117,6 +120,9 @@ def begin_turn(state: AlleyState, seat: int) -> None:
 
 def tick(state: AlleyState, u) -> None:
     """POISON and BURN at the start of the owner's turn, for 3 of its turns."""
+    if not (u.poison or u.burn):
+        return
+    u = state.own(u)
     if u.poison:
         u.mod_atk -= u.poison
         field.refresh(u)
@@ -244,6 +250,7 @@ def cleanup(state: AlleyState) -> None:
             if who == seat and turns >= last:
                 u = state.find(uid)
                 if u is not None:
+                    u = state.own(u)
                     u.tmp_atk -= atk
                     u.tmp_def -= df
                     field.refresh(u)
@@ -253,6 +260,11 @@ def cleanup(state: AlleyState) -> None:
     side = state.sides[seat]
     field.touch(state)
     for u in side.units():
+        if not ((u.freeze and u.freeze <= turns) or (u.stasis and u.stasis <= turns)
+                or (u.silence and u.silence <= turns) or (u.suppress and u.suppress <= turns)
+                or (u.stun and u.stun <= turns)):
+            continue  # nothing ends: not owned (copied in a fork)
+        u = state.own(u)
         if u.freeze and u.freeze <= turns:
             u.freeze = 0
         if u.stasis and u.stasis <= turns:
@@ -293,6 +305,7 @@ def rise(state: AlleyState, owner: int, card: int) -> None:
 def uncharm(state: AlleyState, u) -> None:
     """CHARM ends: it goes back to its owner's row (its own lane if free), or to the Gutter when
     that row is full."""
+    u = state.own(u)
     home_seat, home_lane = u.charm_home >> 5, u.charm_home & 31
     u.charm_home = -1
     field.touch(state)
