@@ -89,22 +89,6 @@ def test_a_stale_discount_would_be_caught():
     assert any("discounts out of date" in p for p in eng.check_invariants(state))
 
 
-def test_determinize_shuffle_is_random_shuffle():
-    """hidden.shuffle deals the same order as random.shuffle from the same stream, and leaves
-    the stream where random.shuffle leaves it."""
-    import random
-
-    from sim.alleyway.hidden import shuffle
-
-    for seed in range(300):
-        cards = list(range(seed % 47))
-        ours, theirs = random.Random(seed), random.Random(seed)
-        mine, reference = cards[:], cards[:]
-        shuffle(ours, mine)
-        theirs.shuffle(reference)
-        assert mine == reference and ours.random() == theirs.random()
-
-
 def test_copies_carry_every_slot():
     """Unit.copy, Side.copy and AlleyState.clone name their slots one by one (for speed): each
     slot of a mid-match state reaches the copy, and the copy's lists are its own."""

@@ -34,6 +34,7 @@ import random
 
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
 from sim.alleyway.state import AlleyState, Back
+from sim.core.rng import shuffle
 
 HAND, DECK, BACK = 0, 1, 2
 SETTABLE = (HUSTLE, AMBUSH)
@@ -216,25 +217,6 @@ def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random)
         side.deck = [kd[i] if i in kd else next(rest) for i in range(n_deck)]
     else:
         side.deck = pool
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """``rng.shuffle(cards)``: the same order from the same draws of the stream. A lookahead
-    pilot determinizes at every decision, shuffling every hidden card, and ``random.shuffle``
-    makes two Python-level calls per card; this is CPython's algorithm (Fisher-Yates, each index
-    drawn by rejection from ``getrandbits``) with the calls inlined. Only for a plain
-    ``random.Random``: a subclass may draw differently, so it shuffles itself."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _take_settable(cards, pool: list):
