@@ -13,12 +13,12 @@ from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import NO_DISCOUNT, Pool
-from sim.alleyway.state import DORMANT, AlleyState, Side, new_generation
+from sim.alleyway.state import DORMANT, AlleyState, Side
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
-from sim.core.state import release_hold
+from sim.core.state import new_generation, release_hold
 
 
 class AlleyDeck:

@@ -19,14 +19,13 @@ leader.
 """
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream, stream
-from sim.core.state import MatchState, copy_hold
+from sim.core.state import MatchState, copy_hold, new_generation
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -48,7 +47,6 @@ def decode(target: int) -> tuple[int, int]:
 
 
 # a fresh generation number per state that may write units (see the module's note)
-new_generation = itertools.count(1).__next__
 
 
 class Unit:

@@ -2,9 +2,15 @@
 has the slots ``sides`` (one per seat), ``turn``, ``chance_key`` and ``chance``."""
 from __future__ import annotations
 
+import itertools
 import random
 
 from sim.core.rng import stream
+
+# Copy-on-write lookahead (engines that share units and seats between a state and its forks):
+# every state that may write gets a fresh number, unique in the process, and a shared part may
+# be written in place only by the state whose number it carries.
+new_generation = itertools.count(1).__next__
 
 
 class MatchState:

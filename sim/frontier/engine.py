@@ -8,7 +8,7 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
-from sim.core.state import release_hold
+from sim.core.state import new_generation, release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.combat import attack
@@ -21,7 +21,7 @@ from sim.frontier.legal import legal_actions
 from sim.frontier.play import play_card, summon_deputy, use_deputy_ability, zix_discard
 from sim.frontier.pool import IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, ZIX, Pool
 from sim.frontier.state import END as END_PHASE
-from sim.frontier.state import FrontierState, Side, new_generation
+from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
 
 

@@ -16,14 +16,13 @@ lanes. A seat and a unit carry evaluate's cached value, dropped when they are ow
 """
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold
+from sim.core.state import MatchState, copy_hold, new_generation
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -131,7 +130,6 @@ class Side:
         return ON_FIELD in self.dzone
 
 
-new_generation = itertools.count(1).__next__
 
 
 class FrontierState(MatchState):
