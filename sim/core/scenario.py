@@ -5,6 +5,10 @@ Steps (each a one-key mapping):
     illegal: "<action words>"   or a list; each must NOT be legal now
     legal: "<action words>"     or a list; each must be legal now (nothing is done)
     expect: {path: value, ...}  dotted paths into the game's snapshot, e.g. p1.hp, p0.lanes.m3.def
+
+Action words name one legal action: its ``describe`` words in full, or a prefix of whole words
+that starts exactly one of them. Words that start two or more are a mistake in the step, whatever
+the verb (an ``illegal`` step would otherwise pass while checking nothing): it fails, listing them.
 """
 from __future__ import annotations
 
@@ -23,6 +27,15 @@ DEFAULT_SEATS = 2  # a setup without ``seats`` is a duel in every game
 
 class SetupError(ValueError):
     """A scenario's position cannot be set up: the message names the field."""
+
+
+class AmbiguousAction(ValueError):
+    """A step's words start more than one legal action; ``candidates`` are their words."""
+
+    def __init__(self, words: str, candidates: list[str]):
+        self.words, self.candidates = words, candidates
+        super().__init__(f"'{words}' matches {len(candidates)} legal actions, name exactly one: "
+                         + "; ".join(candidates))
 
 
 def build_position(engine: Any, pool: Any, setup: Any, seed: int = 0) -> Any:
@@ -81,6 +94,9 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
             for text in _as_list(body):
                 try:
                     engine.parse_action(state, text)
+                except AmbiguousAction as exc:  # not "not legal": it names no one action
+                    failures.append(f"step {number}: {exc}")
+                    continue
                 except ValueError:
                     continue
                 failures.append(f"step {number}: '{text}' should not be legal here, but it is")
@@ -110,15 +126,19 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
 
 def named_action(engine: Any, state: Any, text: str) -> Any:
     """The legal action whose ``engine.describe`` words are ``text``; a unique prefix such as
-    "attack m3" is enough. ValueError lists the legal ones otherwise (a game's ``parse_action``)."""
+    "attack m3" is enough (a game's ``parse_action``). Words that are (or start) more than one
+    legal action raise AmbiguousAction with those actions' words; words that name none raise
+    ValueError listing the legal ones."""
     want = " ".join(str(text).split())
     legal = engine.legal_actions(state)
     names = [engine.describe(state, a) for a in legal]
-    if want in names:
-        return legal[names.index(want)]
-    prefixed = [a for a, name in zip(legal, names) if name.startswith(want + " ")]
-    if len(prefixed) == 1:
-        return prefixed[0]
+    matches = [i for i, name in enumerate(names) if name == want]  # the whole words win over prefixes
+    if not matches:
+        matches = [i for i, name in enumerate(names) if name.startswith(want + " ")]
+    if len(matches) == 1:
+        return legal[matches[0]]
+    if matches:
+        raise AmbiguousAction(want, [names[i] for i in matches])
     shown = "; ".join(names) if names else "none (the match is over)"
     raise ValueError(f"'{want}' is not a legal action here. Legal: {shown}")
 

@@ -1,0 +1,85 @@
+"""The scenario runner names one action per step: words that start two or more legal actions
+fail whatever the verb (``do``, ``legal``, ``illegal``), listing the candidates. Before, an
+ambiguous ``illegal`` step passed, because the refused prefix read as "not legal"."""
+import pytest
+
+from sim.core.scenario import AmbiguousAction, named_action, run_scenario
+
+# A position with these legal actions, in this order (what ``describe`` prints).
+WORDS = ("end", "attack m1 p1.m1", "attack m1 p1.m2", "attack m2 p1.m1", "play coyote m1", "play coyote")
+
+
+class WordsEngine:
+    """Just enough of the engine contract for the runner: actions are their own words, and
+    ``apply`` records what was done."""
+
+    def legal_actions(self, state):
+        return [w for w in WORDS if w not in state["done"]]
+
+    def describe(self, state, action):
+        return action
+
+    def parse_action(self, state, text):
+        return named_action(self, state, text)
+
+    def apply(self, state, action):
+        state["done"].append(action)
+
+    def snapshot(self, state):
+        return {"done": list(state["done"])}
+
+    def check_invariants(self, state):
+        return []
+
+
+def run(steps):
+    state = {"done": []}
+    return run_scenario(WordsEngine(), None, {}, steps, state=state), state
+
+
+def test_an_ambiguous_illegal_step_fails_and_lists_the_candidates():
+    failures, _ = run([{"illegal": "attack m1"}])
+    assert failures == ["step 1: 'attack m1' matches 2 legal actions, name exactly one: "
+                        "attack m1 p1.m1; attack m1 p1.m2"]
+
+
+def test_an_ambiguous_do_step_fails_and_does_nothing():
+    failures, state = run([{"do": "attack"}, {"expect": {"done": []}}])
+    assert failures == ["step 1: 'attack' matches 3 legal actions, name exactly one: "
+                        "attack m1 p1.m1; attack m1 p1.m2; attack m2 p1.m1"]
+    assert state["done"] == []
+
+
+def test_an_ambiguous_legal_step_fails_and_lists_the_candidates():
+    failures, _ = run([{"legal": ["attack m1", "attack m2"]}])
+    assert failures == ["step 1: 'attack m1' matches 2 legal actions, name exactly one: "
+                        "attack m1 p1.m1; attack m1 p1.m2"]  # "attack m2" starts one: legal
+
+
+def test_a_unique_prefix_and_whole_words_still_name_one_action():
+    failures, state = run([{"do": "attack m2"}, {"legal": "attack m1 p1.m2"},
+                           {"illegal": ["attack m2", "attack m3", "play rat"]},
+                           {"do": "play coyote"}])  # whole words win over the longer "play coyote m1"
+    assert failures == []
+    assert state["done"] == ["attack m2 p1.m1", "play coyote"]
+
+
+def test_words_that_start_no_action_still_read_as_not_legal():
+    failures, _ = run([{"illegal": "attack m1 p1.m3"}, {"legal": "attack m3"}])
+    assert len(failures) == 1 and failures[0].startswith("step 2: 'attack m3' is not a legal action here")
+
+
+def test_ambiguous_words_are_a_value_error_a_parse_action_caller_already_catches():
+    with pytest.raises(ValueError) as info:
+        named_action(WordsEngine(), {"done": []}, "attack m1")
+    assert isinstance(info.value, AmbiguousAction)
+    assert info.value.candidates == ["attack m1 p1.m1", "attack m1 p1.m2"]
+
+
+def test_in_a_real_game_an_ambiguous_illegal_step_fails(frontier):
+    """Frontier offers a creature into every empty lane: "play CARD" alone starts each of them."""
+    eng, pool, *_ = frontier
+    setup = {"seats": [{"hand": ["tin-star-recruit"], "mana": 1}, {}]}
+    failures = run_scenario(eng, pool, setup, [{"illegal": "play tin-star-recruit"}])
+    assert len(failures) == 1 and "'play tin-star-recruit' matches 7 legal actions" in failures[0]
+    assert "play tin-star-recruit m1; play tin-star-recruit m2" in failures[0]
