@@ -8,6 +8,8 @@ the brawl, unless the attack was negated or the attacker ended up Downed, remove
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sim.alleyway import field
 from sim.alleyway.field import atk_of, def_of, emit
 from sim.alleyway.kinds import KINDS as K
@@ -19,6 +21,15 @@ from sim.alleyway.state import (BACK_BASE, DEFEATED, DIRECT, DORMANT, LEADER, Al
                                 code)
 
 PASS = -1
+
+
+class Knock(NamedTuple):
+    """What a brawl did to the character that lost it, for COLLATERAL: the winner (attacker or
+    defender: "when it KOs (or Downs) a character in a brawl"), where the loser stood, "down" or "ko"."""
+    by: Unit
+    seat: int
+    lane: int
+    what: str
 
 
 # --- who may attack, and whom ----------------------------------------------------------------------
@@ -201,7 +212,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
         won(state, a, 0)
         return
     d_lane, d_seat, d_uid = d.lane, d.seat, d.uid
-    knocked = ""  # what the brawl did to the defender: "down" or "ko" (for COLLATERAL)
+    knock = None  # what the brawl did to its loser (for COLLATERAL)
     if d.atk_pos and not d.downed:
         d_atk = atk_of(state, d)
         if a_atk == d_atk:
@@ -210,15 +221,15 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
             field.down(state, d, seat)
         else:
             winner, loser = (a, d) if a_atk > d_atk else (d, a)
+            loser_seat, loser_lane = loser.seat, loser.lane
             diff = abs(a_atk - d_atk)
             emit(state, seat, K.BRAWL, a.card, d.card, diff, d_lane, "atk>atk" if winner is a else "atk<atk")
-            lifesteal(state, winner, field.lose_morale(state, loser.seat, diff, by=winner.seat, cause="brawl"))
+            lifesteal(state, winner, field.lose_morale(state, loser_seat, diff, by=winner.seat, cause="brawl"))
             if field.down(state, loser, winner.seat):
                 gone = state.find(loser.uid) is None  # BRITTLE: KO'd instead
                 if gone:
                     winner.kos += 1
-                if loser is d:
-                    knocked = "ko" if gone else "down"
+                knock = Knock(winner, loser_seat, loser_lane, "ko" if gone else "down")
             won(state, winner, loser.uid)
     else:
         d_def = def_of(state, d)
@@ -227,11 +238,11 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
             emit(state, seat, K.BRAWL, a.card, d.card, a_atk - d_def, d_lane, "ko" if was_down else "down")
             if was_down:
                 if field.ko(state, d, seat):
-                    knocked = "ko"
+                    knock = Knock(a, d_seat, d_lane, "ko")
                     a.kos += 1
             elif field.down(state, d, seat):
-                knocked = "ko" if state.find(d_uid) is None else "down"
-                if knocked == "ko":
+                knock = Knock(a, d_seat, d_lane, "ko" if state.find(d_uid) is None else "down")
+                if knock.what == "ko":
                     a.kos += 1
             if a.kw & PIERCE and a.active:
                 lifesteal(state, a, field.lose_morale(state, d_seat, a_atk - d_def, by=seat, cause="pierce"))
@@ -251,8 +262,8 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
             u.mod_def -= u.bleed
             field.refresh(u)
             emit(state, u.seat, K.STATUS, u.card, amount=u.bleed, lane=u.lane, detail=f"bleed p{u.seat}")
-    if knocked and a.kw & COLLATERAL and a.active and state.find(a.uid) is a:
-        collateral(state, a, d_seat, d_lane, knocked)
+    if knock is not None:
+        collateral(state, knock)
     for u in (a, state.find(d_uid)):
         if u is not None and state.find(u.uid) is u:
             field.check_promotion(state, u)
@@ -276,16 +287,20 @@ def lifesteal(state: AlleyState, u: Unit, lost: int) -> None:
         field.gain_morale(state, u.seat, lost, "lifesteal")
 
 
-def collateral(state: AlleyState, a: Unit, seat: int, lane: int, knocked: str) -> None:
-    """COLLATERAL: the KO (or Down) also hits the characters in the lanes either side."""
-    lanes = state.sides[seat].lanes
-    for side_lane in (lane - 1, lane + 1):
+def collateral(state: AlleyState, knock: Knock) -> None:
+    """COLLATERAL: the KO (or Down) a working winner still on the field dealt also hits the
+    characters in the lanes either side of the loser's."""
+    by = knock.by
+    if not (by.kw & COLLATERAL and by.active and state.find(by.uid) is by):
+        return
+    lanes = state.sides[knock.seat].lanes
+    for side_lane in (knock.lane - 1, knock.lane + 1):
         if 0 <= side_lane < len(lanes):
             v = lanes[side_lane]
             if v is None or v.stasis:
                 continue
-            emit(state, a.seat, K.STATUS, a.card, v.card, 0, side_lane, f"collateral {knocked} p{seat}")
-            if knocked == "ko":
-                field.ko(state, v, a.seat)
+            emit(state, by.seat, K.STATUS, by.card, v.card, 0, side_lane, f"collateral {knock.what} p{knock.seat}")
+            if knock.what == "ko":
+                field.ko(state, v, by.seat)
             else:
-                field.down(state, v, a.seat)
+                field.down(state, v, by.seat)
