@@ -84,7 +84,7 @@ def summon(state: FrontierState, seat: int, card: CardDef, lane: int) -> Unit:
 
 def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None:
     """Summon a Deputy into an empty lane for its Mana and Gold; it enters like a creature
-    played from hand (its on-play keywords and abilities fire)."""
+    played (its on-play keywords and abilities fire), but not from hand: no High Noon draw."""
     side = state.own_side(seat)
     card = state.pool.cards[side.deputies[slot]]
     side.mana -= card.mana
@@ -95,7 +95,7 @@ def summon_deputy(state: FrontierState, seat: int, slot: int, lane: int) -> None
     unit = summon(state, seat, card, lane)
     if state.events is not None:
         state.events.emit(state.turn, seat, K.SUMMON, card.id, NO_ID, card.mana, lane, f"{unit.atk}/{unit.hp}")
-    run_effects(state, seat, unit.uid, card.id, unit.lane, card.on_played)
+    run_effects(state, seat, unit.uid, card.id, unit.lane, card.on_summoned)
 
 
 def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:

@@ -4,7 +4,9 @@ every match and clone.
 
 On-play keywords are compiled into the card's own list of on-play effects (Overdrive's choice,
 Burrow's Cover, High Noon's draw, Gold Rush's Gold, Heal, then the printed abilities, then
-Flip), so the engine resolves them with the same stack and the same choices as any ability."""
+Flip), so the engine resolves them with the same stack and the same choices as any ability.
+A Deputy summoned from its Deputy Zone is not "played from hand": it runs the same list without
+High Noon's draw (``on_summoned``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -75,7 +77,7 @@ SHOVE = Fx("shove", pick="chosen", quiet=True)        # Stampede: the defender t
 
 class CardDef:
     __slots__ = ("id", "slug", "name", "type", "faction", "beast", "mana", "gold", "atk", "hp", "kw",
-                 "gold_rush", "fortify", "heal", "blast", "overdrive", "on_played", "on_destroyed",
+                 "gold_rush", "fortify", "heal", "blast", "overdrive", "on_played", "on_summoned", "on_destroyed",
                  "on_attacks", "on_turn_start", "on_turn_end", "on_charged", "off_board", "off_gold",
                  "blast_fx", "online_legal", "campaign_only", "golem", "surplus", "play_checks", "off_checks")
 
@@ -124,24 +126,33 @@ def _fx(effect) -> Fx:
               getattr(effect, "def_", 0), pick, side, kind, getattr(effect, "until", default_until), kw)
 
 
-def _keyword_effects(card: Any) -> tuple[tuple, tuple]:
-    """The on-play effects keywords add before and after the printed ones."""
+def _keyword_effects(card: Any) -> tuple[tuple, tuple, tuple]:
+    """The on-play effects keywords add: (before the printed ones when played from hand, the same
+    for a Deputy summoned from its Zone, after the printed ones). High Noon alone asks for the
+    hand: "Draw 1 card when this creature is played from hand"; the rest say "when played"."""
     kw = card.keywords
     before: list[Fx] = []
+    summoned: list[Fx] = []
+
+    def add(fx: Fx, from_hand_only: bool = False) -> None:
+        before.append(fx)
+        if not from_hand_only:
+            summoned.append(fx)
+
     terms = kw.overdrive_terms()
     if terms is not None:
         gold, atk, def_ = terms
-        before.append(Fx("overdrive", gold, atk, def_, pick="chosen", quiet=True))
+        add(Fx("overdrive", gold, atk, def_, pick="chosen", quiet=True))
     if kw.burrow:
-        before.append(Fx("cover", 1, pick="own", side="friendly", kind="lane", quiet=True))
+        add(Fx("cover", 1, pick="own", side="friendly", kind="lane", quiet=True))
     if kw.high_noon:
-        before.append(Fx("draw", 1, quiet=True))
+        add(Fx("draw", 1, quiet=True), from_hand_only=True)
     if kw.gold_rush:
-        before.append(Fx("gain_gold", kw.gold_rush, quiet=True))
+        add(Fx("gain_gold", kw.gold_rush, quiet=True))
     if kw.heal:
-        before.append(Fx("heal", kw.heal, pick="chosen", side="friendly", kind="character", quiet=True))
+        add(Fx("heal", kw.heal, pick="chosen", side="friendly", kind="character", quiet=True))
     after = (Fx("flip", quiet=True),) if kw.flip else ()
-    return tuple(before), after
+    return tuple(before), tuple(summoned), after
 
 
 def target_checks(effects: tuple) -> tuple:
@@ -177,8 +188,9 @@ def compile_card(index: int, card: Any) -> CardDef:
         by_trigger[ability.when] = by_trigger.get(ability.when, ()) + tuple(_fx(e) for e in ability.do)
         if ability.when == "off_board":
             d.off_gold = ability.gold
-    before, after = _keyword_effects(card)
+    before, summoned, after = _keyword_effects(card)
     d.on_played = before + by_trigger.get("played", ()) + after
+    d.on_summoned = summoned + by_trigger.get("played", ()) + after
     d.on_destroyed = by_trigger.get("destroyed", ())
     d.on_attacks = by_trigger.get("attacks", ())
     d.on_turn_start = by_trigger.get("turn_start", ())
