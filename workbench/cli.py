@@ -368,12 +368,20 @@ def bench(
                                           "--search-matches and --farm-matches are then per side in all"),
     db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
     no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),
+    soak: Optional[int] = typer.Option(None, "--soak", metavar="N", min=2, max=MAX_MATCHES,
+                                       help="instead: N random matches of each game through the farm, events "
+                                       "none, counting engine errors and invariant violations and sampling the "
+                                       "writer's memory (exit 1 unless all are 0 and memory stays flat)"),
+    soak_check: str = typer.Option("turn", help="--soak: check the invariants at every turn or every decision"),
 ):
     """Measure matches and decisions per second: engine alone, and through the farm into the store.
     With --reports or --stats, measure the analytics instead."""
     from workbench.commands import bench as b
 
-    if against is not None:
+    if soak is not None:
+        if not b.soak_bench(_split(games), soak, None, soak_check, out):
+            raise typer.Exit(1)
+    elif against is not None:
         b.against_bench(against, _split(games), matches, greedy_matches, search_matches, farm_matches, repeats,
                         blocks, skip_farm, out, _split(pilots), seconds)
     elif dask:

@@ -281,6 +281,45 @@ def show_calibration(game: str, results, value, pilots: list[str], out: Console)
                   f"change {c['change_points']:+.1f} pts [{c['change_lo']:+.1f}, {c['change_hi']:+.1f}], p {c['p_value']:.2g}")
 
 
+# --- soak ------------------------------------------------------------------------------------------
+
+def soak_bench(game_list: list[str] | None, matches: int, workers: int | None, check: str, out: Console) -> bool:
+    """``--soak N``: about N random matches of each game through the farm into a scratch store,
+    events off, invariants checked (workbench/bench/soak.py). True when every game stored no
+    engine error and no invariant violation and the writer's memory stayed flat."""
+    from workbench.bench.soak import CHECKS, FLAT_MARGIN, soak_game
+
+    chosen = bench_games(game_list)
+    if matches < 2:
+        raise UserError("--soak takes the matches per game, at least 2")
+    if check not in CHECKS:
+        raise UserError(f"--soak-check takes {' or '.join(CHECKS)}, not {check!r}")
+    workers = workers or default_workers()
+    mb = 2 ** 20
+    table = Table("game", "matches", "engine errors", "invariant violations", "writer RSS MB start / peak / end",
+                  "2nd-half peak vs 1st", "memory flat", "wall s", "writer CPU s", "worker CPU s",
+                  "matches/worker CPU-s", "end reasons",
+                  title=f"workbench bench --soak {matches:,}: random matches per game through the farm ({workers} "
+                        f"workers), events none, invariants checked at every {check}; flat = the writer's peak in "
+                        f"the run's second half at most {FLAT_MARGIN:.0%} above the first half's")
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in chosen:
+            f = soak_game(game, matches, workers, Path(tmp) / "soak.duckdb", check)
+            m = f.memory
+            ok = ok and f.ok
+            table.add_row(game, f"{f.matches:,}", str(f.errors), str(f.violations),
+                          f"{m.start / mb:.1f} / {m.peak / mb:.1f} / {m.end / mb:.1f}", f"{m.growth:+.1%}",
+                          "yes" if m.flat else "no", f"{f.seconds:.0f}", f"{f.writer_cpu_s:.1f}",
+                          f"{f.worker_cpu_s:.0f}", f"{f.matches / max(1e-9, f.worker_cpu_s):.1f}",
+                          ", ".join(f"{k} {v:,}" for k, v in f.reasons.items()))
+            out.print(f"soaked {game}: {f.matches:,} matches in {f.seconds:.0f} s"
+                      + (f"; first problem: {f.first_problem}" if f.first_problem else ""))
+    out.print(table)
+    out.print(f"soak: {'passed' if ok else 'FAILED'} (0 engine errors, 0 invariant violations, flat memory)")
+    return ok
+
+
 # --- Dask --------------------------------------------------------------------------------------------
 
 def dask_speed(matches: int, repeats: int, out: Console) -> None:
