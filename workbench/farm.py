@@ -40,7 +40,8 @@ class FarmReport:
     """What a farm run did. ``writer_cpu_s``: CPU seconds this (the writer's) process spent
     storing (copying remote event parts in, and writing batches, the writer's setup included);
     ``parent_cpu_s``: all of this process's CPU during the run (receiving results as well);
-    ``batches``: the writes (transactions) the chunks were stored in."""
+    ``batches``: the writes (transactions) the chunks were stored in; ``pool_breaks``: how often
+    a local worker process died and the chunks it had in flight were played again."""
     chunks_stored: int
     matches_stored: int
     seconds: float
@@ -48,6 +49,7 @@ class FarmReport:
     writer_cpu_s: float = 0.0
     parent_cpu_s: float = 0.0
     batches: int = 0
+    pool_breaks: int = 0
 
     @property
     def matches_per_second(self) -> float:
@@ -176,4 +178,4 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
         if writer is not None:
             stored_cpu(writer.close)
     return FarmReport(tally.chunks, tally.units, time.perf_counter() - started, tally.decisions,
-                      tally.writer_cpu_s, time.process_time() - cpu_started, tally.batches)
+                      tally.writer_cpu_s, time.process_time() - cpu_started, tally.batches, executor.pool_breaks)

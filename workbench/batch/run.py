@@ -8,9 +8,6 @@ twice. One batch at a time per store: a second one fails at once with a clear me
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
-import os
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +25,7 @@ from workbench.commands.diff import ensure_run
 from workbench.commands.simulate import new_run
 from workbench.errors import UserError
 from workbench.farm import default_workers
+from workbench.locks import exclusive
 from workbench.outputs import check_folder
 from workbench.store import Store
 from workbench.store_guard import check_store_path
@@ -35,27 +33,11 @@ from workbench.store_guard import check_store_path
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
 
 
-@contextmanager
 def batch_lock(db: Path):
     """Hold ``<db>.batch.lock`` for the batch; fail at once if another batch holds it."""
-    path = Path(str(Path(db).resolve()) + ".batch.lock")
-    fh = open(path, "a+")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        fh.seek(0)
-        holder = fh.read().strip() or "another process"
-        fh.close()
-        raise UserError(f"{db}: another batch is running on this store ({holder}); run this one when it is done") from None
-    fh.seek(0)
-    fh.truncate()
-    fh.write(f"pid {os.getpid()}")
-    fh.flush()
-    try:
-        yield
-    finally:
-        fcntl.flock(fh, fcntl.LOCK_UN)
-        fh.close()
+    return exclusive(Path(str(Path(db).resolve()) + ".batch.lock"),
+                     busy=lambda who: UserError(f"{db}: another batch is running on this store ({who}); "
+                                                "run this one when it is done"))
 
 
 @dataclass(frozen=True, slots=True)

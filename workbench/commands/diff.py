@@ -1,5 +1,6 @@
 """``workbench diff``: play the same seeds and seats under two rules versions and compare them
-pair by pair (common random numbers). A finished run with the very same spec is reused."""
+pair by pair (common random numbers). A finished run with the very same matches is reused, and
+two identical diffs at once play each run once (the second waits, then reuses)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,28 +12,12 @@ from rich.text import Text
 from reports.diff import version_diff
 from reports.export import write_frame
 from workbench import games
-from workbench.commands.simulate import create, execute, find_done, new_run, run_alive
+from workbench.commands.simulate import ensure_run, new_run  # ensure_run: imported from here by other commands
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.outputs import check_folder
 from workbench.store import Store
 from workbench.store_guard import check_store_path
-
-
-def ensure_run(store: Store, spec, payload, workers: int, quiet: bool, console: Console,
-               cluster: str | None = None, parts: str | None = None) -> int:
-    """A finished run of exactly this spec: reused if stored, finished if stopped, else played."""
-    run_id = find_done(store, spec)
-    if run_id is not None:
-        console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)")
-        return run_id
-    run_id = store.find_run(spec.spec_hash(), status="stopped") or store.find_run(spec.spec_hash(), status="running")
-    if run_id is not None and not run_alive(store, run_id):
-        console.print(f"finishing stopped run {run_id} ({spec.rules})")
-    else:
-        run_id = create(store, spec, payload)
-    execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
-    return run_id
 
 
 def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,

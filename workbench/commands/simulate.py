@@ -4,12 +4,14 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import NamedTuple
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from workbench import games
+from workbench import games, locks
 from workbench.errors import UserError
+from workbench.executors import ChunkKillsWorkers
 from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.runspec import RunSpec, deck_hash
@@ -116,15 +118,32 @@ def payload_for(spec: RunSpec, ruleset, decks) -> dict:
 
 
 def check_resumable(store: Store, run_id: int) -> dict:
-    """The run's row, if it exists, is not done and no live process is writing it."""
+    """The run's row, if it exists and is not done. Call it holding the run's ``writer_lock``:
+    then no other process is writing the run, nor can start to."""
     row = store.run(run_id)
     if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
     if row["status"] == "done":
         raise UserError(f"run {run_id} is already done ({row['matches_done']} matches)")
-    if run_alive(store, run_id, row):
-        raise UserError(f"run {run_id} is still being written by process {row['pid']}")
     return row
+
+
+def writer_lock(store: Store, run_id: int, console: Console | None = None):
+    """Hold run ``run_id``'s writer lock (``<db>.locks/run-N.lock``), which the process playing
+    the run holds until it ends, however it ends. Another process holding it: refuse at once in
+    one line, or with a ``console``, say so there and wait for it."""
+    path = locks.lock_file(store.path, f"run-{run_id}")
+    if console is None:
+        return locks.exclusive(path, busy=lambda who: UserError(f"run {run_id} is still being written by {who}"))
+    return locks.exclusive(path, waiting=lambda who: console.print(f"waiting for {who}, which is writing run {run_id}",
+                                                                   markup=False, highlight=False))
+
+
+def existing_run(store: Store, run_id: int) -> int:
+    """``run_id`` if the store holds it (checked before any lock file is made for it)."""
+    if store.run(run_id) is None:
+        raise UserError(f"{store.path}: no run {run_id}")
+    return run_id
 
 
 def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict, dict]:
@@ -151,25 +170,23 @@ def what_changed(then: RunSpec, now: RunSpec) -> str:
     return " and ".join(changed) or "its spec changed"
 
 
-def run_alive(store: Store, run_id: int, row: dict | None = None) -> bool:
-    """Is another live process writing this run right now?"""
-    row = row or store.run(run_id)
-    if not row or row["status"] != "running" or not row["pid"] or row["pid"] == os.getpid():
-        return False
-    try:
-        os.kill(row["pid"], 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    return True
-
-
 def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: bool,
             console: Console, cluster: str | None = None, parts: str | None = None, worker=None,
-            command: str = "simulate", unit: str = "matches") -> FarmReport:
+            command: str = "simulate", unit: str = "matches", wait_for_writer: bool = False) -> FarmReport:
     """Play the chunks of the run not stored yet; mark the run done, stopped or failed.
     ``spec`` is a RunSpec (duels) or a CampaignSpec (``worker`` then plays campaign chunks;
-    ``command`` names the command that resumes it)."""
+    ``command`` names the command that resumes it). The run's writer lock is held throughout:
+    another process writing the run makes this refuse, or with ``wait_for_writer`` wait for it
+    (and find the run done, or finish it)."""
     store.init()
+    with writer_lock(store, run_id, console if wait_for_writer else None):
+        if store.run(run_id)["status"] == "done":  # the writer waited for finished it
+            return FarmReport(0, 0, 0.0)
+        return _play(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker, command, unit)
+
+
+def _play(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: bool, console: Console,
+          cluster, parts, worker, command: str, unit: str) -> FarmReport:
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}
     done = store.done_chunks(run_id)
     todo = [c for c in range(spec.n_chunks) if c not in done]
@@ -187,6 +204,7 @@ def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet:
         rate = fresh[0] / max(1e-9, time.perf_counter() - started)
         progress.update(task, advance=n, rate=f"{rate:,.0f}")
 
+    resume = f"workbench {command} --resume {run_id} --db {store.path}"
     try:
         extra = {"worker": worker} if worker is not None else {}
         report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start,
@@ -194,8 +212,12 @@ def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet:
     except KeyboardInterrupt:
         progress.stop()
         store.set_status(run_id, "stopped", note="interrupted", pid=None)
-        raise UserError(f"run {run_id} stopped; finish it with: workbench {command} --resume {run_id} "
-                        f"--db {store.path}") from None
+        raise UserError(f"run {run_id} stopped; finish it with: {resume}") from None
+    except ChunkKillsWorkers as exc:
+        progress.stop()
+        store.set_status(run_id, "stopped", note=str(exc), pid=None)
+        raise UserError(f"run {run_id} stopped: {exc}; every other chunk finished is stored; "
+                        f"finish it with: {resume}") from None
     except UserError:
         progress.stop()
         raise
@@ -208,6 +230,42 @@ def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet:
     return report
 
 
+class Played(NamedTuple):
+    """What ``play_or_reuse`` did: the run holding the matches, and the farm's report (None when
+    a finished run was reused)."""
+    run_id: int
+    report: FarmReport | None
+
+
+def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: bool, console: Console,
+                  cluster: str | None = None, parts: str | None = None) -> Played:
+    """A finished run of exactly these matches: reused if stored, finished if stopped, else
+    played. One process at a time finds or plays a given set of matches (a lock on its result
+    hash), so the same command started twice at once plays them once: the second says whom it
+    waits for, then reuses the run."""
+    matches = locks.lock_file(store.path, f"matches-{spec.result_hash()}")
+    with locks.exclusive(matches, waiting=lambda who: console.print(
+            f"waiting for {who}, which is playing the same matches ({spec.game} {spec.rules}) into this store",
+            markup=False, highlight=False)):
+        run_id = find_done(store, spec)
+        if run_id is not None:
+            console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)", markup=False)
+            return Played(run_id, None)
+        run_id = store.find_run(spec.spec_hash(), status="stopped")
+        if run_id is not None:
+            console.print(f"finishing stopped run {run_id} ({spec.rules})", markup=False)
+        else:  # a run left running: its writer is waited for if alive, else it is finished here
+            run_id = store.find_run(spec.spec_hash(), status="running") or create(store, spec, payload)
+        return Played(run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
+                                      wait_for_writer=True))
+
+
+def ensure_run(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: bool, console: Console,
+               cluster: str | None = None, parts: str | None = None) -> int:
+    """The id of a finished run of these matches (``play_or_reuse``)."""
+    return play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts).run_id
+
+
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
              resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
              parts: str | None = None) -> int:
@@ -216,8 +274,9 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
     workers = workers or default_workers(cluster)
     if resume is not None:
         check_store_path(db, must_exist=True)
-        spec, payload, _row = resumed_run(store, resume, data_dir)
-        run_id = resume
+        with writer_lock(store, existing_run(store, resume)):  # a second resume of it refuses
+            spec, payload, _row = resumed_run(store, resume, data_dir)
+            run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts)
     else:
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")
@@ -225,12 +284,19 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
                                 workers, data_dir)
         check_store_path(db)  # everything checked before the store is touched
-        run_id = create(store, spec, payload)
-    report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts)
+        run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
     console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}) stored in "
-                  f"{store.path}; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"
-                  + (f"; {row['errors']} matches raised errors (see matches.error)" if row["errors"] else ""))
+                  f"{store.path}" + (f"; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"
+                                     if report is not None else "")
+                  + (f"; {row['errors']} matches raised errors (see matches.error)" if row["errors"] else "")
+                  + lost_workers(report), markup=False, highlight=False)
     return run_id
 
 
+def lost_workers(report: FarmReport | None) -> str:
+    """A note when worker processes died during the run (their chunks were played again)."""
+    if report is None or not report.pool_breaks:
+        return ""
+    return (f"; a worker process died {report.pool_breaks} time{'s' if report.pool_breaks > 1 else ''} "
+            "and its chunks were played again")

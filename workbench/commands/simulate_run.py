@@ -8,7 +8,7 @@ from rich.console import Console
 from workbench.campaign.chunk import init_worker, play_chunk
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
 from workbench.campaign.stage import load_stage
-from workbench.commands.simulate import check_counts, create, execute
+from workbench.commands.simulate import check_counts, create, execute, existing_run, lost_workers, writer_lock
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.limits import check_seed_span, check_total
@@ -77,10 +77,13 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers(cluster)
+    play = (init_worker, play_chunk)
     if resume is not None:
         check_store_path(db, must_exist=True)
-        spec, payload = resumed_batch(store, resume, data_dir)
-        run_id = resume
+        with writer_lock(store, existing_run(store, resume)):  # a second resume of it refuses
+            spec, payload = resumed_batch(store, resume, data_dir)
+            run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts,
+                                             worker=play, command="simulate-run", unit="runs")
     else:
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
@@ -88,11 +91,12 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
                                   chunk_size, workers, data_dir)
         check_store_path(db)  # everything checked before the store is touched
         run_id = create(store, spec, payload)
-    report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
-                     worker=(init_worker, play_chunk), command="simulate-run", unit="runs")
+        report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
+                         worker=play, command="simulate-run", unit="runs")
     row = store.run(run_id)
     console.print(f"run {run_id}: {row['matches_done']} {spec.stage} runs of {', '.join(spec.crews)} "
                   f"({spec.policy} choices, {spec.fight_pilot} fights) stored in {store.path}; "
                   f"{report.matches_stored} now at {report.matches_per_second:,.1f} runs/s"
-                  + (f"; {row['errors']} runs raised errors (see campaign_runs.error)" if row["errors"] else ""))
+                  + (f"; {row['errors']} runs raised errors (see campaign_runs.error)" if row["errors"] else "")
+                  + lost_workers(report), markup=False, highlight=False)
     return run_id

@@ -1,0 +1,135 @@
+"""A farm that cannot hang: a worker process that dies has its chunks played again, a chunk that
+kills its worker again and again stops the run by name, a worker whose setup fails fails the run,
+and Ctrl-C stops a run in one line."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from rich.console import Console
+
+from reports import db
+from tests.conftest import ROOT
+from workbench import farm
+from workbench.chunk import init_worker, play_chunk
+from workbench.commands.simulate import create, execute, new_run
+from workbench.errors import UserError
+from workbench.farm import run_chunks
+from workbench.store import Store
+
+PAIR = ["goblin-gold-gang", "lawmen-posse"]
+SAME = ("SELECT (SELECT list(row(match_no, seed, winner_seat, reason, turns, decisions) ORDER BY match_no) FROM matches),"
+        " (SELECT list(row(chunk, matches, events_rows) ORDER BY chunk) FROM chunks),"
+        " (SELECT count(*) FROM events), (SELECT count(*) FROM card_games)")
+
+
+def q(path, sql):
+    return db.query(path, sql).rows()
+
+
+def new_store(tmp_path, name, matches=80, chunk_size=4):
+    store = Store(tmp_path / f"{name}.duckdb")
+    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches, 5, True, 1.0, chunk_size, 2)
+    run_id = create(store, spec, payload)
+    return store, spec, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, run_id
+
+
+def my_children() -> list[int]:
+    """The pids of this process's children (its worker processes)."""
+    pids = set()
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as fh:
+            pids |= {int(p) for p in fh.read().split()}
+    return sorted(pids)
+
+
+def test_a_killed_worker_has_its_chunks_played_again_and_each_stored_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(farm, "BATCH_UNITS", 1)  # each chunk stored as it comes: the kill lands mid-run
+    store, spec, payload, run_id = new_store(tmp_path, "killed")
+    killed = []
+
+    def kill_a_worker_after_the_first_chunk(chunk, n):
+        if not killed:
+            victim = my_children()[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    started = time.monotonic()
+    report = run_chunks(store, run_id, payload, list(range(spec.n_chunks)), 2, on_chunk=kill_a_worker_after_the_first_chunk)
+    assert killed and report.pool_breaks == 1
+    assert time.monotonic() - started < 120
+    assert report.chunks_stored == spec.n_chunks == 20
+    assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(20, 20)]
+    assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(80, 80)]
+    clean, _, clean_payload, clean_run = new_store(tmp_path, "clean")
+    run_chunks(clean, clean_run, clean_payload, list(range(spec.n_chunks)), 2)
+    assert q(store.path, SAME) == q(clean.path, SAME)
+
+
+def die_on_chunk_3(chunk):
+    if chunk == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
+    return play_chunk(chunk)
+
+
+def test_a_chunk_that_kills_its_worker_every_time_stops_the_run_naming_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(farm, "BATCH_UNITS", 1)
+    store, spec, payload, run_id = new_store(tmp_path, "deadly", matches=24)
+    console = Console(file=open(os.devnull, "w"))
+    with pytest.raises(UserError) as stopped:
+        execute(store, run_id, spec, payload, 2, True, console, worker=(init_worker, die_on_chunk_3))
+    message = str(stopped.value)
+    assert "chunk 3 died 3 times" in message and f"--resume {run_id}" in message and "\n" not in message
+    run = store.run(run_id)
+    assert run["status"] == "stopped" and "chunk 3" in run["note"]
+    (stored, distinct, has_3), = q(store.path, "SELECT count(*), count(DISTINCT chunk), bool_or(chunk = 3) FROM chunks")
+    assert stored == distinct and not has_3
+    # once the cause is gone the run resumes and every chunk is there once
+    execute(store, run_id, spec, payload, 2, True, console)
+    assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(spec.n_chunks, spec.n_chunks)]
+    assert store.run(run_id)["status"] == "done"
+
+
+def setup_that_fails(payload):
+    raise ValueError("no such engine")
+
+
+def test_a_worker_whose_setup_fails_fails_the_run_instead_of_hanging(tmp_path):
+    store, spec, payload, run_id = new_store(tmp_path, "nosetup", matches=8)
+    with pytest.raises(ValueError, match="no such engine"):
+        run_chunks(store, run_id, payload, list(range(spec.n_chunks)), 2, worker=(setup_that_fails, play_chunk))
+
+
+def test_ctrl_c_stops_the_run_in_one_line(tmp_path):
+    path = tmp_path / "interrupted.duckdb"
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks", ",".join(PAIR),
+                             "--matches", "100000", "--pilots", "random", "--chunk-size", "20", "--workers", "2",
+                             "--db", str(path), "--quiet"], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers_of(proc.pid)) < 2:  # the run is playing
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+            time.sleep(0.1)
+        workers = workers_of(proc.pid)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert err.strip().splitlines() == [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"]
+    assert q(path, "SELECT status, note FROM runs") == [("stopped", "interrupted")]
+    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")], "workers left behind"
+
+
+def workers_of(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(p) for p in fh.read().split()]
+    except FileNotFoundError:
+        return []
