@@ -1,24 +1,34 @@
 """Every AlleyWay scenario passes; RULES.md names only scenarios that exist, and names them all."""
 import re
+from functools import lru_cache
 
 import pytest
 
 from sim.core.scenario import run_scenario
 from tests.alleyway_common import ALLEYWAY, SCENARIOS, alleyway
-from tests.conftest import ROOT, run_cli
+from tests.conftest import DATA, ROOT, run_cli
 
 FILES = sorted(SCENARIOS.glob("*.yaml"))
 RULES = ROOT / "sim" / "alleyway" / "RULES.md"
+
+
+@lru_cache(maxsize=None)
+def pool_for(rules: str):
+    """The compiled pool of a scenario's rules version (most use base)."""
+    from cardsdb.loader import load_ruleset
+
+    eng, pool, *_ = alleyway()
+    return pool if rules == "base" else eng.compile_pool(load_ruleset("alleyway", rules, DATA)[1])
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_scenario_passes(path):
     from cardsdb.loader import load_scenario
 
-    eng, pool, *_ = alleyway()
+    eng, *_ = alleyway()
     scenario = load_scenario(path)
     assert scenario.game == "alleyway"
-    assert run_scenario(eng, pool, scenario.setup, scenario.steps, scenario.seed) == []
+    assert run_scenario(eng, pool_for(scenario.rules), scenario.setup, scenario.steps, scenario.seed) == []
 
 
 def test_rules_notes_name_every_scenario_and_only_real_ones():

@@ -41,6 +41,8 @@ class Constants(BaseConstants):
     lanes: int = Field(5, ge=1, le=8)
     back_slots: int = Field(5, ge=1, le=8)
     free_lane_choice: bool = False
+    switch_after_attack: bool = True  # the guide: "once per turn you can switch a character's position"
+    switch_in_brawl: bool = True      # ... with no condition on the phase either
     no_attack_turns: int = Field(1, ge=0)
     status_turns: int = Field(3, ge=1)
     ambush_cost_on: Literal["spring", "set"] = "spring"

@@ -29,6 +29,8 @@ def legal_actions(state: AlleyState) -> list[Action]:
     actions = [NEXT_PHASE]
     if state.phase == BRAWL:
         _attacks(state, seat, actions)
+        if state.pool.consts.switch_in_brawl:
+            _switches(state, seat, actions)
     else:
         _from_hand(state, seat, actions)
         _field(state, seat, actions)
@@ -100,6 +102,15 @@ def _field(state: AlleyState, seat: int, actions: list) -> None:
         for lane in lanes:
             actions.append(table.awaken[1][lane])
             actions.append(table.awaken[0][lane])
+
+
+def _switches(state: AlleyState, seat: int, actions: list) -> None:
+    """Position switches in the Brawl phase (in the main phases ``_field`` offers them, each
+    beside its lane's paid PROMOTE, in the order the rules versions have always listed them)."""
+    switch = state.pool.actions.switch
+    for u in state.sides[seat].lanes:
+        if u is not None and play.can_switch(state, u):
+            actions.append(switch[u.lane])
 
 
 def _any_phase(state: AlleyState, seat: int, actions: list) -> None:

@@ -71,8 +71,11 @@ def switch(state: AlleyState, lane: int) -> None:
 
 
 def can_switch(state: AlleyState, u) -> bool:
-    """Once per turn, not Downed, FROZEN or in STASIS, and not after it attacked this turn."""
-    return not (u.downed or u.freeze or u.stasis or u.switched == state.turn or u.attacks)
+    """Once per turn, not Downed, FROZEN or in STASIS; after it attacked this turn only with
+    ``switch_after_attack`` (base rules, as the guide says; false in switch-before-attacking)."""
+    if u.downed or u.freeze or u.stasis or u.switched == state.turn:
+        return False
+    return not u.attacks or state.pool.consts.switch_after_attack
 
 
 def awaken(state: AlleyState, atk_pos: bool, lane: int) -> None:
