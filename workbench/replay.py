@@ -17,14 +17,6 @@ from workbench import games
 from workbench.runspec import RunSpec
 
 
-def board_of(engine, state) -> dict:
-    if hasattr(engine, "board"):
-        return engine.board(state)
-    snap = engine.snapshot(state)  # a game without a board view: its snapshot, flattened
-    return {"seats": [{"seat": k, **{kk: vv for kk, vv in v.items() if not isinstance(vv, (dict, list))}}
-                      for k, v in snap.items() if isinstance(v, dict)], "field": []}
-
-
 def describe_event(names: dict, kind: str, seat: int, card, target, amount, lane: str | None, detail) -> str:
     parts = [f"p{seat}" if seat >= 0 else "-", kind.replace("_", " ")]
     if card is not None:
@@ -125,7 +117,7 @@ class BoardWatcher:
         self.boards: dict[int, dict] = {}
 
     def __call__(self, state, _action) -> None:
-        self.boards[state.turn] = board_of(self.engine, state)
+        self.boards[state.turn] = self.engine.board(state)
 
 
 def timeline(engine, pool, ruleset, result, boards: dict[int, dict]) -> dict:
@@ -139,10 +131,10 @@ def timeline(engine, pool, ruleset, result, boards: dict[int, dict]) -> dict:
         card = engine.card_name(pool, ev.card[i])
         target = engine.card_name(pool, ev.target[i])
         lane = ev.lane[i]
-        lane = None if lane < 0 else engine.lane_name(pool, lane) if hasattr(engine, "lane_name") else str(lane)
+        lane = None if lane < 0 else engine.lane_name(pool, lane)
         entry["events"].append(describe_event(names, engine.kinds.name(ev.kind[i]), ev.seat[i], card, target,
                                               ev.amount[i], lane, ev.detail[i]))
-    final = board_of(engine, result.state)
+    final = engine.board(result.state)
     last = max(turns) if turns else None
     steps = [{**turns[t], "board": final if t == last else boards.get(t, final)} for t in sorted(turns)]
     return {"winner": result.winner, "reason": result.reason, "turns": result.turns, "timeline": steps}

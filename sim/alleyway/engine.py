@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sim.alleyway import board as board_mod
 from sim.alleyway import brawl, effects, play, resolve, scenario as scenario_mod, turns
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
@@ -145,6 +146,12 @@ class AlleyWayEngine:
     # --- people -----------------------------------------------------------------------------
     def describe(self, state: AlleyState, action: Action) -> str:
         return scenario_mod.describe(state, action)
+
+    def lane_name(self, pool: Pool, lane: int) -> str:
+        return board_mod.lane_name(pool, lane)
+
+    def board(self, state: AlleyState) -> dict:
+        return board_mod.board(state)
 
     def check_invariants(self, state: AlleyState) -> list[str]:
         return check_invariants(state)

@@ -19,6 +19,12 @@ A *state* must expose:
     ledger   a CardLedger, or None in lookahead clones
 
 Actions are small immutable values (named tuples), cheap to compare and to print.
+
+Every method below is *required* except those in ``OPTIONAL``: an engine may leave those out by
+inheriting ``EngineDefaults``, whose versions work from the required ones. So the application
+calls any contract method without asking whether the engine has it; ``contract_gaps`` lists
+what an engine lacks, and tests/test_conformance.py runs it (and the behaviour checks) over
+every registered engine.
 """
 from __future__ import annotations
 
@@ -85,8 +91,9 @@ class Engine(Protocol):
         """The name of a lane or cell index as events store it (``m3``, ``hr1``, ``C4``...)."""
 
     def board(self, state: Any) -> dict:
-        """What a person sees of the table, for replays: ``{"seats": [row per seat],
-        "field": [row per card on the field]}``, rows being flat dicts of plain values."""
+        """What every seat sees of the table, for replays: ``{"seats": [row per seat],
+        "field": [row per card on the field]}``, rows being flat dicts of plain values. Hidden
+        zones appear as counts and a face-down card without its name."""
 
     def check_invariants(self, state: Any) -> list[str]:
         """Broken invariants in words; empty when the state is sound."""
@@ -102,7 +109,38 @@ class Engine(Protocol):
         """The legal action a scenario step names; ValueError (with the legal ones) if none."""
 
     def snapshot(self, state: Any) -> dict:
-        """A plain nested dict of what a scenario can check (life, resources, zones, board)."""
+        """A plain nested dict of what a scenario can check (life, resources, zones, board); each
+        seat's part is under ``p<seat>``, its ``hand`` a list of card ids as written."""
+
+
+class EngineDefaults:
+    """The optional methods' defaults, for an engine that inherits them."""
+
+    def lane_name(self, pool: Any, lane: int) -> str:
+        return str(lane)
+
+    def board(self, state: Any) -> dict:
+        """The snapshot's plain per-seat values, one row per seat, and no field rows."""
+        snap = self.snapshot(state)
+        seats = [{"seat": key, **{k: v for k, v in part.items() if not isinstance(v, (dict, list))}}
+                 for key, part in snap.items() if isinstance(part, dict) and key.startswith("p")]
+        return {"seats": seats, "field": []}
+
+
+ATTRIBUTES = ("name", "kinds")
+METHODS = tuple(name for name, value in vars(Engine).items() if callable(value) and not name.startswith("_"))
+OPTIONAL = tuple(name for name in vars(EngineDefaults) if not name.startswith("_"))
+REQUIRED = tuple(name for name in METHODS if name not in OPTIONAL)
+
+
+def contract_gaps(engine: Any) -> list[str]:
+    """What ``engine`` lacks of the contract, in words (empty when it has everything)."""
+    gaps = [f"attribute {name!r}" for name in ATTRIBUTES if not hasattr(engine, name)]
+    for name in METHODS:
+        if not callable(getattr(engine, name, None)):
+            how = " (or inherit sim.core.contract.EngineDefaults)" if name in OPTIONAL else ""
+            gaps.append(f"{'optional' if name in OPTIONAL else 'required'} method {name!r}{how}")
+    return gaps
 
 
 def results_from_winner(n_seats: int, winner: int | None) -> list[str]:
