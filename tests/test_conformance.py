@@ -31,16 +31,18 @@ from functools import cache
 import pytest
 
 from sim.core.contract import OPTIONAL, REQUIRED, EngineDefaults, contract_gaps
+from sim.core.state import hold_turns, turn_held
 from sim.registry import ENGINES, engine
 from tests.conformance_walk import starter_game, walk
 from tests.conftest import ROOT
 
 GAMES = sorted(ENGINES)
 POSITIONS = 1200  # per game: whole walks from seed 0 until this many decisions were checked
-SLOW_POSITIONS, SLOW_FIRST_SEED = 5000, 1000
+SLOW_POSITIONS, SLOW_FIRST_SEED = 4000, 1000
 MAX_WALKS = 200  # a bound, should a game's walks be very short
 DEEP_EVERY = 3  # every third position also gets the clone, determinize and round-trip checks
-CHECKS = ("legal", "apply", "invariants", "clone", "determinize", "round_trip", "people")
+CHECKS = ("legal", "apply", "invariants", "clone", "held", "determinize", "round_trip", "people")
+HELD_STEPS = 200  # a bound on the random actions a held clone takes to reach its turn's end
 KEEP = 12  # problems kept per check (the first ones say enough)
 PLAIN = (type(None), bool, int, float, str)
 
@@ -54,6 +56,7 @@ class Tally:
     follow_ups: int = 0  # positions those actions led to, checked in turn
     deep: int = 0  # positions given the clone, determinize and round-trip checks
     round_trips: int = 0
+    held: int = 0  # held clones that reached their turn's end and began the next one
     determinized: int = 0  # (position, seat) beliefs checked
     resampled: int = 0  # beliefs whose snapshot differs from the truth (hidden cards dealt afresh)
     digests: dict = field(default_factory=dict)
@@ -118,6 +121,7 @@ class Checker:
         if fingerprint(self.eng, state) != before:
             self.tally.found("clone", self.where(state), "applying actions on clones changed the original")
         self.round_trip(state, legal)
+        self.check_held(state)
         for seat in range(len(state.sides)):
             self.check_determinize(state, seat, before)
         self.check_board(state)
@@ -156,6 +160,29 @@ class Checker:
             self.check_sound(trial, self.where(state, action) + " then")
         if deep and fingerprint(self.eng, sibling) != seen:
             self.tally.found("clone", self.where(state), "applying actions on clones changed another clone")
+
+    def check_held(self, state) -> None:
+        """A held clone (``hold_turns``) stops where its turn passes; begun with
+        ``begin_held_turn``, it stands where a clone that never held stands after the same actions."""
+        held, plain = self.eng.clone(state), self.eng.clone(state)
+        hold_turns(held)
+        rng = random.Random(self.seed * 100_003 + self.position)
+        try:
+            for _ in range(HELD_STEPS):
+                if held.over or turn_held(held) is not None:
+                    break
+                action = rng.choice(self.eng.legal_actions(held))
+                self.eng.apply(held, action)
+                self.eng.apply(plain, action)
+            if turn_held(held) is None:
+                return  # the match ended (or the bound came) before the turn passed
+            self.eng.begin_held_turn(held)
+        except Exception as exc:  # noqa: BLE001
+            self.tally.found("held", self.where(state), failure(exc))
+            return
+        self.tally.held += 1
+        if fingerprint(self.eng, held) != fingerprint(self.eng, plain):
+            self.tally.found("held", self.where(state), "the held turn, begun, differs from the turn that never held")
 
     def round_trip(self, state, legal: list) -> None:
         for action in legal:
@@ -305,6 +332,12 @@ def test_a_clone_is_independent_of_its_original_both_ways(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_held_turn_begins_where_an_unheld_one_does(name):
+    assert_clean(name, "held")
+    assert conformance(name).held > conformance(name).deep // 2
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_determinize_changes_only_hidden_information(name):
     assert_clean(name, "determinize")
     tally = conformance(name)
@@ -389,7 +422,7 @@ def test_positions_and_actions_tried():
         t = conformance(name)
         lines.append(f"{name}: {t.matches} matches, {t.positions} positions, {t.actions} actions applied on clones "
                      f"({t.follow_ups} follow-up positions), {t.deep} deep positions, {t.round_trips} round trips, "
-                     f"{t.determinized} beliefs ({t.resampled} resampled)")
+                     f"{t.held} held turns, {t.determinized} beliefs ({t.resampled} resampled)")
         assert t.positions >= POSITIONS and not any(t.problems.values())
     print("\nconformance: " + "\nconformance: ".join(lines))
     assert sum(conformance(name).positions for name in GAMES) >= 3000
