@@ -34,7 +34,7 @@ from sim.core.contract import OPTIONAL, REQUIRED, EngineDefaults, contract_gaps
 from sim.core.state import hold_turns, turn_held
 from sim.registry import ENGINES, engine
 from tests.conformance_walk import starter_game, walk
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 
 GAMES = sorted(ENGINES)
 POSITIONS = 1200  # per game: whole walks from seed 0 until this many decisions were checked
@@ -352,6 +352,27 @@ def test_describe_and_parse_action_round_trip_for_every_legal_action(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_boards_lane_names_card_names_and_results_are_readable(name):
     assert_clean(name, "people")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_replay_reads_every_engine_through_the_contract(name):
+    """workbench/replay.py asks no engine what it can do: every turn has its board, every lane
+    its name."""
+    from cardsdb.loader import load_ruleset
+    from sim.core.match import play_match
+    from workbench.replay import BoardWatcher, timeline
+
+    eng, pool, pairs = starter_game(name)
+    watcher = BoardWatcher(eng)
+    result = play_match(eng, pool, list(pairs[0]), 7, ["random", "random"], on_decision=watcher)
+    ruleset = load_ruleset(name, "base", DATA)[1]
+    steps = timeline(eng, pool, ruleset, result, watcher.boards)["timeline"]
+    assert len(steps) == len(set(result.events.turn)) > 2
+    assert all(set(step["board"]) == {"seats", "field"} for step in steps)
+    placed = [e for step in steps for e in step["events"] if " @ " in e]
+    lanes = {result.events.lane[i] for i in range(len(result.events)) if result.events.lane[i] >= 0}
+    assert placed and {eng.lane_name(pool, lane) for lane in lanes} <= {e.split(" @ ")[1].split()[0] for e in placed}
+    json.dumps(steps)  # plain values, as the dashboard takes them
 
 
 @pytest.mark.parametrize("name", GAMES)
