@@ -15,6 +15,10 @@ from typing import Any
 from tests.conftest import DATA
 
 
+class NoLegalAction(AssertionError):
+    """The engine offered no action in a match that is not over."""
+
+
 @cache
 def starter_game(name: str) -> tuple:
     """(engine, pool, every ordered pair of the game's compiled starter decks)."""
@@ -43,7 +47,7 @@ def walk(name: str, seed: int, visit: Callable[[Any, Any], None] | None = None) 
             break  # the match loop calls it a draw here; the engine never learns of it
         legal = eng.legal_actions(state)
         if not legal:
-            raise AssertionError(f"{name} seed {seed}: no legal action at turn {state.turn} before the end")
+            raise NoLegalAction(f"no legal action at turn {state.turn} before the end")
         action = choice.choice(legal)
         if visit is not None:
             visit(state, action)

@@ -36,7 +36,7 @@ import pytest
 from sim.core.contract import OPTIONAL, REQUIRED, EngineDefaults, contract_gaps
 from sim.core.state import hold_turns, turn_held
 from sim.registry import ENGINES, engine
-from tests.conformance_walk import starter_game, walk
+from tests.conformance_walk import NoLegalAction, starter_game, walk
 from tests.conftest import DATA, ROOT
 
 GAMES = sorted(ENGINES)
@@ -257,8 +257,9 @@ def run_walks(name: str, first_seed: int, positions: int) -> Tally:
         checker = Checker(eng, name, seed, tally)
         try:
             final = walk(name, seed, checker)
-        except Exception as exc:  # noqa: BLE001 - the walk's own action raised
-            tally.found("apply", f"{name} seed {seed} position {checker.position} (on the walk)", failure(exc))
+        except Exception as exc:  # noqa: BLE001 - the walk itself found no action, or its action raised
+            check = "legal" if isinstance(exc, NoLegalAction) else "apply"
+            tally.found(check, f"{name} seed {seed} position {checker.position} (on the walk)", failure(exc))
             continue
         checker.check_watch()
         checker.check_end(final)
