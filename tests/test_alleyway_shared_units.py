@@ -80,7 +80,9 @@ def watch(eng, seen: dict):
     return check
 
 
-@pytest.mark.parametrize("pilot,seeds", [("random", range(6)), ("greedy", range(6))])
+# three seeds per pilot (every starter deck seated once): enough decisions and shared characters,
+# and a bounded cost (each candidate is played twice and compared field by field)
+@pytest.mark.parametrize("pilot,seeds", [("random", range(3)), ("greedy", range(3, 6))])
 def test_forks_never_change_their_source_and_play_like_deep_copies(pilot, seeds):
     eng, pool, _data, _rules, decks = alleyway()
     seen = {"decisions": 0, "candidates": 0, "shared": 0}
@@ -106,6 +108,9 @@ def test_a_write_behind_owns_back_would_be_caught():
     assert picture(state) != before and state.sides[0].lanes[0].mod_def == 0
 
 
+CHECK_BUDGET = 4000  # lookahead moves checked per match: the rest of the match plays unchecked
+
+
 class CheckingEngine(AlleyWayEngine):
     """The engine, checking at every lookahead move that the last few states forked from (the
     real match, determinized beliefs, forks of forks) stay as they were."""
@@ -114,7 +119,7 @@ class CheckingEngine(AlleyWayEngine):
     checks = 0
 
     def apply(self, state, action):
-        if state.events is not None:  # the real match
+        if state.events is not None or CheckingEngine.checks >= CHECK_BUDGET:  # the real match, or enough seen
             return super().apply(state, action)
         before = [(s, picture(s)) for s in self.sources if s is not state]
         super().apply(state, action)
