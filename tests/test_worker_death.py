@@ -133,3 +133,33 @@ def workers_of(pid: int) -> list[int]:
             return [int(p) for p in fh.read().split()]
     except FileNotFoundError:
         return []
+
+
+def gone(pid: int) -> bool:
+    """Ended (a zombie waiting for its new parent to reap it counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_the_workers_of_a_killed_parent_end_and_free_the_run_for_a_resume(tmp_path):
+    path = tmp_path / "orphans.duckdb"
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks", ",".join(PAIR),
+                             "--matches", "100000", "--pilots", "random", "--chunk-size", "20", "--workers", "2",
+                             "--db", str(path), "--quiet"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(workers_of(proc.pid)) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    workers = workers_of(proc.pid)
+    proc.kill()  # the parent only: its workers are orphaned mid-chunk
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in workers):
+        assert time.monotonic() < deadline, "orphaned workers still running"
+        time.sleep(0.1)
+    from workbench.commands.simulate import writer_lock
+    with writer_lock(Store(path), 1):  # nobody holds the run any more: a resume would start
+        pass

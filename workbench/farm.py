@@ -7,6 +7,7 @@ waits longer than ``FLUSH_SECONDS`` for its batch, so the writer pays its fixed 
 once per few hundred matches however many workers feed it, and readers still see progress
 within seconds. At most two chunks per worker slot are in flight (the slots
 of the cluster when there is one), so the writer's memory stays flat however long the run is. A
+worker process that dies costs its chunks a replay, never the run (workbench/executors.py). A
 stopped run resumes from the chunks table: a stored chunk is never played or stored again.
 """
 from __future__ import annotations

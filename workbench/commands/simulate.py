@@ -11,9 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from workbench import games, locks
 from workbench.errors import UserError
-from workbench.executors import ChunkKillsWorkers
 from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
+from workbench.local_pool import ChunkKillsWorkers
 from workbench.runspec import RunSpec, deck_hash
 from workbench.store import Store
 from workbench.store_guard import check_store_path
@@ -251,11 +251,13 @@ def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quie
         if run_id is not None:
             console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)", markup=False)
             return Played(run_id, None)
-        run_id = store.find_run(spec.spec_hash(), status="stopped")
-        if run_id is not None:
-            console.print(f"finishing stopped run {run_id} ({spec.rules})", markup=False)
-        else:  # a run left running: its writer is waited for if alive, else it is finished here
-            run_id = store.find_run(spec.spec_hash(), status="running") or create(store, spec, payload)
+        for status, what in (("stopped", "stopped run"), ("running", "run left running")):
+            run_id = store.find_run(spec.spec_hash(), status=status)
+            if run_id is not None:  # a live writer of it is waited for (execute)
+                console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False)
+                break
+        else:
+            run_id = create(store, spec, payload)
         return Played(run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
                                       wait_for_writer=True))
 
