@@ -3,14 +3,23 @@
 DuckDB lets one process hold a database file for writing, and while it does no other process can
 open it, not even read-only; a held read-only connection blocks a writer just the same. So no
 process keeps the file open: each use opens it, does one short piece of work and closes it,
-retrying with a short jittered backoff while another process holds the lock. The writer uses
-the same retry (``when_free``): workbench/store.py to open, the farm's workbench/writer.py to
-attach the file per batch of chunks.
+retrying with a short jittered backoff while another process holds the lock (``when_free``).
+
+The two sides wait differently. A reader (the dashboard, a report, an export) gives up after
+``LOCK_WAIT_SECONDS`` with one line. A writer (workbench/store.py, the farm's workbench/writer.py)
+waits as long as it takes: a DuckDB CLI or notebook left open on the store must not fail a
+nightly run, so after ``NOTICE_SECONDS`` it says once, on stderr, who holds the file, and again
+when it has it; only the user's stop ends the wait.
+
+Every reading connection gets the store's ``events`` view (reports/events_view.py). A damaged
+file or event-log part is one line naming it (``StoreError``), on either side, never a traceback.
 """
 from __future__ import annotations
 
 import os
 import random
+import re
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,12 +28,15 @@ from typing import Callable, Iterator, TypeVar
 import duckdb
 import polars as pl
 
-LOCK_WAIT_SECONDS = 60.0
+from reports.events_view import create_events_view, damaged_part, events_dir, failing_view_line
+
+LOCK_WAIT_SECONDS = 60.0  # a reader's limit
+NOTICE_SECONDS = 5.0      # a writer waiting this long says who holds the file
 T = TypeVar("T")
 
 
 class StoreError(Exception):
-    """The store cannot be used as asked (missing, unwritable, held too long): one line."""
+    """The store cannot be used as asked (missing, unwritable, damaged, held too long): one line."""
 
 
 def is_lock_error(exc: Exception) -> bool:
@@ -32,29 +44,106 @@ def is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set" in text)
 
 
-def when_free(path: str | Path, attempt: Callable[[], T], wait: float = LOCK_WAIT_SECONDS) -> T:
+def lock_holder(exc: Exception) -> str:
+    """Who holds the file, from DuckDB's lock error ("... is held in /usr/bin/duckdb (PID 4242)")
+    and, where it can be read, the process's command line."""
+    found = re.search(r"held in (.*?) \(PID (\d+)\)", str(exc))
+    if found is None:
+        return "another process"
+    program, pid = found.groups()
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        command = ""
+    command = command or program
+    return f"process {pid} ({command[:157] + '...' if len(command) > 160 else command})"
+
+
+class _Waiting:
+    """A writer's wait for the lock: one line once it has lasted ``NOTICE_SECONDS``, one when it ends."""
+
+    def __init__(self, path: str | Path):
+        self.path, self.started, self.told = path, time.monotonic(), False
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def still(self, exc: Exception) -> None:
+        if not self.told and self.seconds() >= NOTICE_SECONDS:
+            self.told = True
+            _say(f"{self.path}: held by {lock_holder(exc)}; waiting for it to let go (nothing is lost "
+                 "meanwhile: finished work waits in memory; Ctrl-C stops)")
+
+    def over(self) -> None:
+        if self.told:
+            _say(f"{self.path}: free again after {self.seconds():.0f} s; storing")
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def when_free(path: str | Path, attempt: Callable[[], T], wait: float | None = LOCK_WAIT_SECONDS) -> T:
     """``attempt()`` (an open or an ATTACH of the file), retried with a short jittered backoff
-    while another process holds the file's lock; a one-line StoreError past ``wait`` seconds."""
-    deadline = time.monotonic() + wait
+    while another process holds the file's lock: a one-line StoreError past ``wait`` seconds, or,
+    with ``wait=None`` (a writer), for as long as it takes, saying so (``_Waiting``)."""
+    waiting = _Waiting(path)
     delay = 0.005
     while True:
         try:
-            return attempt()
+            result = attempt()
         except duckdb.IOException as exc:
             if not is_lock_error(exc):
-                raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
-            if time.monotonic() > deadline:
+                raise StoreError(f"{path}: cannot open the database: {_first_line(exc)}") from None
+            if wait is not None and waiting.seconds() > wait:
                 raise StoreError(f"{path}: another process has held the database for over {wait:.0f} s; "
                                  "try again when it is done") from None
+            if wait is None:
+                waiting.still(exc)
             time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 1.5, 0.1)
+            delay = min(delay * 1.5, 0.1 if waiting.seconds() < NOTICE_SECONDS else 0.5)
         except duckdb.Error as exc:
-            raise StoreError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
+            raise StoreError(f"{path}: cannot open the database: {_first_line(exc)}") from None
+        else:
+            waiting.over()
+            return result
+
+
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+# what DuckDB says of a file it cannot read back (a block's checksum, a truncated file, a part
+# that is not Parquet): the store is damaged, which no retry or code change mends
+_DAMAGE = re.compile(r"corrupt|could not read enough bytes|invalidated|not a valid duckdb|parquet|magic bytes|"
+                     r"thrift|out of buffer|truncated", re.IGNORECASE)
+_PART = re.compile(r"""["']([^"']+\.parquet)["']""")
+
+
+def store_error(path: str | Path, exc: duckdb.Error) -> Exception:
+    """A StoreError naming the damaged file (the database, or the event-log part DuckDB names),
+    for an error that says the store cannot be read back; otherwise ``exc`` itself (a mistake in
+    a query stays a traceback)."""
+    first = _first_line(exc)
+    if (view_line := failing_view_line(first)) is not None:
+        return StoreError(view_line)
+    if not (isinstance(exc, duckdb.IOException) or _DAMAGE.search(first)):
+        return exc
+    named = _PART.search(first)
+    if named is not None:
+        return StoreError(f"{named.group(1)}: an event-log part of {path} cannot be read: {first}")
+    if "parquet" in first.lower():
+        part = damaged_part(events_dir(path))
+        return StoreError(f"{part or events_dir(path)}: an event-log part of {path} cannot be read: {first}")
+    return StoreError(f"{path}: the database file cannot be read (damaged?): {first}")
 
 
 @contextmanager
-def connect(path: str | Path, read_only: bool = True, wait: float = LOCK_WAIT_SECONDS) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Open the database briefly, retrying while another process holds it; always close."""
+def connect(path: str | Path, read_only: bool = True, wait: float | None = LOCK_WAIT_SECONDS,
+            events: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Open the database briefly, retrying while another process holds it; always close. A
+    reading connection (``events``: by default when ``read_only``) gets the ``events`` view."""
     path = Path(path)
     if read_only and not path.exists():
         raise StoreError(f"{path}: no such database (run `workbench simulate` first)")
@@ -66,7 +155,11 @@ def connect(path: str | Path, read_only: bool = True, wait: float = LOCK_WAIT_SE
             raise StoreError(f"{path}: database path is not writable")
     con = when_free(path, lambda: duckdb.connect(str(path), read_only=read_only), wait)
     try:
+        if read_only if events is None else events:
+            create_events_view(con, path)
         yield con
+    except duckdb.Error as exc:
+        raise store_error(path, exc) from None
     finally:
         con.close()
 

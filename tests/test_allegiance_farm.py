@@ -2,19 +2,16 @@
 are: nothing in them names a game."""
 import csv
 
-import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from reports import db
 from tests.conftest import run_cli
 
 
 def sql(path, query, params=None):
-    con = duckdb.connect(str(path), read_only=True)
-    try:
+    with db.connect(path) as con:  # a reading connection: it has the events view
         return con.execute(query, params or []).fetchall()
-    finally:
-        con.close()
 
 
 @pytest.fixture(scope="module")

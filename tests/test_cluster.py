@@ -15,7 +15,7 @@ MATCHES = "SELECT md5(string_agg(concat_ws(',', match_no, seed, winner_seat, rea
 
 
 def fingerprint(path):
-    with duckdb.connect(str(path), read_only=True) as con:
+    with db.connect(path) as con:  # a reading connection: it has the events view
         return con.sql(DIGEST).fetchall()[0], con.sql(MATCHES).fetchall()[0]
 
 

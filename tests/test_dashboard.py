@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from reports import db
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
 PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "value", "replay", "campaign")
@@ -34,11 +36,8 @@ def page_app(page: str) -> AppTest:
 
 
 def store_sql(path: Path, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
+    with db.connect(path) as con:  # a reading connection: it has the events view
         return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
 
 
 def run_ids_newest_first(path: Path) -> list[int]:

@@ -15,6 +15,7 @@ from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
 from workbench.errors import UserError
 from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN, check_cluster
+from workbench.store import unused_stores_removed
 
 DEFAULT_DB = "workbench.duckdb"
 
@@ -414,7 +415,13 @@ def _usage_line(exc: ClickException) -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     """The command line (``argv``: the arguments after the program name, for tests). Every user
-    mistake is one line and exit code 2; nothing else is printed."""
+    mistake is one line and exit code 2; nothing else is printed. A store the command created
+    and left empty (it failed before storing anything) is removed again."""
+    with unused_stores_removed():
+        _run(argv)
+
+
+def _run(argv: Optional[list[str]]) -> None:
     try:
         code = app(args=argv, prog_name="workbench", standalone_mode=False)
     except NoArgsIsHelpError as exc:  # `workbench cards`: the group's help, as typer shows it

@@ -1,20 +1,38 @@
 """The DuckDB store: schema, and the writer's short pieces of work on it.
 
 Every method opens the file, does one short piece of work in one transaction and closes it,
-retrying briefly while another process holds the lock (reports/db.py explains why). The farm's
-chunks go through workbench/writer.py, which attaches the file per batch of chunks instead. The
-dashboard opens per query on its side, so a run and a reader interleave, never starve.
+waiting while another process holds the lock (reports/db.py explains why, and why a writer waits
+as long as it takes). The farm's chunks go through workbench/writer.py, which attaches the file
+per batch of chunks instead. The dashboard opens per query on its side, so a run and a reader
+interleave, never starve.
+
+A store is marked as the workbench's (table ``workbench_store``), so a command never writes into
+another application's DuckDB file (workbench/store_guard.py); and a command that created a store
+and stored nothing in it takes it back (``unused_stores_removed``).
 """
 from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterator
 
+import duckdb
+
+from reports.db import LOCK_WAIT_SECONDS, StoreError
 from reports.db import connect as _connect
+from reports.events_view import MACRO_SQL, events_dir
+
+FORMAT_VERSION = 1  # of the tables below; workbench_store records it
 
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS workbench_store (   -- the marker: this file is a workbench store
+    format_version INTEGER NOT NULL,
+    created_at TIMESTAMP NOT NULL      -- when the store was made (or, made before the marker, marked)
+);
 CREATE TABLE IF NOT EXISTS runs (
     run_id INTEGER PRIMARY KEY,
     game VARCHAR NOT NULL,
@@ -299,24 +317,18 @@ ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
-# the parts of stored chunks only, so a part left by a killed run is invisible until its chunk is
-# stored (and then it is rewritten identically: matches are deterministic). Keeping them out of
-# the database file makes the writer's transaction per chunk short, which is what lets the farm
-# scale and readers get in between chunks.
-
-
-
-def events_dir(db_path: str | Path) -> Path:
-    """Where a store's event-log parts live: ``<db file>.events/run-<id>/chunk-<n>.parquet``."""
-    p = Path(db_path).resolve()
-    return p.with_name(p.name + ".events")
-
-
-def events_view_sql(db_path: str | Path) -> str:
-    folder = events_dir(db_path).as_posix().replace("'", "''")
-    return f"""CREATE OR REPLACE VIEW events AS
-        SELECT e.* FROM read_parquet('{folder}/**/*.parquet') e
-        WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.run_id = e.run_id AND c.chunk = e.chunk)"""
+# the parts of stored chunks only, made on every reading connection from where the file is
+# (reports/events_view.py), so a part left by a killed run is invisible until its chunk is stored
+# (and then it is rewritten identically: matches are deterministic). Keeping them out of the
+# database file makes the writer's transaction per chunk short, which is what lets the farm scale
+# and readers get in between chunks.
+#
+# What Store.init does besides the tables: the marker's row, the CLI's ``events_in(folder)``
+# macro, and dropping the stored ``events`` view of older stores (it named the folder by its
+# absolute path, so a copy read the original's parts).
+INIT_SQL = f"""DROP VIEW IF EXISTS events;
+{MACRO_SQL};"""
+MARK_SQL = "INSERT INTO workbench_store SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM workbench_store)"
 
 
 def write_empty_part(db_path: str | Path) -> None:
@@ -337,8 +349,9 @@ def now() -> datetime:
 
 
 def connect(path: str | Path, read_only: bool = False):
-    """The shared brief-open helper (reports/db.py), for writing by default."""
-    return _connect(path, read_only=read_only)
+    """The shared brief-open helper (reports/db.py), for writing by default: a writer waits for
+    the file as long as it takes, and needs no ``events`` view."""
+    return _connect(path, read_only=read_only, wait=LOCK_WAIT_SECONDS if read_only else None, events=False)
 
 
 class Store:
@@ -352,14 +365,19 @@ class Store:
         return events_dir(self.path)
 
     def init(self) -> None:
-        """Create the tables, the event-log folder and the ``events`` view (idempotent; the
-        view is remade so it follows the database if the folder moved)."""
+        """Create the tables, the marker and the event-log folder; bring a store made by an
+        older version up to date (idempotent). A store this creates is noted, so that
+        ``unused_stores_removed`` can take it back if nothing is stored in it."""
+        created = not self.path.exists()
+        folder_created = not self.events_dir.exists()
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
+            con.execute(INIT_SQL)
+            con.execute(MARK_SQL, [FORMAT_VERSION, now()])
+        if created:
+            _CREATED.setdefault(self.path.resolve(), _Created(folder_created))
         write_empty_part(self.path)
-        with connect(self.path) as con:
-            con.execute(events_view_sql(self.path))
 
     # --- runs -------------------------------------------------------------------------------
     def create_run(self, spec: dict, spec_hash: str, card_rows: list[dict], chunks_target: int,
@@ -519,3 +537,65 @@ class Store:
                                         AND s.status = 'done'
                                   ORDER BY b.day DESC LIMIT 1""", [name, suite, before_day]).fetchall()
         return rows[0][0] if rows else None
+
+
+# --- stores a command created and left empty -----------------------------------------------
+
+@dataclass(slots=True)
+class _Created:
+    """A store file Store.init created in this process (its folder too, if ``folder``)."""
+    folder: bool
+
+
+_CREATED: dict[Path, _Created] = {}
+# the marker and what init writes do not count as something stored
+_NOT_CONTENT = ("workbench_store",)
+
+
+@contextmanager
+def unused_stores_removed() -> Iterator[None]:
+    """Around a command: every store it created (Store.init) and left without a single row, by
+    failing before anything was stored, is removed again, file and (if it made it) event-log
+    folder, so a failed command leaves no empty store behind. A store another process holds, or
+    one that holds anything, is left alone; a store that existed before is never removed."""
+    before = set(_CREATED)
+    try:
+        yield
+    finally:
+        for path in [p for p in _CREATED if p not in before]:
+            created = _CREATED.pop(path)
+            with suppress(StoreError, OSError, duckdb.Error):
+                _remove_if_unused(path, created)
+
+
+def _remove_if_unused(path: Path, created: _Created) -> None:
+    if path.exists():
+        # a short wait: another process holding it is using it, so it is not ours to remove
+        with _connect(path, read_only=False, wait=2.0, events=False) as con:
+            if _holds_rows(con):
+                return
+        for leftover in (path, path.with_name(path.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+    if created.folder:
+        _remove_empty_folder(events_dir(path))
+
+
+def _holds_rows(con: duckdb.DuckDBPyConnection) -> bool:
+    tables = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = "
+                                        "current_database() AND schema_name = 'main'").fetchall()
+              if t not in _NOT_CONTENT]
+    return any(con.execute(f'SELECT EXISTS (SELECT 1 FROM "{t}")').fetchone()[0] for t in tables)
+
+
+def _remove_empty_folder(folder: Path) -> None:
+    """The event-log folder with only the schema part init wrote (and empty run folders): gone.
+    Anything else in it stays, and so does the folder."""
+    (folder / "_schema.parquet").unlink(missing_ok=True)
+    if not folder.is_dir():
+        return
+    for sub in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if sub.is_dir():
+            with suppress(OSError):
+                sub.rmdir()
+    with suppress(OSError):
+        folder.rmdir()

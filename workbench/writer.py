@@ -12,6 +12,11 @@ A batch is every chunk that arrived since the last one (the farm decides when: w
 stored in one transaction: a reader sees a chunk whole or not at all, a chunk already in is
 skipped, and a kill at any moment leaves every chunk either stored once or not at all (its
 event-log part stays invisible until its chunks row exists).
+
+A reader that holds the file (a DuckDB CLI, a notebook) makes the writer wait, as long as it
+takes (reports/db.py ``when_free``, which says who holds it): the batch waits in memory, and the
+farm sends no new chunk while it does, so at most two chunks per worker slot wait with it. A
+damaged file is one line naming it (``StoreError``).
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from reports.db import LOCK_WAIT_SECONDS, when_free
+from reports.db import store_error, when_free
 from workbench.store import CHUNK_TABLES, now
 
 _STORE = "store"  # the attached file's name inside the writer's in-memory database
@@ -56,7 +61,8 @@ class ArrivedChunk:
 class BatchWriter:
     """One run's writer: ``store(run_id, chunks)`` per batch; ``close()`` at the end."""
 
-    def __init__(self, path: str | Path, wait: float = LOCK_WAIT_SECONDS):
+    def __init__(self, path: str | Path, wait: float | None = None):
+        """``wait``: the seconds to wait for the file before failing; None, as long as it takes."""
         self.path = Path(path).resolve()
         self.wait = wait
         # one thread: a batch is too small for parallel work to save more CPU than it costs; a
@@ -70,12 +76,20 @@ class BatchWriter:
             return []
         location = str(self.path).replace("'", "''")
         when_free(self.path, lambda: self.con.execute(f"ATTACH '{location}' AS {_STORE}"), self.wait)
+        failed = True
         try:
             self.con.execute(f"USE {_STORE}")
-            return self._store_in_transaction(run_id, arrived)
+            stored = self._store_in_transaction(run_id, arrived)
+            failed = False
+            return stored
+        except duckdb.Error as exc:
+            raise store_error(self.path, exc) from None
         finally:
-            self.con.execute("USE memory")
-            self.con.execute(f"DETACH {_STORE}")
+            # after a failure the file may be unusable (DuckDB invalidates a database whose
+            # checkpoint failed): the detach is tried, and the first error is the one reported
+            with suppress(*((duckdb.Error,) if failed else ())):
+                self.con.execute("USE memory")
+                self.con.execute(f"DETACH {_STORE}")
 
     def _store_in_transaction(self, run_id: int, arrived: list[ArrivedChunk]) -> list[ArrivedChunk]:
         con = self.con

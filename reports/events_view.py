@@ -1,0 +1,120 @@
+"""The store's ``events``: the event-log parts in the folder beside the database file, read
+through a view made afresh on every reading connection (a TEMP view, which DuckDB allows on a
+read-only connection and which hides any stored view of the same name).
+
+No folder path is ever stored in the database: a view made once with the folder's absolute path
+(as stores before the workbench marker had) kept reading the original's parts from a copy of the
+store, failed once the store was moved, and read a path holding ``*`` or ``[`` as a pattern. Made
+per connection from the path the file was opened by, the view always reads the parts beside that
+file, whatever its name holds. People in the DuckDB CLI use the stored macro ``events_in(folder)``
+(workbench/STORE.md).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+# the columns of every part (workbench/chunk.py EVENT_SCHEMA writes them; a test holds the two
+# together), for a view with no parts to read
+EVENT_COLUMNS = (("run_id", "INTEGER"), ("match_no", "INTEGER"), ("chunk", "INTEGER"), ("seq", "INTEGER"),
+                 ("turn", "INTEGER"), ("seat", "INTEGER"), ("kind", "VARCHAR"), ("card", "VARCHAR"),
+                 ("target", "VARCHAR"), ("amount", "INTEGER"), ("lane", "SMALLINT"), ("detail", "VARCHAR"))
+
+# the parts of stored chunks only: a part left by a killed run stays invisible until its chunk is
+# stored (workbench/STORE.md)
+_STORED_PARTS = """SELECT e.* FROM read_parquet({pattern} || '/**/*.parquet') e
+    WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.run_id = e.run_id AND c.chunk = e.chunk)"""
+
+MACRO_SQL = f"CREATE OR REPLACE MACRO events_in(folder) AS TABLE {_STORED_PARTS.format(pattern='folder')}"
+
+
+def events_dir(db_path: str | Path) -> Path:
+    """Where a store's event-log parts live: ``<db file>.events/run-<id>/chunk-<n>.parquet``."""
+    p = Path(db_path).resolve()
+    return p.with_name(p.name + ".events")
+
+
+def glob_escaped(path: str) -> str:
+    """``path`` as a DuckDB file pattern matching only itself: each of ``* ? [`` inside brackets
+    (``[*]`` matches a literal star; DuckDB's globbing knows no backslash escape)."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in path)
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _typed_nothing(where: str) -> str:
+    columns = ", ".join(f"CAST(NULL AS {kind}) AS {name}" for name, kind in EVENT_COLUMNS)
+    return f"SELECT {columns} FROM range(1) WHERE {where}"
+
+
+def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> None:
+    """Make ``events`` on this connection, over the parts beside ``db_path``. A store without a
+    ``chunks`` table (not a workbench store, or one being made) gets none. Parts that cannot be
+    read give a view that says so in one line when it is read, so every other table still reads."""
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() "
+                       "AND schema_name = 'main' AND table_name = 'chunks'").fetchone()[0]:
+        return
+    folder = events_dir(db_path)
+    if "\\" in str(folder):
+        # DuckDB's globbing reads a backslash as a folder separator, so no pattern can name it
+        _create(con, _failing(f"{folder}: a path with a backslash cannot be read as a folder of parts; "
+                              "move the store to a path without one"))
+        return
+    try:
+        _create(con, _STORED_PARTS.format(pattern=_literal(glob_escaped(folder.as_posix()))))
+    except duckdb.Error as exc:
+        if "no files found" in str(exc).lower():
+            _create(con, _without_parts(con, folder))
+        else:  # the first part, whose columns the view takes, is damaged (its name is in the line)
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            _create(con, _failing(f"{folder}: the event-log parts cannot be read: {first}"))
+
+
+def _without_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str:
+    """No part at all: right when no stored chunk logged events; else the folder is missing or
+    emptied, and reading events must say so rather than show none."""
+    logged = con.execute("SELECT coalesce(sum(events_rows), 0) FROM chunks").fetchone()[0]
+    if not logged:
+        return _typed_nothing("false")
+    return _failing(f"{folder}: the event-log folder is missing or empty, but the store's chunks logged "
+                    f"{logged:,} events (a copy of a store needs its .events folder too)")
+
+
+# begins the line a failing view raises, so reports/db.py can tell it from other errors
+FAILING = "events view: "
+
+
+def _failing(message: str) -> str:
+    return _typed_nothing(f"error({_literal(FAILING + message)}) IS NULL")
+
+
+def failing_view_line(text: str) -> str | None:
+    """The line a failing ``events`` view raised, from DuckDB's error text; None for others."""
+    at = text.find(FAILING)
+    return None if at < 0 else text[at + len(FAILING):].splitlines()[0]
+
+
+def _create(con: duckdb.DuckDBPyConnection, query: str) -> None:
+    con.execute(f"CREATE OR REPLACE TEMP VIEW events AS {query}")
+
+
+def damaged_part(folder: Path, seconds: float = 30.0) -> Path | None:
+    """The first event-log part in ``folder`` DuckDB cannot read through, for an error that did
+    not name it ("Parquet file is likely corrupted"); None if none was found within ``seconds``
+    (each part is read whole, so a large store is searched only so far)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    with duckdb.connect(":memory:") as con:
+        for part in sorted(folder.rglob("*.parquet")):
+            if time.monotonic() > deadline:
+                return None
+            try:
+                # every column decoded (a count alone would read no data pages)
+                con.execute("SELECT max(hash(COLUMNS(*))) FROM read_parquet(?)", [glob_escaped(part.as_posix())]).fetchall()
+            except duckdb.Error:
+                return part
+    return None
