@@ -35,13 +35,19 @@ from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, TAPPED, AllegianceState, Unit
-from sim.core.scenario import card_id, check_fields
+from sim.core.position import Fields, seat_specs
+from sim.core.scenario import card_id
 
 SETUP_KEYS = {"active", "turn", "blight", "blight_destroyed", "seats"}
 SEAT_KEYS = {"ap", "turns", "hand", "deck", "discard", "muster", "strongholds", "fallen", "supplies",
              "cries", "tactics", "units"}
 UNIT_KEYS = {"card", "hp", "max_hp", "absorb", "reflect", "weapon", "armor", "power", "boost", "attacks",
              "moves", "used", "tap"}
+MUSTER_KEYS = {"card", "ready"}
+# The largest number a position may hold: the bound cardsdb/allegiance/schema.py sets on the game's
+# data (HP, damage and AP in ones and tens), far below the store's 32-bit columns.
+MAX_NUMBER = 99_999
+GAME = "Allegiance"  # a duel: two seats
 TAPS = {"normal": NORMAL, "tapped": TAPPED, "drained": DRAINED}
 TAP_NAMES = {v: k for k, v in TAPS.items()}
 
@@ -85,20 +91,19 @@ def describe(state: AllegianceState, action: Action) -> str:
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AllegianceState:
     from sim.allegiance.engine import blank_state  # engine imports this module
 
-    check_fields(setup, sorted(SETUP_KEYS), "setup")
+    consts = pool.consts
+    fields = Fields(setup, "setup", SETUP_KEYS, MAX_NUMBER)
+    seats = seat_specs(setup, 2, 2, GAME)
     state = blank_state(pool, seed, log=True)
-    state.turn = int(setup.get("turn", 1))
-    state.active = state.to_act = int(setup.get("active", 0))
+    state.turn = fields.whole("turn", 1, most=consts.turn_limit, why=" (the rules' turn_limit)")
+    state.active = state.to_act = fields.whole("active", 0, most=len(seats) - 1, why=" (a seat)")
     board = pool.board
-    for name in setup.get("blight") or []:
+    for name in fields.names("blight", "cells", most=consts.blight_tokens, why=" (the rules' blight_tokens)"):
         state.blight |= 1 << _cell(board, name, "setup.blight")
-    state.blight_supply = pool.consts.blight_tokens - state.blight.bit_count()
-    state.blight_destroyed = int(setup.get("blight_destroyed", 0))
-    seats = setup.get("seats") or [{}, {}]
-    if len(seats) != 2:
-        raise ValueError("setup.seats: Allegiance is played by two seats")
+    state.blight_supply = consts.blight_tokens - state.blight.bit_count()
+    state.blight_destroyed = fields.whole("blight_destroyed", 0)
     for seat, spec in enumerate(seats):
-        _fill_seat(state, seat, spec or {})
+        _fill_seat(state, seat, spec)
     for cell, u in enumerate(state.cells):
         if u is not None and (state.blight >> cell) & 1:
             raise ValueError(f"setup: {board.names[cell]} holds a unit and Blight")
@@ -115,22 +120,25 @@ def _cell(board, name: Any, where: str) -> int:
 def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    check_fields(spec, sorted(SEAT_KEYS), where)
+    fields = Fields(spec, where, SEAT_KEYS, MAX_NUMBER)
     side = state.sides[seat]
-    side.turns = int(spec.get("turns", max(1, (state.turn - seat + 1) // 2)))
-    side.ap = int(spec.get("ap", consts.ap_per_turn if seat == state.active else 0))
-    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
-    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.discard = [card_id(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
-    side.muster = []
-    for entry in spec.get("muster", []):
-        entry = entry if isinstance(entry, dict) else {"card": entry}
-        card = card_id(pool, entry.get("card"), f"{where}.muster")
-        side.muster.append((card, side.turns - 1 if entry.get("ready", True) else side.turns))
-    side.strongholds = [card_id(pool, s, f"{where}.strongholds") for s in reversed(spec.get("strongholds", []))]
-    side.fallen = [card_id(pool, s, f"{where}.fallen") for s in spec.get("fallen", [])]
-    side.supplies, side.cries, side.tactics = (int(spec.get(k, 0)) for k in ("supplies", "cries", "tactics"))
-    for name, unit_spec in (spec.get("units") or {}).items():
+    side.turns = fields.whole("turns", max(1, (state.turn - seat + 1) // 2), most=consts.turn_limit,
+                              why=" (the rules' turn_limit)")
+    # AP above a turn's allowance is reachable (effects give AP): only the game's largest bounds it
+    side.ap = fields.whole("ap", consts.ap_per_turn if seat == state.active else 0)
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in fields.names("hand")]
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(fields.names("deck"))]
+    side.discard = [card_id(pool, s, f"{where}.discard") for s in fields.names("discard")]
+    side.muster = [_mustered(state, side, entry, f"{where}.muster[{i}]")
+                   for i, entry in enumerate(_muster_list(spec.get("muster"), f"{where}.muster", consts.muster_size))]
+    side.strongholds = [card_id(pool, s, f"{where}.strongholds") for s in reversed(fields.names("strongholds"))]
+    side.fallen = [card_id(pool, s, f"{where}.fallen") for s in fields.names("fallen")]
+    # what the seat has used this turn (War Supplies, Battle Cries) or this enemy turn (Tactics)
+    side.supplies = fields.whole("supplies", 0, most=consts.supplies_per_turn, why=" (the rules' supplies_per_turn)")
+    side.cries = fields.whole("cries", 0, most=consts.battle_cries_per_turn, why=" (the rules' battle_cries_per_turn)")
+    side.tactics = fields.whole("tactics", 0, most=consts.tactics_per_enemy_turn,
+                                why=" (the rules' tactics_per_enemy_turn)")
+    for name, unit_spec in fields.mapping("units", "cells to units").items():
         cell = _cell(pool.board, name, f"{where}.units")
         if state.cells[cell] is not None:
             raise ValueError(f"{where}.units: {name} holds two units")
@@ -147,26 +155,52 @@ def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
     side.decklist, side.fortress = tuple(sorted(main)), tuple(sorted(fortress))
 
 
+def _muster_list(value: Any, where: str, room: int) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: expected a list of cards (a card id, or {{card, ready}}), got {value!r}")
+    if len(value) > room:
+        raise ValueError(f"{where}: {len(value)} cards, more than the Muster Zone holds ({room}, the rules' "
+                         "muster_size)")
+    return value
+
+
+def _mustered(state: AllegianceState, side, entry: Any, where: str) -> tuple[int, int]:
+    """A Warrior in the Muster Zone and the turn it was mustered (ready: an earlier turn)."""
+    entry = entry if isinstance(entry, dict) else {"card": entry}
+    fields = Fields(entry, where, MUSTER_KEYS, MAX_NUMBER)
+    card = card_id(state.pool, entry.get("card"), where)
+    return card, side.turns - 1 if fields.flag("ready", True) else side.turns
+
+
 def _unit(state: AllegianceState, seat: int, spec: Any, where: str) -> Unit:
-    pool = state.pool
+    pool, consts = state.pool, state.pool.consts
     if isinstance(spec, str):
         spec = {"card": spec}
-    check_fields(spec, sorted(UNIT_KEYS), where)
+    fields = Fields(spec, where, UNIT_KEYS, MAX_NUMBER)
     card = pool.cards[card_id(pool, spec.get("card"), where)]
     if card.type not in (WARRIOR, STRONGHOLD):
         raise ValueError(f"{where}: {card.slug} is not a warrior or a stronghold")
-    max_hp = int(spec.get("max_hp", card.hp))
-    tap = spec.get("tap", "normal")
-    if tap not in TAPS:
-        raise ValueError(f"{where}.tap: use normal, tapped or drained, not {tap!r}")
+    max_hp = fields.whole("max_hp", card.hp, least=1)
+    # a unit at 0 HP is dead: it cannot stand on the battlefield
+    hp = fields.whole("hp", max_hp, least=1, most=max_hp, why=" (its max_hp)")
+    tap = fields.word("tap", TAPS, "normal")
 
     def carried(key: str) -> int:
         return card_id(pool, spec[key], f"{where}.{key}") if spec.get(key) else NO_CARD
 
-    unit = Unit(card.id, seat, state.next_uid, int(spec.get("hp", max_hp)), max_hp,
-                int(spec.get("absorb", card.absorb)), int(spec.get("reflect", card.reflect)),
-                carried("weapon"), carried("armor"), int(spec.get("power", 0)), int(spec.get("boost", 0)),
-                int(spec.get("attacks", 0)), int(spec.get("moves", 0)), int(spec.get("used", 0)), TAPS[tap])
+    def modifier(key: str) -> int:  # an empowered unit's extra damage; a negative one weakens it
+        return fields.whole(key, 0, least=-MAX_NUMBER)
+
+    unit = Unit(card.id, seat, state.next_uid, hp, max_hp,
+                fields.whole("absorb", card.absorb, most=consts.absorb_cap, why=" (the rules' absorb_cap)"),
+                fields.whole("reflect", card.reflect, most=consts.reflect_cap, why=" (the rules' reflect_cap)"),
+                carried("weapon"), carried("armor"), modifier("power"), modifier("boost"),
+                fields.whole("attacks", 0, most=consts.attacks_per_turn, why=" (the rules' attacks_per_turn)"),
+                fields.whole("moves", 0, most=consts.moves_per_turn, why=" (the rules' moves_per_turn)"),
+                fields.whole("used", 0, most=(1 << len(card.supports)) - 1,
+                             why=" (a bit for each of its support abilities used this turn)"), TAPS[tap])
     state.next_uid += 1
     return unit
 

@@ -25,16 +25,24 @@ from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
                                 REGROUP, AlleyState, Back, Unit)
-from sim.core.scenario import card_id, check_fields, named_action
+from sim.core.position import Fields, seat_specs, whole_number
+from sim.core.scenario import card_id, named_action
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
 UNIT_KEYS = {"card", "pos", "downed", "down_turn", "atk", "def", "zzz", "attacks", "shield", "under", "wins", "kos",
              "turns_on", "poison", "poison_left", "burn", "burn_left", "bleed", "freeze", "stasis", "stun",
              "silence", "suppress", "bounty", "undead_used"}
+LEADER_KEYS = {"card", "influence", "state"}
+BACK_KEYS = {"card", "face", "set", "host"}
 LEADER_STATES = {"dormant": DORMANT, "field": ON_FIELD, "defeated": DEFEATED}
 PHASES = {"deployment": DEPLOYMENT, "brawl": BRAWL, "regroup": REGROUP}
 NEXT_WORD = {DEPLOYMENT: "brawl", BRAWL: "regroup", REGROUP: "end"}
+# The largest number a position may hold: the bound cardsdb/alleyway/schema.py sets on the game's
+# data (Morale 6000, ATK/DEF in thousands), below the store's 32-bit columns.
+MAX_NUMBER = 9_999_999
+GAME = "AlleyWay"
+MAX_SEATS = 4  # the duel and the four-player free-for-all (Turf Defense is not built)
 
 
 def target_name(state: AlleyState, target: int) -> str:
@@ -112,18 +120,15 @@ def parse_action(engine, state: AlleyState, text: str) -> Action:
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
     from sim.alleyway.engine import blank_state  # engine imports this module
 
-    check_fields(setup, ("active", "turn", "phase", "first", "seats"), "setup")
-    seats = setup.get("seats") or [{}, {}]
+    fields = Fields(setup, "setup", ("active", "turn", "phase", "first", "seats"), MAX_NUMBER)
+    seats = seat_specs(setup, 2, MAX_SEATS, GAME)
     state = blank_state(pool, len(seats), seed, log=True)
-    state.turn = int(setup.get("turn", 3))
-    state.first = int(setup.get("first", 0))
-    state.active = state.to_act = int(setup.get("active", 0))
-    phase = setup.get("phase", "deployment")
-    if phase not in PHASES:
-        raise ValueError(f"setup.phase: {phase!r} is not one of {', '.join(PHASES)}")
-    state.phase = PHASES[phase]
+    state.turn = fields.whole("turn", 3, most=pool.consts.turn_limit, why=" (the rules' turn_limit)")
+    state.first = fields.whole("first", 0, most=len(seats) - 1, why=" (a seat)")
+    state.active = state.to_act = fields.whole("active", 0, most=len(seats) - 1, why=" (a seat)")
+    state.phase = PHASES[fields.word("phase", PHASES, "deployment")]
     for seat, spec in enumerate(seats):
-        _fill_seat(state, seat, spec or {}, len(seats))
+        _fill_seat(state, seat, spec, len(seats))
     field.update_auras(state)
     return state
 
@@ -131,35 +136,29 @@ def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
 def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    check_fields(spec, sorted(SEAT_KEYS), where)
+    fields = Fields(spec, where, SEAT_KEYS, MAX_NUMBER)
     side = state.sides[seat]
-    side.morale = int(spec.get("morale", consts.starting_morale))
+    # a seat at 0 Morale is out of the match; above the cap is more than it can ever hold
+    side.morale = fields.whole("morale", consts.starting_morale, least=1, most=consts.morale_cap,
+                               why=" (the rules' morale_cap)")
     # a seat's own turns so far, if the turns went round the table from the first seat
     order = (seat - state.first) % n_seats
-    side.turns = int(spec.get("turns", max(1, (state.turn - order + n_seats - 1) // n_seats)))
-    side.authority = int(spec.get("authority", min(consts.authority_cap, side.turns) if seat == state.active else 0))
+    turn_limit = " (the rules' turn_limit)"
+    default_turns = max(1, (state.turn - order + n_seats - 1) // n_seats)
+    side.turns = fields.whole("turns", default_turns, most=consts.turn_limit, why=turn_limit)
+    # Authority above the cap is reachable (gain_authority effects): only the game's largest bounds it
+    side.authority = fields.whole("authority", min(consts.authority_cap, side.turns) if seat == state.active else 0)
     for key in ("barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"):
-        setattr(side, key, int(spec.get(key, 0)))
-    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+        setattr(side, key, fields.whole(key, 0))
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in fields.names("hand")]
     # the deck is written top card first; the engine draws from the end of its list
-    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.gutter = [card_id(pool, s, f"{where}.gutter") for s in spec.get("gutter", [])]
-    side.exile = [card_id(pool, s, f"{where}.exile") for s in spec.get("exile", [])]
-    side.hideout = [card_id(pool, s, f"{where}.hideout") for s in spec.get("hideout", [])]
-    leader = spec.get("leader")
-    if leader is not None:
-        if isinstance(leader, str):
-            leader = {"card": leader}
-        side.leader = card_id(pool, leader.get("card"), f"{where}.leader")
-        if pool.cards[side.leader].type != LEADER_CARD:
-            raise ValueError(f"{where}.leader: {leader.get('card')} is not a leader")
-        side.influence = int(leader.get("influence", pool.cards[side.leader].influence))
-        state_word = leader.get("state", "dormant")
-        if state_word not in LEADER_STATES or state_word == "field":
-            raise ValueError(f"{where}.leader.state: use dormant or defeated (put an Awakened leader in a lane)")
-        side.leader_state = LEADER_STATES[state_word]
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(fields.names("deck"))]
+    for zone in ("gutter", "exile", "hideout"):
+        setattr(side, zone, [card_id(pool, s, f"{where}.{zone}") for s in fields.names(zone)])
+    if spec.get("leader") is not None:
+        _leader(state, side, spec["leader"], f"{where}.leader")
     on_field = []
-    for lane_name, unit_spec in (spec.get("lanes") or {}).items():
+    for lane_name, unit_spec in fields.mapping("lanes", "lane names to characters").items():
         if lane_name not in pool.lane_names:
             raise ValueError(f"{where}.lanes: unknown lane {lane_name!r} (use {', '.join(pool.lane_names)})")
         lane = pool.lane_names.index(lane_name)
@@ -172,67 +171,126 @@ def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
         elif not u.token:
             on_field.extend(u.under + (u.card,))
     backs = []
-    for slot_name, back_spec in (spec.get("back") or {}).items():
+    for slot_name, back_spec in fields.mapping("back", "back-row slots to cards").items():
         if slot_name not in pool.back_names:
             raise ValueError(f"{where}.back: unknown slot {slot_name!r} (use {', '.join(pool.back_names)})")
-        if isinstance(back_spec, str):
-            back_spec = {"card": back_spec}
-        card = card_id(pool, back_spec.get("card"), f"{where}.back.{slot_name}")
-        face_up = back_spec.get("face", "down") == "up"
-        host = 0
-        if back_spec.get("host"):
-            host_unit = side.lanes[pool.lane_names.index(back_spec["host"])]
-            if host_unit is None:
-                raise ValueError(f"{where}.back.{slot_name}.host: no character in {back_spec['host']}")
-            host = host_unit.uid
-        side.back[pool.back_names.index(slot_name)] = Back(card, face_up, int(back_spec.get("set", 1)), host, seat)
-        backs.append(card)
+        back = _back(state, seat, back_spec, f"{where}.back.{slot_name}")
+        side.back[pool.back_names.index(slot_name)] = back
+        backs.append(back.card)
     for u in side.units():
         field.recompute_equips(state, u)
     side.cards = tuple(sorted(c for c in side.hand + side.deck + side.gutter + side.exile + side.hideout
                               + on_field + backs if not pool.cards[c].token))
 
 
+def _leader(state: AlleyState, side, spec: Any, where: str) -> None:
+    """A Dormant or Defeated leader (an Awakened one is written in a lane)."""
+    pool = state.pool
+    if isinstance(spec, str):
+        spec = {"card": spec}
+    fields = Fields(spec, where, LEADER_KEYS, MAX_NUMBER)
+    side.leader = card_id(pool, spec.get("card"), where)
+    if pool.cards[side.leader].type != LEADER_CARD:
+        raise ValueError(f"{where}: {spec.get('card')} is not a leader")
+    printed = pool.cards[side.leader].influence
+    side.influence = fields.whole("influence", printed, most=printed, why=" (the leader's printed Influence)")
+    state_word = spec.get("state", "dormant")
+    if state_word not in LEADER_STATES or state_word == "field":
+        raise ValueError(f"{where}.state: use dormant or defeated (put an Awakened leader in a lane)")
+    side.leader_state = LEADER_STATES[state_word]
+
+
+def _back(state: AlleyState, seat: int, spec: Any, where: str) -> Back:
+    """A Hustle or Ambush in a back-row slot, face down unless written ``face: up`` (an Equip
+    names the lane of its ``host``)."""
+    pool = state.pool
+    if isinstance(spec, str):
+        spec = {"card": spec}
+    fields = Fields(spec, where, BACK_KEYS, MAX_NUMBER)
+    card = card_id(pool, spec.get("card"), where)
+    face_up = fields.word("face", ("down", "up"), "down") == "up"
+    host = 0
+    if spec.get("host") is not None:
+        lane_name = spec["host"]
+        if lane_name not in pool.lane_names:
+            raise ValueError(f"{where}.host: unknown lane {lane_name!r} (use {', '.join(pool.lane_names)})")
+        host_unit = state.sides[seat].lanes[pool.lane_names.index(lane_name)]
+        if host_unit is None:
+            raise ValueError(f"{where}.host: no character in {lane_name}")
+        host = host_unit.uid
+    set_turn = fields.whole("set", 1, most=state.pool.consts.turn_limit, why=" (the rules' turn_limit)")
+    return Back(card, face_up, set_turn, host, seat)
+
+
 def _unit(state: AlleyState, seat: int, lane: int, spec: Any, where: str) -> Unit:
     if isinstance(spec, str):
         spec = {"card": spec}
-    check_fields(spec, sorted(UNIT_KEYS), where)
-    card = state.pool.cards[card_id(state.pool, spec.get("card"), where)]
+    fields = Fields(spec, where, UNIT_KEYS, MAX_NUMBER)
+    pool, consts = state.pool, state.pool.consts
+    card = pool.cards[card_id(pool, spec.get("card"), where)]
     if card.type not in (CHARACTER, LEADER_CARD):
         raise ValueError(f"{where}: {card.slug} is not a character")
-    pos = spec.get("pos", "atk")
-    downed = bool(spec.get("downed", False))
+    pos = fields.word("pos", ("atk", "def"), "atk")
+    downed = fields.flag("downed")
     u = field.enter(state, seat, card.id, lane, pos == "atk" and not downed)
     u.downed = downed
-    u.down_turn = int(spec.get("down_turn", state.turn - 1 if downed else 0))
-    u.mod_atk = int(spec.get("atk", card.atk)) - card.atk
-    u.mod_def = int(spec.get("def", card.df)) - card.df
-    u.entered = state.turn if spec.get("zzz", False) else 0
-    u.attacks = int(spec.get("attacks", 0))
-    if "shield" in spec:
-        u.shield = bool(spec["shield"])
-    u.under = tuple(card_id(state.pool, s, f"{where}.under") for s in spec.get("under", []))
+    turn_limit = " (the rules' turn_limit)"
+    u.down_turn = fields.whole("down_turn", state.turn - 1 if downed else 0, most=consts.turn_limit, why=turn_limit)
+    u.mod_atk = fields.whole("atk", card.atk) - card.atk
+    u.mod_def = fields.whole("def", card.df) - card.df
+    u.entered = state.turn if fields.flag("zzz") else 0
+    most_attacks = 1 + consts.max_extra_attacks
+    u.attacks = fields.whole("attacks", 0, most=most_attacks, why=" (one plus the rules' max_extra_attacks)")
+    if fields.given("shield"):
+        u.shield = fields.flag("shield")
+    u.under = tuple(card_id(pool, s, f"{where}.under") for s in fields.names("under"))
     for key in ("wins", "kos", "turns_on", "poison", "burn", "bleed", "undead_used"):
-        if key in spec:
-            setattr(u, key, int(spec[key]))
+        if fields.given(key):
+            setattr(u, key, fields.whole(key, 0))
     if u.poison:
-        u.poison_left = int(spec.get("poison_left", state.pool.consts.status_turns))
+        u.poison_left = fields.whole("poison_left", consts.status_turns)
     if u.burn:
-        u.burn_left = int(spec.get("burn_left", state.pool.consts.status_turns))
+        u.burn_left = fields.whole("burn_left", consts.status_turns)
         u.burn_by = 1 - seat if len(state.sides) == 2 else -1
     own_turns = state.sides[seat].turns
-    for key in ("freeze", "stasis", "silence"):
-        if spec.get(key):
-            # true: until the end of its owner's next turn (as if put on during the last turn)
-            setattr(u, key, own_turns + 1 if spec[key] is True else int(spec[key]))
-    if spec.get("stun"):
-        u.stun = own_turns + 1 if spec["stun"] is True else int(spec["stun"])
+    for key in ("freeze", "stasis", "silence", "stun"):
+        until = _status_turn(fields, key, own_turns, consts.turn_limit)
+        if until:
+            setattr(u, key, until)
     if spec.get("suppress"):
-        u.sup_atk = int(spec["suppress"])
+        u.sup_atk = fields.whole("suppress", 0)
         u.suppress = own_turns + 1
-    u.bounty = tuple((int(s), int(x)) for s, x in spec.get("bounty", []))
+    u.bounty = tuple(_bounty(entry, f"{where}.bounty[{i}]", len(state.sides))
+                     for i, entry in enumerate(_listed(spec.get("bounty"), f"{where}.bounty")))
     field.refresh(u)
     return u
+
+
+def _status_turn(fields: Fields, key: str, own_turns: int, turn_limit: int) -> int:
+    """A timed status: ``true`` lasts until the end of its owner's next turn (as if put on during
+    the last turn), a number is the owner's turn it lasts to, ``false`` or nothing is none."""
+    value = fields.spec.get(key)
+    if value is None or value is False:
+        return 0
+    if value is True:
+        return own_turns + 1
+    return whole_number(value, fields.path(key), 0, turn_limit, " (the rules' turn_limit), or true")
+
+
+def _listed(value: Any, where: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f"{where}: expected a list, got {value!r}")
+    return value
+
+
+def _bounty(entry: Any, where: str, n_seats: int) -> tuple[int, int]:
+    """A Bounty on the character: [the seat that draws when it is KO'd, the cards it draws]."""
+    if not isinstance(entry, list) or len(entry) != 2:
+        raise ValueError(f"{where}: expected [seat, amount], got {entry!r}")
+    return (whole_number(entry[0], f"{where}.seat", 0, n_seats - 1, " (a seat)"),
+            whole_number(entry[1], f"{where}.amount", 0, MAX_NUMBER))
 
 
 def _statuses(u: Unit) -> list[str]:

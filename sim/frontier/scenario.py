@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.scenario import card_id, check_fields, named_action
+from sim.core.position import Fields, seat_specs, whole_number
+from sim.core.scenario import card_id, named_action
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import power
 from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, Pool
@@ -74,19 +75,27 @@ def parse_action(engine, state: FrontierState, text: str) -> Action:
     return named_action(engine, state, text)
 
 
+# The largest number a position may hold: the bound cardsdb/frontier/schema.py sets on the game's
+# data (HP 30, costs and stats in ones and tens), far below the store's 32-bit columns.
+MAX_NUMBER = 99_999
+GAME = "Wild Frontier"  # a duel: two seats
+MAX_ATTACKS = 2  # a Double Barrel creature's attacks in a turn, the most any creature gets (invariants)
+
+
 def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
     from sim.frontier.engine import blank_state  # engine imports this module
 
-    check_fields(setup, ("active", "turn", "seats", "start"), "setup")
-    seats = setup.get("seats") or [{}, {}]
+    fields = Fields(setup, "setup", ("active", "turn", "seats", "start"), MAX_NUMBER)
+    seats = seat_specs(setup, 2, 2, GAME)
     state = blank_state(pool, len(seats), seed, log=True)
-    start = bool(setup.get("start", False))
-    state.turn = 0 if start else int(setup.get("turn", 1))
-    state.active = state.to_act = 0 if start else int(setup.get("active", 0))
+    start = fields.flag("start")
+    turn_limit = pool.consts.turn_limit
+    state.turn = 0 if start else fields.whole("turn", 1, most=turn_limit, why=" (the rules' turn_limit)")
+    state.active = state.to_act = 0 if start else fields.whole("active", 0, most=len(seats) - 1)
     state.phase = ACTION
     n = len(seats)
     for seat, spec in enumerate(seats):
-        _fill_seat(state, seat, spec or {}, n, start)
+        _fill_seat(state, seat, spec, n, start)
     if start:
         _start_match(state)
     return state
@@ -110,46 +119,54 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
 
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
-    check_fields(spec, sorted(SEAT_KEYS), where)
+    fields = Fields(spec, where, SEAT_KEYS, MAX_NUMBER)
     side = state.sides[seat]
     sheriff = spec.get("sheriff")
     if sheriff is not None and sheriff not in SHERIFF_NAMES:
         raise ValueError(f"{where}.sheriff: unknown sheriff {sheriff!r} (use {', '.join(SHERIFF_NAMES)})")
     side.sheriff = NO_SHERIFF if sheriff is None else SHERIFF_NAMES.index(sheriff)
     default_hp = consts.ironhold_hp if sheriff == "ironhold" else consts.starting_hp
-    side.max_hp = int(spec.get("max_hp", default_hp))
-    side.hp = int(spec.get("hp", side.max_hp))
-    side.zix_left = int(spec.get("zix_left", consts.zix_uses if sheriff == "zix" else 0))
-    side.mana_bonus = int(spec.get("mana_bonus", 0))
+    side.max_hp = fields.whole("max_hp", default_hp, least=1)
+    # a sheriff at 0 HP has lost; above max_hp is more than the seat can ever hold
+    side.hp = fields.whole("hp", side.max_hp, least=1, most=side.max_hp, why=" (its max_hp)")
+    side.zix_left = fields.whole("zix_left", consts.zix_uses if sheriff == "zix" else 0)
+    side.mana_bonus = fields.whole("mana_bonus", 0)
     # a seat's own turns so far, if the turns went round the table from seat 0
-    side.turns = 0 if start else int(spec.get("turns", max(1, (state.turn - seat + n_seats - 1) // n_seats)))
+    turn_limit = consts.turn_limit
+    default_turns = max(1, (state.turn - seat + n_seats - 1) // n_seats)
+    side.turns = 0 if start else fields.whole("turns", default_turns, most=turn_limit, why=" (the rules' turn_limit)")
     active = seat == state.active
-    side.mana = int(spec.get("mana", side.turns if active else 0))
-    side.gold = int(spec.get("gold", consts.gold_per_turn if active else 0))
-    side.gold_bonus = int(spec.get("gold_bonus", 0))
-    side.hand = [card_id(pool, s, f"{where}.hand") for s in spec.get("hand", [])]
+    # Mana and Gold have no cap in the guide: only the game's largest number bounds them
+    side.mana = fields.whole("mana", side.turns if active else 0)
+    side.gold = fields.whole("gold", consts.gold_per_turn if active else 0)
+    side.gold_bonus = fields.whole("gold_bonus", 0)
+    hand = fields.names("hand", most=consts.hand_limit, why=" (the rules' hand_limit)")
+    side.hand = [card_id(pool, s, f"{where}.hand") for s in hand]
     # the deck is written top card first; the engine draws from the end of its list
-    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(spec.get("deck", []))]
-    side.discard = [card_id(pool, s, f"{where}.discard") for s in spec.get("discard", [])]
-    for lane_name, unit_spec in (spec.get("lanes") or {}).items():
+    side.deck = [card_id(pool, s, f"{where}.deck") for s in reversed(fields.names("deck"))]
+    side.discard = [card_id(pool, s, f"{where}.discard") for s in fields.names("discard")]
+    for lane_name, unit_spec in fields.mapping("lanes", "lane names to units").items():
         if lane_name not in pool.lane_index:
             raise ValueError(f"{where}.lanes: unknown lane {lane_name!r} (use {', '.join(pool.lane_names)})")
         lane = pool.lane_index[lane_name]
         side.lanes[lane] = _unit(state, seat, lane, unit_spec, f"{where}.lanes.{lane_name}")
-    for lane_name, count in (spec.get("cover") or {}).items():
+    for lane_name, count in fields.mapping("cover", "middle lanes to Cover tokens").items():
         if lane_name not in pool.lane_index or pool.lane_index[lane_name] >= pool.n_middle:
             raise ValueError(f"{where}.cover: Cover goes in a middle lane, not {lane_name!r}")
-        side.cover[pool.lane_index[lane_name]] = int(count)
-    deputies = [card_id(pool, s, f"{where}.deputies") for s in spec.get("deputies", [])]
+        side.cover[pool.lane_index[lane_name]] = whole_number(
+            count, f"{where}.cover.{lane_name}", 0, consts.max_cover_per_lane, " (the rules' max_cover_per_lane)")
+    deputy_names = fields.names("deputies", most=consts.deputies_per_deck, why=" (the rules' deputies_per_deck)")
+    deputies = [card_id(pool, s, f"{where}.deputies") for s in deputy_names]
     if any(pool.cards[d].type != DEPUTY for d in deputies):
         raise ValueError(f"{where}.deputies: only Deputy cards go there")
     set_deputies(side, tuple(deputies))
     slugs = [pool.cards[d].slug for d in deputies]
-    for slug, turn in (spec.get("deputy_ready") or {}).items():
+    for slug, turn in fields.mapping("deputy_ready", "Deputy ids to the turn each is ready").items():
         if slug not in slugs:
             raise ValueError(f"{where}.deputy_ready: {slug!r} is not one of this seat's deputies")
-        side.dzone[slugs.index(slug)] = int(turn)
-    for slug in spec.get("deputy_used") or []:
+        side.dzone[slugs.index(slug)] = whole_number(turn, f"{where}.deputy_ready.{slug}", 0, turn_limit,
+                                                     " (the rules' turn_limit)")
+    for slug in fields.names("deputy_used", "Deputy ids"):
         if slug not in slugs:
             raise ValueError(f"{where}.deputy_used: {slug!r} is not one of this seat's deputies")
         side.dused[slugs.index(slug)] = side.turns
@@ -169,23 +186,27 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
 def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> Unit:
     if isinstance(spec, str):
         spec = {"card": spec}
-    check_fields(spec, sorted(UNIT_KEYS), where)
+    fields = Fields(spec, where, UNIT_KEYS, MAX_NUMBER)
     card = state.pool.cards[card_id(state.pool, spec.get("card"), where)]
     if card.type not in (CREATURE, DEPUTY):
         raise ValueError(f"{where}: {card.slug} is not a creature or a Deputy")
     u = Unit.__new__(Unit)
     u.card, u.uid, u.owner, u.lane = card.id, state.next_uid, seat, lane
     state.next_uid += 1
-    u.atk = int(spec.get("atk", card.atk))
-    u.max_hp = int(spec.get("max_def", spec.get("def", card.hp + card.fortify)))
-    u.hp = int(spec.get("def", u.max_hp)) - int(spec.get("damage", 0))
+    u.atk = fields.whole("atk", card.atk)
+    printed = card.hp + card.fortify
+    u.max_hp = fields.whole("max_def", fields.whole("def", printed, least=1), least=1)
+    written = fields.whole("def", u.max_hp, least=1, most=u.max_hp, why=" (its max_def)")
+    # a unit with no DEF left is dead: it cannot stand in a lane
+    u.hp = written - fields.whole("damage", 0, most=written - 1, why=" (one less than its DEF)")
     u.kw = card.kw
-    ready = spec.get("ready", True)
-    u.attacks_left = int(spec.get("attacks_left", attacks_per_turn(card.kw) if ready else 0))
+    ready = fields.flag("ready", True)
+    u.attacks_left = fields.whole("attacks_left", attacks_per_turn(card.kw) if ready else 0, most=MAX_ATTACKS,
+                                  why=" (attacks a turn)")
     # a High-Rise unit that has not attacked yet is fresh, unless the scenario says otherwise
-    u.fresh = bool(spec.get("fresh", lane >= state.pool.n_middle)) and lane >= state.pool.n_middle
-    u.skip = int(spec.get("skip", 0))
-    u.charged = bool(spec.get("charged", False))
+    u.fresh = fields.flag("fresh", lane >= state.pool.n_middle) and lane >= state.pool.n_middle
+    u.skip = fields.whole("skip", 0)
+    u.charged = fields.flag("charged")
     u.gen, u.value = state.gen, None
     return u
 

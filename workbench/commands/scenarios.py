@@ -45,7 +45,7 @@ def play_file(path: Path, data_dir=None) -> tuple[str, list[str]]:
     try:  # a position that cannot be set up is a mistake in the file, not a failed expectation
         state = build_position(engine, pool, scenario.setup, scenario.seed)
     except SetupError as exc:
-        raise DataError(path, str(exc)) from None
+        raise DataError(path, f"scenario {scenario.name!r}: {exc}") from None
     return scenario.name, run_scenario(engine, pool, scenario.setup, scenario.steps, scenario.seed, state=state)
 
 
