@@ -15,7 +15,8 @@ event-log part stays invisible until its chunks row exists).
 
 A reader that holds the file (a DuckDB CLI, a notebook) makes the writer wait, as long as it
 takes (reports/db.py ``when_free``, which says who holds it): the batch waits in memory, and the
-farm sends no new chunk while it does, so at most two chunks per worker slot wait with it. A
+farm sends no new chunk while it does, so besides the batch at most two chunks per worker slot
+finish and wait. A
 damaged file is one line naming it (``StoreError``).
 """
 from __future__ import annotations
