@@ -15,7 +15,8 @@ from cardsdb.bounds import max_number
 from cardsdb.registry import schema
 from sim.registry import engine as get_engine
 from tests.conftest import DATA
-from tests.test_bad_input import GAMES, Case, Workspace, run_main, snapshot
+from tests.test_bad_input import GAMES, Case, Workspace, run_main
+from tests.test_bad_input import test_bad_input_is_one_line_and_writes_nothing as one_line_and_nothing_written
 
 WHERE = ("bad-scenario.yaml", "scenario 'bad'")  # every line names the file and the scenario
 BIG = 10**20
@@ -168,18 +169,7 @@ def workspace(tmp_path_factory) -> Workspace:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_position_out_of_bounds_is_one_line_naming_file_scenario_and_field(case: Case, workspace: Workspace,
                                                                              capsys):
-    argv = case.make(workspace)
-    before = snapshot(workspace.root)
-    code, out, err = run_main(argv, capsys)
-    text = out + err
-    assert "Traceback" not in text, text
-    lines = [line for line in text.splitlines() if line.strip()]
-    assert code == 2, (code, text)
-    assert len(lines) == 1, text
-    assert lines[0].startswith("error: "), text
-    for needle in WHERE + case.needles:
-        assert needle in lines[0], (needle, lines[0])
-    assert snapshot(workspace.root) == before, "the command wrote or changed files"
+    one_line_and_nothing_written(Case(case.name, case.make, WHERE + case.needles), workspace, capsys)
 
 
 def test_at_least_five_kinds_per_game():
