@@ -14,7 +14,9 @@ speed times the workers the machine gives it. The writer's CPU per stored match 
 farm's own ``writer_cpu_s`` figure, or this process's CPU around ``run_chunks`` where the farm
 reports none (labelled "parent CPU").
 With ``--against REV`` every figure is instead a ratio, today / REV, from interleaved blocks
-(workbench/bench/).
+(workbench/bench/). ``--soak N`` plays N random matches of each game through the farm with
+event logs off and reports engine errors, invariant violations and the writer's memory
+(workbench/bench/soak.py).
 """
 from __future__ import annotations
 
