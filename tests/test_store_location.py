@@ -19,10 +19,13 @@ from tests.conftest import run_cli
 DECKS = ["--decks", "goblin-gold-gang,lawmen-posse"]
 
 
-def simulate(path: Path, seed: int, matches: int = 2) -> None:
-    res = run_cli("simulate", "frontier", *DECKS, "--matches", str(matches), "--seed", str(seed), "--workers", "1",
-                  "--db", str(path), "--quiet")
-    assert res.returncode == 0, res.stderr
+SIMULATE = ["simulate", "frontier", *DECKS, "--matches", "2", "--workers", "1", "--quiet"]
+
+
+def simulate(path: Path, seed: int, capsys) -> None:
+    """A two-match run into ``path``, in this process."""
+    code, lines = run_main([*SIMULATE, "--seed", str(seed), "--db", str(path)], capsys)
+    assert code == 0, lines
 
 
 def contents(path: Path) -> dict[str, tuple[int, str]]:
@@ -62,7 +65,8 @@ def export_events(path: Path, csv: Path, capsys) -> str:
 @pytest.fixture(scope="module")
 def two_match_store(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("origin") / "w.duckdb"
-    simulate(path, seed=1)
+    res = run_cli(*SIMULATE, "--seed", "1", "--db", str(path))
+    assert res.returncode == 0, res.stderr
     return path
 
 
@@ -78,7 +82,7 @@ def test_a_copied_moved_or_recreated_store_reads_its_own_rows(two_match_store, t
     moved.parent.mkdir()
     os.rename(original, moved)
     os.rename(f"{original}.events", f"{moved}.events")
-    simulate(original, seed=99)  # a new store where the original was: other seeds, other events
+    simulate(original, seed=99, capsys=capsys)  # a new store where the original was: other seeds, other events
 
     assert contents(copy) == before
     assert contents(moved) == before
@@ -88,7 +92,7 @@ def test_a_copied_moved_or_recreated_store_reads_its_own_rows(two_match_store, t
     assert export_events(moved, tmp_path / "moved.csv", capsys) == exported
     assert export_events(original, tmp_path / "again.csv", capsys) != exported
 
-    simulate(copy, seed=5)  # a copy is a store of its own: a run added to it stays in it
+    simulate(copy, seed=5, capsys=capsys)  # a copy is a store of its own: a run added to it stays in it
     assert contents(moved) == before
     assert contents(copy)["runs"][0] == 2
 
@@ -106,11 +110,11 @@ def test_glob_characters_in_a_path_are_a_name(two_match_store, tmp_path, name, c
     assert exported == export_events(two_match_store, tmp_path / "e0.csv", capsys)
 
 
-def test_the_writer_stores_into_a_path_with_glob_characters(two_match_store, tmp_path):
+def test_the_writer_stores_into_a_path_with_glob_characters(two_match_store, tmp_path, capsys):
     copy_store(two_match_store, tmp_path / "r1" / "w.duckdb")
     path = tmp_path / "r[1]" / "w.duckdb"
     path.parent.mkdir()
-    simulate(path, seed=3)
+    simulate(path, seed=3, capsys=capsys)
     (chunk_rows,), = db.query(path, "SELECT sum(events_rows) FROM chunks").rows()
     assert db.query(path, "SELECT count(*) FROM events").rows() == [(chunk_rows,)]
     assert contents(tmp_path / "r1" / "w.duckdb") == contents(two_match_store)
@@ -125,18 +129,21 @@ def test_a_store_copied_without_its_events_folder_says_so_when_events_are_read(t
 
 
 def test_a_store_made_before_the_marker_opens_reads_its_own_parts_and_is_marked(two_match_store, tmp_path,
-                                                                               monkeypatch):
-    """An older store: no marker, and a stored view naming another store's folder."""
-    other = copy_store(two_match_store, tmp_path / "other" / "w.duckdb")
-    simulate(other, seed=8)
+                                                                               monkeypatch, capsys):
+    """An older store: no marker, and a stored view naming another folder (whose parts it would
+    read twice over)."""
+    other = Path(f"{tmp_path / 'other.duckdb'}.events")
+    shutil.copytree(f"{two_match_store}.events", other / "a")
+    shutil.copytree(f"{two_match_store}.events", other / "b")
     old = copy_store(two_match_store, tmp_path / "old" / "w.duckdb")
     with duckdb.connect(str(old)) as con:
         con.execute("DROP TABLE workbench_store")
         con.execute("DROP MACRO TABLE events_in")
-        con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet('{other}.events/**/*.parquet')")
+        con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet('{other}/**/*.parquet')")
+        assert con.execute("SELECT count(*) FROM events").fetchone()[0] == 2 * contents(two_match_store)["events"][0]
     want = contents(two_match_store)["events"]
     assert contents(old)["events"] == want  # a reader cannot drop the old view; the per-connection one hides it
-    simulate(old, seed=11)  # the guard lets an older store in; Store.init marks it and drops the old view
+    simulate(old, seed=11, capsys=capsys)  # the guard lets an older store in; Store.init marks it and drops the old view
     with duckdb.connect(str(old), read_only=True) as con:
         assert con.execute("SELECT format_version FROM workbench_store").fetchall() == [(1,)]
         assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'events' "
@@ -159,9 +166,6 @@ def test_the_event_columns_a_view_without_parts_shows_are_the_parts_columns():
 
 # --- files that are not workbench stores ------------------------------------------------------
 
-QUICK = ["simulate", "frontier", *DECKS, "--matches", "2", "--workers", "1", "--quiet"]
-
-
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -178,7 +182,7 @@ def test_a_file_that_is_not_a_workbench_store_is_refused_untouched(tmp_path, cap
                 con.execute("INSERT INTO invoices VALUES (1, 9.5)")
             con.execute("CHECKPOINT")
     before, listing = digest(path), sorted(os.listdir(tmp_path))
-    code, lines = run_main([*QUICK, "--db", str(path)], capsys)
+    code, lines = run_main([*SIMULATE, "--db", str(path)], capsys)
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ")
     assert "other.duckdb" in lines[0] and ("not a workbench store" in lines[0] or "0 bytes" in lines[0]), lines
     assert digest(path) == before and sorted(os.listdir(tmp_path)) == listing
@@ -195,7 +199,7 @@ def test_a_command_that_fails_before_storing_removes_the_store_it_created(tmp_pa
 
     monkeypatch.setattr(Store, "create_run", _fail_create_run)
     path = tmp_path / "new.duckdb"
-    code, lines = run_main([*QUICK, "--db", str(path)], capsys)
+    code, lines = run_main([*SIMULATE, "--db", str(path)], capsys)
     assert code == 2 and lines == ["error: disk trouble (made up by the test)"]
     # (the run locks' folder, new.duckdb.locks, is workbench/locks.py's, not the store's)
     assert [n for n in os.listdir(tmp_path) if not n.endswith(".locks")] == [], "the failed command left a store"
@@ -207,7 +211,7 @@ def test_a_failed_command_keeps_a_store_that_was_there_before(tmp_path, capsys, 
     path = tmp_path / "kept.duckdb"
     Store(path).init()  # an empty store someone made on purpose
     monkeypatch.setattr(Store, "create_run", _fail_create_run)
-    code, _lines = run_main([*QUICK, "--db", str(path)], capsys)
+    code, _lines = run_main([*SIMULATE, "--db", str(path)], capsys)
     assert code == 2
     assert os.listdir(f"{path}.events") == ["_schema.parquet"]
     assert db.query(path, "SELECT format_version FROM workbench_store").rows() == [(1,)]
@@ -250,7 +254,7 @@ def test_a_damaged_store_is_one_line_naming_the_file(two_match_store, tmp_path, 
     DAMAGE[damage](store)
     named = part if damage.startswith("part") else "damaged.duckdb"
     failed = 0
-    for argv in READS + ([[*QUICK, "--seed", "4"]] if damage.startswith("db") else []):
+    for argv in READS + ([[*SIMULATE, "--seed", "4"]] if damage.startswith("db") else []):
         code, lines = run_main([*argv, "--db", str(store)], capsys)
         if code == 0:  # a read that never touched the damaged blocks
             continue
