@@ -6,6 +6,7 @@ the one view that needs the simulator; ``reports`` imports no ``sim``, so the re
 handed to the page from here."""
 import streamlit as st
 
+from reports.db import StoreError
 from reports.pages import campaign, cards, costs, diff, keywords, matchups, overview, pilots, replay, value
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
@@ -30,4 +31,7 @@ pages = [
 ]
 # pages switch to one another (an example row opens the replay) through the session
 st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}
-st.navigation(pages).run()
+try:
+    st.navigation(pages).run()
+except StoreError as exc:  # a damaged store, or one held too long: its one line, not a traceback
+    st.error(str(exc))

@@ -262,3 +262,18 @@ def test_a_damaged_store_is_one_line_naming_the_file(two_match_store, tmp_path, 
         assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (argv, lines)
         assert named in lines[0], (argv, lines)
     assert failed >= 1
+
+
+@pytest.mark.parametrize("damage", ["db-truncated", "db-random-bytes-in-the-middle"])
+def test_the_dashboard_shows_a_damaged_store_in_one_line(two_match_store, tmp_path, monkeypatch, damage):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import ROOT
+
+    store = copy_store(two_match_store, tmp_path / "damaged.duckdb")
+    DAMAGE[damage](store)
+    monkeypatch.setenv("WORKBENCH_DB", str(store))
+    app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=120).run()
+    assert not app.exception, [e.message for e in app.exception]
+    said = [e.value for e in app.error] + [w.value for w in app.warning]
+    assert len(said) == 1 and "damaged.duckdb" in said[0] and "\n" not in said[0], said
