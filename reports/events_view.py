@@ -51,11 +51,13 @@ def _typed_nothing(where: str) -> str:
 
 
 def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> None:
-    """Make ``events`` on this connection, over the parts beside ``db_path``. A store without a
-    ``chunks`` table (not a workbench store, or one being made) gets none. Parts that cannot be
+    """Make ``events`` on this connection, over the parts beside ``db_path``. A file that is not
+    a workbench store (no marker, nor the tables stores had before it), or one being made, gets
+    none. Parts that cannot be
     read give a view that says so in one line when it is read, so every other table still reads."""
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() "
-                       "AND schema_name = 'main' AND table_name = 'chunks'").fetchone()[0]:
+    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = "
+                                        "current_database() AND schema_name = 'main'").fetchall()}
+    if not ("chunks" in tables and ("workbench_store" in tables or {"runs", "matches"} <= tables)):
         return
     folder = events_dir(db_path)
     if "\\" in str(folder):

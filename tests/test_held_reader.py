@@ -85,6 +85,23 @@ def test_a_reader_keeps_its_limit(tmp_path):
         holder.wait()
 
 
+def test_marking_a_run_stopped_waits_only_briefly(tmp_path, monkeypatch):
+    """After the user's stop the run is marked stopped if the file is free soon; else it stays
+    `running` (resumable: its writer is gone) and the stop is not held up by the reader."""
+    from workbench import store as store_module
+
+    monkeypatch.setattr(store_module, "STOP_WAIT_SECONDS", 0.3)
+    store = store_module.Store(tmp_path / "w.duckdb")
+    store.init()
+    holder = hold(store.path, 5.0)
+    try:
+        with pytest.raises(db.StoreError, match="held the database"):
+            store.set_status(1, "stopped", note="interrupted")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_the_holder_is_named_from_duckdbs_lock_error():
     exc = duckdb.IOException('IO Error: Could not set lock on file "/x.duckdb": Conflicting lock is held in '
                              f'/usr/bin/python3 (PID {os.getpid()}). However, you would be able to ...')

@@ -27,6 +27,7 @@ from reports.db import connect as _connect
 from reports.events_view import MACRO_SQL, events_dir
 
 FORMAT_VERSION = 1  # of the tables below; workbench_store records it
+STOP_WAIT_SECONDS = 10.0  # Store.set_status
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS workbench_store (   -- the marker: this file is a workbench store
@@ -449,7 +450,11 @@ class Store:
             return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}
 
     def set_status(self, run_id: int, status: str, note: str | None = None, pid: int | None = None) -> None:
-        with connect(self.path) as con:
+        """A run's status. Marking it stopped or failed waits for the file only ``STOP_WAIT_SECONDS``:
+        that write follows the user's stop (or a failure), and must not make them stop twice; a
+        run left ``running`` by a process that is gone is resumable all the same."""
+        wait = STOP_WAIT_SECONDS if status in ("stopped", "failed") else None
+        with _connect(self.path, read_only=False, wait=wait, events=False) as con:
             con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
                         "WHERE run_id = ?", [status, note, pid, now(), run_id])
 
