@@ -17,7 +17,6 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from reports.stats import benjamini_hochberg
 
@@ -129,6 +128,7 @@ def _cluster_robust(effect: float, influence: np.ndarray, clusters: np.ndarray,
                     used: np.ndarray) -> tuple[float, float, float]:
     """95% interval and two-sided p of an estimate from its per-row influence (CR1 over the
     clusters of the ``used`` rows)."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
     _, cluster = np.unique(clusters[used], return_inverse=True)
     sums = np.bincount(cluster, weights=influence[used])
     g = sums.size

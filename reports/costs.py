@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
 
 from reports import db
 from reports.examples import by_key
@@ -25,6 +24,8 @@ OUTLIER_Z = 2.0
 def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(cards with fitted line, residual and flag; one row per fitted line with its slope,
     intercept and R^2)."""
+    import statsmodels.api as sm  # here, not at the top: see reports/stats.py
+
     cards = _cards(path, filters).filter(pl.col("stat_points").is_not_null() & pl.col("budget_cost").is_not_null())
     parts, lines = [], []
     for (game, version, ctype), part in cards.group_by(["game", "rules_version", "type"], maintain_order=True):

@@ -32,8 +32,6 @@ import polars as pl
 from reports import db
 from reports.attribution import ATTRIBUTION, stratified_contrast, two_families
 from reports.examples import diff_cards as diff_examples
-from scipy import stats as sps
-
 from reports.stats import (benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
                            samples_needed)
 
@@ -186,6 +184,7 @@ def _untested(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]
 
 def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
     """mean(a) - mean(b), Welch's 95% interval and two-sided p (groups of at least 2)."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
     diff = float(a.mean() - b.mean())
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     se = math.sqrt(va + vb)

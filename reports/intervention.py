@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from reports import db
 from reports.stats import benjamini_hochberg, mcnemar_pvalue, paired_interval
@@ -71,6 +70,7 @@ def value_change(path: str | Path, before: tuple[int, int], after: tuple[int, in
 
 def _one_sample_p(d: np.ndarray) -> float:
     """Two-sided t-test of mean(d) = 0; 1 when the twins' changes do not vary, NaN on one twin."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
     if d.size < 2:
         return math.nan
     if d.std() == 0:

@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
 
 from reports import db
 from reports.examples import by_key
@@ -116,6 +115,7 @@ def _design(data: pl.DataFrame, keywords: list[str]) -> np.ndarray:
     """Constant, keyword exposures, cost per 10, seat order, then one dummy per deck (of a rules
     version) but the first: the keyword coefficients are then within-deck contrasts, so a keyword
     is not credited with the strength of the decks that carry it."""
+    import statsmodels.api as sm  # here, not at the top: see reports/stats.py
     columns = ([data[k].to_numpy().astype(float) for k in keywords]
                + [data["cost"].to_numpy().astype(float) / 10.0, data["on_play"].cast(pl.Int8).to_numpy().astype(float)])
     fixed = [c for c in FIXED_EFFECTS if c in data.columns]
@@ -126,6 +126,7 @@ def _design(data: pl.DataFrame, keywords: list[str]) -> np.ndarray:
 
 
 def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
+    import statsmodels.api as sm  # here, not at the top: see reports/stats.py
     empty = pl.DataFrame(schema={"keyword": pl.Utf8, "log_odds": pl.Float64, "log_odds_lo": pl.Float64,
                                  "log_odds_hi": pl.Float64, "odds_ratio": pl.Float64, "p_value": pl.Float64})
     if not keywords or data.height < 20:
@@ -150,6 +151,7 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
 def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
     """Per game, rules version and card type: the fitted cost of attack, defense and each
     keyword (OLS of budget cost on stats and keyword flags), with 95% intervals."""
+    import statsmodels.api as sm  # here, not at the top: see reports/stats.py
     cards = _cards(path, filters)
     rows = []
     for (game, version, ctype), part in cards.group_by(["game", "rules_version", "type"], maintain_order=True):

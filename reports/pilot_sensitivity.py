@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from reports import db
 from reports.cards import card_metrics
@@ -223,6 +222,7 @@ def skill_premium(path: str | Path, base_run: int, strong_run: int, decks: list[
     standard error is the root of the sum of their squared standard errors, read off their
     intervals. ``premium_p``: two-sided normal test; ``premium_q``: Benjamini-Yekutieli across the
     cards (their tests read the same matches), ``premium_significant`` = q < 0.05."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
     spec_b, spec_s = _spec(path, base_run), _spec(path, strong_run)
     if not same_matches(spec_b, spec_s):
         raise ValueError(f"runs {base_run} and {strong_run} do not play the same matches (game, rules, decks, "

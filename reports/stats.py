@@ -8,13 +8,10 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats as sps
-from scipy.optimize import minimize
-from scipy.special import betaln, expit, logit
-from statsmodels.stats.contingency_tables import StratifiedTable
-from statsmodels.stats.contingency_tables import mcnemar as _mcnemar
-from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+
+# scipy and statsmodels are imported where they are used, not here: together they take about two
+# seconds to import, which every `workbench` command that reaches the reports (an export, a
+# report, the CLI's tests) would otherwise pay before doing anything
 
 try:  # see one_blas_thread
     from threadpoolctl import ThreadpoolController
@@ -33,6 +30,7 @@ def rate(successes, trials) -> np.ndarray:
 
 def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval per row (95% by default); NaN where there are no trials."""
+    from statsmodels.stats.proportion import proportion_confint
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     lo = np.full(n.shape, np.nan)
@@ -46,6 +44,7 @@ def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarr
 def diff_interval(k1, n1, k2, n2, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Newcombe's hybrid score interval for p1 - p2 of two independent proportions, per row
     (statsmodels, over the arrays at once); NaN where either side has no trials."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
     k1, n1, k2, n2 = (np.asarray(x, dtype=float) for x in (k1, n1, k2, n2))
     lo = np.full(k1.shape, np.nan)
     hi = np.full(k1.shape, np.nan)
@@ -85,6 +84,8 @@ def beta_prior(successes, trials, min_trials: int = 1) -> tuple[float, float]:
     every rate is shrunk almost fully to the mean, which is what the data support. Fewer than two
     cards, or a failed fit: a weak prior (a + b = 2) at the pooled rate. Many fits in a row: run
     them under ``one_blas_thread``."""
+    from scipy.optimize import minimize
+    from scipy.special import betaln, expit, logit
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     seen = n > 0
@@ -131,6 +132,7 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
 
     The reference definition: the reports compute it for every card at once with
     ``stratified_differences``, which the tests hold to it."""
+    from statsmodels.stats.contingency_tables import StratifiedTable
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
     both = (n1 > 0) & (n0 > 0)
     if not both.any():
@@ -162,6 +164,7 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     and Cochran-Mantel-Haenszel test, the test's sums written as statsmodels'
     ``StratifiedTable.test_null_odds(correction=False)`` computes them; NaN where the scalar
     version gives NaN."""
+    from scipy import stats as sps
     groups = np.asarray(groups, dtype=np.int64)
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
     size = int(groups.max()) + 1 if groups.size else 0
@@ -233,6 +236,7 @@ def _two_sided_binomial(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarr
     """scipy.stats.binomtest's two-sided p-value, step for step over arrays: the observed tail
     plus the other side's terms no likelier than the observed count (found by the same binary
     search), so every figure is the one binomtest gives."""
+    from scipy import stats as sps
     d = sps.binom.pmf(k, n, p)
     mode = p * n
     pval = np.ones(k.shape)  # k at the mode exactly: 1
@@ -276,6 +280,7 @@ def benjamini_hochberg(pvalues, fdr: float = 0.05, any_dependence: bool = False)
     """(q-values, rejected) by Benjamini-Hochberg; NaN p-values stay NaN and are not rejected.
     ``any_dependence``: the Benjamini-Yekutieli version, which holds whatever the tests'
     dependence (it divides the rate by 1 + 1/2 + ... + 1/m)."""
+    from statsmodels.stats.multitest import multipletests
     p = np.asarray(pvalues, dtype=float)
     q = np.full(p.shape, np.nan)
     reject = np.zeros(p.shape, dtype=bool)
@@ -294,6 +299,7 @@ def mcnemar_pvalue(only_base: int, only_candidate: int) -> float:
     and not the other). statsmodels' exact binomial version below 25 discordant pairs (the usual
     rule), the chi-square version without continuity correction above (the exact one is needlessly
     conservative there)."""
+    from statsmodels.stats.contingency_tables import mcnemar as _mcnemar
     if only_base + only_candidate == 0:
         return 1.0
     exact = only_base + only_candidate < MCNEMAR_EXACT_BELOW
@@ -316,6 +322,7 @@ def paired_interval(differences) -> tuple[float, float, float]:
 def samples_needed(variance: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> float:
     """How many (paired) observations detect a mean change ``delta`` with a two-sided test:
     n = (z_{1-alpha/2} + z_power)^2 * variance / delta^2."""
+    from scipy import stats as sps
     if not (variance > 0 and delta > 0):
         return math.nan
     z = sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)
