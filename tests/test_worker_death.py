@@ -108,12 +108,15 @@ def test_a_worker_whose_setup_fails_fails_the_run_instead_of_hanging(tmp_path):
         run_chunks(store, run_id, payload, list(range(spec.n_chunks)), 2, worker=(setup_that_fails, play_chunk))
 
 
-def test_ctrl_c_stops_the_run_in_one_line(tmp_path):
+@pytest.mark.parametrize("where", [[], pytest.param(["--cluster", "local:2"], marks=pytest.mark.slow, id="local-cluster")],
+                         ids=lambda where: "local-processes" if not where else None)
+def test_ctrl_c_stops_the_run_in_one_line(tmp_path, where):
     path = tmp_path / "interrupted.duckdb"
-    proc = start_a_long_run(path, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = start_a_long_run(path, *where, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     try:
-        workers = wait_for_workers(proc)
-        time.sleep(1.0)
+        wait_for_parts(path, proc)  # chunks are being played
+        workers = workers_of(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
         _, err = proc.communicate(timeout=60)
     finally:
@@ -123,14 +126,23 @@ def test_ctrl_c_stops_the_run_in_one_line(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip().splitlines() == [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"]
     assert q(path, "SELECT status, note FROM runs") == [("stopped", "interrupted")]
-    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")], "workers left behind"
+    assert workers and all(gone(pid) for pid in workers), "workers left behind"
 
 
-def start_a_long_run(path, **popen) -> subprocess.Popen:
+def wait_for_parts(path, proc: subprocess.Popen) -> None:
+    """Until a worker has written an event-log part of run 1."""
+    parts = Store(path).events_dir / "run-1"
+    deadline = time.monotonic() + 180
+    while not (parts.is_dir() and any(parts.glob("chunk-*.parquet"))):
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended or never played"
+        time.sleep(0.1)
+
+
+def start_a_long_run(path, *args: str, **popen) -> subprocess.Popen:
     """``workbench simulate`` of far more matches than a test waits for, on two workers."""
     return subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks", ",".join(PAIR),
                              "--matches", "100000", "--pilots", "random", "--chunk-size", "20", "--workers", "2",
-                             "--db", str(path), "--quiet"], cwd=ROOT, **popen)
+                             "--db", str(path), "--quiet", *args], cwd=ROOT, **popen)
 
 
 def wait_for_workers(proc: subprocess.Popen) -> list[int]:

@@ -12,8 +12,12 @@ worker process dies: its chunk is played again elsewhere.
 """
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import queue
+import signal
+import threading
 import time
 from typing import Any
 
@@ -45,7 +49,9 @@ class DaskExecutor:
         self.cluster = None
         size = local_cluster_size(address)
         if size is not None:
-            self.cluster = LocalCluster(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None)
+            with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
+                self.cluster = LocalCluster(n_workers=size, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
         else:
             self.client = scheduler_client(address)
@@ -81,6 +87,20 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
 
+
+
+@contextlib.contextmanager
+def sigint_ignored():
+    """SIGINT ignored meanwhile (in the main thread: signals are set there only). A process
+    started meanwhile keeps ignoring it, Python ones included."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def local_cluster_size(address: str) -> int | None:
