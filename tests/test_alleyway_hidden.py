@@ -76,11 +76,12 @@ def test_marked_stops_when_its_source_stops_working():
 def test_a_hand_is_shown_only_while_its_owner_chooses_from_it():
     """Choosing a card to PLUNDER from the opponent's hand shows that hand to the chooser, for the
     choice; a random PLUNDER shows nothing."""
+    from sim.alleyway.frames import CardChoice, Ctx
     from sim.alleyway.state import Pending
 
     eng, state = position()
     fx = type("Fx", (), {"source": "hand"})()
-    state.pending = Pending(0, "card", sorted(set(state.sides[1].hand)), fx, (0, 0, 0, 0, 0), 1, ("plunder", 1))
+    state.pending = Pending(0, "card", sorted(set(state.sides[1].hand)), fx, Ctx(0, 0), 1, CardChoice("plunder", 1))
     for v in beliefs(eng, state, 0):
         assert v.sides[1].hand == state.sides[1].hand
 

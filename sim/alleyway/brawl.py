@@ -1,9 +1,8 @@
 """Brawls: who may attack whom, and an attack from its declaration to its end.
 
-An attack is a frame on the stack, [ATTACK, attacker uid, target, stage, negated, defender uid]:
-stage 0 puts the attacker's "when it attacks" abilities on the stack; stage 1 offers the
-defender's Ambushes (one decision per offer, until it passes or has none left); stage 2 resolves
-the brawl, unless the attack was negated or the attacker ended up Downed, removed or in STASIS
+An attack is a frame on the stack (frames.AttackFrame): stage 0 puts the attacker's "when it
+attacks" abilities on the stack; stage 1 offers the defender's Ambushes (one decision per offer,
+until it passes or has none left); stage 2 resolves the brawl, unless the attack was negated or the attacker ended up Downed, removed or in STASIS
 (or the defender left the field or went into STASIS: there is nothing left to brawl with).
 """
 from __future__ import annotations
@@ -16,9 +15,10 @@ from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.kinds import LEADER as LEADER_TARGET
 from sim.alleyway.kinds import PLAYER
 from sim.alleyway.pool import AMBUSH, COLLATERAL, GUARD, INFILTRATE, LIFESTEAL, PIERCE, TWICE, UNATTACKABLE
-from sim.alleyway.resolve import ATTACK, push_effects, run, take_choice
+from sim.alleyway.frames import AttackFrame, Ctx
+from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import (BACK_BASE, DEFEATED, DIRECT, DORMANT, LEADER, AlleyState, Back, Pending, Unit,
-                                code)
+                                back_slot, code, decode)
 
 PASS = -1
 
@@ -78,52 +78,53 @@ def attack_targets(state: AlleyState, u: Unit) -> list[int]:
 def declare(state: AlleyState, u: Unit, target: int) -> None:
     u = state.own(u)
     u.attacks += 1
-    s, index = target >> 5, target & 31
+    s, index = decode(target)
     d = state.unit(target) if index < BACK_BASE else None
     if state.events is not None:
         shown = d.card if d is not None else PLAYER if index == DIRECT else LEADER_TARGET
         where = "direct" if index == DIRECT else "leader" if index == LEADER else state.pool.lane_names[index]
         emit(state, u.seat, K.ATTACK, u.card, shown, atk_of(state, u), u.lane, f"p{s}.{where}")
-    state.stack.append([ATTACK, u.uid, target, 0, False, d.uid if d is not None else 0])
+    state.stack.append(AttackFrame(u.uid, target, 0, False, d.uid if d is not None else 0))
     run(state)
 
 
 # --- the attack frame ------------------------------------------------------------------------------
 
-def step(state: AlleyState, frame: list) -> bool:
-    _, a_uid, target, stage, negated, d_uid = frame
+def step(state: AlleyState, frame: AttackFrame) -> bool:
+    a_uid, d_uid, stage = frame.attacker, frame.defender, frame.stage
     a = state.find(a_uid)
     if stage == 0:
-        frame[3] = 1
+        frame.stage = 1
         if a is not None:
             field.fire(state, a, "attacks", foe=d_uid)
         return False
     if stage == 1:
         if d_uid and goes_on(state, frame):
-            slots = springable(state, target >> 5)
+            defending = decode(frame.target).seat
+            slots = springable(state, defending)
             if slots:
-                state.pending = Pending(target >> 5, "spring", slots + [PASS], data=(a_uid, d_uid))
+                state.pending = Pending(defending, "spring", slots + [PASS])
                 return True
-        frame[3] = 2
+        frame.stage = 2
         return False
     state.stack.pop()
     if goes_on(state, frame):
-        resolve(state, a, target, state.find(d_uid) if d_uid else None)
+        resolve(state, a, frame.target, state.find(d_uid) if d_uid else None)
     else:
         emit(state, state.active, K.BRAWL, a.card if a is not None else -1, detail="stopped")
     return False
 
 
-def goes_on(state: AlleyState, frame: list) -> bool:
-    _, a_uid, target, _, negated, d_uid = frame
-    if negated:
+def goes_on(state: AlleyState, frame: AttackFrame) -> bool:
+    if frame.negated:
         return False
-    a = state.find(a_uid)
+    a = state.find(frame.attacker)
     if a is None or a.downed or a.stasis or a.seat != state.active:
         return False
+    d_uid = frame.defender
     if d_uid:
         d = state.find(d_uid)
-        if d is None or d.stasis or d.seat != target >> 5:
+        if d is None or d.stasis or d.seat != decode(frame.target).seat:
             return False
     return True
 
@@ -151,12 +152,11 @@ def springable(state: AlleyState, seat: int, without_attack: bool = False) -> li
 
 def choose_spring(state: AlleyState, option: int) -> None:
     p = take_choice(state, option)
-    frame = state.stack[-1]
+    frame = state.stack[-1]  # the attack that offered the spring (brawl.step, stage 1)
     if option == PASS:
-        frame[3] = 2
+        frame.stage = 2
     else:
-        a_uid, d_uid = p.data
-        spring(state, p.seat, (option & 31) - BACK_BASE, foe=a_uid, host=d_uid)
+        spring(state, p.seat, back_slot(option), foe=frame.attacker, host=frame.defender)
     run(state)
 
 
@@ -181,7 +181,7 @@ def spring(state: AlleyState, seat: int, slot: int, foe: int, host: int = 0) -> 
         side.back[slot] = None
         side.gutter.append(b.card)
     for ab in reversed(card.triggers.get("sprung", ())):
-        push_effects(state, (seat, b.card, 0, foe, host if card.equip is not None else 0), ab.effects)
+        push_effects(state, Ctx(seat, b.card, 0, foe, host if card.equip is not None else 0), ab.effects)
 
 
 # --- the brawl -------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
     a = state.own(a)
     if d is not None:
         d = state.own(d)
-    s, index = target >> 5, target & 31
+    s, index = decode(target)
     seat = a.seat
     a_atk = atk_of(state, a)
     if index == DIRECT:
@@ -277,7 +277,7 @@ def won(state: AlleyState, u: Unit, foe: int) -> None:
     side = state.sides[u.seat]
     if side.leader >= 0 and side.leader_state == DORMANT:
         for ab in reversed(state.pool.cards[side.leader].dormant.get("won", ())):
-            field.push_ability(state, ab, (u.seat, side.leader, 0, foe, 0))
+            field.push_ability(state, ab, Ctx(u.seat, side.leader, 0, foe))
     field.fire(state, u, "won", foe)
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from sim.alleyway import field, hidden, luck, statuses, targets
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.resolve import ATTACK, C_CARD, C_SEAT, FX, push_effects, run, take_choice
-from sim.alleyway.state import BACK_BASE, AlleyState, Pending, code
+from sim.alleyway.frames import ATTACK, CardChoice, Ctx, EffectsFrame
+from sim.alleyway.resolve import push_effects, run, take_choice
+from sim.alleyway.state import AlleyState, Pending, back_slot, code, decode
 from sim.core.events import NO_ID
 
 SKIP = -1
@@ -17,29 +18,29 @@ AT_OPPONENT = {"drain", "tax", "jam", "plunder", "exile_gutter"}
 SELF_ONLY = {"heal", "barricade", "gain_authority", "search", "call", "recover", "revive", "token"}
 
 
-def step(state: AlleyState, frame: list) -> bool:
-    effects, i = frame[2], frame[3]
+def step(state: AlleyState, frame: EffectsFrame) -> bool:
+    effects, i = frame.effects, frame.next
     if i >= len(effects):
         state.stack.pop()
         return False
-    frame[3] = i + 1
-    return start(state, effects[i], frame[1])
+    frame.next = i + 1
+    return start(state, effects[i], frame.ctx)
 
 
-def fizzle(state: AlleyState, fx, c: tuple) -> None:
-    emit(state, c[C_SEAT], K.FIZZLE, c[C_CARD], detail=fx.op)
+def fizzle(state: AlleyState, fx, c: Ctx) -> None:
+    emit(state, c.seat, K.FIZZLE, c.card, detail=fx.op)
 
 
-def done(state: AlleyState, fx, c: tuple, ok: bool) -> None:
+def done(state: AlleyState, fx, c: Ctx, ok: bool) -> None:
     """After an effect: its "if you do" part, when it worked."""
     if ok and fx.then:
         push_effects(state, c, fx.then)
 
 
-def start(state: AlleyState, fx, c: tuple) -> bool:
+def start(state: AlleyState, fx, c: Ctx) -> bool:
     """Begin one effect; True when it waits on a choice."""
     op = fx.op
-    seat = c[C_SEAT]
+    seat = c.seat
     if fx.target is not None:
         cands = targets.characters(state, fx, c)
         if not cands:
@@ -57,12 +58,12 @@ def start(state: AlleyState, fx, c: tuple) -> bool:
     if op in ("coin", "roll", "double_or_nothing"):
         return luck.start(state, fx, c)
     if op == "negate":
-        frame = next((f for f in reversed(state.stack) if f[0] == ATTACK), None)
-        if frame is None or frame[4]:
+        frame = next((f for f in reversed(state.stack) if f.kind == ATTACK), None)
+        if frame is None or frame.negated:
             fizzle(state, fx, c)
             return False
-        frame[4] = True
-        emit(state, seat, K.NEGATE, c[C_CARD])
+        frame.negated = True
+        emit(state, seat, K.NEGATE, c.card)
         done(state, fx, c, True)
         return False
     if op == "destroy_backrow":
@@ -89,7 +90,7 @@ def start(state: AlleyState, fx, c: tuple) -> bool:
     return on_player(state, fx, c, opponents[0])
 
 
-def on_characters(state: AlleyState, fx, c: tuple, codes: list[int]) -> bool:
+def on_characters(state: AlleyState, fx, c: Ctx, codes: list[int]) -> bool:
     op = statuses.OPS[fx.op]
     ok = False
     for t in codes:
@@ -104,7 +105,7 @@ def destroy_back(state: AlleyState, seat: int, codes: list[int]) -> bool:
     """The card goes to its owner's Gutter without doing anything (an Equip leaves its host)."""
     ok = False
     for t in codes:
-        s, slot = t >> 5, (t & 31) - BACK_BASE
+        s, slot = decode(t).seat, back_slot(t)
         side = state.sides[s]
         b = side.back[slot]
         if b is None:
@@ -112,7 +113,7 @@ def destroy_back(state: AlleyState, seat: int, codes: list[int]) -> bool:
         side.back[slot] = None
         state.sides[b.owner].gutter.append(b.card)
         field.touch(state)
-        emit(state, seat, K.DESTROY, b.card, lane=BACK_BASE + slot, detail=f"p{s} {'up' if b.face_up else 'down'}")
+        emit(state, seat, K.DESTROY, b.card, lane=decode(t).index, detail=f"p{s} {'up' if b.face_up else 'down'}")
         if b.host:
             host = state.find(b.host)
             if host is not None:
@@ -123,14 +124,14 @@ def destroy_back(state: AlleyState, seat: int, codes: list[int]) -> bool:
 
 # --- player-level effects --------------------------------------------------------------------------
 
-def on_player(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+def on_player(state: AlleyState, fx, c: Ctx, victim: int) -> bool:
     """An effect on a player (``victim`` is the opponent it hits, or the effect's owner)."""
     op = fx.op
-    seat = c[C_SEAT]
+    seat = c.seat
     amount = fx.amount
     ok = True
     if op == "lose_morale":
-        ok = field.lose_morale(state, victim, amount, by=seat, cause=state.pool.cards[c[C_CARD]].slug) > 0
+        ok = field.lose_morale(state, victim, amount, by=seat, cause=state.pool.cards[c.card].slug) > 0
     elif op == "heal":
         ok = field.gain_morale(state, seat, amount, "heal") > 0
     elif op == "drain":
@@ -139,17 +140,17 @@ def on_player(state: AlleyState, fx, c: tuple, victim: int) -> bool:
             field.gain_morale(state, seat, amount, "drain")
     elif op == "barricade":
         state.sides[seat].barricade += amount
-        emit(state, seat, K.STATUS, c[C_CARD], amount=amount, detail=f"barricade p{seat}")
+        emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"barricade p{seat}")
     elif op == "tax":
         state.sides[victim].tax += amount
-        emit(state, seat, K.STATUS, c[C_CARD], amount=amount, detail=f"tax p{victim}")
+        emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"tax p{victim}")
     elif op == "gain_authority":
         state.sides[seat].authority += amount
-        emit(state, seat, K.AUTHORITY, c[C_CARD], amount=amount)
+        emit(state, seat, K.AUTHORITY, c.card, amount=amount)
     elif op == "jam":
         side = state.sides[victim]
         side.jam = side.turns + 1
-        emit(state, seat, K.STATUS, c[C_CARD], detail=f"jam p{victim}")
+        emit(state, seat, K.STATUS, c.card, detail=f"jam p{victim}")
     elif op == "draw":
         ok = field.draw(state, victim, amount) > 0
     elif op == "discard":
@@ -168,16 +169,16 @@ def on_player(state: AlleyState, fx, c: tuple, victim: int) -> bool:
     return False
 
 
-def discard(state: AlleyState, fx, c: tuple, victim: int, left: int) -> bool:
+def discard(state: AlleyState, fx, c: Ctx, victim: int, left: int) -> bool:
     hand = state.sides[victim].hand
     if not hand:
         done(state, fx, c, left < fx.amount)
         return False
     if fx.pick == "chosen" and (fx.optional or (len(set(hand)) > 1 and len(hand) > left)):
         options = targets.distinct(hand) + ([SKIP] if fx.optional else [])
-        state.pending = Pending(c[C_SEAT], "card", options, fx, c, left, ("discard", victim))
-        if c[C_SEAT] != victim:
-            hidden.show_hand(state, c[C_SEAT], victim)  # the choice shows the hand to the chooser
+        state.pending = Pending(c.seat, "card", options, fx, c, left, CardChoice("discard", victim))
+        if c.seat != victim:
+            hidden.show_hand(state, c.seat, victim)  # the choice shows the hand to the chooser
         return True
     while left > 0 and hand:
         card = hand[state.rng().randrange(len(hand))] if fx.pick == "random" else hand[-1]
@@ -187,9 +188,9 @@ def discard(state: AlleyState, fx, c: tuple, victim: int, left: int) -> bool:
     return False
 
 
-def fetch(state: AlleyState, fx, c: tuple) -> bool:
+def fetch(state: AlleyState, fx, c: Ctx) -> bool:
     """SEARCH, CALL, recover, revive: the owner picks a card that fits from the deck or the Gutter."""
-    seat = c[C_SEAT]
+    seat = c.seat
     side = state.sides[seat]
     cards = state.pool.cards
     zone = side.deck if fx.op in ("search", "call") else side.gutter
@@ -211,14 +212,15 @@ def fetch(state: AlleyState, fx, c: tuple) -> bool:
             shuffle_deck(state, seat)
         return False
     if len(options) > 1 or fx.optional:
-        state.pending = Pending(seat, "card", options + [SKIP] if fx.optional else options, fx, c, 1, (fx.op, seat))
+        state.pending = Pending(seat, "card", options + [SKIP] if fx.optional else options, fx, c, 1,
+                                CardChoice(fx.op, seat))
         return True
     done(state, fx, c, take(state, fx, c, options[0]))
     return False
 
 
-def take(state: AlleyState, fx, c: tuple, card: int) -> bool:
-    seat = c[C_SEAT]
+def take(state: AlleyState, fx, c: Ctx, card: int) -> bool:
+    seat = c.seat
     side = state.sides[seat]
     op = fx.op
     if op in ("search", "recover"):
@@ -259,13 +261,13 @@ def make_tokens(state: AlleyState, seat: int, fx) -> bool:
     return made > 0
 
 
-def plunder(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+def plunder(state: AlleyState, fx, c: Ctx, victim: int) -> bool:
     """Take a card from an opponent: from the hand (at random unless you choose), the top of the
     deck or the Gutter into your hand, or a character onto your side for good. Shown to both."""
-    seat = c[C_SEAT]
+    seat = c.seat
     other = state.sides[victim]
     if fx.source == "field":
-        cands = [t for t in targets.enemy_choosable(state, seat) if t >> 5 == victim]
+        cands = [t for t in targets.enemy_choosable(state, seat) if decode(t).seat == victim]
         if not cands or field.empty_lane(state, seat) < 0:
             fizzle(state, fx, c)
             return False
@@ -281,7 +283,7 @@ def plunder(state: AlleyState, fx, c: tuple, victim: int) -> bool:
     if fx.source == "deck":
         card = zone[-1]
     elif fx.pick == "chosen" and len(set(zone)) > 1:
-        state.pending = Pending(seat, "card", targets.distinct(zone), fx, c, 1, ("plunder", victim))
+        state.pending = Pending(seat, "card", targets.distinct(zone), fx, c, 1, CardChoice("plunder", victim))
         if fx.source == "hand":
             hidden.show_hand(state, seat, victim)  # the choice shows the hand to the chooser
         return True
@@ -322,7 +324,7 @@ def plunder_character(state: AlleyState, seat: int, u) -> bool:
     return True
 
 
-def exile_gutter(state: AlleyState, fx, c: tuple, victim: int) -> bool:
+def exile_gutter(state: AlleyState, fx, c: Ctx, victim: int) -> bool:
     cards = state.pool.cards
     gutter = state.sides[victim].gutter
     options = targets.distinct(gutter, (lambda k: fx.filter.fits(cards[k])) if fx.filter else None)
@@ -330,12 +332,12 @@ def exile_gutter(state: AlleyState, fx, c: tuple, victim: int) -> bool:
         fizzle(state, fx, c)
         return False
     if fx.pick == "chosen" and len(options) > 1:
-        state.pending = Pending(c[C_SEAT], "card", options, fx, c, 1, ("exile_gutter", victim))
+        state.pending = Pending(c.seat, "card", options, fx, c, 1, CardChoice("exile_gutter", victim))
         return True
     chosen = options if fx.pick == "all" else options[:1]
     for card in chosen:
         while card in gutter:
-            exile_from_gutter(state, c[C_SEAT], victim, card)
+            exile_from_gutter(state, c.seat, victim, card)
             if fx.pick != "all":
                 break
     done(state, fx, c, True)
@@ -357,20 +359,20 @@ def choose(state: AlleyState, option: int) -> None:
     fx, c = p.fx, p.ctx
     what = p.what
     if state.events is not None:
-        emit(state, p.seat, K.CHOOSE, c[C_CARD] if c else NO_ID, amount=option, detail=what)
+        emit(state, p.seat, K.CHOOSE, c.card if c else NO_ID, amount=option, detail=what)
     if what == "target":
         if option == SKIP:
             done(state, fx, c, False)
         else:
             done(state, fx, c, on_characters(state, fx, c, [option]))
     elif what == "back":
-        done(state, fx, c, destroy_back(state, c[C_SEAT], [option]))
+        done(state, fx, c, destroy_back(state, c.seat, [option]))
     elif what == "opponent":
         if on_player(state, fx, c, option):
             state.to_act = state.pending.seat
             return
     elif what == "plunder_field":
-        done(state, fx, c, plunder_character(state, c[C_SEAT], state.unit(option)))
+        done(state, fx, c, plunder_character(state, c.seat, state.unit(option)))
     elif what == "bet":
         luck.bet(state, fx, c, option == 1)
     elif what == "card":
@@ -384,7 +386,7 @@ def choose(state: AlleyState, option: int) -> None:
 
 def _card_choice(state: AlleyState, p: Pending, card: int) -> bool:
     fx, c = p.fx, p.ctx
-    kind, who = p.data
+    kind, who = p.data.why, p.data.seat
     if card == SKIP:
         done(state, fx, c, False)
         return False
@@ -395,9 +397,9 @@ def _card_choice(state: AlleyState, p: Pending, card: int) -> bool:
             return discard(state, fx, c, who, left)
         done(state, fx, c, True)
     elif kind == "plunder":
-        done(state, fx, c, plunder_card(state, c[C_SEAT], who, fx.source, card))
+        done(state, fx, c, plunder_card(state, c.seat, who, fx.source, card))
     elif kind == "exile_gutter":
-        exile_from_gutter(state, c[C_SEAT], who, card)
+        exile_from_gutter(state, c.seat, who, card)
         done(state, fx, c, True)
     else:
         done(state, fx, c, take(state, fx, c, card))
@@ -408,4 +410,4 @@ def character_code(u) -> int:
     return code(u.seat, u.lane)
 
 
-__all__ = ["step", "start", "choose", "SKIP", "FX"]
+__all__ = ["step", "start", "choose", "SKIP"]

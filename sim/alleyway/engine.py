@@ -6,20 +6,22 @@ from typing import Any
 
 from sim.alleyway import board as board_mod
 from sim.alleyway import brawl, effects, play, resolve, scenario as scenario_mod, turns
+from sim.alleyway.blank import blank_state
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
 from sim.alleyway.evaluate import evaluate
+from sim.alleyway.frames import ATTACK as ATTACK_FRAME
+from sim.alleyway.frames import COST, ENDTURN, FX, OFFER
 from sim.alleyway.hidden import determinize
 from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS
 from sim.alleyway.legal import legal_actions
-from sim.alleyway.pool import NO_DISCOUNT, Pool
-from sim.alleyway.state import DORMANT, AlleyState, Side
+from sim.alleyway.pool import Pool
+from sim.alleyway.state import AlleyState
 from sim.core.contract import results_from_winner
-from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
-from sim.core.state import new_generation, release_hold
+from sim.core.state import release_hold
 
 
 class AlleyDeck:
@@ -37,6 +39,11 @@ CHOICES = {
     "limit": turns.choose_limit, "equip": play.choose_equip, "cost_discard": play.choose_cost,
     "cost_sacrifice": play.choose_cost,
 }
+
+# the step function of each kind of frame: the modules that own them push frames and run the
+# stack, so resolve.py, which runs it, is handed them here instead of importing them
+resolve.wire({FX: effects.step, ATTACK_FRAME: brawl.step, OFFER: turns.step_offer, COST: play.step_cost,
+              ENDTURN: turns.step_end}, turns.end_turn_of_the_out)
 
 
 class AlleyWayEngine:
@@ -174,41 +181,6 @@ class AlleyWayEngine:
         if card_id == -3:
             return "leader"
         return pool.cards[card_id].slug if card_id >= 0 else None
-
-
-def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleyState:
-    consts = pool.consts
-    state = AlleyState.__new__(AlleyState)
-    state.gen = new_generation()
-    state.pool = pool
-    state.sides = []
-    for _ in range(n_seats):
-        side = Side.__new__(Side)
-        side.morale = consts.starting_morale
-        side.authority = side.turns = 0
-        side.hand, side.deck, side.gutter, side.exile, side.hideout = [], [], [], [], []
-        side.lanes = [None] * pool.n_lanes
-        side.back = [None] * pool.n_back
-        side.leader, side.leader_state, side.influence = -1, DORMANT, 0
-        side.barricade = side.tax = side.jam = side.loaded_turn = side.redraws = 0
-        side.kos = side.flips = side.plundered = side.burn_dealt = 0
-        side.out = False
-        side.cards = ()
-        side.aura_atk = side.aura_def = 0
-        state.sides.append(side)
-    state.active = state.to_act = state.first = 0
-    state.turn = 0
-    state.phase = "setup"
-    state.over, state.winner, state.reason = False, None, ""
-    state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
-    state.next_uid = 1
-    state.auras_stale = state.discounts_stale = True
-    state.discounts = (NO_DISCOUNT,) * n_seats
-    state.known = ()
-    state.chance_key, state.chance, state.chance_gen = chance_key, None, 0
-    state.events = EventBuffer() if log else None
-    state.ledger = None
-    return state
 
 
 ENGINE = AlleyWayEngine()

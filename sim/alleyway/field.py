@@ -5,8 +5,9 @@ from __future__ import annotations
 from sim.alleyway import hidden
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import BRITTLE, LEADER_CARD, NO_DISCOUNT, REMAINS, SHIELD, UNDEAD
-from sim.alleyway.resolve import FX, eliminate
-from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Unit, code
+from sim.alleyway.frames import Ctx, EffectsFrame
+from sim.alleyway.resolve import eliminate
+from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Rising, Unit, code
 from sim.core.events import NO_ID
 
 GUTTER, HAND, DECK, EXILE = 0, 1, 2, 3
@@ -114,20 +115,6 @@ def seat_discounts(side, cards) -> tuple:
     return total
 
 
-def has_keyword_source(state: AlleyState, seat: int, bit: int) -> bool:
-    """A seat-wide keyword (MARKED, LOADED DICE) from a working character (its own or an Equip's
-    keyword) or a face-up Continuous card."""
-    cards = state.pool.cards
-    side = state.sides[seat]
-    for u in side.lanes:
-        if u is not None and u.active and u.kw & bit:
-            return True
-    for b in side.back:
-        if b is not None and b.face_up and cards[b.card].kw & bit:
-            return True
-    return False
-
-
 def discount(state: AlleyState, seat: int, card) -> int:
     """How much less ``card`` costs ``seat`` now (negative: more)."""
     if not state.pool.has_discount:
@@ -182,16 +169,16 @@ def fire(state: AlleyState, u: Unit, when: str, foe: int = 0) -> None:
     abilities = state.pool.cards[u.card].triggers.get(when)
     if abilities:
         for ab in reversed(abilities):
-            push_ability(state, ab, (u.seat, u.card, u.uid, foe, 0))
+            push_ability(state, ab, Ctx(u.seat, u.card, u.uid, foe))
 
 
-def push_ability(state: AlleyState, ability, context: tuple) -> bool:
+def push_ability(state: AlleyState, ability, context: Ctx) -> bool:
     if ability.once:
-        key = (context[0], context[1], context[2], ability.index, ability.when)
+        key = (context.seat, context.card, context.self_uid, ability.index, ability.when)
         if key in state.once:
             return False
         state.once.append(key)
-    state.stack.append([FX, context, ability.effects, 0])
+    state.stack.append(EffectsFrame(context, ability.effects, 0))
     return True
 
 
@@ -204,14 +191,14 @@ def side_sources(state: AlleyState, seat: int, when: str, skip_uid: int = 0, foe
     for u in side.lanes:
         if u is not None and u.uid != skip_uid and u.active:
             for ab in cards[u.card].triggers.get(when, ()):
-                out.append((ab, (seat, u.card, u.uid, foe, 0)))
+                out.append((ab, Ctx(seat, u.card, u.uid, foe)))
     for b in side.back:
         if b is not None and b.face_up and cards[b.card].continuous:
             for ab in cards[b.card].triggers.get(when, ()):
-                out.append((ab, (seat, b.card, 0, foe, b.host)))
+                out.append((ab, Ctx(seat, b.card, 0, foe, b.host)))
     if side.leader >= 0 and side.leader_state == DORMANT:
         for ab in cards[side.leader].dormant.get(when, ()):
-            out.append((ab, (seat, side.leader, 0, foe, 0)))
+            out.append((ab, Ctx(seat, side.leader, 0, foe)))
     return out
 
 
@@ -322,12 +309,12 @@ def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
         fire_side(state, opp, "enemy_ko", foe=0)
     fire_side(state, u.seat, "ally_ko", skip_uid=u.uid)
     for ab in reversed(card.triggers.get("ko", ())):
-        push_ability(state, ab, (u.seat, u.card, 0, 0, 0))
+        push_ability(state, ab, Ctx(u.seat, u.card))
     for seat, amount in u.bounty:
         if not state.sides[seat].out:
             draw(state, seat, amount)
     if u.kw & UNDEAD and not u.undead_used and not u.token:
-        state.risen.append((u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
+        state.risen.append(Rising(u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
 
 
 # --- Equips ----------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
+from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Back
 from sim.core.rng import shuffle
 
@@ -43,28 +44,14 @@ SETTABLE = (HUSTLE, AMBUSH)
 def sees_hidden(state: AlleyState, seat: int) -> bool:
     """MARKED: the seat has a working MARKED source (a character on the field whose effects work,
     or a face-up Continuous card)."""
-    return _field().has_keyword_source(state, seat, MARKED)
-
-
-def _field():
-    """sim.alleyway.field, which imports this module: imported on the first call, then kept (an
-    import statement here cost an import-system call at every turn and every determinize)."""
-    global _FIELD
-    if _FIELD is None:
-        from sim.alleyway import field
-
-        _FIELD = field
-    return _FIELD
-
-
-_FIELD = None
+    return has_keyword_source(state, seat, MARKED)
 
 
 def shown_hand(state: AlleyState, seat: int, other: int) -> bool:
     """``seat`` is choosing a card from ``other``'s hand right now (the hand is shown to it)."""
     p = state.pending
     return (p is not None and p.seat == seat and p.what == "card" and p.data is not None
-            and p.data[0] in ("discard", "plunder") and p.data[1] == other and p.fx is not None
+            and p.data.why in ("discard", "plunder") and p.data.seat == other and p.fx is not None
             and getattr(p.fx, "source", "hand") in ("hand", ""))
 
 

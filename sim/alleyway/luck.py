@@ -6,10 +6,12 @@ tails is "not at all"); a roll fails below its ``at_least``. LOADED DICE: once p
 flip or roll of a seat with a working LOADED DICE source is tried again."""
 from __future__ import annotations
 
-from sim.alleyway.field import emit, has_keyword_source
+from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import LOADED_DICE
-from sim.alleyway.resolve import C_CARD, C_SEAT, push_effects
+from sim.alleyway.frames import Ctx
+from sim.alleyway.resolve import push_effects
+from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Pending
 
 
@@ -47,13 +49,13 @@ def roll(state: AlleyState, seat: int, card: int, at_least: int) -> int:
     return pips
 
 
-def start(state: AlleyState, fx, c: tuple) -> bool:
-    seat = c[C_SEAT]
+def start(state: AlleyState, fx, c: Ctx) -> bool:
+    seat = c.seat
     if fx.op == "coin":
-        push_effects(state, c, fx.heads if flip(state, seat, c[C_CARD]) else fx.tails)
+        push_effects(state, c, fx.heads if flip(state, seat, c.card) else fx.tails)
         return False
     if fx.op == "roll":
-        hit = roll(state, seat, c[C_CARD], fx.at_least) >= fx.at_least
+        hit = roll(state, seat, c.card, fx.at_least) >= fx.at_least
         push_effects(state, c, fx.hit if hit else fx.miss)
         return False
     # DOUBLE OR NOTHING: the owner chooses whether to bet
@@ -61,13 +63,13 @@ def start(state: AlleyState, fx, c: tuple) -> bool:
     return True
 
 
-def bet(state: AlleyState, fx, c: tuple, betting: bool) -> None:
-    seat = c[C_SEAT]
-    emit(state, seat, K.BET, c[C_CARD], amount=int(betting))
+def bet(state: AlleyState, fx, c: Ctx, betting: bool) -> None:
+    seat = c.seat
+    emit(state, seat, K.BET, c.card, amount=int(betting))
     if not betting:
         times = 1
     else:
-        times = 2 if flip(state, seat, c[C_CARD]) else 0
+        times = 2 if flip(state, seat, c.card) else 0
     if times and fx.then:
         push_effects(state, c, fx.then)  # "if you do": it happened
     for _ in range(times):

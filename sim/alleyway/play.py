@@ -2,7 +2,7 @@
 own when the row is full), a Heavy on its sacrifices, set a card face-down, play a Hustle (an Equip
 onto a character, a Continuous one into the back row), activate a set Hustle or flip a Continuous
 Ambush, switch a position, ACTIVATE a character, use a Gutter ability, AWAKEN the leader, pay for a
-PROMOTE. Costs with a discard or a sacrifice are chosen first (a COST frame)."""
+PROMOTE. Costs with a discard or a sacrifice are chosen first (a frames.CostFrame)."""
 from __future__ import annotations
 
 from sim.alleyway import field, hidden, targets, turns
@@ -10,7 +10,8 @@ from sim.alleyway.brawl import spring
 from sim.alleyway.field import GUTTER, emit
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import AMBUSH, HUSTLE
-from sim.alleyway.resolve import COST, FX, push_effects, run, take_choice
+from sim.alleyway.frames import CostFrame, Ctx, EffectsFrame, EquipChoice
+from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import BACK_BASE, ON_FIELD, AlleyState, Back, Pending, code
 
 # --- characters ------------------------------------------------------------------------------------
@@ -181,7 +182,7 @@ def cast(state: AlleyState, seat: int, card_id: int, slot: int) -> None:
         field.touch(state)  # a face-up card is a source of auras and discounts
         hosts = equip_hosts(state, seat)
         if len(hosts) > 1:
-            state.pending = Pending(seat, "equip", hosts, data=(card_id, slot))
+            state.pending = Pending(seat, "equip", hosts, data=EquipChoice(card_id, slot))
             state.to_act = seat
             return
         attach(state, seat, card_id, slot, state.unit(hosts[0]))
@@ -193,7 +194,7 @@ def cast(state: AlleyState, seat: int, card_id: int, slot: int) -> None:
     else:
         side.gutter.append(card_id)
     for ab in reversed(card.triggers.get("played", ())):
-        push_effects(state, (seat, card_id, 0, 0, 0), ab.effects)
+        push_effects(state, Ctx(seat, card_id), ab.effects)
     run(state)
 
 
@@ -207,13 +208,12 @@ def attach(state: AlleyState, seat: int, card_id: int, slot: int, u) -> None:
     field.recompute_equips(state, u)
     emit(state, seat, K.EQUIP, card_id, u.card, lane=u.lane, detail=f"{u.atk}/{u.df}")
     for ab in reversed(state.pool.cards[card_id].triggers.get("played", ())):
-        push_effects(state, (seat, card_id, 0, 0, u.uid), ab.effects)
+        push_effects(state, Ctx(seat, card_id, 0, 0, u.uid), ab.effects)
 
 
 def choose_equip(state: AlleyState, option: int) -> None:
     p = take_choice(state, option)
-    card_id, slot = p.data
-    attach(state, p.seat, card_id, slot, state.unit(option))
+    attach(state, p.seat, p.data.card, p.data.slot, state.unit(option))
     run(state)
 
 
@@ -228,7 +228,7 @@ def castable(state: AlleyState, seat: int, card, from_hand: bool) -> bool:
     for ab in card.triggers.get("played", ()):
         for fx in ab.effects:
             if fx.target is not None and fx.target.pick == "chosen" and not fx.target.optional:
-                if not targets.characters(state, fx, (seat, card.id, 0, 0, 0)):
+                if not targets.characters(state, fx, Ctx(seat, card.id)):
                     return False
     return True
 
@@ -257,7 +257,7 @@ def activate(state: AlleyState, lane: int) -> None:
     if ab.no_attack:
         u.no_attack = state.turn
     emit(state, seat, K.ACTIVATE, u.card, lane=lane)
-    _pay(state, seat, ab, (seat, u.card, u.uid, 0, 0), exclude=u.uid)
+    _pay(state, seat, ab, Ctx(seat, u.card, u.uid), exclude=u.uid)
 
 
 def use_gutter(state: AlleyState, card_id: int) -> None:
@@ -270,7 +270,7 @@ def use_gutter(state: AlleyState, card_id: int) -> None:
     if ab.exile_self:
         side.gutter.remove(card_id)
         side.exile.append(card_id)
-    _pay(state, seat, ab, (seat, card_id, 0, 0, 0), exclude=0)
+    _pay(state, seat, ab, Ctx(seat, card_id), exclude=0)
 
 
 def gutter_ready(state: AlleyState, seat: int, card_id: int) -> bool:
@@ -278,32 +278,31 @@ def gutter_ready(state: AlleyState, seat: int, card_id: int) -> bool:
     return bool(ab) and ("gutter", seat, card_id) not in state.once and can_pay(state, seat, ab[0])
 
 
-def _pay(state: AlleyState, seat: int, ab, context: tuple, exclude: int) -> None:
+def _pay(state: AlleyState, seat: int, ab, context: Ctx, exclude: int) -> None:
     side = state.sides[seat]
     side.authority -= ab.authority
     if ab.morale:
         field.lose_morale(state, seat, ab.morale, by=seat, cause="cost")
     if ab.discard or ab.sacrifice:
-        state.stack.append([COST, context, ab, ab.discard, ab.sacrifice, exclude])
+        state.stack.append(CostFrame(context, ab, ab.discard, ab.sacrifice, exclude))
     else:
-        state.stack.append([FX, context, ab.effects, 0])
+        state.stack.append(EffectsFrame(context, ab.effects, 0))
     run(state)
 
 
-def step_cost(state: AlleyState, frame: list) -> bool:
+def step_cost(state: AlleyState, frame: CostFrame) -> bool:
     """Choose the cards to discard, then the characters to sacrifice; then the effects."""
-    _, context, ab, discards, sacrifices, exclude = frame
-    seat = context[0]
+    seat = frame.ctx.seat
     side = state.sides[seat]
-    if discards > 0 and side.hand:
+    if frame.discards > 0 and side.hand:
         state.pending = Pending(seat, "cost_discard", sorted(set(side.hand)))
         return True
-    lanes = [code(seat, v.lane) for v in side.lanes if v is not None and v.uid != exclude]
-    if sacrifices > 0 and lanes:
+    lanes = [code(seat, v.lane) for v in side.lanes if v is not None and v.uid != frame.keep]
+    if frame.sacrifices > 0 and lanes:
         state.pending = Pending(seat, "cost_sacrifice", lanes)
         return True
     state.stack.pop()
-    push_effects(state, context, ab.effects)
+    push_effects(state, frame.ctx, frame.ability.effects)
     return False
 
 
@@ -312,10 +311,10 @@ def choose_cost(state: AlleyState, option: int) -> None:
     frame = state.stack[-1]
     if p.what == "cost_discard":
         field.to_gutter_from_hand(state, p.seat, option, "cost")
-        frame[3] -= 1
+        frame.discards -= 1
     else:
         field.leave(state, state.unit(option), GUTTER, sacrificed=True, by=p.seat)
-        frame[4] -= 1
+        frame.sacrifices -= 1
     run(state)
 
 

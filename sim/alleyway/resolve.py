@@ -1,62 +1,50 @@
 """The resolution stack: everything that happens after a decision runs here, frame by frame, until
-the stack is empty or some seat must choose.
-
-A frame is a small list whose first item names its kind:
-    [FX, ctx, effects, next index]              effects of one ability, card or branch
-    [ATTACK, attacker uid, target, stage, negated, defender uid]  an attack in progress (brawl.py)
-    [OFFER, seats, index]                       Continuous Ambushes offered to other seats (turns.py)
-    [COST, ctx, ability, discards left, sacrifices left, uid not to sacrifice]  an ability's cost (play.py)
-    [ENDTURN, stage]                            the end of a turn (turns.py)
-A ctx is a tuple (seat, card, self uid, foe uid, host uid): who the effects belong to, the card
-they come from, the character that is "self", the one that is "foe" (the character it brawls, or
-for an Ambush the attacker) and an Equip's host.
+the stack is empty or some seat must choose. The frames and the ``Ctx`` their effects carry are
+records in frames.py.
 
 Each step function returns True when it left a choice pending (``state.pending``); the seat that
 must choose becomes ``state.to_act``. Otherwise the loop goes on.
+
+The step functions live in the modules that own each kind of frame (effects, brawl, play, turns),
+which push frames and call ``run``: so this module imports none of them, and engine.py hands
+them over (``wire``) when it is imported, beside its table of choices.
 """
 from __future__ import annotations
 
+from typing import Callable
+
+from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.state import AlleyState
 from sim.core.events import NO_ID
 
-FX, ATTACK, OFFER, COST, ENDTURN = 0, 1, 2, 3, 4
-C_SEAT, C_CARD, C_SELF, C_FOE, C_HOST = range(5)
+STEPS: list[Callable] = []  # the step function of each kind of frame (frames.FX ... frames.ENDTURN)
+_end_turn_of_the_out: Callable | None = None  # turns.end_turn_of_the_out
 
 
-def ctx(seat: int, card: int, self_uid: int = 0, foe: int = 0, host: int = 0) -> tuple:
-    return (seat, card, self_uid, foe, host)
+def wire(steps: dict[int, Callable], end_turn_of_the_out: Callable) -> None:
+    """The step function of each kind of frame, and what stops the turn of an active seat that
+    went out (three or more seats): given once, by engine.py."""
+    global _end_turn_of_the_out
+    STEPS[:] = [steps[kind] for kind in range(len(steps))]
+    _end_turn_of_the_out = end_turn_of_the_out
 
 
-def push_effects(state: AlleyState, context: tuple, effects: tuple) -> None:
+def push_effects(state: AlleyState, context: Ctx, effects: tuple) -> None:
     if effects:
-        state.stack.append([FX, context, effects, 0])
-
-
-_STEPS: tuple = ()  # the step function of each frame kind, filled on the first run
-
-
-def _steps() -> tuple:
-    """The step functions live in modules that import this one, so they are looked up once, on
-    the first run (an import statement inside ``run`` cost an import-system call per action)."""
-    global _STEPS
-    if not _STEPS:
-        from sim.alleyway import brawl, effects, play, turns
-
-        _STEPS = (effects.step, brawl.step, turns.step_offer, play.step_cost, turns.step_end)
-    return _STEPS
+        state.stack.append(EffectsFrame(context, effects, 0))
 
 
 def run(state: AlleyState) -> None:
     """Resolve frames until the stack is empty, a choice is pending, or the match is over."""
-    steps = _STEPS or _steps()
+    steps = STEPS
     stack = state.stack
     if len(state.sides) > 2:
         _run_many(state, steps)
         return
     while stack and not state.over:  # two seats (the hot path): a seat that goes out ends the match
         frame = stack[-1]
-        if steps[frame[0]](state, frame) and not state.over:
+        if steps[frame.kind](state, frame) and not state.over:
             state.to_act = state.pending.seat
             return
     if not state.over:
@@ -66,18 +54,17 @@ def run(state: AlleyState) -> None:
 def _run_many(state: AlleyState, steps) -> None:
     """``run`` with three or more seats, where the active seat may go out mid-turn and the match
     go on: its turn then stops at once (turns.end_turn_of_the_out)."""
-    from sim.alleyway import turns
-
     stack, sides = state.stack, state.sides
+    end_turn_of_the_out = _end_turn_of_the_out
     while not state.over:
         if sides[state.active].out:
-            turns.end_turn_of_the_out(state)
+            end_turn_of_the_out(state)
             continue
         if not stack:
             state.to_act = state.active
             return
         frame = stack[-1]
-        if steps[frame[0]](state, frame) and not state.over and not sides[state.active].out:
+        if steps[frame.kind](state, frame) and not state.over and not sides[state.active].out:
             state.to_act = state.pending.seat
             return
 

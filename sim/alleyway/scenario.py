@@ -22,6 +22,7 @@ from typing import Any
 from sim.alleyway import field
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
+from sim.alleyway.blank import blank_state
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
                                 REGROUP, AlleyState, Back, Unit)
@@ -118,8 +119,6 @@ def parse_action(engine, state: AlleyState, text: str) -> Action:
 
 
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
-    from sim.alleyway.engine import blank_state  # engine imports this module
-
     fields = Fields(setup, "setup", ("active", "turn", "phase", "first", "seats"), MAX_NUMBER)
     seats = seat_specs(setup, 2, MAX_SEATS, GAME)
     state = blank_state(pool, len(seats), seed, log=True)

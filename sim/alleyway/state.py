@@ -12,15 +12,17 @@ The turn's chance stream is shared the same way (``chance_gen``; ``rng`` copies 
 in a state that does not own it): copying a ``random.Random`` (625 words) cost more than all the
 characters together, and most candidate moves draw no luck.
 
-Target codes are one integer per thing an effect or attack can point at:
-``seat * 32 + lane`` for a character, ``seat * 32 + 16 + slot`` for a back-row card,
-``seat * 32 + DIRECT`` for the player (a direct attack) and ``seat * 32 + LEADER`` for a Dormant
-leader.
+Target codes are one integer per thing an effect or attack can point at (the field of an
+action and the options of a choice, so they stay plain integers): ``seat * 32 + lane`` for a
+character, ``seat * 32 + 16 + slot`` for a back-row card, ``seat * 32 + DIRECT`` for the player (a
+direct attack) and ``seat * 32 + LEADER`` for a Dormant leader. ``code`` makes one; ``decode``
+reads one as a ``Place`` (seat, index), ``back_slot`` the back-row slot of one: nothing else
+takes them apart.
 """
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
@@ -38,15 +40,45 @@ DIRECT = 30
 LEADER = 31
 
 
+class Place(NamedTuple):
+    """What a target code points at: a seat, and an index there (a lane, ``BACK_BASE`` + a slot,
+    ``DIRECT`` or ``LEADER``)."""
+    seat: int
+    index: int
+
+
 def code(seat: int, index: int) -> int:
     return seat * 32 + index
 
 
-def decode(target: int) -> tuple[int, int]:
-    return target >> 5, target & 31
+# every code of up to 16 seats decoded once: decoding is a tuple index, as cheap as the bit
+# operations it names (attacks and effects decode their targets on every lookahead move)
+_PLACES = tuple(Place(target >> 5, target & 31) for target in range(16 * 32))
 
 
-# a fresh generation number per state that may write units (see the module's note)
+def decode(target: int) -> Place:
+    return _PLACES[target] if target < 512 else Place(target >> 5, target & 31)
+
+
+def back_slot(target: int) -> int:
+    """The back-row slot a back-row code points at."""
+    return (target & 31) - BACK_BASE
+
+
+class TimedChange(NamedTuple):
+    """An ATK/DEF change that runs out at the end of ``seat``'s turn numbered ``last`` (its own
+    turn count): "until the end of the turn", "until the end of your next turn"."""
+    uid: int
+    atk: int
+    df: int
+    seat: int
+    last: int
+
+
+class Rising(NamedTuple):
+    """An UNDEAD card KO'd this turn, to rise at its end."""
+    owner: int
+    card: int
 
 
 class Unit:
@@ -199,10 +231,12 @@ class Side:
 
 
 class Pending:
-    """A choice being waited on: who decides, what kind of choice, the options (integers), and
-    what to do with the answer. ``actions`` is the CHOOSE action of each option, made when first
-    asked for (legal.py): a Pending is never changed once made, so the clones sharing it share
-    those too."""
+    """A choice being waited on: who decides, what kind of choice (``what``), the options
+    (integers: target codes, card ids, seats), and what to do with the answer: the effect ``fx``
+    and its ``ctx`` (frames.Ctx), the count ``left`` to choose, and ``data`` (frames.CardChoice for
+    a card from a zone, frames.EquipChoice for an Equip's host). ``actions`` is the CHOOSE action
+    of each option, made when first asked for (legal.py): a Pending is never changed once made,
+    so the clones sharing it share those too."""
     __slots__ = ("seat", "what", "options", "fx", "ctx", "left", "data", "actions")
 
     def __init__(self, seat: int, what: str, options: tuple, fx: Any = None, ctx: Any = None, left: int = 1,
@@ -222,10 +256,10 @@ class AlleyState(MatchState):
 
     pool: Any
     sides: list[Side]
-    stack: list[list]         # frames still resolving (see resolve.py)
+    stack: list               # frames still resolving (frames.py; resolve.py runs them)
     pending: Pending | None
-    temp: list[tuple]         # timed ATK/DEF changes: (uid, atk, def, seat, that seat's turn count)
-    risen: list[tuple]        # UNDEAD cards to rise at the end of the turn: (owner, card)
+    temp: list[TimedChange]   # timed ATK/DEF changes
+    risen: list[Rising]       # UNDEAD cards to rise at the end of the turn
     once: list[tuple]         # once-per-turn abilities used this turn
     chance: random.Random | None
     events: EventBuffer | None
@@ -250,7 +284,7 @@ class AlleyState(MatchState):
         return [(seat + k) % n for k in range(1, n) if not sides[(seat + k) % n].out]
 
     def unit(self, target: int) -> Unit | None:
-        seat, index = target >> 5, target & 31
+        seat, index = decode(target)
         if index >= BACK_BASE:
             return None
         lanes = self.sides[seat].lanes
@@ -314,7 +348,7 @@ class AlleyState(MatchState):
         s.over = self.over
         s.winner = self.winner
         s.reason = self.reason
-        s.stack = [frame[:] for frame in self.stack] if self.stack else []
+        s.stack = [frame.copy() for frame in self.stack] if self.stack else []
         s.pending = self.pending  # never mutated in place: replaced when it changes
         s.temp = self.temp[:]
         s.risen = self.risen[:]

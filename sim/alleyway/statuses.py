@@ -9,8 +9,8 @@ from sim.alleyway import field
 from sim.alleyway.field import DECK, EXILE, HAND, emit, refresh
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import STATUS_BITS
-from sim.alleyway.resolve import C_SEAT
-from sim.alleyway.state import AlleyState, Unit, code
+from sim.alleyway.frames import Ctx
+from sim.alleyway.state import AlleyState, TimedChange, Unit, code, decode
 
 
 def until_next(state: AlleyState, u: Unit) -> int:
@@ -22,11 +22,11 @@ def immune(u: Unit, status: str) -> bool:
     return bool(u.immune & STATUS_BITS[status]) and u.active
 
 
-def _status(state: AlleyState, c: tuple, u: Unit, name: str, amount: int = 0) -> None:
-    emit(state, c[C_SEAT], K.STATUS, c[1], u.card, amount, u.lane, f"{name} p{u.seat}")
+def _status(state: AlleyState, c: Ctx, u: Unit, name: str, amount: int = 0) -> None:
+    emit(state, c.seat, K.STATUS, c.card, u.card, amount, u.lane, f"{name} p{u.seat}")
 
 
-def buff(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def buff(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if fx.until == "permanent":
         u.mod_atk += fx.atk
         u.mod_def += fx.df
@@ -37,11 +37,11 @@ def buff(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
             seat = state.active
             last = state.sides[seat].turns
         else:  # until the end of your (the effect's owner's) next turn
-            seat = c[C_SEAT]
+            seat = c.seat
             last = state.sides[seat].turns + 1
-        state.temp.append((u.uid, fx.atk, fx.df, seat, last))
+        state.temp.append(TimedChange(u.uid, fx.atk, fx.df, seat, last))
     refresh(u)
-    emit(state, c[C_SEAT], K.BUFF, c[1], u.card, fx.atk, u.lane, f"{fx.atk:+d}/{fx.df:+d} {fx.until}")
+    emit(state, c.seat, K.BUFF, c.card, u.card, fx.atk, u.lane, f"{fx.atk:+d}/{fx.df:+d} {fx.until}")
     return True
 
 
@@ -49,44 +49,44 @@ def temp_change(state: AlleyState, u: Unit, atk: int, df: int) -> None:
     """An ATK/DEF change until the end of this turn (SHOCK's DEF loss)."""
     u.tmp_atk += atk
     u.tmp_def += df
-    state.temp.append((u.uid, atk, df, state.active, state.sides[state.active].turns))
+    state.temp.append(TimedChange(u.uid, atk, df, state.active, state.sides[state.active].turns))
     refresh(u)
 
 
-def position(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def position(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if u.downed:
         return False
     want = (not u.atk_pos) if fx.to == "switch" else fx.to == "atk"
     if want == u.atk_pos:
         return False
     u.atk_pos = want
-    emit(state, c[C_SEAT], K.SWITCH, u.card, lane=u.lane, detail=f"p{u.seat} {'atk' if want else 'def'}")
+    emit(state, c.seat, K.SWITCH, u.card, lane=u.lane, detail=f"p{u.seat} {'atk' if want else 'def'}")
     return True
 
 
-def bounce(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
-    return field.leave(state, u, HAND if fx.to == "hand" else DECK, by=c[C_SEAT])
+def bounce(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
+    return field.leave(state, u, HAND if fx.to == "hand" else DECK, by=c.seat)
 
 
-def down(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
-    return field.down(state, u, c[C_SEAT])
+def down(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
+    return field.down(state, u, c.seat)
 
 
-def stand(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def stand(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     return field.stand(state, u)
 
 
-def ko(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
-    return field.ko(state, u, c[C_SEAT])
+def ko(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
+    return field.ko(state, u, c.seat)
 
 
-def exile(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
-    return field.leave(state, u, EXILE, by=c[C_SEAT])
+def exile(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
+    return field.leave(state, u, EXILE, by=c.seat)
 
 
-def charm(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def charm(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """Control until the end of the turn: it moves to your row and may attack for you."""
-    me = c[C_SEAT]
+    me = c.seat
     if u.seat == me or u.leader:
         return False
     lane = field.empty_lane(state, me)
@@ -99,21 +99,21 @@ def charm(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     u.attacks = u.extra = u.switched = u.entered = u.no_attack = 0
     state.sides[me].lanes[lane] = u
     field.touch(state)
-    emit(state, me, K.CHARM, u.card, lane=lane, detail=f"from p{home >> 5}")
+    emit(state, me, K.CHARM, u.card, lane=lane, detail=f"from p{decode(home).seat}")
     return True
 
 
-def swap(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def swap(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """ATK and DEF trade places (as a permanent change, so later changes land where they say)."""
     a, d = u.atk, u.df
     u.mod_atk += d - a
     u.mod_def += a - d
     refresh(u)
-    emit(state, c[C_SEAT], K.BUFF, c[1], u.card, 0, u.lane, "swap")
+    emit(state, c.seat, K.BUFF, c.card, u.card, 0, u.lane, "swap")
     return True
 
 
-def attack_again(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def attack_again(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if u.extra >= state.pool.consts.max_extra_attacks:
         return False
     u.extra += 1
@@ -122,7 +122,7 @@ def attack_again(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
 
 
 def _timed(name: str):
-    def apply(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+    def apply(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
         if immune(u, name):
             return False
         setattr(u, name, until_next(state, u))
@@ -138,7 +138,7 @@ def _timed(name: str):
 freeze, stasis, stun, silence = _timed("freeze"), _timed("stasis"), _timed("stun"), _timed("silence")
 
 
-def shield(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def shield(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if u.shield:
         return False
     u.shield = True
@@ -146,7 +146,7 @@ def shield(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     return True
 
 
-def cleanse(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def cleanse(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """Its statuses are gone; what POISON and BLEED already took stays taken (REWIND undoes that)."""
     had = (u.stasis or u.freeze or u.stun or u.suppress or u.silence or u.poison or u.burn or u.bleed
            or u.bounty)
@@ -161,17 +161,17 @@ def cleanse(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     return bool(had)
 
 
-def rewind(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def rewind(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """Its ATK and DEF changes are undone, back to the printed numbers (Equips stay attached)."""
     changed = u.mod_atk or u.mod_def or u.tmp_atk or u.tmp_def or u.sup_atk
     u.mod_atk = u.mod_def = u.tmp_atk = u.tmp_def = u.sup_atk = 0
-    state.temp = [t for t in state.temp if t[0] != u.uid]
+    state.temp = [t for t in state.temp if t.uid != u.uid]
     refresh(u)
     _status(state, c, u, "rewind")
     return bool(changed)
 
 
-def poison(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def poison(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if immune(u, "poison"):
         return False
     u.poison = max(u.poison, fx.amount)
@@ -180,28 +180,28 @@ def poison(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     return True
 
 
-def burn(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def burn(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """BURN X on a character already burning: the larger burn, for 3 turns again (only STOKE adds)."""
     if immune(u, "burn"):
         return False
     u.burn = max(u.burn, fx.amount)
     u.burn_left = state.pool.consts.status_turns
-    u.burn_by = c[C_SEAT]
+    u.burn_by = c.seat
     _status(state, c, u, "burn", fx.amount)
     return True
 
 
-def stoke(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def stoke(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if immune(u, "burn"):
         return False
     u.burn = u.burn + fx.amount if u.burn else fx.amount
     u.burn_left = state.pool.consts.status_turns
-    u.burn_by = c[C_SEAT]
+    u.burn_by = c.seat
     _status(state, c, u, "stoke", fx.amount)
     return True
 
 
-def bleed(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def bleed(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if immune(u, "bleed"):
         return False
     u.bleed += fx.amount
@@ -209,18 +209,18 @@ def bleed(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     return True
 
 
-def shock(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def shock(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """SHOCK X: X at least its DEF, it goes Down; otherwise it loses X DEF this turn."""
     if immune(u, "shock"):
         return False
     _status(state, c, u, "shock", fx.amount)
     if fx.amount >= field.def_of(state, u):
-        return field.down(state, u, c[C_SEAT])
+        return field.down(state, u, c.seat)
     temp_change(state, u, 0, -fx.amount)
     return True
 
 
-def suppress(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def suppress(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     """Pinned down: it loses X ATK and can't attack until the end of its owner's next turn."""
     if immune(u, "suppress"):
         return False
@@ -231,10 +231,10 @@ def suppress(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
     return True
 
 
-def bounty(state: AlleyState, u: Unit, fx, c: tuple) -> bool:
+def bounty(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if immune(u, "bounty"):
         return False
-    u.bounty = u.bounty + ((c[C_SEAT], fx.amount),)
+    u.bounty = u.bounty + ((c.seat, fx.amount),)
     _status(state, c, u, "bounty", fx.amount)
     return True
 

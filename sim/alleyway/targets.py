@@ -7,7 +7,7 @@ can't *choose* it (random and board-wide effects still reach it), while its effe
 from __future__ import annotations
 
 from sim.alleyway.pool import UNTARGETABLE
-from sim.alleyway.resolve import C_FOE, C_HOST, C_SEAT, C_SELF
+from sim.alleyway.frames import Ctx
 from sim.alleyway.state import BACK_BASE, AlleyState, Unit, code
 
 
@@ -23,18 +23,18 @@ def fits_state(u: Unit, want: str) -> bool:
     return u.downed or not u.atk_pos  # "def"
 
 
-def characters(state: AlleyState, fx, ctx: tuple) -> list[int]:
+def characters(state: AlleyState, fx, ctx: Ctx) -> list[int]:
     """Target codes of the characters ``fx`` may hit now."""
     t = fx.target
     pick = t.pick
     reach_stasis = fx.op == "cleanse"
     if pick in ("self", "foe", "host"):
-        uid = ctx[C_SELF] if pick == "self" else ctx[C_FOE] if pick == "foe" else ctx[C_HOST]
+        uid = ctx.self_uid if pick == "self" else ctx.foe if pick == "foe" else ctx.host
         u = state.find(uid)
         if u is None or (u.stasis and not reach_stasis) or not fits_state(u, t.state):
             return []
         return [code(u.seat, u.lane)]
-    seat = ctx[C_SEAT]
+    seat = ctx.seat
     if t.side == "friendly":
         seats = [seat]
     elif t.side == "enemy":

@@ -8,9 +8,10 @@ from sim.alleyway import field, hidden
 from sim.alleyway.brawl import PASS, spring, springable
 from sim.alleyway.field import emit
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.resolve import ENDTURN, OFFER, run, take_choice
-from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState,
-                                Pending)
+from sim.alleyway.frames import EndTurnFrame, OfferFrame
+from sim.alleyway.resolve import run, take_choice
+from sim.alleyway.state import (BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState, Pending,
+                                back_slot, decode)
 from sim.core.rng import stream
 from sim.core.state import holds_turn
 
@@ -114,7 +115,7 @@ def begin_turn(state: AlleyState, seat: int) -> None:
         field.check_promotion(state, u)
     others = tuple(state.opponents(seat))
     if others:
-        state.stack.append([OFFER, others, 0])
+        state.stack.append(OfferFrame(others, 0))
     field.fire_side(state, seat, "turn_start")
 
 
@@ -152,15 +153,15 @@ def offer(state: AlleyState) -> None:
     """Offer the other seats their Continuous Ambushes (after the active seat deploys)."""
     others = tuple(state.opponents(state.active))
     if others:
-        state.stack.append([OFFER, others, 0])
+        state.stack.append(OfferFrame(others, 0))
 
 
-def step_offer(state: AlleyState, frame: list) -> bool:
-    seats, i = frame[1], frame[2]
+def step_offer(state: AlleyState, frame: OfferFrame) -> bool:
+    seats, i = frame.seats, frame.index
     while i < len(seats):
         slots = flippable(state, seats[i])
         if slots:
-            frame[2] = i
+            frame.index = i
             state.pending = Pending(seats[i], "offer", slots + [PASS])
             return True
         i += 1
@@ -172,9 +173,9 @@ def choose_offer(state: AlleyState, option: int) -> None:
     p = take_choice(state, option)
     frame = state.stack[-1]
     if option == PASS:
-        frame[2] += 1
+        frame.index += 1
     else:
-        spring(state, p.seat, (option & 31) - BACK_BASE, foe=0)
+        spring(state, p.seat, back_slot(option), foe=0)
     run(state)
 
 
@@ -186,16 +187,16 @@ NEXT_PHASE = {DEPLOYMENT: BRAWL, BRAWL: REGROUP}
 def next_phase(state: AlleyState) -> None:
     if state.phase == REGROUP:
         state.phase = ENDING
-        state.stack.append([ENDTURN, 0])
+        state.stack.append(EndTurnFrame(0))
         run(state)
     else:
         state.phase = NEXT_PHASE[state.phase]
 
 
-def step_end(state: AlleyState, frame: list) -> bool:
-    stage = frame[1]
+def step_end(state: AlleyState, frame: EndTurnFrame) -> bool:
+    stage = frame.stage
     if stage == 0:
-        frame[1] = 1
+        frame.stage = 1
         field.fire_side(state, state.active, "turn_end")
         return False
     if stage == 1:
@@ -203,7 +204,7 @@ def step_end(state: AlleyState, frame: list) -> bool:
         if len(side.hand) > state.pool.consts.hand_limit:
             state.pending = Pending(state.active, "limit", sorted(set(side.hand)))
             return True
-        frame[1] = 2
+        frame.stage = 2
         return False
     state.stack.pop()
     cleanup(state)
@@ -234,8 +235,8 @@ def choose_limit(state: AlleyState, card: int) -> None:
 def cleanup(state: AlleyState) -> None:
     """The end of the turn: UNDEAD rises, CHARM ends, "until the end of the turn" and "of your
     next turn" changes and timed statuses of the ending seat run out, JAM too."""
-    for owner, card in state.risen:
-        rise(state, owner, card)
+    for rising in state.risen:
+        rise(state, rising.owner, rising.card)
     state.risen.clear()
     for side in state.sides:
         for u in side.units():
@@ -246,13 +247,12 @@ def cleanup(state: AlleyState) -> None:
     if state.temp:
         keep = []
         for entry in state.temp:
-            uid, atk, df, who, last = entry
-            if who == seat and turns >= last:
-                u = state.find(uid)
+            if entry.seat == seat and turns >= entry.last:
+                u = state.find(entry.uid)
                 if u is not None:
                     u = state.own(u)
-                    u.tmp_atk -= atk
-                    u.tmp_def -= df
+                    u.tmp_atk -= entry.atk
+                    u.tmp_def -= entry.df
                     field.refresh(u)
             else:
                 keep.append(entry)
@@ -306,7 +306,7 @@ def uncharm(state: AlleyState, u) -> None:
     """CHARM ends: it goes back to its owner's row (its own lane if free), or to the Gutter when
     that row is full."""
     u = state.own(u)
-    home_seat, home_lane = u.charm_home >> 5, u.charm_home & 31
+    home_seat, home_lane = decode(u.charm_home)
     u.charm_home = -1
     field.touch(state)
     state.sides[u.seat].lanes[u.lane] = None
