@@ -116,7 +116,7 @@ def plain_legal_actions(state) -> list:
     from sim.frontier.actions import CHOOSE, END_TURN, PLAY, SHERIFF_ACT, SUMMON, Action
     from sim.frontier.combat import attack_options, power
     from sim.frontier.effects import has_targets
-    from sim.frontier.pool import CREATURE, TUNNEL, ZIX
+    from sim.frontier.pool import CREATURE, TUNNEL
     from sim.frontier.state import ON_FIELD
 
     if state.over:
@@ -133,7 +133,8 @@ def plain_legal_actions(state) -> list:
     if not consts.blocking_pressure:
         pressed = []
     actions = [END_TURN]
-    trim = consts.cogsworth_trim if side.trims_left > 0 else 0
+    sheriff = state.pool.sheriffs[side.sheriff]
+    trim = sheriff.trim if side.trims_left > 0 else 0
     seen = []
     for card_id in side.hand:
         if card_id in seen:
@@ -155,7 +156,7 @@ def plain_legal_actions(state) -> list:
         if (zone != ON_FIELD and side.dused[slot] != side.turns and card.off_gold <= side.gold
                 and has_targets(state, seat, card.off_board)):
             actions.append(Action(5, slot))
-    if side.sheriff == ZIX and side.zix_left > 0:
+    if sheriff.discard_uses and side.zix_left > 0:
         actions += [Action(SHERIFF_ACT, card_id) for card_id in sorted(seen)]
     attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
     if attackers:

@@ -72,7 +72,8 @@ class Crew(Strict):
     unlocks: list[str] = []                    # reward cards only this crew is offered
 
 
-def check_campaign(stage: Stage, crews: dict[str, Crew], cards: dict, decks: dict) -> list[tuple[str, str | None, str, str]]:
+def check_campaign(stage: Stage, crews: dict[str, Crew], cards: dict,
+                   decks: dict) -> list[tuple[str, str | None, str, str]]:
     """(where, card, field, message) for each reference a stage or crew gets wrong."""
     problems: list[tuple[str, str | None, str, str]] = []
     for where, enc in ([("stage", e) for e in stage.battles] + [("stage", e) for e in stage.elites]

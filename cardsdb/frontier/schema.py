@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, field_validator, model_validator
 
 from cardsdb.frontier.campaign import Crew, Stage, check_campaign
+from cardsdb.frontier.sheriffs import load_sheriffs
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Draw, Strict
 
 FACTIONS = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts")
@@ -65,12 +66,22 @@ class Constants(BaseConstants):
     @model_validator(mode="after")
     def _hands_fit_the_deck(self) -> "Constants":
         # an opening hand larger than a legal deck ends every match deck_out on turn 1
-        for name in ("opening_hand", "zix_opening_hand"):
-            hand = getattr(self, name) + self.second_seat_extra_cards
+        hands = [("opening_hand", self.opening_hand)] + [
+            (f"{sheriff}'s opening_hand" if isinstance(cards, int) else cards,
+             cards if isinstance(cards, int) else getattr(self, cards))
+            for sheriff, cards in sheriff_opening_hands()]
+        for name, hand in hands:
+            hand += self.second_seat_extra_cards
             if hand > self.deck_size:
                 extra = " plus second_seat_extra_cards" if self.second_seat_extra_cards else ""
                 raise ValueError(f"{name}{extra} ({hand}) is larger than a deck (deck_size {self.deck_size})")
         return self
+
+
+def sheriff_opening_hands() -> list[tuple[str, int | str]]:
+    """(sheriff, its opening hand: a number or a constant's name) of each sheriff with its own."""
+    return [(sheriff.id, passive.cards) for sheriff in SHERIFFS.values() for passive in sheriff.passives
+            if passive.passive == "opening_hand"]
 
 
 # --- targets -----------------------------------------------------------------------------------
@@ -289,7 +300,7 @@ class Cost(Strict):
     gold: int = Field(0, ge=0)
 
 
-SHERIFFS = ("calloway", "zix", "malachar", "reedwick", "cogsworth", "ironhold")
+SHERIFFS = load_sheriffs(Constants.model_fields)  # by id, in sheriffs.yaml's order
 RACES = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves")
 
 
@@ -348,7 +359,14 @@ class Card(Strict):
 
 class Deck(DeckBase):
     races: list[Literal["humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves"]] = Field(min_length=1)
-    sheriff: Literal["calloway", "zix", "malachar", "reedwick", "cogsworth", "ironhold"]
+    sheriff: str
+
+    @field_validator("sheriff")
+    @classmethod
+    def _known_sheriff(cls, sheriff: str) -> str:
+        if sheriff not in SHERIFFS:
+            raise ValueError(f"unknown sheriff {sheriff!r} (the sheriffs: {', '.join(SHERIFFS)})")
+        return sheriff
     deputies: list[str] = []
     online: bool = True  # built for online play: only Online Legal cards and Deputies
 

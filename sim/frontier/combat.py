@@ -1,13 +1,12 @@
 """Attacks: who a creature may attack (lanes, High-Rise, Warrant and Barricade, Cover) and how
 combat resolves (Cover absorbing a hit, Flying over Cover, Overshot through it, Quickdraw
 striking first, Barricade shaving hits, Venom after the damage, Stampede's shove, Blast's splash,
-Malachar's first-attack boost, Pack's Attack)."""
+a sheriff's first-attack boost, Pack's Attack)."""
 from __future__ import annotations
 
 from sim.frontier.effects import break_cover, check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import (BARRICADE, FLYING, MALACHAR, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT,
-                               VENOM)
+from sim.frontier.pool import BARRICADE, FLYING, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT, VENOM
 from sim.frontier.state import SHERIFF, FrontierState, Unit, code
 
 
@@ -79,8 +78,8 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
         unit.fresh = False  # once a High-Rise creature attacks it can be targeted normally
     strike = power(state, unit)
     mine = state.own_side(seat)
-    if mine.sheriff == MALACHAR and not mine.attacked:
-        strike += pool.consts.malachar_attack_bonus  # Malachar: the first attack each turn
+    if not mine.attacked:
+        strike += pool.sheriffs[mine.sheriff].first_attack_bonus  # Malachar's: the first attack each turn
     mine.attacked = True
     ev = state.events
     if ev is not None:
@@ -119,10 +118,11 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
 
 
 def fight(state: FrontierState, attacker: Unit, defender: Unit, strike: int, from_middle: bool) -> int:
-    """(Both units writable: ``state.own``.) Creature combat: both deal their Attack to the other's Defense at once, unless exactly one
-    has Quickdraw: it strikes first, and if its enemy dies it takes no damage. Barricade shaves
-    each hit it takes; Venom costs a surviving target 1 more Defense after the damage. Returns
-    the attacker's Overshot excess (damage beyond the defender's remaining Defense)."""
+    """(Both units writable: ``state.own``.) Creature combat: both deal their Attack to the
+    other's Defense at once, unless exactly one has Quickdraw: it strikes first, and if its enemy
+    dies it takes no damage. Barricade shaves each hit it takes; Venom costs a surviving target 1
+    more Defense after the damage. Returns the attacker's Overshot excess (damage beyond the
+    defender's remaining Defense)."""
     consts = state.pool.consts
     d_power = power(state, defender)
     retaliates = d_power > 0 and (from_middle or consts.high_rise_retaliation)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from sim.core.events import NO_ID
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import (DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, IRONHOLD, LAST_STAND, MIDDLE_TIER,
-                               REEDWICK, SPELL, WANTED)
+from sim.frontier.pool import DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, LAST_STAND, MIDDLE_TIER, SPELL, WANTED
 from sim.frontier.state import MODE, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, code, replaced
 
 # frame layout on state.stack: [seat, source uid, source card, source lane, effects, next index]
@@ -19,9 +18,9 @@ NO_TARGET_OPS = ("draw", "gain_gold", "flip")
 
 def hit_sheriff(state: FrontierState, source_seat: int, seat: int, amount: int, card: int) -> None:
     """Damage a sheriff. Each instance dealt to an enemy earns its dealer Gold next turn.
-    Ironhold's damage reduction applies to every instance; a hit reduced to 0 is no instance."""
-    if state.sides[seat].sheriff == IRONHOLD:
-        amount -= state.pool.consts.ironhold_reduction
+    A sheriff's damage reduction (Ironhold) applies to every instance; a hit reduced to 0 is no
+    instance."""
+    amount -= state.pool.sheriffs[state.sides[seat].sheriff].damage_reduction
     if amount <= 0:
         return
     side = state.own_side(seat)
@@ -67,11 +66,11 @@ def heal_sheriff(state: FrontierState, seat: int, target_seat: int, amount: int,
 
 
 def break_cover(state: FrontierState, attacker_seat: int, seat: int, lane: int, card: int) -> None:
-    """An attack breaks one Cover Token; Reedwick banks Mana for his next turn when his breaks."""
+    """An attack breaks one Cover Token; a sheriff with Mana per broken Cover (Reedwick) banks it
+    for the next turn."""
     side = state.own_side(seat)
     side.cover = replaced(side.cover, lane, side.cover[lane] - 1)
-    if side.sheriff == REEDWICK:
-        side.mana_bonus += state.pool.consts.reedwick_mana_per_break
+    side.mana_bonus += state.pool.sheriffs[side.sheriff].mana_per_cover_broken
     if state.events is not None:
         state.events.emit(state.turn, attacker_seat, K.COVER_HIT, card, -1, 1, lane, f"p{seat}")
 

@@ -7,19 +7,19 @@ from typing import Any
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import Streams
+from sim.core.rng import Streams, shuffle
 from sim.core.state import new_generation, release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.combat import attack
-from sim.core.rng import shuffle
 from sim.frontier.effects import choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
 from sim.frontier.legal import legal_actions
-from sim.frontier.play import play_card, summon_deputy, use_deputy_ability, zix_discard
-from sim.frontier.pool import IRONHOLD, NO_SHERIFF, REEDWICK, SHERIFF_NAMES, ZIX, Pool
+from sim.frontier.play import play_card, sheriff_discard, summon_deputy, use_deputy_ability
+from sim.frontier.pool import Pool
+from sim.frontier.sheriffs import NO_SHERIFF
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
@@ -55,11 +55,10 @@ class FrontierEngine:
                 raise ValueError(f"deck {deck.id}: unknown card {slug!r} in rules version {pool.version}")
         for slug, count in deck.cards.items():
             cards.extend([pool.ids[slug]] * count)
-        return FrontierDeck(deck.id, cards, SHERIFF_NAMES.index(deck.sheriff),
+        return FrontierDeck(deck.id, cards, pool.sheriff_ids[deck.sheriff],
                             tuple(pool.ids[d] for d in deck.deputies))
 
     def new_match(self, pool: Pool, decks: list[FrontierDeck], seed: int, log: bool = True) -> FrontierState:
-        consts = pool.consts
         streams = Streams(seed)
         state = blank_state(pool, len(decks), seed, log)
         shuffled = []
@@ -71,7 +70,7 @@ class FrontierEngine:
             set_deputies(side, deck.deputies)
             streams.shuffle(seat).shuffle(side.deck)
             shuffled.append(list(side.deck))  # the order before any draw, for the ledger
-            hand = opening_hand_size(consts, seat, deck.sheriff)
+            hand = opening_hand_size(pool, seat, deck.sheriff)
             for _ in range(min(hand, len(side.deck))):
                 side.hand.append(side.deck.pop())
         # every real match keeps its card ledger (card metrics need it even when the event
@@ -103,7 +102,7 @@ class FrontierEngine:
         elif kind == ABILITY:
             use_deputy_ability(state, state.active, action.a)
         elif kind == SHERIFF_ACT:
-            zix_discard(state, state.active, action.a)
+            sheriff_discard(state, state.active, action.a)
         else:
             raise ValueError(f"unknown action {action!r}")
 
@@ -220,20 +219,19 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
 
 def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None,
                 max_hp: int | None = None) -> None:
-    """The sheriff's starting passives: Ironhold's 35 HP, Zix's one discard-for-2, Reedwick's
-    Cover (centre lanes first). ``hp`` and ``max_hp`` override the starting HP and its cap
-    (Frontier Run's trail HP)."""
+    """The sheriff's starting passives: its starting HP (Ironhold's 35), its discard-to-draw uses
+    (Zix's one), its starting Cover (Reedwick's, centre lanes first). ``hp`` and ``max_hp``
+    override the starting HP and its cap (Frontier Run's trail HP)."""
     consts = state.pool.consts
+    passives = state.pool.sheriffs[sheriff]
     side = state.sides[seat]
     side.sheriff = sheriff
-    side.hp = side.max_hp = hp if hp is not None else (
-        consts.ironhold_hp if sheriff == IRONHOLD else consts.starting_hp)
+    side.hp = side.max_hp = hp if hp is not None else passives.start_hp
     if max_hp is not None:
         side.max_hp = max(max_hp, side.hp)
-    side.zix_left = consts.zix_uses if sheriff == ZIX else 0
-    if sheriff == REEDWICK:
-        for lane in centre_out(state.pool.n_middle)[:consts.reedwick_start_cover]:
-            side.cover[lane] = min(consts.max_cover_per_lane, side.cover[lane] + 1)
+    side.zix_left = passives.discard_uses
+    for lane in centre_out(state.pool.n_middle)[:passives.start_cover]:
+        side.cover[lane] = min(consts.max_cover_per_lane, side.cover[lane] + 1)
 
 
 def centre_out(n: int) -> list[int]:

@@ -15,7 +15,7 @@ from sim.frontier.actions import END_TURN, Action
 from sim.frontier.combat import attack_options, power
 from sim.frontier.effects import has_targets
 from sim.frontier.play import summon_lanes
-from sim.frontier.pool import CREATURE, PACK, TUNNEL, ZIX
+from sim.frontier.pool import CREATURE, PACK, TUNNEL
 from sim.frontier.state import ON_FIELD, FrontierState
 
 
@@ -31,7 +31,8 @@ def legal_actions(state: FrontierState) -> list[Action]:
     cards, consts = pool.cards, pool.consts
     actions = [END_TURN]
     mana, gold = side.mana, side.gold
-    trim = consts.cogsworth_trim if side.trims_left > 0 else 0
+    sheriff = pool.sheriffs[side.sheriff]
+    trim = sheriff.trim if side.trims_left > 0 else 0
     lanes = None  # (lanes without Tunnel, lanes with Tunnel): read once, when first needed
 
     in_hand = dict.fromkeys(side.hand)  # each card once, in hand order
@@ -64,9 +65,9 @@ def legal_actions(state: FrontierState) -> list[Action]:
             if (dused[slot] != turns and card.off_gold <= gold
                     and (not card.off_checks or has_targets(state, seat, card.off_checks))):
                 actions.append(acts.ability[slot])
-    if side.sheriff == ZIX and side.zix_left > 0:
-        sheriff = acts.sheriff
-        actions.extend(sheriff[card_id] for card_id in sorted(in_hand))
+    if side.zix_left > 0 and sheriff.discard_uses:  # the sheriff's discard-to-draw (Zix)
+        discard = acts.sheriff
+        actions.extend(discard[card_id] for card_id in sorted(in_hand))
     # power() is a creature's own Attack unless it has Pack
     attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0
                  and (u.atk > 0 if not u.kw & PACK else power(state, u) > 0)]

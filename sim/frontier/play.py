@@ -1,6 +1,6 @@
 """Playing a card from hand (paying Mana and Gold, summoning a creature into a lane, casting a
 spell), where a creature may go (blocking pressure and Tunnel), the Deputy Zone (summoning a
-Deputy, its off-board ability), and Zix's discard-for-2."""
+Deputy, its off-board ability), and the sheriff's discard-to-draw (Zix's)."""
 from __future__ import annotations
 
 from sim.core.events import NO_ID
@@ -11,10 +11,11 @@ from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit, removed, rep
 from sim.frontier.turns import attacks_per_turn, draw_card
 
 
-def mana_cost(side: Side, card: CardDef, consts) -> int:
-    """A card's Mana cost from hand: Cogsworth trims the first card(s) of his even turns."""
+def mana_cost(side: Side, card: CardDef, pool) -> int:
+    """A card's Mana cost from hand: a trimming sheriff (Cogsworth) trims the first card(s) of his
+    even turns."""
     if side.trims_left > 0:
-        return max(0, card.mana - consts.cogsworth_trim)
+        return max(0, card.mana - pool.sheriffs[side.sheriff].trim)
     return card.mana
 
 
@@ -45,7 +46,7 @@ def play_card(state: FrontierState, seat: int, card_id: int, lane: int) -> None:
     side = state.own_side(seat)
     card = state.pool.cards[card_id]
     side.hand = removed(side.hand, card_id)
-    paid = mana_cost(side, card, state.pool.consts)
+    paid = mana_cost(side, card, state.pool)
     if side.trims_left > 0:
         side.trims_left -= 1
     side.mana -= paid
@@ -108,14 +109,15 @@ def use_deputy_ability(state: FrontierState, seat: int, slot: int) -> None:
     run_effects(state, seat, -1, card.id, -1, card.off_board)
 
 
-def zix_discard(state: FrontierState, seat: int, card_id: int) -> None:
-    """Zix's one discard-for-2 draw: discard a card from hand, draw two."""
+def sheriff_discard(state: FrontierState, seat: int, card_id: int) -> None:
+    """The sheriff's discard-to-draw (Zix's one discard-for-2): discard a card from hand, draw."""
     side = state.own_side(seat)
+    sheriff = state.pool.sheriffs[side.sheriff]
     side.hand = removed(side.hand, card_id)
     side.discard = side.discard + [card_id]
     side.zix_left -= 1
     if state.events is not None:
-        state.events.emit(state.turn, seat, K.ABILITY, card_id, NO_ID, 0, NO_ID, "zix")
-    for _ in range(state.pool.consts.zix_draws):
+        state.events.emit(state.turn, seat, K.ABILITY, card_id, NO_ID, 0, NO_ID, sheriff.id)
+    for _ in range(sheriff.discard_draws):
         if side.deck:
             draw_card(state, seat)

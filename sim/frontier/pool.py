@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.frontier.sheriffs import SHERIFF_NAMES, compile_sheriffs
+
 # Keyword flags (a bitmask on each card and unit: one integer test in the hot path).
 AMBUSH = 1 << 0
 QUICKDRAW = 1 << 1
@@ -42,9 +44,6 @@ TAUNT = WARRANT | BARRICADE  # "Enemies must attack this creature first"
 
 CREATURE, SPELL, DEPUTY, ITEM = 0, 1, 2, 3
 TYPES = {"creature": CREATURE, "spell": SPELL, "deputy": DEPUTY, "item": ITEM}
-
-SHERIFF_NAMES = ("calloway", "zix", "malachar", "reedwick", "cogsworth", "ironhold")
-NO_SHERIFF, CALLOWAY, ZIX, MALACHAR, REEDWICK, COGSWORTH, IRONHOLD = -1, 0, 1, 2, 3, 4, 5
 
 # Blast's tier filter on a damage effect: which enemy row the splash covers.
 ANY_TIER, MIDDLE_TIER, HIGH_RISE_TIER = 0, 1, 2
@@ -105,6 +104,8 @@ class Pool:
         self.lane_names = [f"m{i + 1}" for i in range(c.middle_lanes)] + \
                           [f"hr{i + 1}" for i in range(c.high_rise_lanes)]
         self.lane_index = {name: i for i, name in enumerate(self.lane_names)}
+        self.sheriffs = compile_sheriffs(c)  # by sheriff id (sheriffs.py); NO_SHERIFF the last
+        self.sheriff_ids = {name: i for i, name in enumerate(SHERIFF_NAMES)}
         self.actions: Any = None  # the engine's table of ready-made actions (engine.ActionTable)
 
     def slug(self, card_id: int) -> str:

@@ -26,7 +26,8 @@ from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.combat import power
-from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, NO_SHERIFF, SHERIFF_NAMES, Pool
+from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, Pool
+from sim.frontier.sheriffs import NO_SHERIFF, SHERIFF_NAMES
 from sim.frontier.state import ACTION, MODE, ON_FIELD, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, decode
 from sim.frontier.turns import attacks_per_turn, opening_hand_size, start_turn
 
@@ -105,10 +106,9 @@ def _start_match(state: FrontierState) -> None:
     """Opening hands from the top of each written deck, then seat 0's first turn."""
     from sim.frontier.engine import set_sheriff
 
-    consts = state.pool.consts
     for seat, side in enumerate(state.sides):
         set_sheriff(state, seat, side.sheriff)
-        hand = opening_hand_size(consts, seat, side.sheriff)
+        hand = opening_hand_size(state.pool, seat, side.sheriff)
         for _ in range(min(hand, len(side.deck))):
             side.hand.append(side.deck.pop())
     start_turn(state, 0)
@@ -125,11 +125,12 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
     if sheriff is not None and sheriff not in SHERIFF_NAMES:
         raise ValueError(f"{where}.sheriff: unknown sheriff {sheriff!r} (use {', '.join(SHERIFF_NAMES)})")
     side.sheriff = NO_SHERIFF if sheriff is None else SHERIFF_NAMES.index(sheriff)
-    default_hp = consts.ironhold_hp if sheriff == "ironhold" else consts.starting_hp
+    passives = pool.sheriffs[side.sheriff]
+    default_hp = passives.start_hp
     side.max_hp = fields.whole("max_hp", default_hp, least=1)
     # a sheriff at 0 HP has lost; above max_hp is more than the seat can ever hold
     side.hp = fields.whole("hp", side.max_hp, least=1, most=side.max_hp, why=" (its max_hp)")
-    side.zix_left = fields.whole("zix_left", consts.zix_uses if sheriff == "zix" else 0)
+    side.zix_left = fields.whole("zix_left", passives.discard_uses)
     side.mana_bonus = fields.whole("mana_bonus", 0)
     # a seat's own turns so far, if the turns went round the table from seat 0
     turn_limit = consts.turn_limit
@@ -243,7 +244,7 @@ def snapshot(state: FrontierState) -> dict:
             "deck_size": len(side.deck), "discard": [pool.cards[c].slug for c in side.discard],
             "lanes": lanes, "cover": {pool.lane_names[i]: n for i, n in enumerate(side.cover)},
             "creatures": sum(u is not None for u in side.lanes),
-            "sheriff": None if side.sheriff == NO_SHERIFF else SHERIFF_NAMES[side.sheriff],
+            "sheriff": pool.sheriffs[side.sheriff].id or None,  # the seat may have none
             "mana_bonus": side.mana_bonus, "zix_left": side.zix_left,
             "deputies": {pool.cards[d].slug: _deputy_state(side, i) for i, d in enumerate(side.deputies)},
             "deputy_ready": {pool.cards[d].slug: side.dzone[i] for i, d in enumerate(side.deputies)},

@@ -196,8 +196,8 @@ class FrontierState(MatchState):
 
     def fork(self) -> "FrontierState":
         """A lookahead copy, cheap: seats and units are shared copy-on-write (the engine's own
-        changes go through ``own_side`` and ``own``). Both states get new generations, so neither writes a shared unit in
-        place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
+        changes go through ``own_side`` and ``own``). Both states get new generations, so neither
+        writes a shared unit in place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
         s = self._copy(deep=False)
         self.gen = new_generation()
         return s

@@ -4,7 +4,7 @@ from __future__ import annotations
 from sim.core.state import holds_turn
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
-from sim.frontier.pool import CALLOWAY, COGSWORTH, DOUBLE_BARREL, ZIX
+from sim.frontier.pool import DOUBLE_BARREL
 from sim.frontier.state import ACTION, DRAW, END, RESOURCE, FrontierState
 
 
@@ -56,15 +56,15 @@ def start_turn(state: FrontierState, seat: int) -> None:
     side.mana_bonus = 0
     carried = side.gold if consts.gold_carries_over else 0
     side.gold = carried + consts.gold_per_turn + side.gold_bonus * consts.gold_per_damage_instance
-    side.gold += sheriff_gold(side, consts)
+    sheriff = state.pool.sheriffs[side.sheriff]
+    side.gold += sheriff_gold(sheriff, side.turns)
     side.gold_bonus = 0
     if ev is not None:
         ev.emit(state.turn, seat, K.TURN_START, amount=side.mana, detail=f"gold={side.gold}")
 
     state.phase = ACTION
     side.attacked = False
-    even = side.sheriff == COGSWORTH and side.turns % 2 == 0
-    side.trims_left = consts.cogsworth_trims_per_turn if even else 0
+    side.trims_left = sheriff.trims_per_turn if side.turns % 2 == 0 else 0  # Cogsworth's even turns
     for u in side.lanes:
         if u is not None:
             u = state.own(u)
@@ -74,19 +74,20 @@ def start_turn(state: FrontierState, seat: int) -> None:
     _unit_triggers(state, seat, "on_turn_start")
 
 
-def opening_hand_size(consts, seat: int, sheriff: int) -> int:
-    """Zix's bigger hand, and any extra cards a rules version gives the seats acting later."""
-    hand = consts.zix_opening_hand if sheriff == ZIX else consts.opening_hand
-    return hand + (consts.second_seat_extra_cards if seat > 0 else 0)
+def opening_hand_size(pool, seat: int, sheriff: int) -> int:
+    """The sheriff's opening hand (Zix's is bigger), and any extra cards a rules version gives the
+    seats acting later."""
+    consts = pool.consts
+    return pool.sheriffs[sheriff].opening_hand + (consts.second_seat_extra_cards if seat > 0 else 0)
 
 
-def sheriff_gold(side, consts) -> int:
-    """Calloway's Gold every third turn; Cogsworth's extra Gold on his first turn."""
-    if side.sheriff == CALLOWAY and side.turns % consts.calloway_gold_every == 0:
-        return consts.calloway_gold
-    if side.sheriff == COGSWORTH and side.turns == 1:
-        return consts.cogsworth_start_gold
-    return 0
+def sheriff_gold(sheriff, turns: int) -> int:
+    """A sheriff's extra Gold at the Resource Phase of its ``turns``-th own turn: every few turns
+    (Calloway's every third), on the first turn (Cogsworth's)."""
+    gold = sheriff.first_turn_gold if turns == 1 else 0
+    if sheriff.gold_every and turns % sheriff.gold_every == 0:
+        gold += sheriff.gold
+    return gold
 
 
 def end_turn(state: FrontierState) -> None:
