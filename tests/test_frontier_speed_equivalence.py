@@ -122,7 +122,7 @@ def plain_legal_actions(state) -> list:
     if state.over:
         return []
     if state.pending is not None:
-        return [Action(CHOOSE, option) for option in state.pending[2]]
+        return [Action(CHOOSE, option) for option in state.pending.options]
     seat = state.active
     side = state.sides[seat]
     cards, consts = state.pool.cards, state.pool.consts

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from sim.frontier.state import MAX_SEATS
+
 END, PLAY, ATTACK, CHOOSE, SUMMON, ABILITY, SHERIFF_ACT = 0, 1, 2, 3, 4, 5, 6
 
 
@@ -38,8 +40,8 @@ class ActionTable:
                      for c in pool.cards]
         self.summon = [tuple(Action(SUMMON, slot, lane) for lane in lanes) for slot in range(4)]
         self.ability = [Action(ABILITY, slot) for slot in range(4)]
-        # attack[lane][target code]: target codes run up to 16 x seats (4 seats at most)
-        self.attack = [[Action(ATTACK, lane, target) for target in range(64)] for lane in lanes]
+        # attack[lane][target code]: target codes run up to 16 x seats (state.MAX_SEATS)
+        self.attack = [[Action(ATTACK, lane, target) for target in range(16 * MAX_SEATS)] for lane in lanes]
         self.sheriff = [Action(SHERIFF_ACT, c.id) for c in pool.cards]
         self._plays: list[dict] = [{} for _ in pool.cards]   # per card: lanes -> its plays there
         self._summons: list[dict] = [{} for _ in range(4)]   # per Deputy slot: lanes -> summons

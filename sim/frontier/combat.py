@@ -7,7 +7,7 @@ from __future__ import annotations
 from sim.frontier.effects import break_cover, check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import BARRICADE, FLYING, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT, VENOM
-from sim.frontier.state import SHERIFF, FrontierState, Unit, code
+from sim.frontier.state import SHERIFF, TARGETS, Frame, FrontierState, Unit, code
 
 
 def power(state: FrontierState, u: Unit) -> int:
@@ -68,7 +68,7 @@ def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> li
 def attack(state: FrontierState, unit: Unit, target: int) -> None:
     unit = state.own(unit)
     seat = unit.owner
-    t_seat, t_lane = target >> 4, target & 15
+    t_seat, t_lane = TARGETS[target]
     side = state.own_side(t_seat)  # the defending seat: its sheriff, Cover or creature is hit
     pool = state.pool
     n_middle = pool.n_middle
@@ -98,10 +98,10 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
     # "When it attacks" abilities, Blast and Stampede resolve once the combat is done, after the
     # Last Stands of the creatures it killed: their frames go under the ones process_deaths adds.
     if card.on_attacks:
-        state.stack.append([seat, unit.uid, unit.card, unit.lane, card.on_attacks, 0])
+        state.stack.append(Frame(seat, unit.uid, unit.card, unit.lane, card.on_attacks))
     if card.blast_fx:
         splash = card.blast_fx[0 if t_lane == SHERIFF or t_lane < n_middle else 1]
-        state.stack.append([seat, unit.uid, unit.card, unit.lane, (splash,), 0])
+        state.stack.append(Frame(seat, unit.uid, unit.card, unit.lane, (splash,)))
     if strike > 0:
         if t_lane == SHERIFF:
             hit_sheriff(state, seat, t_seat, strike, unit.card)
@@ -111,7 +111,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
             if excess > 0 and from_middle:
                 hit_sheriff(state, seat, t_seat, excess, unit.card)  # Overshot spills to the sheriff
             if unit.kw & STAMPEDE and defender.hp > 0 and t_lane < n_middle:
-                state.stack.append([seat, defender.uid, unit.card, t_lane, (SHOVE,), 0])
+                state.stack.append(Frame(seat, defender.uid, unit.card, t_lane, (SHOVE,)))
     process_deaths(state)
     check_winner(state)
     run_stack(state)

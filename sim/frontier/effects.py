@@ -6,10 +6,21 @@ from __future__ import annotations
 from sim.core.events import NO_ID
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, LAST_STAND, MIDDLE_TIER, SPELL, WANTED
-from sim.frontier.state import MODE, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, code, replaced
+from sim.frontier.state import (
+    MODE,
+    OVERDRIVE,
+    PASS,
+    SHERIFF,
+    TARGETS,
+    Frame,
+    FrontierState,
+    Pending,
+    TempChange,
+    Unit,
+    code,
+    replaced,
+)
 
-# frame layout on state.stack: [seat, source uid, source card, source lane, effects, next index]
-SEAT, UID, CARD, LANE, EFFECTS, NEXT = range(6)
 SHERIFF_TARGET = -2  # "the sheriff" in an event's target column
 NO_TARGET_OPS = ("draw", "gain_gold", "flip")
 
@@ -108,7 +119,7 @@ def process_deaths(state: FrontierState) -> None:
             if u.kw & LAST_STAND:
                 effects = cards[u.card].on_destroyed
                 if effects:
-                    state.stack.append([seat, u.uid, u.card, lane, effects, 0])
+                    state.stack.append(Frame(seat, u.uid, u.card, lane, effects))
 
 
 def _anyone_dead(state: FrontierState) -> bool:
@@ -261,7 +272,7 @@ def _any_creature(state: FrontierState, seat: int, side: str) -> bool:
 def run_effects(state: FrontierState, seat: int, src_uid: int, src_card: int, src_lane: int,
                 effects: tuple) -> None:
     if effects:
-        state.stack.append([seat, src_uid, src_card, src_lane, effects, 0])
+        state.stack.append(Frame(seat, src_uid, src_card, src_lane, effects))
         run_stack(state)
 
 
@@ -270,28 +281,28 @@ def run_stack(state: FrontierState) -> None:
     stack = state.stack
     while stack and not state.over:
         frame = stack[-1]
-        effects, i = frame[EFFECTS], frame[NEXT]
+        effects, i = frame.effects, frame.next
         if i >= len(effects):
             stack.pop()
             continue
-        frame[NEXT] = i + 1
+        frame.next = i + 1
         fx = effects[i]
-        seat = frame[SEAT]
+        seat = frame.seat
         if fx.op in NO_TARGET_OPS:
             targets: list[int] = []
         else:
-            targets = candidates(state, seat, fx, frame[UID], frame[LANE])
+            targets = candidates(state, seat, fx, frame.uid, frame.lane)
             if not targets:
                 if state.events is not None and not fx.quiet:
-                    state.events.emit(state.turn, seat, K.FIZZLE, frame[CARD], detail=fx.op)
+                    state.events.emit(state.turn, seat, K.FIZZLE, frame.card, detail=fx.op)
                 continue
             if fx.pick == "chosen" and len(targets) > 1:
-                state.pending = (seat, fx, tuple(targets), frame[UID], frame[CARD], frame[LANE])
+                state.pending = Pending(seat, fx, tuple(targets), frame.uid, frame.card, frame.lane)
                 state.to_act = seat
                 return
             if fx.pick == "random" and len(targets) > 1:
                 targets = [targets[state.rng().randrange(len(targets))]]
-        apply_effect(state, seat, fx, targets, frame[CARD], frame[UID], frame[LANE])
+        apply_effect(state, seat, fx, targets, frame.card, frame.uid, frame.lane)
         process_deaths(state)
         check_winner(state)
     state.to_act = state.active
@@ -315,7 +326,7 @@ def _log_choice(state: FrontierState, seat: int, fx, target: int, card: int) -> 
     if target < 0:
         state.events.emit(state.turn, seat, K.CHOOSE, card, NO_ID, target, NO_ID, fx.op)
         return
-    t_seat, lane = target >> 4, target & 15
+    t_seat, lane = TARGETS[target]
     unit = state.sides[t_seat].lanes[lane] if lane != SHERIFF and fx.kind != "lane" and fx.op != "shove" else None
     state.events.emit(state.turn, seat, K.CHOOSE, card,
                       unit.card if unit is not None else SHERIFF_TARGET if lane == SHERIFF else NO_ID,
@@ -344,7 +355,7 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
         _apply_choice(state, seat, fx, targets[0], card, src_uid, src_lane)
         return
     for target in targets:
-        t_seat, lane = target >> 4, target & 15
+        t_seat, lane = TARGETS[target]
         if op == "cover":
             side = state.own_side(t_seat)
             room = state.pool.consts.max_cover_per_lane - side.cover[lane]
@@ -388,7 +399,7 @@ def _apply_to_unit(state: FrontierState, seat: int, fx, u: Unit, card: int) -> N
         u.hp += fx.hp
         u.max_hp += fx.hp
         if fx.until == "end_of_turn":
-            state.temp.append((u.uid, applied_atk, fx.hp, 0))
+            state.temp.append(TempChange(u.uid, applied_atk, fx.hp, 0))
         if ev is not None:
             ev.emit(state.turn, seat, K.BUFF, card, u.card, applied_atk, u.lane,
                     f"{applied_atk:+d}/{fx.hp:+d} {fx.until}")
@@ -396,7 +407,7 @@ def _apply_to_unit(state: FrontierState, seat: int, fx, u: Unit, card: int) -> N
         added = fx.kw & ~u.kw
         u.kw |= fx.kw
         if fx.until == "end_of_turn" and added:
-            state.temp.append((u.uid, 0, 0, added))
+            state.temp.append(TempChange(u.uid, 0, 0, added))
         if ev is not None:
             ev.emit(state.turn, seat, K.GRANT, card, u.card, added, u.lane, fx.until)
     else:
@@ -408,7 +419,7 @@ def _apply_choice(state: FrontierState, seat: int, fx, option: int, card: int, s
     ev = state.events
     if fx.op == "modal":
         mode = MODE - option
-        state.stack.append([seat, src_uid, card, src_lane, fx.modes[mode], 0])
+        state.stack.append(Frame(seat, src_uid, card, src_lane, fx.modes[mode]))
         return
     if option == PASS:
         return
@@ -422,7 +433,7 @@ def _apply_choice(state: FrontierState, seat: int, fx, option: int, card: int, s
             ev.emit(state.turn, seat, K.OVERDRIVE, card, u.card, fx.amount, u.lane, f"+{fx.atk}/+{fx.hp}")
     elif fx.op == "shove":  # Stampede: the defender moves and loses its next attack
         lanes = state.own_side(u.owner).lanes  # u was owned, and so its seat: the same lanes
-        old, new = u.lane, option & 15
+        old, new = u.lane, TARGETS[option].lane
         lanes[old], lanes[new] = None, u
         u.lane = new
         u.skip += state.pool.consts.stampede_lost_attacks
@@ -443,7 +454,7 @@ def fire_flip(state: FrontierState, seat: int, src_uid: int, card: int) -> None:
             state.events.emit(state.turn, seat, K.CHARGE, card, u.card, 0, u.lane)
         effects = state.pool.cards[u.card].on_charged
         if effects:
-            frames.append([seat, u.uid, u.card, u.lane, effects, 0])
+            frames.append(Frame(seat, u.uid, u.card, u.lane, effects))
     state.stack.extend(reversed(frames))
     if state.events is not None:
         state.events.emit(state.turn, seat, K.FLIP, card, NO_ID, len(frames))

@@ -24,7 +24,7 @@ def legal_actions(state: FrontierState) -> list[Action]:
         return []
     acts = state.pool.actions
     if state.pending is not None:
-        return list(acts.choices(state.pending[2]))
+        return list(acts.choices(state.pending.options))
     seat = state.active
     side = state.sides[seat]
     pool = state.pool

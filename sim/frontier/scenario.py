@@ -57,9 +57,9 @@ def describe(state: FrontierState, action: Action) -> str:
     if action.kind == ATTACK:
         return f"attack {pool.lane_names[action.a]} {target_name(state, action.b)}"
     if action.kind == CHOOSE:
-        fx = state.pending[1] if state.pending else None
+        fx = state.pending.fx if state.pending else None
         if fx is not None and fx.kind == "lane" and fx.side == "any" and action.a >= 0:
-            return f"choose {pool.lane_names[action.a & 15]}"  # a lane of both sides
+            return f"choose {pool.lane_names[decode(action.a).lane]}"  # a lane of both sides
         return f"choose {target_name(state, action.a)}"
     if action.kind == SUMMON:
         slug = pool.cards[state.sides[state.active].deputies[action.a]].slug
@@ -228,7 +228,7 @@ def snapshot(state: FrontierState) -> dict:
     out: dict[str, Any] = {
         "turn": state.turn, "active": state.active, "to_act": state.to_act, "phase": state.phase,
         "over": state.over, "winner": state.winner, "reason": state.reason or None,
-        "choice": [describe(state, Action(CHOOSE, t))[7:] for t in state.pending[2]] if state.pending else None,
+        "choice": [describe(state, Action(CHOOSE, t))[7:] for t in state.pending.options] if state.pending else None,
     }
     for seat, side in enumerate(state.sides):
         lanes = {}

@@ -17,7 +17,7 @@ lanes. A seat and a unit carry evaluate's cached value, dropped when they are ow
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
@@ -36,13 +36,67 @@ OVERDRIVE = -2   # pay Overdrive's extra Gold
 MODE = -100      # MODE - i: the i-th mode of a modal effect
 
 
+MAX_SEATS = 4  # target codes run up to 16 x seats (actions.ActionTable makes that many)
+
+
 def code(seat: int, lane: int) -> int:
-    """A target as one integer: a seat's lane (creature, or the lane itself) or its sheriff."""
+    """A target as one integer: a seat's lane (creature, or the lane itself) or its sheriff. An
+    integer, not a record, because actions carry it and the action table is indexed by it; read
+    it back with ``decode``."""
     return seat * 16 + lane
 
 
-def decode(target: int) -> tuple[int, int]:
-    return target >> 4, target & 15
+class Target(NamedTuple):
+    """A target code read back: the seat, and its lane (or ``SHERIFF``)."""
+    seat: int
+    lane: int
+
+
+# every target code's reading, made once: decoding is one index on the hot path (attacks)
+TARGETS = tuple(Target(c // 16, c % 16) for c in range(MAX_SEATS * 16))
+
+
+def decode(target: int) -> Target:
+    return TARGETS[target]
+
+
+class Frame:
+    """An effect list resolving on ``state.stack``: whose it is (``seat``), its source (the
+    creature's ``uid``, or -1 for a spell or an off-board ability; the ``card``; the ``lane`` it
+    acts from, or -1), the ``effects`` and the index of the ``next`` one to resolve (the only
+    field that changes)."""
+    __slots__ = ("seat", "uid", "card", "lane", "effects", "next")
+
+    def __init__(self, seat: int, uid: int, card: int, lane: int, effects: tuple, next: int = 0):
+        self.seat, self.uid, self.card, self.lane, self.effects, self.next = seat, uid, card, lane, effects, next
+
+    def copy(self) -> "Frame":
+        return Frame(self.seat, self.uid, self.card, self.lane, self.effects, self.next)
+
+    def __repr__(self) -> str:
+        return (f"Frame(seat={self.seat}, uid={self.uid}, card={self.card}, lane={self.lane}, "
+                f"effects={self.effects!r}, next={self.next})")
+
+
+class Pending(NamedTuple):
+    """A choice the engine waits on: ``seat`` picks one of ``options`` (target codes, or the
+    option codes above) for the effect ``fx`` of the frame it came from (its source ``uid``,
+    ``card`` and ``lane``, as on Frame)."""
+    seat: int
+    fx: Any
+    options: tuple
+    uid: int
+    card: int
+    lane: int
+
+
+class TempChange(NamedTuple):
+    """An "until end of turn" change to undo in the End Phase: the creature's ``uid``, the Attack
+    and Defense it was given, and the keyword bits newly granted."""
+    uid: int
+    atk: int
+    hp: int
+    kw: int
 
 
 def replaced(items: list, index: int, value) -> list:
@@ -138,9 +192,9 @@ class FrontierState(MatchState):
 
     pool: Any
     sides: list[Side]
-    stack: list[list]      # effect frames still resolving: [seat, source uid, source card, effects, next index]
-    pending: tuple | None  # a choice being waited on: (seat, effect, options, source uid, source card)
-    temp: list[tuple]      # "until end of turn" changes to undo: (uid, atk, hp, granted keyword bits)
+    stack: list[Frame]       # effect lists still resolving, the top one last
+    pending: Pending | None  # a choice being waited on
+    temp: list[TempChange]   # "until end of turn" changes to undo
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None
@@ -209,7 +263,7 @@ class FrontierState(MatchState):
         s.sides = [side.copy(s.gen, deep=True) for side in self.sides] if deep else self.sides[:]
         s.active, s.to_act, s.turn, s.phase = self.active, self.to_act, self.turn, self.phase
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
-        s.stack = [frame[:] for frame in self.stack] if self.stack else []
+        s.stack = [frame.copy() for frame in self.stack] if self.stack else []
         s.pending, s.temp, s.next_uid = self.pending, self.temp[:], self.next_uid
         s.chance_key = self.chance_key
         s.chance = copy_stream(self.chance) if self.chance is not None else None

@@ -5,7 +5,7 @@ from sim.core.state import holds_turn
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DOUBLE_BARREL
-from sim.frontier.state import ACTION, DRAW, END, RESOURCE, FrontierState
+from sim.frontier.state import ACTION, DRAW, END, RESOURCE, Frame, FrontierState
 
 
 def attacks_per_turn(kw: int) -> int:
@@ -123,7 +123,7 @@ def _unit_triggers(state: FrontierState, seat: int, trigger: str) -> None:
             continue
         effects = getattr(cards[u.card], trigger)
         if effects:
-            state.stack.append([seat, u.uid, u.card, u.lane, effects, 0])
+            state.stack.append(Frame(seat, u.uid, u.card, u.lane, effects))
     if state.stack:
         run_stack(state)
 
