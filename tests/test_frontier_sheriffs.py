@@ -43,7 +43,8 @@ def test_the_guides_sheriffs_with_the_base_numbers():
     # a sheriff without a passive has the rules' own numbers and no extras
     for sheriff in (s["calloway"], compiled[NO_SHERIFF]):
         assert (sheriff.start_hp, sheriff.opening_hand) == (30, 7)
-        assert (sheriff.damage_reduction, sheriff.discard_uses, sheriff.gold_every) == (0, 0, 0)
+        assert (sheriff.damage_reduction, sheriff.discard_uses, sheriff.first_attack_bonus) == (0, 0, 0)
+    assert compiled[NO_SHERIFF].gold_every == compiled[NO_SHERIFF].start_cover == 0
 
 
 def test_a_rules_version_changes_a_sheriff_through_its_constants():
