@@ -65,3 +65,24 @@ def test_the_places_found_are_the_real_ones():
     assert "burn" in alleyway.decided  # statuses.OPS dispatches it
     assert "venom" in found.exercised("frontier")["keyword:venom"]
     assert "collateral" in found.exercised("alleyway")["keyword:collateral"]
+
+
+def test_a_handler_taken_out_is_missed(tmp_path, monkeypatch):
+    """The same engine (a copy) where no module reads Venom's bit any more: Venom has no handler."""
+    import re
+    import shutil
+
+    package = tmp_path / "sim" / "frontier"
+    shutil.copytree(found.ROOT / "sim" / "frontier", package)
+    readers = [p for p in package.rglob("*.py") if p.name != "pool.py" and re.search(r"\bVENOM\b", p.read_text())]
+    assert readers, "no module reads VENOM: the check below would prove nothing"
+    for path in readers:  # every read now names another constant (imports still parse)
+        path.write_text(re.sub(r"\bVENOM\b", "NOT_VENOM", path.read_text()))
+    monkeypatch.setattr(found, "ROOT", tmp_path)
+    found.engine_names.cache_clear()
+    try:
+        assert not found.has_handler("frontier", "venom", "keyword")
+        assert found.has_handler("frontier", "quickdraw", "keyword")
+        assert any("keyword venom: no handler" in gap for gap in gaps("frontier", "handler"))
+    finally:
+        found.engine_names.cache_clear()
