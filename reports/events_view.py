@@ -55,8 +55,9 @@ def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> N
     a workbench store (no marker, nor the tables stores had before it), or one being made, gets
     none. Parts that cannot be
     read give a view that says so in one line when it is read, so every other table still reads."""
-    tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = "
-                                        "current_database() AND schema_name = 'main'").fetchall()}
+    # queries through con.sql, which leaves no open DB-API result on the caller's connection
+    tables = {t for (t,) in con.sql("SELECT table_name FROM duckdb_tables() WHERE database_name = "
+                                    "current_database() AND schema_name = 'main'").fetchall()}
     if not ("chunks" in tables and ("workbench_store" in tables or {"runs", "matches"} <= tables)):
         return
     folder = events_dir(db_path)
@@ -78,7 +79,7 @@ def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> N
 def _without_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str:
     """No part at all: right when no stored chunk logged events; else the folder is missing or
     emptied, and reading events must say so rather than show none."""
-    logged = con.execute("SELECT coalesce(sum(events_rows), 0) FROM chunks").fetchone()[0]
+    (logged,), = con.sql("SELECT coalesce(sum(events_rows), 0) FROM chunks").fetchall()
     if not logged:
         return _typed_nothing("false")
     return _failing(f"{folder}: the event-log folder is missing or empty, but the store's chunks logged "

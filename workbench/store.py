@@ -371,13 +371,15 @@ class Store:
         ``unused_stores_removed`` can take it back if nothing is stored in it."""
         created = not self.path.exists()
         folder_created = not self.events_dir.exists()
-        with connect(self.path) as con:
-            con.execute(SCHEMA)
-            con.execute(MIGRATIONS)
-            con.execute(INIT_SQL)
-            con.execute(MARK_SQL, [FORMAT_VERSION, now()])
-        if created:
-            _CREATED.setdefault(self.path.resolve(), _Created(folder_created))
+        try:
+            with connect(self.path) as con:
+                con.execute(SCHEMA)
+                con.execute(MIGRATIONS)
+                con.execute(INIT_SQL)
+                con.execute(MARK_SQL, [FORMAT_VERSION, now()])
+        finally:  # noted even when making it failed halfway
+            if created and self.path.exists():
+                _CREATED.setdefault(self.path.resolve(), _Created(folder_created))
         write_empty_part(self.path)
 
     # --- runs -------------------------------------------------------------------------------
