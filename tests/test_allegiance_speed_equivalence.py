@@ -4,7 +4,9 @@ The occupancy masks (``state.units``, ``state.warriors``) are kept by ``place`` 
 instead of being rebuilt at each decision; formations are found by bit runs instead of a walk
 from each Warrior; ``cells_of`` reads masks from tables. Each is checked here against a plain
 recomputation, at every decision of seeded matches and in every position one legal action
-away (the positions lookahead makes: deaths, moves, deploys, Strongholds revealed)."""
+away (the positions lookahead makes: deaths, moves, deploys, Strongholds revealed). Evaluate's
+kept per-seat and per-unit terms (``state.memo``, shared by a state and its clones) must give
+the very bits a fresh evaluation gives, for both seats."""
 from __future__ import annotations
 
 import random
@@ -13,6 +15,7 @@ import pytest
 
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import in_formation
+from sim.allegiance.evaluate import evaluate, evaluate_fresh
 from sim.allegiance.invariants import mask_problems
 from sim.allegiance.pool import WARRIOR
 from sim.core.match import play_match
@@ -42,6 +45,10 @@ def formation_by_walk(state, cell: int) -> bool:
 
 def check_position(state) -> list[str]:
     problems = mask_problems(state)
+    for seat in (0, 1):
+        kept, fresh = evaluate(state, seat), evaluate_fresh(state, seat)
+        if kept != fresh:
+            problems.append(f"turn {state.turn}: kept evaluate {kept!r} for seat {seat}, fresh {fresh!r}")
     cards = state.pool.cards
     for cell, u in enumerate(state.cells):
         if u is not None and cards[u.card].type == WARRIOR and in_formation(state, cell) != formation_by_walk(state, cell):
@@ -104,3 +111,27 @@ def test_cells_of_lists_every_set_bit_lowest_first():
         for _ in range(300):
             mask = rng.getrandbits(bits) if bits else 0
             assert cells_of(mask) == [i for i in range(mask.bit_length()) if (mask >> i) & 1]
+
+
+def test_kept_evaluate_terms_follow_hand_edits_and_card_edits(allegiance):
+    """A unit replaced by hand after an evaluation, or a card edited in place (the evaluate
+    tables cleared, as tests/test_evaluate_coverage.py does), is valued afresh, not from the
+    kept terms."""
+    import sim.allegiance.evaluate as ev
+    eng, pool, _data, _ruleset, decks = allegiance
+    state = eng.new_match(pool, decks[:2], 4, log=False)
+    cell = state.stronghold_cell(0)
+    before = evaluate(state, 0)
+    state.cells[cell] = state.cells[cell]._replace(hp=state.cells[cell].hp - 1)
+    assert evaluate(state, 0) == evaluate_fresh(state, 0) < before
+    warrior = next(c for c in pool.cards if c.type == WARRIOR)
+    state.place(pool.board.cells_of_row(0, 0)[0], _warrior(state, warrior.id, 0))
+    old = warrior.pierce
+    try:
+        plain = evaluate(state, 0)
+        warrior.pierce = not old  # a keyword's worth is a per-card term
+        ev._CARD_WORTH.clear()
+        assert evaluate(state, 0) == evaluate_fresh(state, 0) != plain
+    finally:
+        warrior.pierce = old
+        ev._CARD_WORTH.clear()

@@ -225,6 +225,7 @@ def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
     state.chance_key, state.chance = chance_key, None
     state.events = EventBuffer() if log else None
     state.ledger = None
+    state.memo = [None, None]
     return state
 
 

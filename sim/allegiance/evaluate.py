@@ -17,6 +17,8 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
@@ -60,7 +62,7 @@ class CardTerms:
     """What evaluate needs of each card that no position changes, by card id, computed once per
     rules version (``terms``). Each entry is the very expression evaluate once computed in place,
     so the sums come out to the same bits."""
-    __slots__ = ("extra", "muster", "fortress", "armor")
+    __slots__ = ("extra", "muster", "fortress", "armor", "damage")
 
     def __init__(self, pool):
         cards = pool.cards
@@ -72,6 +74,8 @@ class CardTerms:
         self.fortress = [W_STRONGHOLD_HP * c.hp for c in cards]
         # a War Supply armor carried
         self.armor = [W_ARMOR * c.armor for c in cards]
+        # a War Supply weapon's damage
+        self.damage = [c.damage for c in cards]
 
 
 # pool id -> (pool, its CardTerms); a test that edits a card in place clears it
@@ -85,95 +89,191 @@ def terms(pool) -> CardTerms:
     return entry[1]
 
 
+class UnitTerms:
+    """What evaluate reads of one unit on one cell, computed once for that unit tuple (units are
+    immutable: a change is a new tuple, so a kept record is found stale by identity). ``add`` is
+    its first-pass addition to its seat's value; ``pot`` and ``gap`` its second-pass additions
+    for a Warrior facing an enemy Stronghold on cell ``sh`` (recomputed when that moves)."""
+    __slots__ = ("unit", "cell", "add", "stronghold", "hit", "threat", "damage", "faction", "hp", "sh", "gap", "pot",
+                 "card")
+
+    def __init__(self, unit, cell: int, card, static: "CardTerms", boosted: bool):
+        self.unit, self.cell, self.card, self.hp = unit, cell, card, unit.hp
+        self.sh = -2  # no second-pass terms yet
+        self.stronghold = card.type == STRONGHOLD
+        if self.stronghold:
+            self.add = W_STRONGHOLD_HP * unit.hp + W_SHIELD_PAIR * unit.absorb
+            return
+        damage = card.best_damage + unit.power
+        if unit.weapon != NO_CARD:
+            damage += static.damage[unit.weapon]
+        worth = W_HP * unit.hp + W_ABSORB * unit.absorb + W_REFLECT * unit.reflect
+        if unit.armor != NO_CARD:
+            worth += static.armor[unit.armor]
+        if unit.boost and boosted:
+            worth += W_BOOST * unit.boost
+        self.add = worth + static.extra[unit.card]
+        # a tapped or drained Warrior attacks nothing before its turn is over
+        normal = unit.tap == NORMAL
+        self.hit = card.hit_masks[cell] if normal else 0
+        self.threat = card.threat_masks[cell] if normal else 0
+        self.damage = damage
+        self.faction = card.faction + 1
+
+    def facing(self, target_sh: int, board) -> None:
+        """The second-pass terms against an enemy Stronghold on ``target_sh`` (-1: none)."""
+        unit, card, cell = self.unit, self.card, self.cell
+        # what the Warrior threatens counts in proportion to the HP it has left, so wounding
+        # a dangerous Warrior pays even before it dies (focus fire)
+        potency = W_UNIT + W_DAMAGE * self.damage
+        self.gap = None
+        if target_sh >= 0:
+            if (card.hit_masks[cell] >> target_sh) & 1:
+                potency += W_SIEGE * self.damage
+            else:
+                gap = board.cheb[cell * board.n + target_sh] - card.reach
+                self.gap = -(W_GAP * gap if gap > 0 else W_OFF_LINE)
+        if unit.tap != NORMAL:
+            potency *= 1.0 - W_TAPPED
+        self.pot = potency * unit.hp / unit.max_hp
+        self.sh = target_sh
+
+
+class SideTerms:
+    """Evaluate's first pass over one seat's units, kept for the exact units it was made from:
+    ``units`` (the seat's unit tuples in cell order, read by ``pick``), the seat's unit mask and
+    the seat to act (a boost counts only on its own turn). Units are immutable tuples, so equal
+    tuples on the same cells value the same: a lookahead candidate that leaves a seat's units as
+    they were reuses the seat's terms, one that changes some recomputes only those units'
+    records (``records``, by cell), and ``against`` / ``deltas`` keep the seat's second pass (its
+    Warriors against one enemy's terms) the same way.
+
+    ``value`` is the running sum over the units in cell order, ``deltas`` the second pass's
+    additions in the order evaluate makes them (a subtraction as the addition of its negation,
+    the same bits), so every sum comes out as the single walk summed it."""
+    __slots__ = ("static", "active", "mask", "pick", "units", "records", "value", "sh_cell", "hits", "threat",
+                 "best", "warriors", "formed", "against", "deltas")
+
+
+def _pick(cells: list[int]):
+    """The seat's unit tuples on ``cells``, in cell order (a C-level read of the board)."""
+    return itemgetter(*cells) if cells else _nothing
+
+
+def _nothing(_cells) -> tuple:
+    return ()
+
+
+def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | None) -> SideTerms:
+    """Seat ``s``'s first-pass terms: the kept ones when the seat's units are as they were, else
+    computed afresh from the kept unit records that still hold (and kept in ``memo`` when one
+    is given)."""
+    mask, active, cells = state.units[s], state.active, state.cells
+    old: dict = {}
+    if memo is not None:
+        kept = memo[s]
+        if kept is not None and kept.active == active and kept.static is static:
+            if kept.mask == mask and kept.pick(cells) == kept.units:
+                return kept
+            old = kept.records
+    pool = state.pool
+    cards = pool.cards
+    boosted = s == active
+    t = SideTerms()
+    t.static, t.active, t.mask = static, active, mask
+    on = cells_of(mask)
+    t.pick = _pick(on)
+    t.units = t.pick(cells)
+    t.against = t.deltas = None
+    records = t.records = {}
+    v = 0.0
+    sh_cell = -1
+    side_hits = side_threat = side_best = 0
+    factions = [0, 0, 0]  # the side's Warriors by faction (code + 1), for its formations
+    mine = t.warriors = []
+    for cell in on:
+        u = cells[cell]
+        r = old.get(cell)
+        if r is None or r.unit is not u:
+            r = UnitTerms(u, cell, cards[u.card], static, boosted)
+        records[cell] = r
+        v += r.add
+        if r.stronghold:
+            sh_cell = cell
+            continue
+        side_hits |= r.hit
+        side_threat |= r.threat
+        if r.damage > side_best:
+            side_best = r.damage
+        factions[r.faction] |= 1 << cell
+        mine.append(r)
+    t.value, t.sh_cell, t.hits, t.threat, t.best = v, sh_cell, side_hits, side_threat, side_best
+    t.formed = formed_in(pool, factions) if len(mine) >= pool.consts.formation_size else 0
+    if memo is not None:
+        memo[s] = t
+    return t
+
+
+def _deltas(board, mine: SideTerms, enemy: SideTerms, enemy_warriors: int) -> list[float]:
+    """What the second pass adds to a seat's value for its Warriors facing ``enemy``, in order."""
+    if mine.against is enemy:
+        return mine.deltas
+    target_sh = enemy.sh_cell
+    enemy_threat, enemy_best = enemy.threat, enemy.best
+    formed = mine.formed
+    out: list[float] = []
+    add = out.append
+    for r in mine.warriors:
+        if r.sh != target_sh:
+            r.facing(target_sh, board)
+        if r.gap is not None:
+            add(r.gap)
+        add(r.pot)
+        cell = r.cell
+        if (enemy_threat >> cell) & 1:
+            add(-(W_EXPOSED_DYING if r.hp <= enemy_best else W_EXPOSED))
+        if (formed >> cell) & 1:
+            add(W_FORMATION)
+    # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
+    out.extend([W_TARGET] * (mine.hits & enemy_warriors).bit_count())
+    mine.against, mine.deltas = enemy, out
+    return out
+
+
 def evaluate(state: AllegianceState, seat: int) -> float:
+    return _evaluate(state, seat, state.memo)
+
+
+def evaluate_fresh(state: AllegianceState, seat: int) -> float:
+    """evaluate with nothing kept: every term computed from the position (what the kept terms
+    are checked against)."""
+    return _evaluate(state, seat, None)
+
+
+def _evaluate(state: AllegianceState, seat: int, memo: list | None) -> float:
     if state.over:
         if state.winner is None:
             return 0.0
         return WIN if state.winner == seat else -WIN
     pool = state.pool
-    cards, board = pool.cards, pool.board
-    n, cheb = board.n, board.cheb
+    board = pool.board
     static = terms(pool)
-    extra, armor_worth = static.extra, static.armor
-    cells = state.cells
-    active = state.active
+    both = (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo))
+    fortress, muster = static.fortress, static.muster
     value = [0.0, 0.0]
-    sh_cell = [-1, -1]
-    hits = [0, 0]      # cells each side can attack now
-    threat = [0, 0]    # cells each side can attack after one move
-    best = [0, 0]      # each side's best attack damage on the field
-    warriors = [[], []]
-    formed = [0, 0]    # each side's Warriors standing in a formation
-    formation_size = pool.consts.formation_size
-    # each side's units in cell order: the order value[s] has always been summed in
-    for s in (0, 1):
-        v = 0.0
-        side_hits = side_threat = side_best = 0
-        factions = [0, 0, 0]  # the side's Warriors by faction (code + 1), for its formations
-        mine = warriors[s]
-        for cell in cells_of(state.units[s]):
-            u = cells[cell]
-            card = cards[u.card]
-            if card.type == STRONGHOLD:
-                sh_cell[s] = cell
-                v += W_STRONGHOLD_HP * u.hp + W_SHIELD_PAIR * u.absorb
-                continue
-            damage = card.best_damage + u.power
-            if u.weapon != NO_CARD:
-                damage += cards[u.weapon].damage
-            worth = W_HP * u.hp + W_ABSORB * u.absorb + W_REFLECT * u.reflect
-            if u.armor != NO_CARD:
-                worth += armor_worth[u.armor]
-            if u.boost and s == active:
-                worth += W_BOOST * u.boost
-            v += worth + extra[u.card]
-            if u.tap == NORMAL:  # a tapped or drained Warrior attacks nothing before its turn is over
-                side_hits |= card.hit_masks[cell]
-                side_threat |= card.threat_masks[cell]
-            if damage > side_best:
-                side_best = damage
-            factions[card.faction + 1] |= 1 << cell
-            mine.append((cell, u, card, damage))
-        value[s], hits[s], threat[s], best[s] = v, side_hits, side_threat, side_best
-        if len(mine) >= formation_size:
-            formed[s] = formed_in(pool, factions)
     for s in (0, 1):
         side = state.sides[s]
-        enemy = 1 - s
-        target_sh = sh_cell[enemy]
-        enemy_threat, enemy_best = threat[enemy], best[enemy]
-        mine = warriors[s]
-        v = value[s]
-        fortress = static.fortress
+        mine, enemy = both[s], both[1 - s]
+        v = mine.value
         for c in side.strongholds:
             v += fortress[c]
-        muster = static.muster
         for c, _ in side.muster:
             v += muster[c]
         v += W_HAND * len(side.hand)
-        if not mine and not side.muster and side.turns >= 1:
+        if not mine.warriors and not side.muster and side.turns >= 1:
             v -= W_ROUT
-        side_formed = formed[s]
-        for cell, u, card, damage in mine:
-            # what the Warrior threatens counts in proportion to the HP it has left, so wounding
-            # a dangerous Warrior pays even before it dies (focus fire)
-            potency = W_UNIT + W_DAMAGE * damage
-            if target_sh >= 0:
-                if (card.hit_masks[cell] >> target_sh) & 1:
-                    potency += W_SIEGE * damage
-                else:
-                    gap = cheb[cell * n + target_sh] - card.reach
-                    v -= W_GAP * gap if gap > 0 else W_OFF_LINE
-            if u.tap != NORMAL:
-                potency *= 1.0 - W_TAPPED
-            v += potency * u.hp / u.max_hp
-            if (enemy_threat >> cell) & 1:
-                v -= W_EXPOSED_DYING if u.hp <= enemy_best else W_EXPOSED
-            if (side_formed >> cell) & 1:
-                v += W_FORMATION
-        # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
-        for _ in range((hits[s] & state.warriors[enemy]).bit_count()):
-            v += W_TARGET
+        for d in _deltas(board, mine, enemy, state.warriors[1 - s]):
+            v += d
         blight = (state.blight & board.side_mask[s]).bit_count()
         v -= W_BLIGHT * blight
         if blight > BLIGHT_CALM:

@@ -79,7 +79,7 @@ class Side:
 class AllegianceState(MatchState):
     __slots__ = ("pool", "sides", "cells", "units", "warriors", "blight", "blight_supply", "blight_destroyed",
                  "active", "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
-                 "chance", "events", "ledger")
+                 "chance", "events", "ledger", "memo")
 
     pool: Any
     sides: list[Side]
@@ -92,6 +92,9 @@ class AllegianceState(MatchState):
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None
+    # evaluate's kept per-seat terms (evaluate.SideTerms), shared by a state and its clones: each
+    # entry says which units it was made from and is used only while they stand as they were
+    memo: list
 
     def opponent(self, seat: int) -> int:
         return 1 - seat
@@ -115,18 +118,28 @@ class AllegianceState(MatchState):
     def place(self, cell: int, unit: Unit) -> None:
         """A unit arrives on the empty ``cell``."""
         self.cells[cell] = unit
-        bit, seat = 1 << cell, unit.owner
-        self.units = _with(self.units, seat, self.units[seat] | bit)
-        if self.pool.cards[unit.card].type == WARRIOR:
-            self.warriors = _with(self.warriors, seat, self.warriors[seat] | bit)
+        bit = 1 << cell
+        u0, u1 = self.units
+        warrior = self.pool.cards[unit.card].type == WARRIOR
+        if unit.owner:
+            self.units = (u0, u1 | bit)
+            if warrior:
+                self.warriors = (self.warriors[0], self.warriors[1] | bit)
+        else:
+            self.units = (u0 | bit, u1)
+            if warrior:
+                self.warriors = (self.warriors[0] | bit, self.warriors[1])
 
     def remove(self, cell: int) -> Unit:
         """The unit on ``cell`` leaves it (destroyed or moving away); returns it."""
         unit = self.cells[cell]
         self.cells[cell] = None
-        keep, seat = ~(1 << cell), unit.owner
-        self.units = _with(self.units, seat, self.units[seat] & keep)
-        self.warriors = _with(self.warriors, seat, self.warriors[seat] & keep)
+        keep = ~(1 << cell)
+        (u0, u1), (w0, w1) = self.units, self.warriors
+        if unit.owner:
+            self.units, self.warriors = (u0, u1 & keep), (w0, w1 & keep)
+        else:
+            self.units, self.warriors = (u0 & keep, u1), (w0 & keep, w1)
         return unit
 
     def clone(self) -> "AllegianceState":
@@ -143,10 +156,7 @@ class AllegianceState(MatchState):
         s.chance = copy_stream(self.chance)
         s.events = None
         s.ledger = None
+        s.memo = self.memo
         copy_hold(self, s)
         return s
 
-
-def _with(pair: tuple[int, int], seat: int, mask: int) -> tuple[int, int]:
-    """The pair of seat masks with ``seat``'s replaced."""
-    return (mask, pair[1]) if seat == 0 else (pair[0], mask)
