@@ -23,6 +23,7 @@ from sim.alleyway import field
 from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
                                   PROMOTE, REDRAW, SET, SWITCH, Action)
 from sim.alleyway.blank import blank_state
+from sim.alleyway.hidden import sees_hidden
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
 from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
                                 REGROUP, AlleyState, Back, Unit)
@@ -340,5 +341,6 @@ def snapshot(state: AlleyState) -> dict:
                 "card": slug(side.leader), "influence": side.influence,
                 "state": {DORMANT: "dormant", ON_FIELD: "field", DEFEATED: "defeated"}[side.leader_state]},
             "lanes": lanes, "back": back, "characters": sum(u is not None for u in side.lanes),
+            "sees_hidden": sees_hidden(state, seat),  # MARKED: the opponents' hands and face-down cards
         }
     return out
