@@ -40,6 +40,7 @@ def test_the_guides_sheriffs_with_the_base_numbers():
     assert (s["cogsworth"].first_turn_gold, s["cogsworth"].trim, s["cogsworth"].trims_per_turn) == (1, 1, 1)
     assert (s["reedwick"].start_cover, s["reedwick"].mana_per_cover_broken) == (3, 1)
     assert s["malachar"].first_attack_bonus == 1
+    assert s["zix"].kinds == {"opening_hand", "discard_draw"} and compiled[NO_SHERIFF].kinds == set()
     # a sheriff without a passive has the rules' own numbers and no extras
     for sheriff in (s["calloway"], compiled[NO_SHERIFF]):
         assert (sheriff.start_hp, sheriff.opening_hand) == (30, 7)

@@ -25,13 +25,14 @@ class SheriffDef:
     mana_per_cover_broken   Mana banked for each own Cover Token an attack breaks (effects.py)
     trim, trims_per_turn    on even own turns the first ``trims_per_turn`` cards cost ``trim`` less
     damage_reduction        taken off every instance of damage to the sheriff (effects.py)
+    kinds                   the kinds of passive it has (a number may be 0 under a rules version)
     """
-    __slots__ = ("id", "name", "start_hp", "opening_hand", "discard_uses", "discard_draws", "gold_every",
+    __slots__ = ("id", "name", "kinds", "start_hp", "opening_hand", "discard_uses", "discard_draws", "gold_every",
                  "gold", "first_turn_gold", "first_attack_bonus", "start_cover", "mana_per_cover_broken",
                  "trim", "trims_per_turn", "damage_reduction")
 
     def __init__(self, sheriff_id: str, name: str, consts: Any):
-        self.id, self.name = sheriff_id, name
+        self.id, self.name, self.kinds = sheriff_id, name, frozenset()
         self.start_hp, self.opening_hand = consts.starting_hp, consts.opening_hand
         self.discard_uses = self.discard_draws = self.gold_every = self.gold = self.first_turn_gold = 0
         self.first_attack_bonus = self.start_cover = self.mana_per_cover_broken = 0
@@ -62,6 +63,7 @@ def compile_sheriffs(consts: Any, sheriffs: dict | None = None) -> tuple[Sheriff
     out = []
     for sheriff in (SHERIFFS if sheriffs is None else sheriffs).values():
         d = SheriffDef(sheriff.id, sheriff.name, consts)
+        d.kinds = frozenset(passive.passive for passive in sheriff.passives)
         for passive in sheriff.passives:
             for field, slot in SLOTS[passive.passive]:
                 value = getattr(passive, field)
