@@ -2,8 +2,9 @@
 
 An attack is a frame on the stack (frames.AttackFrame): stage 0 puts the attacker's "when it
 attacks" abilities on the stack; stage 1 offers the defender's Ambushes (one decision per offer,
-until it passes or has none left); stage 2 resolves the brawl, unless the attack was negated or the attacker ended up Downed, removed or in STASIS
-(or the defender left the field or went into STASIS: there is nothing left to brawl with).
+until it passes or has none left); stage 2 resolves the brawl, unless the attack was negated or
+the attacker ended up Downed, removed or in STASIS (or the defender left the field or went into
+STASIS: there is nothing left to brawl with).
 """
 from __future__ import annotations
 

@@ -7,14 +7,15 @@ zones (a draw, a SEARCH, a redraw, setting a card), so the multiset of a seat's 
 what every other seat may work out: its list minus the copies seen elsewhere (in a duel; see
 RULES.md, "What a pilot may know").
 
-Shown cards stay known (``state.known``, entries ``(observer, owner, zone, card, a, b)``):
+Shown cards stay known (``state.known``, ``Known`` entries: who saw it, whose it is, the zone,
+the card, and where in the zone):
 
     HAND  ``card`` is in ``owner``'s hand: a PLUNDERed card (shown to both players), a card
           recovered from the public Gutter, a character sent back to the hand, a hand shown by a
           choice from it or seen through MARKED
-    DECK  ``card`` is at index ``a`` of ``owner``'s deck (0 the bottom): a character put on top of
+    DECK  ``card`` is at index ``at`` of ``owner``'s deck (0 the bottom): a character put on top of
           the deck; it becomes a HAND entry when drawn, and is forgotten when the deck is shuffled
-    BACK  ``card`` is the face-down card in back-row slot ``a`` set on turn ``b`` (seen through
+    BACK  ``card`` is the face-down card in back-row slot ``at`` set on turn ``set_turn`` (seen through
           MARKED)
 
 A known card is forgotten when it legitimately becomes unknown again: shuffled into the deck (a
@@ -31,6 +32,7 @@ unknown pool, so the belief depends only on what the seat may know and the pilot
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
 from sim.alleyway.sources import has_keyword_source
@@ -39,6 +41,17 @@ from sim.core.rng import shuffle
 
 HAND, DECK, BACK = 0, 1, 2
 SETTABLE = (HUSTLE, AMBUSH)
+
+
+class Known(NamedTuple):
+    """``observer`` was shown that ``owner``'s ``card`` is in ``zone`` (HAND, DECK, BACK): for DECK
+    at index ``at``, for BACK in slot ``at``, set on turn ``set_turn``."""
+    observer: int
+    owner: int
+    zone: int
+    card: int
+    at: int = 0
+    set_turn: int = 0
 
 
 def sees_hidden(state: AlleyState, seat: int) -> bool:
@@ -59,7 +72,7 @@ def shown_hand(state: AlleyState, seat: int, other: int) -> bool:
 
 def learn_hand(state: AlleyState, owner: int, card: int, observers) -> None:
     """``observers`` saw ``card`` go into ``owner``'s hand."""
-    add = tuple((o, owner, HAND, card, 0, 0) for o in observers if o != owner)
+    add = tuple(Known(o, owner, HAND, card) for o in observers if o != owner)
     if add:
         state.known = state.known + add
 
@@ -72,13 +85,13 @@ def learn_deck_top(state: AlleyState, owner: int, card: int) -> None:
     """Every seat (the owner too: its deck order is hidden from it) saw ``card`` put on top of
     ``owner``'s deck."""
     at = len(state.sides[owner].deck) - 1
-    state.known = state.known + tuple((o, owner, DECK, card, at, 0) for o in range(len(state.sides)))
+    state.known = state.known + tuple(Known(o, owner, DECK, card, at) for o in range(len(state.sides)))
 
 
 def show_hand(state: AlleyState, observer: int, owner: int) -> None:
     """``observer`` is shown ``owner``'s whole hand (what it knew of it before is now all of it)."""
-    keep = tuple(e for e in state.known if not (e[0] == observer and e[1] == owner and e[2] == HAND))
-    state.known = keep + tuple((observer, owner, HAND, card, 0, 0) for card in state.sides[owner].hand)
+    keep = tuple(e for e in state.known if not (e.observer == observer and e.owner == owner and e.zone == HAND))
+    state.known = keep + tuple(Known(observer, owner, HAND, card) for card in state.sides[owner].hand)
 
 
 def left_hand(state: AlleyState, owner: int, card: int) -> None:
@@ -86,8 +99,8 @@ def left_hand(state: AlleyState, owner: int, card: int) -> None:
     (the card that left may have been that copy)."""
     out, dropped = [], []
     for e in state.known:
-        if e[1] == owner and e[2] == HAND and e[3] == card and e[0] not in dropped:
-            dropped.append(e[0])
+        if e.owner == owner and e.zone == HAND and e.card == card and e.observer not in dropped:
+            dropped.append(e.observer)
             continue
         out.append(e)
     if dropped:
@@ -96,13 +109,13 @@ def left_hand(state: AlleyState, owner: int, card: int) -> None:
 
 def forget_hand(state: AlleyState, owner: int) -> None:
     """``owner``'s hand went into its deck (a redraw)."""
-    state.known = tuple(e for e in state.known if not (e[1] == owner and e[2] == HAND))
+    state.known = tuple(e for e in state.known if not (e.owner == owner and e.zone == HAND))
 
 
 def forget_deck(state: AlleyState, owner: int) -> None:
     """``owner``'s deck was shuffled: no position in it is known any more."""
     if state.known:
-        state.known = tuple(e for e in state.known if not (e[1] == owner and e[2] == DECK))
+        state.known = tuple(e for e in state.known if not (e.owner == owner and e.zone == DECK))
 
 
 def drew(state: AlleyState, owner: int, to_hand: bool = True) -> None:
@@ -111,10 +124,10 @@ def drew(state: AlleyState, owner: int, to_hand: bool = True) -> None:
     top = len(state.sides[owner].deck)  # the index the card had
     out, changed = [], False
     for e in state.known:
-        if e[1] == owner and e[2] == DECK and e[4] >= top:
+        if e.owner == owner and e.zone == DECK and e.at >= top:
             changed = True
-            if to_hand and e[4] == top and e[0] != owner:
-                out.append((e[0], owner, HAND, e[3], 0, 0))
+            if to_hand and e.at == top and e.observer != owner:
+                out.append(Known(e.observer, owner, HAND, e.card))
             continue
         out.append(e)
     if changed:
@@ -131,9 +144,9 @@ def remember_marked(state: AlleyState) -> None:
         for other, side in enumerate(sides):
             if other == seat or side.out:
                 continue
-            keep = tuple(e for e in state.known if not (e[0] == seat and e[1] == other and e[2] != DECK))
-            seen = [(seat, other, HAND, card, 0, 0) for card in side.hand]
-            seen += [(seat, other, BACK, b.card, slot, b.set_turn) for slot, b in enumerate(side.back)
+            keep = tuple(e for e in state.known if not (e.observer == seat and e.owner == other and e.zone != DECK))
+            seen = [Known(seat, other, HAND, card) for card in side.hand]
+            seen += [Known(seat, other, BACK, b.card, slot, b.set_turn) for slot, b in enumerate(side.back)
                      if b is not None and not b.face_up]
             state.known = keep + tuple(seen)
 
@@ -146,7 +159,7 @@ def determinize(state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
     known = state.known
     marked = sees_hidden(state, seat)
     for s, side in enumerate(c.sides):
-        mine = [e for e in known if e[0] == seat and e[1] == s] if known else ()
+        mine = [e for e in known if e.observer == seat and e.owner == s] if known else ()
         if s == seat:
             _deal(side, cards, mine, True, True, rng)
         else:
@@ -169,7 +182,7 @@ def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random)
     kd: dict = {}
     kb: dict = {}
     for e in mine:
-        zone, card, a = e[2], e[3], e[4]
+        zone, card, a = e.zone, e.card, e.at
         if zone == HAND:
             if see_hand or len(kh) >= n_hand or card not in pool:
                 continue
@@ -179,7 +192,7 @@ def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random)
                 continue
             kd[a] = card
         else:
-            if a not in fd or a in kb or back[a].set_turn != e[5] or card not in pool:
+            if a not in fd or a in kb or back[a].set_turn != e.set_turn or card not in pool:
                 continue
             kb[a] = card
         pool.remove(card)

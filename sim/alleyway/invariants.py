@@ -70,7 +70,8 @@ def check_invariants(state: AlleyState) -> list[str]:
         before = [(side.aura_atk, side.aura_def) for side in state.sides]
         update_auras(state)
         if before != [(side.aura_atk, side.aura_def) for side in state.sides]:
-            problems.append(f"auras out of date: {before}, recomputed {[(s.aura_atk, s.aura_def) for s in state.sides]}")
+            now = [(s.aura_atk, s.aura_def) for s in state.sides]
+            problems.append(f"auras out of date: {before}, recomputed {now}")
     if not state.discounts_stale:
         kept = list(state.discounts)
         if state.pool.has_discount:

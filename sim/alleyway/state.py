@@ -264,8 +264,8 @@ class AlleyState(MatchState):
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None
-    # cards a seat was shown in another seat's hidden zones (hidden.py): a tuple of entries
-    # (observer, owner, zone, card, a, b), replaced when it changes, so clones share it
+    # cards a seat was shown in another seat's hidden zones: a tuple of hidden.Known entries,
+    # replaced when it changes, so clones share it
     known: tuple
     # what each seat's working sources take off each cost kind (pool.COST_KINDS; field.discounts),
     # valid while not ``discounts_stale``: a tuple of tuples, replaced when it changes, so clones share it
@@ -284,7 +284,7 @@ class AlleyState(MatchState):
         return [(seat + k) % n for k in range(1, n) if not sides[(seat + k) % n].out]
 
     def unit(self, target: int) -> Unit | None:
-        seat, index = decode(target)
+        seat, index = target >> 5, target & 31  # decode, inlined here: the hottest reader of codes
         if index >= BACK_BASE:
             return None
         lanes = self.sides[seat].lanes
