@@ -140,3 +140,18 @@ def test_a_reader_holding_the_store_longer_than_the_old_limit_does_not_fail_the_
     assert f"held by process {os.getpid()}" in err and "free again after" in err, err
     assert db.query(path, "SELECT status, matches_done, matches_target FROM runs").rows() == [("done", 60, 60)]
     assert db.query(path, "SELECT count(*), count(DISTINCT match_no) FROM matches").rows() == [(60, 60)]
+
+
+def test_a_stop_while_a_reader_holds_the_file_still_prints_the_stopped_line(tmp_path, monkeypatch):
+    """Marking the run stopped gives up after a short wait; the user still gets the run's one
+    line (saying why it reads 'running'), not the store's complaint in its place."""
+    from workbench.commands import simulate
+    from workbench.store import Store
+
+    def held(*_a, **_k):
+        raise db.StoreError(f"{tmp_path / 's.duckdb'}: another process has held the database for over 10 s")
+
+    monkeypatch.setattr(Store, "set_status", held)
+    assert "still reads 'running'" in simulate._mark_ended(Store(tmp_path / "s.duckdb"), 1, "stopped", "interrupted")
+    monkeypatch.setattr(Store, "set_status", lambda *_a, **_k: None)
+    assert simulate._mark_ended(Store(tmp_path / "s.duckdb"), 1, "stopped", "interrupted") == ""

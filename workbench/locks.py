@@ -73,3 +73,26 @@ def exclusive(path: Path, busy: Callable[[str], Exception] | None = None,
 def _holder(fh) -> str:
     fh.seek(0)
     return fh.read().strip() or "another process"
+
+
+def remove_unheld(db: str | Path) -> None:
+    """A store's lock folder, once the store itself is gone (a command that created it and
+    stored nothing): every lock file no process holds is removed, then the folder if that
+    emptied it. A lock someone holds (or waits on: they hold it next) stays, and so does the
+    folder, so removing never breaks another process's exclusion."""
+    folder = lock_file(db, "x").parent
+    if not folder.is_dir():
+        return
+    for path in folder.glob("*.lock"):
+        if path in _HELD:
+            continue
+        with open(path, "a+", encoding="utf-8") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            path.unlink(missing_ok=True)  # while locked: nobody took it in between
+    try:
+        folder.rmdir()
+    except OSError:  # a held lock, or something that is not ours
+        pass

@@ -25,6 +25,7 @@ import duckdb
 from reports.db import LOCK_WAIT_SECONDS, StoreError
 from reports.db import connect as _connect
 from reports.events_view import MACRO_SQL, events_dir
+from workbench.locks import remove_unheld
 
 FORMAT_VERSION = 1  # of the tables below; workbench_store records it
 STOP_WAIT_SECONDS = 10.0  # Store.set_status
@@ -583,6 +584,7 @@ def _remove_if_unused(path: Path, created: _Created) -> None:
                 return
         for leftover in (path, path.with_name(path.name + ".wal")):
             leftover.unlink(missing_ok=True)
+        remove_unheld(path)  # its lock files (workbench/locks.py), unless a process holds one
     if created.folder:
         _remove_empty_folder(events_dir(path))
 

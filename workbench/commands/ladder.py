@@ -259,6 +259,7 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     from reports.export import write_frame
     from reports.ladder import ladder_tables
     from workbench.farm import default_workers
+    from workbench.local_pool import ChunkKillsWorkers
     from workbench.store import Store
     from workbench.version import code_version
 
@@ -275,6 +276,8 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
         frame = play(payload, workers, quiet, err)
     except KeyboardInterrupt:
         raise UserError("ladder stopped; nothing was stored") from None
+    except ChunkKillsWorkers as exc:  # a chunk that kills its worker every time it is played
+        raise UserError(f"ladder stopped: {exc}; nothing was stored") from None
     seconds = time.perf_counter() - started
     ladder, pairs = ladder_tables(frame, pilots)
     meta = {"game": game, "rules_version": rules, "rules_hash": payload["rules_hash"],

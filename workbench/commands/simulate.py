@@ -9,6 +9,7 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from reports.db import StoreError
 from workbench import games, locks
 from workbench.errors import UserError
 from workbench.farm import FarmReport, default_workers, run_chunks
@@ -211,23 +212,35 @@ def _play(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: b
                             cluster=cluster, parts=parts, **extra)
     except KeyboardInterrupt:
         progress.stop()
-        store.set_status(run_id, "stopped", note="interrupted", pid=None)
-        raise UserError(f"run {run_id} stopped; finish it with: {resume}") from None
+        held = _mark_ended(store, run_id, "stopped", "interrupted")
+        raise UserError(f"run {run_id} stopped{held}; finish it with: {resume}") from None
     except ChunkKillsWorkers as exc:
         progress.stop()
-        store.set_status(run_id, "stopped", note=str(exc), pid=None)
-        raise UserError(f"run {run_id} stopped: {exc}; every other chunk finished is stored; "
+        held = _mark_ended(store, run_id, "stopped", str(exc))
+        raise UserError(f"run {run_id} stopped{held}: {exc}; every other chunk finished is stored; "
                         f"finish it with: {resume}") from None
     except UserError:
         progress.stop()
         raise
     except Exception as exc:
         progress.stop()
-        store.set_status(run_id, "failed", note=f"{type(exc).__name__}: {exc}", pid=None)
-        raise UserError(f"run {run_id} failed: {type(exc).__name__}: {exc} (resume with --resume {run_id})") from None
+        held = _mark_ended(store, run_id, "failed", f"{type(exc).__name__}: {exc}")
+        raise UserError(f"run {run_id} failed{held}: {type(exc).__name__}: {exc} "
+                        f"(resume with --resume {run_id})") from None
     progress.stop()
     store.set_status(run_id, "done", pid=None)
     return report
+
+
+def _mark_ended(store: Store, run_id: int, status: str, note: str) -> str:
+    """Mark a stopped or failed run; when another process holds the file past the short wait
+    (Store.set_status), the run keeps reading ``running`` and is resumed all the same (its writer
+    lock dies with this process): say so in the user's one line rather than replace it."""
+    try:
+        store.set_status(run_id, status, note=note, pid=None)
+    except StoreError:
+        return " (the store was held by another process, so it still reads 'running')"
+    return ""
 
 
 class Played(NamedTuple):
