@@ -12,14 +12,26 @@ from typing import NamedTuple
 
 from sim.alleyway import field
 from sim.alleyway.field import atk_of, def_of, emit
+from sim.alleyway.frames import AttackFrame, Ctx
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.kinds import LEADER as LEADER_TARGET
 from sim.alleyway.kinds import PLAYER
 from sim.alleyway.pool import AMBUSH, COLLATERAL, GUARD, INFILTRATE, LIFESTEAL, PIERCE, TWICE, UNATTACKABLE
-from sim.alleyway.frames import AttackFrame, Ctx
 from sim.alleyway.resolve import push_effects, run, take_choice
-from sim.alleyway.state import (BACK_BASE, DEFEATED, DIRECT, DORMANT, LEADER, AlleyState, Back, Pending, Unit,
-                                back_slot, code, decode)
+from sim.alleyway.state import (
+    BACK_BASE,
+    DEFEATED,
+    DIRECT,
+    DORMANT,
+    LEADER,
+    AlleyState,
+    Back,
+    Pending,
+    Unit,
+    back_slot,
+    code,
+    decode,
+)
 
 PASS = -1
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sim.alleyway import field, hidden, luck, statuses, targets
 from sim.alleyway.field import emit
-from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.frames import ATTACK, CardChoice, Ctx, EffectsFrame
+from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import AlleyState, Pending, back_slot, code, decode
 from sim.core.events import NO_ID

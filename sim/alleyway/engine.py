@@ -5,10 +5,27 @@ import random
 from typing import Any
 
 from sim.alleyway import board as board_mod
-from sim.alleyway import brawl, effects, play, resolve, scenario as scenario_mod, turns
+from sim.alleyway import brawl, effects, play, resolve, turns
+from sim.alleyway import scenario as scenario_mod
+from sim.alleyway.actions import (
+    ACTIVATE,
+    ATTACK,
+    AWAKEN,
+    CHOOSE,
+    DEPLOY,
+    FLIP,
+    GUTTER,
+    HEAVY,
+    KEEP,
+    NEXT,
+    PLAY,
+    PROMOTE,
+    REDRAW,
+    SET,
+    SWITCH,
+    Action,
+)
 from sim.alleyway.blank import blank_state
-from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
-                                  PROMOTE, REDRAW, SET, SWITCH, Action)
 from sim.alleyway.evaluate import evaluate
 from sim.alleyway.frames import ATTACK as ATTACK_FRAME
 from sim.alleyway.frames import COST, ENDTURN, FX, OFFER

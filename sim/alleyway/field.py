@@ -3,9 +3,9 @@ drawing, triggers, PROMOTE, Equips and auras. Every other module changes the fie
 from __future__ import annotations
 
 from sim.alleyway import hidden
+from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import BRITTLE, LEADER_CARD, NO_DISCOUNT, REMAINS, SHIELD, UNDEAD
-from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.resolve import eliminate
 from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Rising, Unit, code
 from sim.core.events import NO_ID

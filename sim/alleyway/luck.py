@@ -7,9 +7,9 @@ flip or roll of a seat with a working LOADED DICE source is tried again."""
 from __future__ import annotations
 
 from sim.alleyway.field import emit
+from sim.alleyway.frames import Ctx
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import LOADED_DICE
-from sim.alleyway.frames import Ctx
 from sim.alleyway.resolve import push_effects
 from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Pending

@@ -8,9 +8,9 @@ from __future__ import annotations
 from sim.alleyway import field, hidden, targets, turns
 from sim.alleyway.brawl import spring
 from sim.alleyway.field import GUTTER, emit
+from sim.alleyway.frames import CostFrame, Ctx, EffectsFrame, EquipChoice
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import AMBUSH, HUSTLE
-from sim.alleyway.frames import CostFrame, Ctx, EffectsFrame, EquipChoice
 from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import BACK_BASE, ON_FIELD, AlleyState, Back, Pending, code
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from sim.alleyway import field
 from sim.alleyway.field import DECK, EXILE, HAND, emit, refresh
+from sim.alleyway.frames import Ctx
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import STATUS_BITS
-from sim.alleyway.frames import Ctx
 from sim.alleyway.state import AlleyState, TimedChange, Unit, code, decode
 
 

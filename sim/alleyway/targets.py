@@ -6,8 +6,8 @@ can't *choose* it (random and board-wide effects still reach it), while its effe
 """
 from __future__ import annotations
 
-from sim.alleyway.pool import UNTARGETABLE
 from sim.alleyway.frames import Ctx
+from sim.alleyway.pool import UNTARGETABLE
 from sim.alleyway.state import BACK_BASE, AlleyState, Unit, code
 
 

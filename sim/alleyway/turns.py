@@ -7,14 +7,24 @@ from __future__ import annotations
 from sim.alleyway import field, hidden
 from sim.alleyway.brawl import PASS, spring, springable
 from sim.alleyway.field import emit
-from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.frames import EndTurnFrame, OfferFrame
+from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.resolve import run, take_choice
-from sim.alleyway.state import (BRAWL, DEFEATED, DEPLOYMENT, ENDING, MULLIGAN, ON_FIELD, REGROUP, AlleyState, Pending,
-                                back_slot, decode)
+from sim.alleyway.state import (
+    BRAWL,
+    DEFEATED,
+    DEPLOYMENT,
+    ENDING,
+    MULLIGAN,
+    ON_FIELD,
+    REGROUP,
+    AlleyState,
+    Pending,
+    back_slot,
+    decode,
+)
 from sim.core.rng import stream
 from sim.core.state import holds_turn
-
 
 # --- the opening hand ------------------------------------------------------------------------------
 
