@@ -7,7 +7,7 @@ from __future__ import annotations
 from sim.frontier.effects import break_cover, check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import BARRICADE, FLYING, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT, VENOM
-from sim.frontier.state import SHERIFF, TARGETS, Frame, FrontierState, Unit, code
+from sim.frontier.state import LANE_OF, SEAT_OF, SHERIFF, Frame, FrontierState, Unit, code
 
 
 def power(state: FrontierState, u: Unit) -> int:
@@ -68,7 +68,7 @@ def attack_options(state: FrontierState, seat: int, attackers: list[Unit]) -> li
 def attack(state: FrontierState, unit: Unit, target: int) -> None:
     unit = state.own(unit)
     seat = unit.owner
-    t_seat, t_lane = TARGETS[target]
+    t_seat, t_lane = SEAT_OF[target], LANE_OF[target]
     side = state.own_side(t_seat)  # the defending seat: its sheriff, Cover or creature is hit
     pool = state.pool
     n_middle = pool.n_middle

@@ -7,11 +7,12 @@ from sim.core.events import NO_ID
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, LAST_STAND, MIDDLE_TIER, SPELL, WANTED
 from sim.frontier.state import (
+    LANE_OF,
     MODE,
     OVERDRIVE,
     PASS,
+    SEAT_OF,
     SHERIFF,
-    TARGETS,
     Frame,
     FrontierState,
     Pending,
@@ -326,7 +327,7 @@ def _log_choice(state: FrontierState, seat: int, fx, target: int, card: int) -> 
     if target < 0:
         state.events.emit(state.turn, seat, K.CHOOSE, card, NO_ID, target, NO_ID, fx.op)
         return
-    t_seat, lane = TARGETS[target]
+    t_seat, lane = SEAT_OF[target], LANE_OF[target]
     unit = state.sides[t_seat].lanes[lane] if lane != SHERIFF and fx.kind != "lane" and fx.op != "shove" else None
     state.events.emit(state.turn, seat, K.CHOOSE, card,
                       unit.card if unit is not None else SHERIFF_TARGET if lane == SHERIFF else NO_ID,
@@ -355,7 +356,7 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
         _apply_choice(state, seat, fx, targets[0], card, src_uid, src_lane)
         return
     for target in targets:
-        t_seat, lane = TARGETS[target]
+        t_seat, lane = SEAT_OF[target], LANE_OF[target]
         if op == "cover":
             side = state.own_side(t_seat)
             room = state.pool.consts.max_cover_per_lane - side.cover[lane]
@@ -433,7 +434,7 @@ def _apply_choice(state: FrontierState, seat: int, fx, option: int, card: int, s
             ev.emit(state.turn, seat, K.OVERDRIVE, card, u.card, fx.amount, u.lane, f"+{fx.atk}/+{fx.hp}")
     elif fx.op == "shove":  # Stampede: the defender moves and loses its next attack
         lanes = state.own_side(u.owner).lanes  # u was owned, and so its seat: the same lanes
-        old, new = u.lane, TARGETS[option].lane
+        old, new = u.lane, LANE_OF[option]
         lanes[old], lanes[new] = None, u
         u.lane = new
         u.skip += state.pool.consts.stampede_lost_attacks

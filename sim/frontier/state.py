@@ -52,8 +52,12 @@ class Target(NamedTuple):
     lane: int
 
 
-# every target code's reading, made once: decoding is one index on the hot path (attacks)
-TARGETS = tuple(Target(c // 16, c % 16) for c in range(MAX_SEATS * 16))
+# every target code's seat and lane, made once: the hot paths (attacks, effects) read a code
+# with two indexes (plain ints: unpacking a named tuple is the slow, generic unpack), and
+# ``decode`` gives the named reading
+SEAT_OF = tuple(c // 16 for c in range(MAX_SEATS * 16))
+LANE_OF = tuple(c % 16 for c in range(MAX_SEATS * 16))
+TARGETS = tuple(Target(seat, lane) for seat, lane in zip(SEAT_OF, LANE_OF))
 
 
 def decode(target: int) -> Target:
