@@ -135,3 +135,41 @@ def test_kept_evaluate_terms_follow_hand_edits_and_card_edits(allegiance):
     finally:
         warrior.pierce = old
         ev._CARD_WORTH.clear()
+
+
+def test_roll_draws_what_randint_draws_and_leaves_the_stream_where_randint_does():
+    from sim.allegiance.state import AllegianceState
+    state = AllegianceState.__new__(AllegianceState)
+    for seed in range(60):
+        for sides in (1, 2, 3, 6, 7, 8, 12, 13, 100):
+            reference, state.chance = random.Random(seed), random.Random(seed)
+            assert [state.roll(sides) for _ in range(40)] == [reference.randint(1, sides) for _ in range(40)]
+            assert state.chance.random() == reference.random()
+
+
+def _seat_fingerprint(side) -> tuple:
+    return (side.ap, tuple(side.hand), tuple(side.deck), tuple(side.discard), tuple(side.muster),
+            tuple(side.strongholds), tuple(side.fallen), side.turns, side.supplies, side.cries, side.tactics)
+
+
+def test_forks_share_seats_until_they_write_them(allegiance):
+    """engine.clone forks copy-on-write: every legal action applied on a fork leaves the
+    source's seats as they were, and a seat the action does not touch stays shared."""
+    eng, pool, _data, _ruleset, decks = allegiance
+    shared = checked = 0
+
+    def on_decision(state, _action):
+        nonlocal shared, checked
+        before = [_seat_fingerprint(side) for side in state.sides]
+        for action in eng.legal_actions(state):
+            trial = eng.clone(state)
+            eng.apply(trial, action)
+            assert [_seat_fingerprint(side) for side in state.sides] == before, eng.describe(state, action)
+            shared += any(a is b for a, b in zip(trial.sides, state.sides))
+            checked += 1
+
+    for seed in range(2):
+        r = play_match(eng, pool, [decks[seed % len(decks)], decks[(seed + 1) % len(decks)]], 40 + seed, ["random", "random"], log=False,
+                       on_decision=on_decision)
+        assert r.error is None, r.error
+    assert checked > 200 and shared > checked // 2

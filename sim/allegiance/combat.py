@@ -87,7 +87,7 @@ def declare_attack(state: AllegianceState, cell: int, index: int, target: int, c
     window (a decision for the defending seat) or, with no Tactic to play, land the attack."""
     pool = state.pool
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     u = state.cells[cell]
     card = pool.cards[u.card]
     ability = card.attacks[index]
@@ -136,7 +136,7 @@ def land(state: AllegianceState, cell: int, index: int, target: int, dealt: int,
     d_seat = state.cells[target].owner
     negated = False
     if tactic >= 0:
-        d_side = state.sides[d_seat]
+        d_side = state.own_side(d_seat)
         d_side.hand.remove(tactic)
         d_side.discard.append(tactic)
         d_side.tactics += 1
@@ -209,7 +209,7 @@ def soul_combat(state: AllegianceState, cell: int, blight_cell: int) -> None:
     until then)."""
     pool = state.pool
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     u = state.cells[cell]
     side.ap -= pool.consts.soul_combat_ap
     die = pool.consts.soul_die

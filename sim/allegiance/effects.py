@@ -45,7 +45,7 @@ def apply_effect(state: AllegianceState, seat: int, fx, self_cell: int, target_c
         return
     if op == "gain_ap":
         if seat == state.active:  # AP is spent on one's own turn only
-            state.sides[seat].ap += fx.amount
+            state.own_side(seat).ap += fx.amount
             _emit(state, seat, K.GAIN_AP, source, NO_ID, fx.amount, NO_ID)
         return
     for cell in subjects(state, seat, fx.to, self_cell, target_cell, attacker_cell):
@@ -161,6 +161,7 @@ def draw_card(state: AllegianceState, seat: int) -> None:
     if not side.deck:
         _emit(state, seat, K.NO_DRAW, NO_ID, NO_ID, 0, NO_ID)
         return
+    side = state.own_side(seat)
     card = side.deck.pop()
     side.hand.append(card)
     if state.ledger is not None:
@@ -183,7 +184,7 @@ def process_deaths(state: AllegianceState) -> None:
             continue
         state.remove(cell)
         _emit(state, u.owner, K.DESTROY, u.card, NO_ID, 0, cell)
-        side = state.sides[u.owner]
+        side = state.own_side(u.owner)
         if cards[u.card].type == STRONGHOLD:
             side.fallen.append(u.card)
             reveal_stronghold(state, u.owner)
@@ -200,7 +201,7 @@ def process_deaths(state: AllegianceState) -> None:
 def reveal_stronghold(state: AllegianceState, seat: int) -> None:
     """The seat's next Stronghold onto its row B, the column by a D6 (the nearest free space if
     taken). With none left the Bastion has fallen: the enemy wins by Siege."""
-    side = state.sides[seat]
+    side = state.own_side(seat)
     if not side.strongholds:
         finish(state, state.opponent(seat), "siege")
         return

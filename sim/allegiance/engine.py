@@ -20,8 +20,8 @@ from sim.allegiance.turns import discard, end_turn, start_turn
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import Streams
-from sim.core.state import release_hold
+from sim.core.rng import Streams, shuffle
+from sim.core.state import new_generation, release_hold
 from sim.core.scenario import named_action
 
 
@@ -129,7 +129,7 @@ class AllegianceEngine:
 
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AllegianceState) -> AllegianceState:
-        return state.clone()
+        return state.fork()
 
     def begin_held_turn(self, state) -> None:
         """Begin the turn a held lookahead clone waits on (sim/core/state.py ``hold_turns``)."""
@@ -150,22 +150,23 @@ class AllegianceEngine:
         belief depends only on what the seat may know and the pilot's stream, never on the hidden
         order. Allegiance shows no hidden card to another seat.
         """
-        c = state.clone()
-        for s, side in enumerate(c.sides):
+        c = state.fork(keep_chance=False)
+        for s in range(len(c.sides)):
+            side = c.own_side(s)
             if s == seat:
                 deck = side.deck
                 deck.sort()
-                rng.shuffle(deck)
+                shuffle(rng, deck)
             else:
                 unknown = side.hand + side.deck
                 unknown.sort()
-                rng.shuffle(unknown)
+                shuffle(rng, unknown)
                 n = len(side.hand)
                 side.hand, side.deck = unknown[:n], unknown[n:]
             if len(side.strongholds) > 2:
                 hidden = side.strongholds[1:]
                 hidden.sort()
-                rng.shuffle(hidden)
+                shuffle(rng, hidden)
                 side.strongholds[1:] = hidden
         c.chance_key = rng.getrandbits(64)
         c.chance = None
@@ -203,6 +204,7 @@ class AllegianceEngine:
 def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
     consts = pool.consts
     state = AllegianceState.__new__(AllegianceState)
+    state.gen = new_generation()
     state.pool = pool
     state.sides = []
     for _ in range(2):
@@ -211,6 +213,7 @@ def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
         side.hand, side.deck, side.discard, side.muster = [], [], [], []
         side.strongholds, side.fallen = [], []
         side.decklist = side.fortress = ()
+        side.gen = state.gen
         state.sides.append(side)
     state.cells = [None] * pool.board.n
     state.units, state.warriors = (0, 0), (0, 0)

@@ -17,12 +17,13 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
-from operator import itemgetter
+from functools import reduce
+from operator import add, itemgetter
 
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
-from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState
+from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState, Unit
 from sim.core.weights import load_weights
 
 WEIGHTS = load_weights(__file__)
@@ -145,14 +146,14 @@ class SideTerms:
     the seat to act (a boost counts only on its own turn). Units are immutable tuples, so equal
     tuples on the same cells value the same: a lookahead candidate that leaves a seat's units as
     they were reuses the seat's terms, one that changes some recomputes only those units'
-    records (``records``, by cell), and ``against`` / ``deltas`` keep the seat's second pass (its
-    Warriors against one enemy's terms) the same way.
+    records (``records``, by cell), and ``deltas`` keeps the seat's second pass (its Warriors
+    against what it reads of the enemy, by that reading) the same way.
 
     ``value`` is the running sum over the units in cell order, ``deltas`` the second pass's
     additions in the order evaluate makes them (a subtraction as the addition of its negation,
     the same bits), so every sum comes out as the single walk summed it."""
     __slots__ = ("static", "active", "mask", "pick", "units", "records", "value", "sh_cell", "hits", "threat",
-                 "best", "warriors", "formed", "against", "deltas")
+                 "best", "warriors", "formed", "hp_range", "deltas")
 
 
 def _pick(cells: list[int]):
@@ -184,7 +185,7 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     on = cells_of(mask)
     t.pick = _pick(on)
     t.units = t.pick(cells)
-    t.against = t.deltas = None
+    t.deltas = None
     records = t.records = {}
     v = 0.0
     sh_cell = -1
@@ -194,7 +195,7 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     for cell in on:
         u = cells[cell]
         r = old.get(cell)
-        if r is None or r.unit is not u:
+        if r is None or (r.unit is not u and not _values_alike(r.unit, u)):
             r = UnitTerms(u, cell, cards[u.card], static, boosted)
         records[cell] = r
         v += r.add
@@ -209,35 +210,67 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
         mine.append(r)
     t.value, t.sh_cell, t.hits, t.threat, t.best = v, sh_cell, side_hits, side_threat, side_best
     t.formed = formed_in(pool, factions) if len(mine) >= pool.consts.formation_size else 0
+    hp = [r.hp for r in mine]
+    t.hp_range = (min(hp) - 1, max(hp)) if hp else (0, 0)
+    if old and mine == kept.warriors and t.formed == kept.formed and side_hits == kept.hits:
+        # the same Warrior records (a Stronghold or a counter changed): the same second pass
+        t.deltas = kept.deltas
     if memo is not None:
         memo[s] = t
     return t
 
 
-def _deltas(board, mine: SideTerms, enemy: SideTerms, enemy_warriors: int) -> list[float]:
-    """What the second pass adds to a seat's value for its Warriors facing ``enemy``, in order."""
-    if mine.against is enemy:
-        return mine.deltas
+# The unit fields evaluate reads: the first 11 (card .. boost) and tap, not this turn's counters
+# (attacks, moves, used), so an attack or a support ability leaves the unit's record standing
+_READ = 11
+TAP = Unit._fields.index("tap")
+
+
+def _values_alike(kept: Unit, unit: Unit) -> bool:
+    """The two units value the same (they differ at most in this turn's counters)."""
+    return kept[:_READ] == unit[:_READ] and kept[TAP] == unit[TAP]
+
+
+def _deltas(board, mine: SideTerms, enemy: SideTerms) -> list[float]:
+    """What the second pass adds to a seat's value for its Warriors facing ``enemy``, in order.
+    It reads of the enemy only its Stronghold's cell, its threat range and its best damage
+    (compared with each Warrior's HP, so only where it stands among them counts: clamped to the
+    Warriors' HP range), so the kept additions serve as long as those three are as they were (a
+    deploy or a move that leaves the enemy's reach as it was changes none of them)."""
     target_sh = enemy.sh_cell
     enemy_threat, enemy_best = enemy.threat, enemy.best
+    low, high = mine.hp_range
+    facing = (target_sh, enemy_threat, low if enemy_best < low else high if enemy_best > high else enemy_best)
+    kept = mine.deltas
+    if kept is None:
+        kept = mine.deltas = {}
+    else:
+        out = kept.get(facing)
+        if out is not None:
+            return out
+        if len(kept) >= KEPT_FACINGS:
+            kept.clear()
     formed = mine.formed
     out: list[float] = []
-    add = out.append
+    push = out.append
     for r in mine.warriors:
         if r.sh != target_sh:
             r.facing(target_sh, board)
         if r.gap is not None:
-            add(r.gap)
-        add(r.pot)
+            push(r.gap)
+        push(r.pot)
         cell = r.cell
         if (enemy_threat >> cell) & 1:
-            add(-(W_EXPOSED_DYING if r.hp <= enemy_best else W_EXPOSED))
+            push(-(W_EXPOSED_DYING if r.hp <= enemy_best else W_EXPOSED))
         if (formed >> cell) & 1:
-            add(W_FORMATION)
-    # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
-    out.extend([W_TARGET] * (mine.hits & enemy_warriors).bit_count())
-    mine.against, mine.deltas = enemy, out
+            push(W_FORMATION)
+    kept[facing] = out
     return out
+
+
+# how many enemy reaches a seat's second pass is kept for (sibling candidates of one decision
+# face many: each deploy cell or move gives the enemy another threat range)
+KEPT_FACINGS = 64
 
 
 def evaluate(state: AllegianceState, seat: int) -> float:
@@ -272,8 +305,11 @@ def _evaluate(state: AllegianceState, seat: int, memo: list | None) -> float:
         v += W_HAND * len(side.hand)
         if not mine.warriors and not side.muster and side.turns >= 1:
             v -= W_ROUT
-        for d in _deltas(board, mine, enemy, state.warriors[1 - s]):
-            v += d
+        # the second pass's additions one by one, left to right (a fold: the bits of ``v += d``)
+        v = reduce(add, _deltas(board, mine, enemy), v)
+        # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
+        for _ in range((mine.hits & state.warriors[1 - s]).bit_count()):
+            v += W_TARGET
         blight = (state.blight & board.side_mask[s]).bit_count()
         v -= W_BLIGHT * blight
         if blight > BLIGHT_CALM:

@@ -31,7 +31,7 @@ def beast_ready(state: AllegianceState, card) -> bool:
 
 def muster(state: AllegianceState, card: int) -> None:
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.hand.remove(card)
     side.muster.append((card, side.turns))
     if state.ledger is not None:
@@ -51,7 +51,7 @@ def deploy(state: AllegianceState, cell: int) -> None:
     _, card_id, source = state.pending
     state.pending = None
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     consts = state.pool.consts
     card = state.pool.cards[card_id]
     if source == FROM_HAND:
@@ -100,7 +100,7 @@ def move(state: AllegianceState, to: int) -> None:
     state.pending = None
     seat = state.active
     ap = state.pool.consts.move_ap
-    state.sides[seat].ap -= ap
+    state.own_side(seat).ap -= ap
     u = state.remove(frm)
     state.place(to, u._replace(moves=u.moves + 1))
     if state.events is not None:
@@ -127,7 +127,7 @@ def supply_targets(state: AllegianceState, seat: int, card) -> list[int]:
 
 def play_supply(state: AllegianceState, card_id: int, target: int) -> None:
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     card = state.pool.cards[card_id]
     side.hand.remove(card_id)
     side.ap -= card.ap
@@ -170,7 +170,7 @@ def use_support(state: AllegianceState, cell: int, index: int, target: int) -> N
     seat = state.active
     u = state.cells[cell]
     ability = state.pool.cards[u.card].supports[index]
-    state.sides[seat].ap -= ability.ap
+    state.own_side(seat).ap -= ability.ap
     state.cells[cell] = u._replace(used=u.used | (1 << index))
     if state.events is not None:
         state.events.emit(state.turn, seat, K.SUPPORT, u.card, NO_ID, ability.ap, target, ability.name)

@@ -4,6 +4,13 @@ Units (Warriors and Strongholds on the battlefield) are immutable named tuples k
 cells; a change replaces the tuple. So a clone copies one list of cells and shares every unit,
 which keeps the greedy pilot's lookahead cheap. Blight is a bit mask over the cells.
 
+Seats (``Side``) are shared copy-on-write by lookahead forks (``fork``), as Frontier does: each
+state has a generation number (``gen``, sim/core/state.py ``new_generation``), a seat may be
+written in place only by the state whose ``gen`` it carries, and the engine asks
+``state.own_side(seat)`` for a writable seat before it changes one (a copy of the seat, its
+lists included, put in its place when it is shared). A fork gives itself and its source new
+generations, so neither writes a seat they now share; ``clone`` shares nothing, for hand edits.
+
 Who stands where is also kept as bit masks per seat (``units``: every unit, ``warriors``: the
 Warriors), updated by ``place`` and ``remove``, the only two ways a unit arrives on or leaves a
 cell. Legal actions, evaluate and the end-of-turn checks read them instead of walking the 48
@@ -19,7 +26,7 @@ from sim.allegiance.pool import WARRIOR
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold
+from sim.core.state import MatchState, copy_hold, new_generation
 
 NO_CARD = -1
 
@@ -49,7 +56,7 @@ class Unit(NamedTuple):
 class Side:
     """One seat: its AP, cards and Stronghold deck, and what it has used this turn."""
     __slots__ = ("ap", "hand", "deck", "discard", "muster", "strongholds", "fallen", "turns",
-                 "supplies", "cries", "tactics", "faction", "decklist", "fortress")
+                 "supplies", "cries", "tactics", "faction", "decklist", "fortress", "gen")
 
     ap: int
     hand: list[int]
@@ -66,8 +73,10 @@ class Side:
     decklist: tuple            # every main-deck card the seat brought, sorted: for invariants
     fortress: tuple            # every Stronghold-deck card, sorted: for invariants
 
-    def copy(self) -> "Side":
+    def copy(self, gen: int) -> "Side":
+        """A copy writable by the state of generation ``gen``."""
         s = Side.__new__(Side)
+        s.gen = gen
         s.ap, s.turns, s.faction = self.ap, self.turns, self.faction
         s.hand, s.deck, s.discard = self.hand[:], self.deck[:], self.discard[:]
         s.muster, s.strongholds, s.fallen = self.muster[:], self.strongholds[:], self.fallen[:]
@@ -79,7 +88,7 @@ class Side:
 class AllegianceState(MatchState):
     __slots__ = ("pool", "sides", "cells", "units", "warriors", "blight", "blight_supply", "blight_destroyed",
                  "active", "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
-                 "chance", "events", "ledger", "memo")
+                 "chance", "events", "ledger", "memo", "gen")
 
     pool: Any
     sides: list[Side]
@@ -100,7 +109,18 @@ class AllegianceState(MatchState):
         return 1 - seat
 
     def roll(self, sides: int) -> int:
-        return self.rng().randint(1, sides)
+        """A die: ``randint(1, sides)`` on this turn's stream, with its calls inlined (Soul
+        Combat's luck samples roll thousands of dice) for a plain ``random.Random``: CPython's
+        draw, ``getrandbits`` of the width's bit length until below the width, plus 1."""
+        rng = self.rng()
+        if type(rng) is not random.Random:
+            return rng.randint(1, sides)
+        getrandbits = rng.getrandbits
+        bits = sides.bit_length()
+        drawn = getrandbits(bits)
+        while drawn >= sides:
+            drawn = getrandbits(bits)
+        return 1 + drawn
 
     def stronghold_cell(self, seat: int) -> int:
         """The cell of the seat's Stronghold on the battlefield, or -1."""
@@ -142,10 +162,34 @@ class AllegianceState(MatchState):
             self.units, self.warriors = (u0 & keep, u1), (w0 & keep, w1)
         return unit
 
+    def own_side(self, seat: int) -> Side:
+        """The seat made writable in this state (a copy put in its place if it is shared). Every
+        change the engine makes to a seat goes through here first; callers go on with the
+        returned seat, never one they read before."""
+        side = self.sides[seat]
+        if side.gen != self.gen:
+            side = self.sides[seat] = side.copy(self.gen)
+        return side
+
     def clone(self) -> "AllegianceState":
+        """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
+        s = self._copy(copy_stream(self.chance))
+        s.sides = [side.copy(s.gen) for side in self.sides]
+        return s
+
+    def fork(self, keep_chance: bool = True) -> "AllegianceState":
+        """A lookahead copy, cheap: the seats are shared copy-on-write (the engine's changes go
+        through ``own_side``). Both states get new generations. ``keep_chance=False``: the copy
+        gets no chance stream (a caller about to reseed it need not copy the stream)."""
+        s = self._copy(copy_stream(self.chance) if keep_chance else None)
+        s.sides = self.sides[:]
+        self.gen = new_generation()
+        return s
+
+    def _copy(self, chance: random.Random | None) -> "AllegianceState":
         s = AllegianceState.__new__(AllegianceState)
+        s.gen = new_generation()
         s.pool = self.pool
-        s.sides = [side.copy() for side in self.sides]
         s.cells = self.cells[:]
         s.units, s.warriors = self.units, self.warriors
         s.blight, s.blight_supply, s.blight_destroyed = self.blight, self.blight_supply, self.blight_destroyed
@@ -153,7 +197,7 @@ class AllegianceState(MatchState):
         s.over, s.winner, s.reason = self.over, self.winner, self.reason
         s.pending, s.next_uid = self.pending, self.next_uid
         s.chance_key = self.chance_key
-        s.chance = copy_stream(self.chance)
+        s.chance = chance
         s.events = None
         s.ledger = None
         s.memo = self.memo

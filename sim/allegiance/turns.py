@@ -16,11 +16,11 @@ def start_turn(state: AllegianceState, seat: int) -> None:
     state.turn += 1
     state.active = state.to_act = seat
     state.chance = None  # this turn's chance stream is derived when first used
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.turns += 1
-    for other in state.sides:
-        if other is not side:
-            other.tactics = 0  # "Max 1 per enemy turn": the count starts again each enemy turn
+    for other in range(len(state.sides)):
+        if other != seat and state.sides[other].tactics:
+            state.own_side(other).tactics = 0  # "Max 1 per enemy turn": the count starts again each enemy turn
     first = side.turns == 1 and seat == 0
     if not first or consts.first_player_draws_first_turn:
         draw_card(state, seat)
@@ -57,7 +57,7 @@ def end_turn(state: AllegianceState) -> None:
 
 def discard(state: AllegianceState, card: int) -> None:
     seat = state.active
-    side = state.sides[seat]
+    side = state.own_side(seat)
     side.hand.remove(card)
     side.discard.append(card)
     _emit(state, seat, K.DISCARD, card, NO_ID, 0, NO_ID)
