@@ -15,19 +15,21 @@ from tests.test_invariants import checked_match as checked
 
 
 @pytest.mark.slow
-def test_five_thousand_random_matches_over_all_starter_decks_keep_every_invariant():
+# 2,000 matches checked at every decision (the soak, `workbench bench --soak 20000` and
+# tests/test_soak.py, plays far more, checked at every turn)
+def test_two_thousand_random_matches_over_all_starter_decks_keep_every_invariant():
     eng, pool, _data, _rules, decks = alleyway()
     pairs = list(itertools.product(sorted(decks), repeat=2))  # every pairing, mirrors and both seats
     reasons: dict[str, int] = {}
-    for seed in range(5000):
+    for seed in range(2000):
         a, b = pairs[seed % len(pairs)]
         result, problems = checked(eng, pool, [decks[a], decks[b]], seed, ["random", "random"])
         assert result.error is None, f"seed {seed} {a} v {b}: {result.error}"
         assert not problems, f"seed {seed} {a} v {b}: {problems[0]}"
         reasons[result.reason] = reasons.get(result.reason, 0) + 1
-    assert sum(reasons.values()) == 5000
+    assert sum(reasons.values()) == 2000
     assert set(reasons) <= {"morale", "deck_out", "turn_limit", "decision_limit"}
-    assert reasons.get("morale", 0) > 4000
+    assert reasons.get("morale", 0) > 1600
 
 
 def test_greedy_matches_keep_every_invariant():
