@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from cardsdb.bounds import max_number, number_problem
 from cardsdb.errors import DataError, DataErrors, from_validation
 from cardsdb.models import RulesFile, ScenarioFile
-from cardsdb.registry import DATA_ROOT, GAMES, schema as game_schema
+from cardsdb.registry import DATA_ROOT, GAMES
+from cardsdb.registry import schema as game_schema
 from cardsdb.yamlfile import read_yaml
 
 

@@ -21,8 +21,18 @@ import polars as pl
 from reports import db
 from reports.examples import KEY_SQL, by_key, unpack
 from reports.filters import Filters
-from reports.stats import (benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, one_blas_thread, rate,
-                           shrink, stratified_differences, wilson, zscores)
+from reports.stats import (
+    benjamini_hochberg,
+    beta_prior,
+    binomial_pvalues,
+    diff_interval,
+    one_blas_thread,
+    rate,
+    shrink,
+    stratified_differences,
+    wilson,
+    zscores,
+)
 
 # column -> what it means (the glossary the dashboard and the exports share)
 METRICS = {

@@ -32,8 +32,7 @@ import polars as pl
 from reports import db
 from reports.attribution import ATTRIBUTION, stratified_contrast, two_families
 from reports.examples import diff_cards as diff_examples
-from reports.stats import (benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate,
-                           samples_needed)
+from reports.stats import benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate, samples_needed
 
 POINTS = (0.01, 0.02, 0.05)
 

@@ -4,7 +4,8 @@ tested in their own family."""
 import numpy as np
 import polars as pl
 
-from reports.attribution import ATTRIBUTION, randomised_contrast, two_families as _two_families
+from reports.attribution import ATTRIBUTION, randomised_contrast
+from reports.attribution import two_families as _two_families
 
 
 def _null_twins(rng, n: int, diverge: float = 0.3) -> np.ndarray:

@@ -7,14 +7,20 @@ import datetime as dt
 import duckdb
 import numpy as np
 import polars as pl
-import pytest
 from scipy.stats import binomtest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from reports.cards import card_metrics, with_metrics
 from reports.filters import Filters
-from reports.stats import (benjamini_hochberg, beta_prior, binomial_pvalues, diff_interval, shrink,
-                           stratified_difference, stratified_differences)
+from reports.stats import (
+    benjamini_hochberg,
+    beta_prior,
+    binomial_pvalues,
+    diff_interval,
+    shrink,
+    stratified_difference,
+    stratified_differences,
+)
 from workbench.store import SCHEMA
 
 

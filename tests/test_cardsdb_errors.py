@@ -39,9 +39,9 @@ def one_clean_error(res, *needles):
     """Exit 2, no traceback, and the error lines name every needle."""
     assert res.returncode == 2, (res.returncode, res.stdout, res.stderr)
     assert "Traceback" not in res.stderr + res.stdout
-    lines = [l for l in res.stderr.splitlines() if l.startswith("error:")]
+    lines = [line for line in res.stderr.splitlines() if line.startswith("error:")]
     assert lines, res.stderr
-    matching = [l for l in lines if all(n in l for n in needles)]
+    matching = [line for line in lines if all(n in line for n in needles)]
     assert matching, f"no error line names {needles}: {lines}"
     return matching[0]
 

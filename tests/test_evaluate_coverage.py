@@ -395,8 +395,9 @@ PROBES = {
 
 
 def _status_cases():
-    import yaml
     from pathlib import Path
+
+    import yaml
     out = []
     for game in GAMES:
         w = yaml.safe_load((Path(__file__).parents[1] / "sim" / game / "weights.yaml").read_text())
@@ -488,7 +489,7 @@ def _card_keyword(game, name, weight):
 def test_immune_statuses_are_valued(game):
     from sim.alleyway.pool import STATUS_BITS
     for name, bit in STATUS_BITS.items():
-        before, after, me = _aw_pair(lambda s, me, u: setattr(u, "immune", u.immune | bit),
+        before, after, me = _aw_pair(lambda s, me, u, bit=bit: setattr(u, "immune", u.immune | bit),
                                      before=lambda s, me, u: setattr(u, "immune", 0))
         _check(game, f"IMMUNE {name}", before, after, me, 1)
 
@@ -511,8 +512,8 @@ def _opening(seed):
 
 
 def test_redraw_judged_on_content():
-    from sim.alleyway.pool import CHARACTER
     from sim.alleyway.legal import KEEP_HAND, REDRAW_HAND
+    from sim.alleyway.pool import CHARACTER
     eng, pool, state = _opening(1)
     seat = state.to_act
     side = state.sides[seat]

@@ -52,7 +52,7 @@ def positions(name: str) -> tuple:
     for seed in (3, 8):
         seen = []
         play_match(eng, pool, decks, seed, ["greedy", "greedy"], log=False,
-                   on_decision=lambda state, action: seen.append(state.clone())
+                   on_decision=lambda state, action, seen=seen: seen.append(state.clone())
                    if len(eng.legal_actions(state)) > 1 and _hides(state) else None)
         rich = [s for s in seen if _face_down(s) or getattr(s, "known", ())]
         step = max(1, len(seen) // (POSITIONS // 2))
@@ -106,7 +106,7 @@ def _scramble_alleyway(s, seat: int, rng: random.Random) -> None:
         if not see_back:
             slots += [("back", i) for i, b in enumerate(side.back) if b is not None and not b.face_up]
         zone = {"hand": side.hand, "deck": side.deck}
-        get = lambda z, i: side.back[i].card if z == "back" else zone[z][i]  # noqa: E731
+        get = lambda z, i, side=side, zone=zone: side.back[i].card if z == "back" else zone[z][i]  # noqa: E731
         fixed = set()
         for e in s.known:  # what the seat was shown stays where it is
             if e[0] != seat or e[1] != t:

@@ -190,8 +190,9 @@ def test_cards_page_shows_the_skill_premium_against_the_other_pilot(sensed, monk
 
 
 def test_cards_page_hints_the_command_without_another_pilot(tmp_path, sensed, monkeypatch):
-    import duckdb
     import shutil
+
+    import duckdb
 
     db = tmp_path / "one.duckdb"
     shutil.copy(sensed[0], db)

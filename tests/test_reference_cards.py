@@ -239,7 +239,7 @@ def referenced_deck(eng, pool, ruleset, game, deck):
     compiled = eng.compile_deck(pool, deck)
     swap = {pool.ids[c]: pool.ids[reference_for(ruleset, c, refs)] for c in deck.cards}
     out = copy.copy(compiled)
-    setattr(out, "cards", tuple(swap[c] for c in compiled.cards))
+    out.cards = tuple(swap[c] for c in compiled.cards)
     assert len(out.cards) == len(compiled.cards)
     assert {pool.cards[c].slug for c in out.cards} <= set(refs)
     return out, compiled
@@ -267,7 +267,7 @@ def test_the_engine_plays_a_starter_deck_made_of_references(game):
         opponent = eng.compile_deck(pool, decks[(i + 1) % len(decks)])
         pairs += [[referenced, opponent], [opponent, referenced]]
     every = copy.copy(eng.compile_deck(pool, decks[0]))
-    setattr(every, "cards", tuple(refs[i % len(refs)] for i in range(len(every.cards))))
+    every.cards = tuple(refs[i % len(refs)] for i in range(len(every.cards)))
     pairs.append([every, eng.compile_deck(pool, decks[1])])
     for seed, pair in enumerate(pairs, start=1):
         result = play_match(eng, pool, pair, seed, ["greedy", "greedy"])

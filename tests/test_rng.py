@@ -30,6 +30,7 @@ def test_shuffle_is_random_shuffle():
     length (0 and 1 included), and leaves the stream where random.shuffle leaves it; a stream of
     another type is shuffled by its own method."""
     import random
+
     from sim.core.rng import shuffle
     for seed in range(200):
         for n in (0, 1, 2, 7, 40, 61):

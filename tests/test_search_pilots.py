@@ -8,11 +8,11 @@ import random
 import pytest
 
 from sim.core.match import play_match
-from sim.core.pilots import make_pilot, split_pilot
+from sim.core.pilots import greedy as greedy_module
+from sim.core.pilots import lookahead, make_pilot, split_pilot
+from sim.core.pilots import planner as planner_module
 from sim.core.pilots.lookahead import belief, finish_turn_greedily, turn_over
-from sim.core.rng import Streams
-from sim.core.pilots import greedy as greedy_module, lookahead, planner as planner_module
-from sim.core.rng import copy_stream
+from sim.core.rng import Streams, copy_stream
 from sim.core.state import MatchState, copy_hold, holds_turn, release_hold, turn_held
 from tests.alleyway_common import alleyway
 from tests.conftest import DATA
@@ -77,7 +77,7 @@ def test_search_pilots_replay_the_same_match_from_the_same_seed(game, pilot):
     for _ in range(2):
         log: list = []
         r = play_match(eng, pool, decks, 11, [pilot, "greedy"], log=False,
-                       on_decision=lambda s, a: log.append(a) if len(log) < 60 else None)
+                       on_decision=lambda s, a, log=log: log.append(a) if len(log) < 60 else None)
         assert r.error is None, r.error
         seen.append((log, r.winner, r.decisions))
     assert seen[0] == seen[1]

@@ -11,9 +11,9 @@ import pytest
 
 from reports import db
 from tests.conftest import ROOT, run_cli
+from workbench import farm
 from workbench.chunk import init_worker, play_chunk
 from workbench.commands.simulate import create, new_run
-from workbench import farm
 from workbench.farm import default_workers, run_chunks
 from workbench.store import Store
 from workbench.writer import ArrivedChunk, BatchWriter

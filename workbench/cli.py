@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
+
 # typer vendors click: its parser raises these (typer re-exports only Abort and BadParameter)
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
@@ -94,7 +95,8 @@ def simulate(
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
-    from workbench.commands.simulate import parse_events, simulate as run
+    from workbench.commands.simulate import parse_events
+    from workbench.commands.simulate import simulate as run
 
     run(game, rules, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, swap, parse_events(events),
         chunk_size, workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts)

@@ -139,10 +139,10 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
             executor.submit(chunk)
             in_flight += 1
 
-    def stored_cpu(step: Callable):
+    def stored_cpu(step: Callable, *args):
         cpu = time.process_time()
         try:
-            return step()
+            return step(*args)
         finally:
             tally.writer_cpu_s += time.process_time() - cpu
 
@@ -161,15 +161,15 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
                 chunk, tables, worker_seconds, events_rows = result
                 t = time.perf_counter()
                 if parts and events_rows:
-                    stored_cpu(lambda: ingest_part(part_location(parts, run_id, chunk),
-                                                   Path(part_location(store.events_dir, run_id, chunk))))
+                    stored_cpu(ingest_part, part_location(parts, run_id, chunk),
+                               Path(part_location(store.events_dir, run_id, chunk)))
                 pending.add(ArrivedChunk(chunk, tables, worker_seconds, t - last, events_rows, t))
                 last = t
                 top_up()
             if pending.due(more_coming=in_flight > 0):
                 batch = pending.take()
                 tally.batches += 1
-                for arrived in stored_cpu(lambda: writer.store(run_id, batch)):
+                for arrived in stored_cpu(writer.store, run_id, batch):
                     tally.add(arrived)
                     if on_chunk is not None:
                         on_chunk(arrived.chunk, arrived.units)

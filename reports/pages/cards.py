@@ -14,9 +14,20 @@ import polars as pl
 import streamlit as st
 
 from reports.cards import GROUPS, METRICS
+from reports.pages.common import (
+    cached,
+    card_filters,
+    count,
+    filtered_page,
+    pct,
+    percent,
+    pts,
+    replay_button,
+    table_with_download,
+    win_rate_config,
+    with_replay_links,
+)
 from reports.pilot_sensitivity import premium_hint, premium_partner, skill_premium
-from reports.pages.common import (card_filters, cached, count, filtered_page, pct, percent, pts, replay_button,
-                                  table_with_download, win_rate_config, with_replay_links)
 
 # metric groups a designer can show or hide: label -> (sample size column, rate column)
 RATE_GROUPS = {

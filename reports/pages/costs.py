@@ -9,8 +9,17 @@ import polars as pl
 import streamlit as st
 
 from reports.costs import OUTLIER_Z
-from reports.pages.common import (card_filters, cached, count, example_buttons, filtered_page, percent,
-                                  table_with_download, win_rate_config, with_replay_links)
+from reports.pages.common import (
+    cached,
+    card_filters,
+    count,
+    example_buttons,
+    filtered_page,
+    percent,
+    table_with_download,
+    win_rate_config,
+    with_replay_links,
+)
 
 HELP = {
     "cost": "the card's budget cost: the one number its game's cost curve uses",

@@ -11,8 +11,19 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import (card_filters, cached, count, example_buttons, glossary, page_header, pct, percent,
-                                  pts, table_with_download, with_replay_links)
+from reports.pages.common import (
+    cached,
+    card_filters,
+    count,
+    example_buttons,
+    glossary,
+    page_header,
+    pct,
+    percent,
+    pts,
+    table_with_download,
+    with_replay_links,
+)
 
 HELP = {
     "twins": "matches (x seat) played on the same seed, seat and decks under both versions",

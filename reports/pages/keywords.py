@@ -10,8 +10,17 @@ import polars as pl
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from reports.pages.common import (cached, count, example_buttons, filtered_page, pct, percent, pts,
-                                  table_with_download, with_replay_links)
+from reports.pages.common import (
+    cached,
+    count,
+    example_buttons,
+    filtered_page,
+    pct,
+    percent,
+    pts,
+    table_with_download,
+    with_replay_links,
+)
 
 HELP = {
     "seats exposed": "match seats that played at least one card carrying the keyword (the sample size of 'with')",

@@ -6,8 +6,17 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import (cached, count, example_buttons, filtered_page, pct, percent, table_with_download,
-                                  win_rate_config, with_replay_links)
+from reports.pages.common import (
+    cached,
+    count,
+    example_buttons,
+    filtered_page,
+    pct,
+    percent,
+    table_with_download,
+    win_rate_config,
+    with_replay_links,
+)
 
 HELP = {
     "win rate": "matches the row deck won against the column deck, over all their matches (a draw is not a win); "

@@ -7,7 +7,6 @@ import streamlit as st
 
 from reports.pages.common import cached, page_start, table_with_download
 
-
 RUN_COLUMNS = {
     "run_id": st.column_config.NumberColumn("run", format="%d"), "rules_version": "rules version",
     "pilots": st.column_config.TextColumn("pilots", help="the AI pilot of each deck slot"),

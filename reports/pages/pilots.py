@@ -5,7 +5,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from reports import db, ladder as lad
+from reports import db
+from reports import ladder as lad
 from reports.pages.common import count, db_path, glossary, pct, table_with_download
 
 NO_LADDER = ("No ladder in this store yet. `workbench ladder` plays every pair of pilots over the game's "

@@ -20,13 +20,41 @@ from __future__ import annotations
 from typing import Any
 
 from sim.alleyway import field
-from sim.alleyway.actions import (ACTIVATE, ATTACK, AWAKEN, CHOOSE, DEPLOY, FLIP, GUTTER, HEAVY, KEEP, NEXT, PLAY,
-                                  PROMOTE, REDRAW, SET, SWITCH, Action)
+from sim.alleyway.actions import (
+    ACTIVATE,
+    ATTACK,
+    AWAKEN,
+    CHOOSE,
+    DEPLOY,
+    FLIP,
+    GUTTER,
+    HEAVY,
+    KEEP,
+    NEXT,
+    PLAY,
+    PROMOTE,
+    REDRAW,
+    SET,
+    SWITCH,
+    Action,
+)
 from sim.alleyway.blank import blank_state
 from sim.alleyway.hidden import sees_hidden
 from sim.alleyway.pool import CHARACTER, LEADER_CARD, Pool
-from sim.alleyway.state import (BACK_BASE, BRAWL, DEFEATED, DEPLOYMENT, DIRECT, DORMANT, LEADER, ON_FIELD,
-                                REGROUP, AlleyState, Back, Unit)
+from sim.alleyway.state import (
+    BACK_BASE,
+    BRAWL,
+    DEFEATED,
+    DEPLOYMENT,
+    DIRECT,
+    DORMANT,
+    LEADER,
+    ON_FIELD,
+    REGROUP,
+    AlleyState,
+    Back,
+    Unit,
+)
 from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
 

@@ -32,8 +32,10 @@ from cardsdb.registry import GAMES
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 from workbench import games
-from workbench.bench.driver import pairings  # noqa: F401  (also imported from here by tools)
-from workbench.bench.driver import match_seating
+from workbench.bench.driver import (
+    match_seating,
+    pairings,  # noqa: F401  (also imported from here by tools)
+)
 from workbench.bench.ratios import shown as rate
 from workbench.errors import UserError
 from workbench.farm import default_workers
@@ -245,7 +247,7 @@ def stats_calibration(game_list: list[str] | None, blocks: int, sizes: list[int]
     moderately buffed card at each size, how often it flags an unchanged card, the deck-level A/A
     false-positive rate, the variance pairing saves on the real change, and the planted card's
     value change. ``db`` keeps the runs (resumable, extendable); default a scratch store."""
-    from workbench.calibration import calibrate, summary_rows
+    from workbench.calibration import calibrate
 
     chosen = game_list or list(GAMES)
     with tempfile.TemporaryDirectory() as tmp:

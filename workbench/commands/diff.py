@@ -84,7 +84,7 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
               f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
     flagged = r["flagged_cards"]
     out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
-              f"Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
+              "Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
                                             for c in flagged.iter_rows(named=True)) if flagged.height else "none"))
     sig = r["significant_cards"]
     out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "

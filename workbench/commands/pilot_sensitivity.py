@@ -6,7 +6,6 @@ premium (reports/pilot_sensitivity.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -148,7 +147,7 @@ def show(game: str, rules: str, matches: int, seed: int, runs: list[tuple[str, i
                   "-" if r["premium_q"] is None else f"{r['premium_q']:.3g}", "yes" if r["paired"] else "no")
     out.print(t)
     sig = premium.filter(pl.col("premium_significant"))
-    out.print(f"cards with a significant skill premium (Benjamini-Yekutieli, FDR 5%): "
+    out.print("cards with a significant skill premium (Benjamini-Yekutieli, FDR 5%): "
               + (", ".join(f"{r['card']} {_pts(r['premium'])} pts" for r in sig.iter_rows(named=True)) or "none"))
     out.print(Text.assemble(("Conclusions that change between pilots", "bold"), " (backed by the 95% intervals):"))
     supported = changes.filter(pl.col("supported"))

@@ -3,8 +3,16 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import (CHANCE_SAMPLES, belief, best_of, finish_turn_greedily, one_ply_ranking,
-                                       reseed_chance, turn_over, used_chance)
+from sim.core.pilots.lookahead import (
+    CHANCE_SAMPLES,
+    belief,
+    best_of,
+    finish_turn_greedily,
+    one_ply_ranking,
+    reseed_chance,
+    turn_over,
+    used_chance,
+)
 
 # With more legal actions than this, only the best PLAN_WIDTH by their one-ply value (the choice
 # each opens resolved, as greedy judges them) are planned to the end of the turn: an Allegiance
@@ -43,7 +51,7 @@ class PlannerPilot(Pilot):
 
     def line_value(self, root: Any, action: Any) -> float:
         """The end-of-turn value of taking ``action`` and finishing the turn greedily."""
-        engine, seat, rng = self.engine, self.seat, self.rng
+        engine, rng = self.engine, self.rng
         trial = engine.clone(root)
         engine.apply(trial, action)
         if not used_chance(trial):
