@@ -16,7 +16,6 @@ from sim.allegiance.pool import STRONGHOLD, TACTIC, WARRIOR
 from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, AllegianceState
 from sim.core.events import NO_ID
 
-
 # --- formations -------------------------------------------------------------------------------------
 
 def in_formation(state: AllegianceState, cell: int) -> bool:

@@ -9,7 +9,6 @@ from sim.allegiance.pool import STRONGHOLD, WARRIOR
 from sim.allegiance.state import NO_CARD, AllegianceState, Unit
 from sim.core.events import NO_ID
 
-
 # --- who an effect lands on ----------------------------------------------------------------------
 
 def subjects(state: AllegianceState, seat: int, to: str, self_cell: int, target_cell: int,

@@ -5,8 +5,22 @@ import random
 from typing import Any
 
 from sim.allegiance import scenario as scenario_mod
-from sim.allegiance.actions import (ATTACK, CELL, DECLINE, DEPLOY, DISCARD, END, MOVE, MUSTER, P_DEPLOY, SOUL,
-                                    SUPPLY, SUPPORT, TACTIC, Action)
+from sim.allegiance.actions import (
+    ATTACK,
+    CELL,
+    DECLINE,
+    DEPLOY,
+    DISCARD,
+    END,
+    MOVE,
+    MUSTER,
+    P_DEPLOY,
+    SOUL,
+    SUPPLY,
+    SUPPORT,
+    TACTIC,
+    Action,
+)
 from sim.allegiance.combat import answer, declare_attack, soul_combat
 from sim.allegiance.effects import reveal_stronghold
 from sim.allegiance.evaluate import evaluate
@@ -21,8 +35,8 @@ from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams, shuffle
-from sim.core.state import new_generation, release_hold
 from sim.core.scenario import named_action
+from sim.core.state import new_generation, release_hold
 
 
 class AllegianceDeck:

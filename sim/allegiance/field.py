@@ -19,7 +19,6 @@ from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNI
 from sim.allegiance.state import AllegianceState, Unit
 from sim.core.events import NO_ID
 
-
 # --- the Muster Zone and deploying ---------------------------------------------------------------------
 
 def beast_ready(state: AllegianceState, card) -> bool:

@@ -6,9 +6,27 @@ own Warriors. Every action is built once per rules version and reused (``Table``
 immutable values, and a decision only picks them out."""
 from __future__ import annotations
 
-from sim.allegiance.actions import (ATTACK, CELL, DECLINE_TACTIC, DEPLOY, DISCARD, END_TURN, FROM_HAND,
-                                    FROM_MUSTER, MOVE, MUSTER, P_DEFEND, P_DEPLOY, P_DISCARD, P_MOVE, SOUL,
-                                    SUPPLY, SUPPORT, TACTIC, Action)
+from sim.allegiance.actions import (
+    ATTACK,
+    CELL,
+    DECLINE_TACTIC,
+    DEPLOY,
+    DISCARD,
+    END_TURN,
+    FROM_HAND,
+    FROM_MUSTER,
+    MOVE,
+    MUSTER,
+    P_DEFEND,
+    P_DEPLOY,
+    P_DISCARD,
+    P_MOVE,
+    SOUL,
+    SUPPLY,
+    SUPPORT,
+    TACTIC,
+    Action,
+)
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import tactic_options
 from sim.allegiance.field import aim, beast_ready, deploy_cells, reachable, supply_targets, support_masks

@@ -29,8 +29,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.allegiance.actions import (ATTACK, CELL, DECLINE, DEPLOY, DISCARD, END, MOVE, MUSTER, P_DEFEND,
-                                    P_DEPLOY, P_DISCARD, P_MOVE, SOUL, SUPPLY, SUPPORT, TACTIC, Action)
+from sim.allegiance.actions import (
+    ATTACK,
+    CELL,
+    DECLINE,
+    DEPLOY,
+    DISCARD,
+    END,
+    MOVE,
+    MUSTER,
+    P_DEFEND,
+    P_DEPLOY,
+    P_DISCARD,
+    P_MOVE,
+    SOUL,
+    SUPPLY,
+    SUPPORT,
+    TACTIC,
+    Action,
+)
 from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool

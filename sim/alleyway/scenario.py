@@ -54,6 +54,8 @@ from sim.alleyway.state import (
     AlleyState,
     Back,
     Unit,
+    back_slot,
+    decode,
 )
 from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
@@ -78,7 +80,7 @@ MAX_SEATS = 4  # the duel and the four-player free-for-all (Turf Defense is not 
 def target_name(state: AlleyState, target: int) -> str:
     if target < 0:
         return "skip"
-    seat, index = target >> 5, target & 31
+    seat, index = decode(target)
     if index == DIRECT:
         return f"p{seat}.direct"
     if index == LEADER:
@@ -132,7 +134,7 @@ def describe_choice(state: AlleyState, option: int) -> str:
     if what in ("spring", "offer"):
         if option < 0:
             return "pass"
-        return f"{'spring' if what == 'spring' else 'flip'} {pool.back_names[(option & 31) - BACK_BASE]}"
+        return f"{'spring' if what == 'spring' else 'flip'} {pool.back_names[back_slot(option)]}"
     if what == "bet":
         return "bet" if option == 1 else "no bet"
     if what == "opponent":
