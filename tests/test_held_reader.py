@@ -127,7 +127,8 @@ def test_a_reader_holding_the_store_longer_than_the_old_limit_does_not_fail_the_
                    and db.query(path, "SELECT count(*) FROM chunks").item()):
             assert run.poll() is None and time.monotonic() < deadline, run.communicate()
             time.sleep(0.5)  # the first batch is stored: the run is writing
-        with duckdb.connect(str(path), read_only=True):
+        # the writer may be storing a batch this very moment: wait for the file like any reader
+        with db.when_free(path, lambda: duckdb.connect(str(path), read_only=True)):
             held_from = time.monotonic()
             time.sleep(65)
             assert run.poll() is None, "the run ended while the file was held"
