@@ -39,6 +39,17 @@ def init_worker(payload: dict) -> None:
                 decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
 
 
+def worker_engine() -> Any:
+    """The engine this worker's run plays with (after ``init_worker``)."""
+    return _CTX["engine"]
+
+
+def use_engine(engine: Any) -> None:
+    """Play this worker's run with ``engine`` instead, e.g. one that wraps it to check every
+    position (the soak, workbench/bench/soak.py); the rest of the run's setup stays."""
+    _CTX["engine"] = engine
+
+
 def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     """Play every match of a chunk; write its event-log part; return (chunk, tables, worker
     seconds, event rows). The part is written under a temporary name and renamed, so it is

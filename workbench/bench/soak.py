@@ -65,9 +65,9 @@ def init_checked_worker(payload: dict) -> None:
     """The farm's duel worker set-up, then its engine wrapped so the invariants are checked
     (``payload["soak_check"]``: one of CHECKS)."""
     duel_chunk.init_worker(payload)
-    context = duel_chunk._CTX  # the worker's run context: chunk.py offers no hook for a wrapped engine
-    if not isinstance(context["engine"], CheckedEngine):
-        context["engine"] = CheckedEngine(context["engine"], payload["soak_check"] == "decision")
+    engine = duel_chunk.worker_engine()
+    if not isinstance(engine, CheckedEngine):  # a run's setup is kept per process: wrap once
+        duel_chunk.use_engine(CheckedEngine(engine, payload["soak_check"] == "decision"))
 
 
 WORKER = (init_checked_worker, duel_chunk.play_chunk)
