@@ -77,6 +77,38 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     assert db.query(store.path, "SELECT count(*) AS n FROM matches")["n"][0] == 120
 
 
+def set_up_nothing(payload):
+    """A worker's setup for the dropped-task test: nothing to set up."""
+
+
+def play_slowly(chunk):
+    """A chunk that takes long enough to be cancelled while it runs."""
+    import time
+
+    time.sleep(1.0)
+    return chunk
+
+
+@pytest.mark.slow
+def test_a_task_the_scheduler_drops_is_submitted_again():
+    """A task the scheduler forgets (seen once when a worker was killed: `cancelled for reason:
+    already forgotten`) is played again under a new key, not raised as the run's end."""
+    from distributed import Future
+
+    from workbench.executors import DaskExecutor
+
+    executor = DaskExecutor("local:1", {"run_id": 1}, (set_up_nothing, play_slowly))
+    try:
+        executor.submit(7)
+        (key,) = executor.chunk_of
+        Future(key, executor.client).cancel()  # what the scheduler's forgetting looks like from here
+        results = [executor.next_done(timeout=30) for _ in range(2)]
+    finally:
+        executor.close()
+    assert results == [None, 7]  # the dropped task, then the chunk played again
+    assert executor.pool_breaks == 1 and executor.cancelled == {7: 1}
+
+
 def test_campaign_batches_run_on_a_local_cluster_with_the_same_results(tmp_path):
     """simulate-run takes --cluster and --parts like simulate: the same campaign runs, fights
     and fight event logs as local processes."""

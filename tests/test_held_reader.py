@@ -113,34 +113,34 @@ def test_the_holder_is_named_from_duckdbs_lock_error():
 
 @pytest.mark.slow
 def test_a_reader_holding_the_store_longer_than_the_old_limit_does_not_fail_the_run(tmp_path):
-    """A `workbench simulate` beside a read-only connection held for 65 s (the writer used to
-    give up after 60): the run waits, then ends done with every match."""
+    """A `workbench simulate` started while a read-only connection holds the store for 65 s (the
+    writer used to give up after 60): the run waits as long as it takes, then ends done with every
+    match. The hold starts before the run, so a fast machine cannot finish the run before the hold
+    (the batch writer's own wait is tested above, in-process)."""
     path = tmp_path / "held.duckdb"
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
-    run = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks",
-                            "goblin-gold-gang,lawmen-posse", "--matches", "60", "--chunk-size", "2", "--workers", "1",
-                            "--db", str(path), "--quiet"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    command = [sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse",
+               "--chunk-size", "2", "--workers", "1", "--db", str(path), "--quiet"]
+    subprocess.run([*command, "--matches", "2"], cwd=ROOT, env=env, check=True, capture_output=True)  # the store exists
+    holder = hold(path, 65.0)
+    held_from = time.monotonic()
+    run = subprocess.Popen([*command, "--matches", "60", "--seed", "7"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 240
-        while not (path.exists() and db.has_tables(path, "chunks")
-                   and db.query(path, "SELECT count(*) FROM chunks").item()):
-            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
-            time.sleep(0.5)  # the first batch is stored: the run is writing
-        # the writer may be storing a batch this very moment: wait for the file like any reader
-        with db.when_free(path, lambda: duckdb.connect(str(path), read_only=True)):
-            held_from = time.monotonic()
-            time.sleep(65)
-            assert run.poll() is None, "the run ended while the file was held"
+        while holder.poll() is None:
+            assert run.poll() is None, ("the run ended while the file was held", run.communicate())
+            time.sleep(1.0)
         out, err = run.communicate(timeout=300)
     finally:
-        if run.poll() is None:
-            run.kill()
+        for process in (run, holder):
+            if process.poll() is None:
+                process.kill()
     assert run.returncode == 0, err
     assert time.monotonic() - held_from > 65
-    assert f"held by process {os.getpid()}" in err and "free again after" in err, err
-    assert db.query(path, "SELECT status, matches_done, matches_target FROM runs").rows() == [("done", 60, 60)]
-    assert db.query(path, "SELECT count(*), count(DISTINCT match_no) FROM matches").rows() == [(60, 60)]
+    assert f"held by process {holder.pid}" in err and "free again after" in err, err
+    assert db.query(path, "SELECT status, matches_done, matches_target FROM runs ORDER BY run_id").rows() == [
+        ("done", 2, 2), ("done", 60, 60)]
+    assert db.query(path, "SELECT count(*), count(DISTINCT match_no) FROM matches WHERE run_id = 2").rows() == [(60, 60)]
 
 
 def test_a_stop_while_a_reader_holds_the_file_still_prints_the_stopped_line(tmp_path, monkeypatch):

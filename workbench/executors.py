@@ -38,7 +38,7 @@ class DaskExecutor:
     """Chunks as tasks on a Dask cluster. A task whose worker dies is rerun elsewhere by the
     scheduler; the writer stores a chunk only once whatever happens."""
 
-    pool_breaks = 0  # the scheduler reruns a dead worker's tasks itself, unseen from here
+    MAX_CANCELLED = 3  # a chunk whose task the scheduler drops this often stops the run
 
     def __init__(self, address: str, payload: dict, worker=(init_worker, play_chunk)):
         self.init_fn, self.play_fn = worker
@@ -51,13 +51,17 @@ class DaskExecutor:
         if size is not None:
             with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
                 self.cluster = LocalCluster(n_workers=size, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
+                                            dashboard_address=None, silence_logs=logging.CRITICAL)
             self.client = Client(self.cluster)
         else:
             self.client = scheduler_client(address)
+        self.raw_payload = payload
         self.payload = self.client.scatter(payload, broadcast=True)
         self.done: queue.Queue = queue.Queue()
         self._slots, self._slots_at = 1, float("-inf")
+        self.chunk_of: dict[str, int] = {}  # a task's key -> its chunk
+        self.cancelled: dict[int, int] = {}  # chunk -> how often the scheduler dropped its task
+        self.pool_breaks = 0  # tasks dropped and submitted again (a worker's death the scheduler reruns itself)
 
     def slots(self) -> int:
         """The cluster's worker threads (at least 1), asked again every few seconds: an adaptive
@@ -70,17 +74,35 @@ class DaskExecutor:
     def submit(self, chunk: int) -> None:
         # a future is done once, when its task finally succeeds or fails: a task whose worker died
         # is rerun by the scheduler before that
-        future = self.client.submit(run_chunk, self.payload, chunk, self.init_fn, self.play_fn, pure=False,
-                                    key=f"chunk-{chunk}-{id(self)}")
+        key = f"chunk-{chunk}-{id(self)}-{self.cancelled.get(chunk, 0)}"
+        self.chunk_of[key] = chunk
+        future = self.client.submit(run_chunk, self.payload, chunk, self.init_fn, self.play_fn, pure=False, key=key)
         future.add_done_callback(self.done.put)
 
     def next_done(self, timeout: float | None = None):
-        """The next finished chunk's result; None if none finished within ``timeout`` seconds."""
+        """The next finished chunk's result; None if none finished within ``timeout`` seconds
+        (or if the scheduler dropped a task, which is then submitted again)."""
+        from distributed.client import FutureCancelledError
+
         try:
             future = self.done.get(timeout=timeout)
         except queue.Empty:
             return None
-        return future.result()
+        chunk = self.chunk_of.pop(future.key)
+        try:
+            return future.result()
+        except FutureCancelledError as exc:
+            # seen when a worker is killed: the scheduler may forget a task (or the scattered
+            # payload with it) instead of rerunning it; the chunk is played again, the payload
+            # scattered anew in case it went with the worker
+            self.cancelled[chunk] = self.cancelled.get(chunk, 0) + 1
+            if self.cancelled[chunk] >= self.MAX_CANCELLED:
+                raise UserError(f"chunk {chunk} was dropped by the Dask scheduler {self.cancelled[chunk]} times "
+                                f"({exc}); the run stops (resumable)") from None
+            self.pool_breaks += 1
+            self.payload = self.client.scatter(self.raw_payload, broadcast=True)
+            self.submit(chunk)
+            return None
 
     def close(self, abort: bool = False) -> None:
         self.client.close()
