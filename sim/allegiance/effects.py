@@ -7,6 +7,7 @@ from __future__ import annotations
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import STRONGHOLD, WARRIOR
 from sim.allegiance.state import NO_CARD, AllegianceState, Unit
+from sim.core.ending import finish as end_match
 from sim.core.events import NO_ID
 
 # --- who an effect lands on ----------------------------------------------------------------------
@@ -243,8 +244,7 @@ def stronghold_cell_for(state: AllegianceState, seat: int, roll: int) -> int:
 
 
 def finish(state: AllegianceState, winner: int | None, reason: str) -> None:
-    if state.over:
-        return
-    state.over, state.winner, state.reason = True, winner, reason
-    state.pending = None
-    _emit(state, NO_ID if winner is None else winner, K.GAME_OVER, NO_ID, NO_ID, 0, NO_ID, reason)
+    """The match ends (sim.core.ending), the first ending standing: both seats' last Strongholds
+    may fall in one step."""
+    if not state.over:
+        end_match(state, winner, reason, K.GAME_OVER)

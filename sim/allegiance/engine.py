@@ -31,6 +31,7 @@ from sim.allegiance.legal import legal_actions
 from sim.allegiance.pool import FACTION_CODES, Pool
 from sim.allegiance.state import AllegianceState, Side
 from sim.allegiance.turns import discard, end_turn, start_turn
+from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
@@ -212,7 +213,7 @@ class AllegianceEngine:
 
     # --- the store --------------------------------------------------------------------------
     def card_name(self, pool: Pool, card_id: int) -> str | None:
-        return pool.cards[card_id].slug if card_id >= 0 else None
+        return card_name(pool, card_id, {})  # Allegiance names no pseudo card
 
 
 def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:

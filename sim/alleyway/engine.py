@@ -31,10 +31,11 @@ from sim.alleyway.frames import ATTACK as ATTACK_FRAME
 from sim.alleyway.frames import COST, ENDTURN, FX, OFFER
 from sim.alleyway.hidden import determinize
 from sim.alleyway.invariants import check_invariants
-from sim.alleyway.kinds import KINDS
+from sim.alleyway.kinds import KINDS, PSEUDO_CARDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import Pool
 from sim.alleyway.state import AlleyState
+from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
 from sim.core.ledger import CardLedger
 from sim.core.rng import Streams
@@ -192,12 +193,7 @@ class AlleyWayEngine:
 
     # --- the store --------------------------------------------------------------------------
     def card_name(self, pool: Pool, card_id: int) -> str | None:
-        """The stored name of a card id in events (negative ids are the player and the leader)."""
-        if card_id == -2:
-            return "player"
-        if card_id == -3:
-            return "leader"
-        return pool.cards[card_id].slug if card_id >= 0 else None
+        return card_name(pool, card_id, PSEUDO_CARDS)
 
 
 ENGINE = AlleyWayEngine()

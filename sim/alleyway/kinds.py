@@ -12,6 +12,7 @@ attack       target = defender card (or -2 player, -3 leader), amount = attacker
 brawl        detail = the outcome ("atk>atk", "blocked", "tie", "down", "ko", "direct")
 morale       a seat's Morale changed: amount = change (negative for a loss), detail = cause
 """
+from sim.core.card_ids import SEAT
 from sim.core.events import EventKinds
 
 KINDS = EventKinds([
@@ -22,5 +23,6 @@ KINDS = EventKinds([
     "rise", "negate", "choose", "fizzle", "shield", "authority", "game_over",
 ])
 
-PLAYER = -2   # "the player" in an event's target column (a direct attack)
-LEADER = -3   # "the Dormant leader" in an event's target column
+PLAYER = SEAT        # "the player" in an event's target column (a direct attack)
+LEADER = SEAT - 1    # "the Dormant leader" in an event's target column
+PSEUDO_CARDS = {PLAYER: "player", LEADER: "leader"}  # what the store calls them

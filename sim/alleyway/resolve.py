@@ -16,7 +16,7 @@ from typing import Callable
 from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.state import AlleyState
-from sim.core.events import NO_ID
+from sim.core.ending import finish as end_match
 
 STEPS: list[Callable] = []  # the step function of each kind of frame (frames.FX ... frames.ENDTURN)
 _end_turn_of_the_out: Callable | None = None  # turns.end_turn_of_the_out
@@ -79,11 +79,9 @@ def take_choice(state: AlleyState, option: int):
 
 
 def finish(state: AlleyState, winner: int | None, reason: str) -> None:
-    state.over, state.winner, state.reason = True, winner, reason
-    state.pending = None
+    """The match ends (sim.core.ending); the frames still stacked never resolve."""
     state.stack.clear()
-    if state.events is not None:
-        state.events.emit(state.turn, NO_ID if winner is None else winner, K.GAME_OVER, detail=reason)
+    end_match(state, winner, reason, K.GAME_OVER)
 
 
 def eliminate(state: AlleyState, seat: int, reason: str) -> None:

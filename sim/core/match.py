@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.core.contract import Engine
+from sim.core.ending import end_as_draw
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.pilots import make_pilot
@@ -26,12 +27,6 @@ class MatchResult:
     events: EventBuffer | None = None
     ledger: CardLedger | None = None
     state: Any = field(default=None, repr=False)
-
-
-def end_as_draw(state: Any, reason: str) -> None:
-    state.over = True
-    state.winner = None
-    state.reason = reason
 
 
 def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: list[str],

@@ -4,7 +4,15 @@ striking first, Barricade shaving hits, Venom after the damage, Stampede's shove
 a sheriff's first-attack boost, Pack's Attack)."""
 from __future__ import annotations
 
-from sim.frontier.effects import break_cover, check_winner, hit_sheriff, hit_unit, process_deaths, run_stack
+from sim.frontier.effects import (
+    SHERIFF_TARGET,
+    break_cover,
+    check_winner,
+    hit_sheriff,
+    hit_unit,
+    process_deaths,
+    run_stack,
+)
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import BARRICADE, FLYING, OVERSHOT, PACK, QUICKDRAW, SHOVE, STAMPEDE, TAUNT, VENOM
 from sim.frontier.state import LANE_OF, SEAT_OF, SHERIFF, Frame, FrontierState, Unit, code
@@ -84,7 +92,7 @@ def attack(state: FrontierState, unit: Unit, target: int) -> None:
     ev = state.events
     if ev is not None:
         ev.emit(state.turn, seat, K.ATTACK, unit.card,
-                -2 if t_lane == SHERIFF else side.lanes[t_lane].card, strike, unit.lane,
+                SHERIFF_TARGET if t_lane == SHERIFF else side.lanes[t_lane].card, strike, unit.lane,
                 f"p{t_seat}.{'sheriff' if t_lane == SHERIFF else pool.lane_names[t_lane]}")
 
     # Cover in a middle lane absorbs the hit (the sheriff behind an empty lane too), unless the

@@ -3,7 +3,8 @@ stack and the choices it waits on, and the win check. Card behaviour is data (po
 module is the only place that knows what each effect does."""
 from __future__ import annotations
 
-from sim.core.events import NO_ID
+from sim.core.card_ids import NO_ID, SEAT
+from sim.core.ending import finish as end_match
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, LAST_STAND, MIDDLE_TIER, SPELL, WANTED
 from sim.frontier.state import (
@@ -22,7 +23,7 @@ from sim.frontier.state import (
     replaced,
 )
 
-SHERIFF_TARGET = -2  # "the sheriff" in an event's target column
+SHERIFF_TARGET = SEAT  # "the sheriff" in an event's target column
 NO_TARGET_OPS = ("draw", "gain_gold", "flip")
 
 
@@ -145,11 +146,9 @@ def check_winner(state: FrontierState) -> None:
 
 
 def finish(state: FrontierState, winner: int | None, reason: str) -> None:
-    state.over, state.winner, state.reason = True, winner, reason
-    state.pending = None
+    """The match ends (sim.core.ending); the effects still stacked never resolve."""
     state.stack.clear()
-    if state.events is not None:
-        state.events.emit(state.turn, NO_ID if winner is None else winner, K.GAME_OVER, detail=reason)
+    end_match(state, winner, reason, K.GAME_OVER)
 
 
 # --- targets -------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
@@ -12,7 +13,7 @@ from sim.core.state import new_generation, release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.combat import attack
-from sim.frontier.effects import choose
+from sim.frontier.effects import SHERIFF_TARGET, choose
 from sim.frontier.evaluate import evaluate
 from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
@@ -23,6 +24,8 @@ from sim.frontier.sheriffs import NO_SHERIFF
 from sim.frontier.state import END as END_PHASE
 from sim.frontier.state import FrontierState, Side
 from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_turn
+
+PSEUDO_CARDS = {SHERIFF_TARGET: "sheriff"}  # what the store calls the pseudo card ids of events
 
 
 class FrontierDeck:
@@ -175,11 +178,8 @@ class FrontierEngine:
         return scenario_mod.snapshot(state)
 
     # --- the store --------------------------------------------------------------------------
-    def card_name(self, pool: Pool, card_id: int) -> str:
-        """The stored name of a card id in events (negative ids are not cards)."""
-        if card_id == -2:
-            return "sheriff"
-        return pool.cards[card_id].slug if card_id >= 0 else None
+    def card_name(self, pool: Pool, card_id: int) -> str | None:
+        return card_name(pool, card_id, PSEUDO_CARDS)
 
 
 def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> FrontierState:
