@@ -21,6 +21,7 @@ from sim.allegiance.actions import (
     TACTIC,
     Action,
 )
+from sim.allegiance.blank import blank_state
 from sim.allegiance.combat import answer, declare_attack, soul_combat
 from sim.allegiance.effects import reveal_stronghold
 from sim.allegiance.evaluate import evaluate
@@ -33,20 +34,20 @@ from sim.allegiance.state import AllegianceState, Side
 from sim.allegiance.turns import discard, end_turn, start_turn
 from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
-from sim.core.events import EventBuffer
-from sim.core.ledger import CardLedger
-from sim.core.rng import Streams, shuffle
+from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.rng import shuffle
 from sim.core.scenario import named_action
-from sim.core.state import new_generation, release_hold
+from sim.core.setup import deal, draw_opening, record_opening_hands
+from sim.core.state import release_hold
 
 
-class AllegianceDeck:
-    """A deck compiled against a pool: the main deck's card ids (sorted, so a file's order does
-    not matter), the two Strongholds and the Bastion, the faction."""
-    __slots__ = ("id", "cards", "strongholds", "bastion", "faction")
+class AllegianceDeck(CompiledDeck):
+    """A deck compiled against a pool: its main deck (sim.core.decks), the two Strongholds
+    (sorted too) and the Bastion, the faction."""
+    __slots__ = ("strongholds", "bastion", "faction")
 
     def __init__(self, deck_id: str, cards: list[int], strongholds: list[int], bastion: int, faction: int):
-        self.id, self.cards = deck_id, tuple(sorted(cards))
+        super().__init__(deck_id, cards)
         self.strongholds, self.bastion, self.faction = tuple(sorted(strongholds)), bastion, faction
 
 
@@ -59,40 +60,26 @@ class AllegianceEngine:
         return Pool(ruleset)
 
     def compile_deck(self, pool: Pool, deck: Any) -> AllegianceDeck:
-        def card_id(slug: str) -> int:
-            if slug not in pool.ids:
-                raise ValueError(f"deck {deck.id}: unknown card {slug!r} in rules version {pool.version}")
-            return pool.ids[slug]
-
-        cards = []
-        for slug, count in deck.cards.items():
-            cards.extend([card_id(slug)] * count)
-        return AllegianceDeck(deck.id, cards, [card_id(s) for s in deck.strongholds], card_id(deck.bastion),
+        cards = card_numbers(pool, deck.id, deck.cards)
+        strongholds = [card_number(pool, deck.id, s, " among its Strongholds") for s in deck.strongholds]
+        return AllegianceDeck(deck.id, cards, strongholds, card_number(pool, deck.id, deck.bastion, " as its Bastion"),
                               FACTION_CODES[deck.faction])
 
     def new_match(self, pool: Pool, decks: list[AllegianceDeck], seed: int, log: bool = True) -> AllegianceState:
         consts = pool.consts
-        streams = Streams(seed)
         state = blank_state(pool, seed, log)
-        shuffled = []
-        for seat, deck in enumerate(decks):
-            side = state.sides[seat]
-            shuffle = streams.shuffle(seat)
-            side.deck = list(deck.cards)
-            shuffle.shuffle(side.deck)
-            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
+
+        def seat_setup(side: Side, _seat: int, deck: AllegianceDeck, rng: random.Random) -> None:
             strongholds = list(deck.strongholds)
-            shuffle.shuffle(strongholds)
+            rng.shuffle(strongholds)  # on the seat's shuffle stream, after its deck
             side.strongholds = [deck.bastion] + strongholds  # drawn from the end: the Bastion comes last
             side.decklist = deck.cards
             side.fortress = tuple(sorted(side.strongholds))
             side.faction = deck.faction
-            for _ in range(min(consts.opening_hand, len(side.deck))):
-                side.hand.append(side.deck.pop())
-        # every real match keeps its card ledger; lookahead clones carry none
-        state.ledger = CardLedger(shuffled)
-        for seat, side in enumerate(state.sides):
-            state.ledger.opening_hand(seat, side.hand)
+            draw_opening(side, consts.opening_hand)
+
+        deal(state, decks, seed, seat_setup)
+        record_opening_hands(state)
         # setup: each seat reveals its top Stronghold onto row B (D6 column, turn 0's dice)
         for seat in range(len(decks)):
             reveal_stronghold(state, seat)
@@ -216,37 +203,6 @@ class AllegianceEngine:
         return card_name(pool, card_id, {})  # Allegiance names no pseudo card
 
 
-def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
-    consts = pool.consts
-    state = AllegianceState.__new__(AllegianceState)
-    state.gen = new_generation()
-    state.pool = pool
-    state.sides = []
-    for _ in range(2):
-        side = Side.__new__(Side)
-        side.ap = side.turns = side.supplies = side.cries = side.tactics = side.faction = 0
-        side.hand, side.deck, side.discard, side.muster = [], [], [], []
-        side.strongholds, side.fallen = [], []
-        side.decklist = side.fortress = ()
-        side.gen = state.gen
-        state.sides.append(side)
-    state.cells = [None] * pool.board.n
-    state.units, state.warriors = (0, 0), (0, 0)
-    state.blight = 0
-    state.blight_supply = consts.blight_tokens
-    state.blight_destroyed = 0
-    state.active = state.to_act = 0
-    state.turn = 0
-    state.over, state.winner, state.reason = False, None, ""
-    state.pending = None
-    state.next_uid = 1
-    state.chance_key, state.chance = chance_key, None
-    state.events = EventBuffer() if log else None
-    state.ledger = None
-    state.memo = [None, None]
-    return state
-
-
 ENGINE = AllegianceEngine()
 
-__all__ = ["ENGINE", "AllegianceEngine", "AllegianceDeck", "blank_state"]
+__all__ = ["ENGINE", "AllegianceEngine", "AllegianceDeck"]

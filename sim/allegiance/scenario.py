@@ -48,6 +48,7 @@ from sim.allegiance.actions import (
     TACTIC,
     Action,
 )
+from sim.allegiance.blank import blank_state
 from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
@@ -106,8 +107,6 @@ def describe(state: AllegianceState, action: Action) -> str:
 # --- positions ---------------------------------------------------------------------------------------
 
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AllegianceState:
-    from sim.allegiance.engine import blank_state  # engine imports this module
-
     consts = pool.consts
     fields = Fields(setup, "setup", SETUP_KEYS, MAX_NUMBER)
     seats = seat_specs(setup, 2, 2, GAME)

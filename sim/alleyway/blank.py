@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from sim.alleyway.pool import NO_DISCOUNT, Pool
 from sim.alleyway.state import DORMANT, AlleyState, Side
-from sim.core.events import EventBuffer
-from sim.core.state import new_generation
+from sim.core.setup import new_state
 
 
 def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleyState:
     consts = pool.consts
-    state = AlleyState.__new__(AlleyState)
-    state.gen = new_generation()
-    state.pool = pool
-    state.sides = []
+    state = new_state(AlleyState, pool, chance_key, log)
     for _ in range(n_seats):
         side = Side.__new__(Side)
         side.morale = consts.starting_morale
@@ -28,16 +24,11 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
         side.cards = ()
         side.aura_atk = side.aura_def = 0
         state.sides.append(side)
-    state.active = state.to_act = state.first = 0
-    state.turn = 0
+    state.first = 0
     state.phase = "setup"
-    state.over, state.winner, state.reason = False, None, ""
-    state.stack, state.pending, state.temp, state.risen, state.once = [], None, [], [], []
-    state.next_uid = 1
+    state.stack, state.temp, state.risen, state.once = [], [], [], []
     state.auras_stale = state.discounts_stale = True
     state.discounts = (NO_DISCOUNT,) * n_seats
     state.known = ()
-    state.chance_key, state.chance, state.chance_gen = chance_key, None, 0
-    state.events = EventBuffer() if log else None
-    state.ledger = None
+    state.chance_gen = 0
     return state

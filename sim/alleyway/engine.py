@@ -34,21 +34,22 @@ from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS, PSEUDO_CARDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import Pool
-from sim.alleyway.state import AlleyState
+from sim.alleyway.state import AlleyState, Side
 from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
-from sim.core.ledger import CardLedger
-from sim.core.rng import Streams
+from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.setup import deal, draw_opening
 from sim.core.state import release_hold
 
 
-class AlleyDeck:
-    """A deck compiled against a pool: card ids sorted (a file's line order does not matter), the
-    Hideout and the leader."""
-    __slots__ = ("id", "cards", "hideout", "leader")
+class AlleyDeck(CompiledDeck):
+    """A deck compiled against a pool: its cards (sim.core.decks), the Hideout (sorted too) and
+    the leader."""
+    __slots__ = ("hideout", "leader")
 
     def __init__(self, deck_id: str, cards: list[int], hideout: list[int], leader: int):
-        self.id, self.cards, self.hideout, self.leader = deck_id, tuple(sorted(cards)), tuple(sorted(hideout)), leader
+        super().__init__(deck_id, cards)
+        self.hideout, self.leader = tuple(sorted(hideout)), leader
 
 
 CHOICES = {
@@ -73,39 +74,24 @@ class AlleyWayEngine:
         return Pool(ruleset)
 
     def compile_deck(self, pool: Pool, deck: Any) -> AlleyDeck:
-        def ids(counts: dict, where: str) -> list[int]:
-            out = []
-            for slug, count in counts.items():
-                if slug not in pool.ids:
-                    raise ValueError(f"deck {deck.id}: unknown card {slug!r} in {where} (rules {pool.version})")
-                out.extend([pool.ids[slug]] * count)
-            return out
-
-        if deck.leader not in pool.ids:
-            raise ValueError(f"deck {deck.id}: unknown leader {deck.leader!r} in rules version {pool.version}")
-        return AlleyDeck(deck.id, ids(deck.cards, "cards"), ids(deck.hideout, "hideout"), pool.ids[deck.leader])
+        leader = card_number(pool, deck.id, deck.leader, " as its leader")
+        return AlleyDeck(deck.id, card_numbers(pool, deck.id, deck.cards),
+                         card_numbers(pool, deck.id, deck.hideout, " in its Hideout"), leader)
 
     def new_match(self, pool: Pool, decks: list[AlleyDeck], seed: int, log: bool = True) -> AlleyState:
         consts = pool.consts
-        streams = Streams(seed)
         state = blank_state(pool, len(decks), seed, log)
-        shuffled = []
-        for seat, deck in enumerate(decks):
-            side = state.sides[seat]
-            side.deck = list(deck.cards)
-            streams.shuffle(seat).shuffle(side.deck)
-            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
+
+        def seat_setup(side: Side, _seat: int, deck: AlleyDeck, _rng) -> None:
             side.hideout = list(deck.hideout)
             side.cards = tuple(sorted(deck.cards + deck.hideout))
             side.leader = deck.leader
             side.influence = pool.cards[deck.leader].influence
             side.redraws = consts.redraws
-            for _ in range(min(consts.opening_hand, len(side.deck))):
-                side.hand.append(side.deck.pop())
-        # every real match keeps its card ledger (card metrics need it even when the event log is
-        # sampled away); lookahead clones carry neither
-        state.ledger = CardLedger(shuffled)
-        turns.begin_match(state)
+            draw_opening(side, consts.opening_hand)
+
+        deal(state, decks, seed, seat_setup)
+        turns.begin_match(state)  # the opening hands are recorded after the redraws
         return state
 
     # --- play -------------------------------------------------------------------------------
@@ -198,4 +184,4 @@ class AlleyWayEngine:
 
 ENGINE = AlleyWayEngine()
 
-__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck", "blank_state"]
+__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck"]

@@ -24,6 +24,7 @@ from sim.alleyway.state import (
     decode,
 )
 from sim.core.rng import stream
+from sim.core.setup import record_opening_hands
 from sim.core.state import holds_turn
 
 # --- the opening hand ------------------------------------------------------------------------------
@@ -66,9 +67,7 @@ def _next_to_decide(state: AlleyState) -> None:
 
 
 def _opening_done(state: AlleyState) -> None:
-    if state.ledger is not None:
-        for seat, side in enumerate(state.sides):
-            state.ledger.opening_hand(seat, side.hand)
+    record_opening_hands(state)
     begin_turn(state, state.first)
     run(state)
 

@@ -6,12 +6,13 @@ from typing import Any
 
 from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
-from sim.core.events import EventBuffer
-from sim.core.ledger import CardLedger
-from sim.core.rng import Streams, shuffle
-from sim.core.state import new_generation, release_hold
+from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.rng import shuffle
+from sim.core.setup import deal, draw_opening, record_opening_hands
+from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
+from sim.frontier.blank import blank_state, set_deputies, set_sheriff
 from sim.frontier.combat import attack
 from sim.frontier.effects import SHERIFF_TARGET, choose
 from sim.frontier.evaluate import evaluate
@@ -28,15 +29,14 @@ from sim.frontier.turns import end_turn, finish_turn, opening_hand_size, start_t
 PSEUDO_CARDS = {SHERIFF_TARGET: "sheriff"}  # what the store calls the pseudo card ids of events
 
 
-class FrontierDeck:
-    """A deck compiled against a pool: card ids (sorted, so a file's line order does not matter),
-    the sheriff, the two Deputies, and an optional starting HP and HP cap (Frontier Run carries
-    trail HP from fight to fight)."""
-    __slots__ = ("id", "cards", "sheriff", "deputies", "hp", "max_hp")
+class FrontierDeck(CompiledDeck):
+    """A deck compiled against a pool: its cards (sim.core.decks), the sheriff, the two Deputies,
+    and an optional starting HP and HP cap (Frontier Run carries trail HP from fight to fight)."""
+    __slots__ = ("sheriff", "deputies", "hp", "max_hp")
 
     def __init__(self, deck_id: str, cards: list[int], sheriff: int = NO_SHERIFF,
                  deputies: tuple = (), hp: int | None = None, max_hp: int | None = None):
-        self.id, self.cards = deck_id, tuple(sorted(cards))
+        super().__init__(deck_id, cards)
         self.sheriff, self.deputies, self.hp = sheriff, tuple(deputies), hp
         self.max_hp = max_hp if max_hp is not None else hp
 
@@ -52,35 +52,20 @@ class FrontierEngine:
         return pool
 
     def compile_deck(self, pool: Pool, deck: Any) -> FrontierDeck:
-        cards = []
-        for slug in list(deck.cards) + list(deck.deputies):
-            if slug not in pool.ids:
-                raise ValueError(f"deck {deck.id}: unknown card {slug!r} in rules version {pool.version}")
-        for slug, count in deck.cards.items():
-            cards.extend([pool.ids[slug]] * count)
-        return FrontierDeck(deck.id, cards, pool.sheriff_ids[deck.sheriff],
-                            tuple(pool.ids[d] for d in deck.deputies))
+        return FrontierDeck(deck.id, card_numbers(pool, deck.id, deck.cards), pool.sheriff_ids[deck.sheriff],
+                            tuple(card_number(pool, deck.id, d, " among its deputies") for d in deck.deputies))
 
     def new_match(self, pool: Pool, decks: list[FrontierDeck], seed: int, log: bool = True) -> FrontierState:
-        streams = Streams(seed)
         state = blank_state(pool, len(decks), seed, log)
-        shuffled = []
-        for seat, deck in enumerate(decks):
-            side = state.sides[seat]
-            side.deck = list(deck.cards)
+
+        def seat_setup(side: Side, seat: int, deck: FrontierDeck, _rng) -> None:
             side.decklist = deck.cards
             set_sheriff(state, seat, deck.sheriff, deck.hp, deck.max_hp)
             set_deputies(side, deck.deputies)
-            streams.shuffle(seat).shuffle(side.deck)
-            shuffled.append(list(side.deck))  # the order before any draw, for the ledger
-            hand = opening_hand_size(pool, seat, deck.sheriff)
-            for _ in range(min(hand, len(side.deck))):
-                side.hand.append(side.deck.pop())
-        # every real match keeps its card ledger (card metrics need it even when the event
-        # log is sampled away); lookahead clones carry neither
-        state.ledger = CardLedger(shuffled)
-        for seat, side in enumerate(state.sides):
-            state.ledger.opening_hand(seat, side.hand)
+            draw_opening(side, opening_hand_size(pool, seat, deck.sheriff))
+
+        deal(state, decks, seed, seat_setup)
+        record_opening_hands(state)
         start_turn(state, 0)
         return state
 
@@ -182,75 +167,6 @@ class FrontierEngine:
         return card_name(pool, card_id, PSEUDO_CARDS)
 
 
-def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> FrontierState:
-    consts = pool.consts
-    state = FrontierState.__new__(FrontierState)
-    state.gen = new_generation()
-    state.pool = pool
-    state.sides = []
-    for _ in range(n_seats):
-        side = Side.__new__(Side)
-        side.hp = side.max_hp = consts.starting_hp
-        side.mana = side.gold = side.gold_bonus = side.turns = 0
-        side.hand, side.deck, side.discard = [], [], []
-        side.lanes = [None] * pool.n_lanes
-        side.cover = [0] * pool.n_middle
-        side.decklist = ()
-        side.sheriff = NO_SHERIFF
-        side.deputies, side.dzone, side.dused = (), [], []
-        side.mana_bonus = side.zix_left = side.trims_left = 0
-        side.attacked = False
-        side.gen, side.value = state.gen, None
-        state.sides.append(side)
-    state.active = state.to_act = 0
-    state.turn = 0
-    state.phase = "setup"
-    state.over, state.winner, state.reason = False, None, ""
-    state.stack, state.pending, state.temp = [], None, []
-    state.next_uid = 1
-    state.chance_key, state.chance = chance_key, None
-    state.events = EventBuffer() if log else None
-    state.ledger = None
-    # no hold: sim.core.state reads an unset hold as None; set, the reads do not raise and catch
-    # an AttributeError each time (lookahead asks at every step)
-    state.hold = None
-    return state
-
-
-def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = None,
-                max_hp: int | None = None) -> None:
-    """The sheriff's starting passives: its starting HP (Ironhold's 35), its discard-to-draw uses
-    (Zix's one), its starting Cover (Reedwick's, centre lanes first). ``hp`` and ``max_hp``
-    override the starting HP and its cap (Frontier Run's trail HP)."""
-    consts = state.pool.consts
-    passives = state.pool.sheriffs[sheriff]
-    side = state.sides[seat]
-    side.sheriff = sheriff
-    side.hp = side.max_hp = hp if hp is not None else passives.start_hp
-    if max_hp is not None:
-        side.max_hp = max(max_hp, side.hp)
-    side.zix_left = passives.discard_uses
-    for lane in centre_out(state.pool.n_middle)[:passives.start_cover]:
-        side.cover[lane] = min(consts.max_cover_per_lane, side.cover[lane] + 1)
-
-
-def centre_out(n: int) -> list[int]:
-    """Middle lanes from the centre outwards: 5 lanes give m3, m2, m4, m1, m5."""
-    mid = (n - 1) // 2
-    order = [mid]
-    for step in range(1, n):
-        for lane in (mid - step, mid + step):
-            if 0 <= lane < n and lane not in order:
-                order.append(lane)
-    return order
-
-
-def set_deputies(side: Side, deputies: tuple) -> None:
-    side.deputies = tuple(deputies)
-    side.dzone = [0] * len(deputies)  # ready from the first turn
-    side.dused = [0] * len(deputies)
-
-
 ENGINE = FrontierEngine()
 
-__all__ = ["ENGINE", "FrontierEngine", "FrontierDeck", "blank_state"]
+__all__ = ["ENGINE", "FrontierEngine", "FrontierDeck"]

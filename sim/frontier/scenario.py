@@ -24,7 +24,9 @@ from typing import Any
 
 from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
+from sim.core.setup import draw_opening
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
+from sim.frontier.blank import blank_state, set_deputies, set_sheriff
 from sim.frontier.combat import power
 from sim.frontier.pool import CREATURE, DEPUTY, FLAG_KEYWORDS, Pool
 from sim.frontier.sheriffs import NO_SHERIFF, SHERIFF_NAMES
@@ -84,8 +86,6 @@ MAX_ATTACKS = 2  # a Double Barrel creature's attacks in a turn, the most any cr
 
 
 def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
-    from sim.frontier.engine import blank_state  # engine imports this module
-
     fields = Fields(setup, "setup", ("active", "turn", "seats", "start"), MAX_NUMBER)
     seats = seat_specs(setup, 2, 2, GAME)
     state = blank_state(pool, len(seats), seed, log=True)
@@ -104,19 +104,13 @@ def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
 
 def _start_match(state: FrontierState) -> None:
     """Opening hands from the top of each written deck, then seat 0's first turn."""
-    from sim.frontier.engine import set_sheriff
-
     for seat, side in enumerate(state.sides):
         set_sheriff(state, seat, side.sheriff)
-        hand = opening_hand_size(state.pool, seat, side.sheriff)
-        for _ in range(min(hand, len(side.deck))):
-            side.hand.append(side.deck.pop())
+        draw_opening(side, opening_hand_size(state.pool, seat, side.sheriff))
     start_turn(state, 0)
 
 
 def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start: bool = False) -> None:
-    from sim.frontier.engine import set_deputies
-
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
     fields = Fields(spec, where, SEAT_KEYS, MAX_NUMBER)
