@@ -13,13 +13,6 @@ from sim.registry import ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# cycles other work is still removing, by game: a cycle not listed here fails the test
-KNOWN_CYCLES = {
-    "frontier": [{"effects", "turns"}, {"engine", "scenario"}],
-    "allegiance": [{"engine", "scenario"}],
-}
-
-
 def sibling_imports(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """For each module of ``package`` (by its short name), the sibling modules it imports."""
     folder = root / package.replace(".", "/")
@@ -60,9 +53,8 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_no_import_cycle_in_the_engine_package(game):
-    found = cycles(sibling_imports(ENGINES[game]))
-    new = [sorted(part) for part in found if part not in KNOWN_CYCLES.get(game, [])]
-    assert not new, f"{ENGINES[game]}: import cycles {new}"
+    found = [sorted(part) for part in cycles(sibling_imports(ENGINES[game]))]
+    assert not found, f"{ENGINES[game]}: import cycles {found}"
 
 
 def test_a_cycle_is_found_even_through_an_import_inside_a_function():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sim.core.card_ids import NO_ID, SEAT
 from sim.core.ending import finish as end_match
+from sim.frontier.draw import draw_card
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DEPUTY, FERAL, FLIP_CHARGED, IRONCLAD, LAST_STAND, MIDDLE_TIER, SPELL, WANTED
 from sim.frontier.state import (
@@ -338,7 +339,6 @@ def apply_effect(state: FrontierState, seat: int, fx, targets: list[int], card: 
     op = fx.op
     ev = state.events
     if op == "draw":
-        from sim.frontier.turns import draw_card
         for _ in range(fx.amount):
             if state.sides[seat].deck:
                 draw_card(state, seat)

@@ -4,11 +4,12 @@ Deputy, its off-board ability), and the sheriff's discard-to-draw (Zix's)."""
 from __future__ import annotations
 
 from sim.core.events import NO_ID
+from sim.frontier.draw import draw_card
 from sim.frontier.effects import run_effects
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import AMBUSH, CREATURE, CardDef
 from sim.frontier.state import ON_FIELD, FrontierState, Side, Unit, removed, replaced
-from sim.frontier.turns import attacks_per_turn, draw_card
+from sim.frontier.turns import attacks_per_turn
 
 
 def mana_cost(side: Side, card: CardDef, pool) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from sim.core.state import holds_turn
+from sim.frontier.draw import draw_card
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
 from sim.frontier.pool import DOUBLE_BARREL
@@ -10,24 +11,6 @@ from sim.frontier.state import ACTION, DRAW, END, RESOURCE, Frame, FrontierState
 
 def attacks_per_turn(kw: int) -> int:
     return 2 if kw & DOUBLE_BARREL else 1
-
-
-def draw_card(state: FrontierState, seat: int) -> None:
-    """Move the top card of the deck to the hand; over the hand limit it is burned (discarded)."""
-    side = state.own_side(seat)
-    card = side.deck[-1]
-    side.deck = side.deck[:-1]  # a new list: forks share the old one (state.py)
-    ev = state.events
-    if len(side.hand) >= state.pool.consts.hand_limit:
-        side.discard = side.discard + [card]
-        if ev is not None:
-            ev.emit(state.turn, seat, K.BURN, card)
-        return
-    side.hand = side.hand + [card]
-    if state.ledger is not None:
-        state.ledger.draw(seat, card, side.turns)
-    if ev is not None:
-        ev.emit(state.turn, seat, K.DRAW, card)
 
 
 def start_turn(state: FrontierState, seat: int) -> None:
