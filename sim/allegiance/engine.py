@@ -35,7 +35,7 @@ from sim.allegiance.turns import discard, end_turn, start_turn
 from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
-from sim.core.rng import shuffle
+from sim.core.hidden import believe, redeal_open, shuffled_pool
 from sim.core.scenario import named_action
 from sim.core.setup import deal, draw_opening, record_opening_hands
 from sim.core.state import release_hold
@@ -141,38 +141,12 @@ class AllegianceEngine:
         return evaluate(state, seat)
 
     def determinize(self, state: AllegianceState, seat: int, rng: random.Random) -> AllegianceState:
-        """What ``seat`` may believe (RULES.md, "What a pilot may know"): its own deck order, the
-        other seat's hand and deck, and the order of every unrevealed Stronghold (the Bastion stays
-        last) are unknown, so they are dealt afresh (hand and deck sizes kept); the chance stream is
-        reseeded.
-
-        Deck lists are open, and every card leaving a hand or deck goes somewhere public (the
-        battlefield, the Muster Zone, the discard pile), so a seat's hand + deck is its declared list
-        minus the copies seen there: the unknown pool. Each pool is sorted before the shuffle, so the
-        belief depends only on what the seat may know and the pilot's stream, never on the hidden
-        order. Allegiance shows no hidden card to another seat.
-        """
-        c = state.fork(keep_chance=False)
-        for s in range(len(c.sides)):
-            side = c.own_side(s)
-            if s == seat:
-                deck = side.deck
-                deck.sort()
-                shuffle(rng, deck)
-            else:
-                unknown = side.hand + side.deck
-                unknown.sort()
-                shuffle(rng, unknown)
-                n = len(side.hand)
-                side.hand, side.deck = unknown[:n], unknown[n:]
-            if len(side.strongholds) > 2:
-                hidden = side.strongholds[1:]
-                hidden.sort()
-                shuffle(rng, hidden)
-                side.strongholds[1:] = hidden
-        c.chance_key = rng.getrandbits(64)
-        c.chance = None
-        return c
+        """What ``seat`` may believe (sim/core/hidden.py; RULES.md, "What a pilot may know"): its
+        own deck order, the other seat's hand and deck, and the order of every unrevealed
+        Stronghold (the Bastion stays last) are unknown. Every card leaving a hand or deck goes to
+        the battlefield, the Muster Zone or the discard pile, and Allegiance shows no hidden card
+        to another seat, so nothing is known beyond the open deck lists (``redeal_open``)."""
+        return believe(state.fork(keep_chance=False), seat, rng, _deal_seat)
 
     # --- people -----------------------------------------------------------------------------
     def describe(self, state: AllegianceState, action: Action) -> str:
@@ -201,6 +175,13 @@ class AllegianceEngine:
     # --- the store --------------------------------------------------------------------------
     def card_name(self, pool: Pool, card_id: int) -> str | None:
         return card_name(pool, card_id, {})  # Allegiance names no pseudo card
+
+
+def _deal_seat(clone: AllegianceState, seat: int, own: bool, rng: random.Random) -> None:
+    side = clone.own_side(seat)
+    redeal_open(side, own, rng)
+    if len(side.strongholds) > 2:  # the top one is revealed, the Bastion (index 0) comes last
+        side.strongholds[1:] = shuffled_pool(side.strongholds[1:], rng)
 
 
 ENGINE = AllegianceEngine()

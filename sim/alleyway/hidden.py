@@ -37,7 +37,7 @@ from typing import NamedTuple
 from sim.alleyway.pool import AMBUSH, HUSTLE, MARKED
 from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Back
-from sim.core.rng import shuffle
+from sim.core.hidden import believe, shuffled_pool
 
 HAND, DECK, BACK = 0, 1, 2
 SETTABLE = (HUSTLE, AMBUSH)
@@ -154,19 +154,18 @@ def remember_marked(state: AlleyState) -> None:
 # --- the belief -----------------------------------------------------------------------------------
 
 def determinize(state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
-    c = state.fork()
+    """``seat``'s belief (sim/core/hidden.py ``believe``), each seat dealt by ``_deal`` with what
+    ``seat`` knows of it."""
     cards = state.pool.cards
     known = state.known
     marked = sees_hidden(state, seat)
-    for s, side in enumerate(c.sides):
+
+    def deal_seat(clone: AlleyState, s: int, own: bool, rng: random.Random) -> None:
         mine = [e for e in known if e.observer == seat and e.owner == s] if known else ()
-        if s == seat:
-            _deal(side, cards, mine, True, True, rng)
-        else:
-            _deal(side, cards, mine, marked or shown_hand(state, seat, s), marked, rng)
-    c.chance_key = rng.getrandbits(64)
-    c.chance = None
-    return c
+        see_hand = own or marked or shown_hand(state, seat, s)
+        _deal(clone.sides[s], cards, mine, see_hand, own or marked, rng)
+
+    return believe(state.fork(), seat, rng, deal_seat)
 
 
 def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random) -> None:
@@ -196,8 +195,7 @@ def _deal(side, cards, mine, see_hand: bool, see_back: bool, rng: random.Random)
                 continue
             kb[a] = card
         pool.remove(card)
-    pool.sort()  # the belief depends on the pool, never on the hidden order
-    shuffle(rng, pool)
+    shuffled_pool(pool, rng)  # the belief depends on the pool, never on the hidden order
     for i in fd:
         card = kb.get(i)
         if card is None:

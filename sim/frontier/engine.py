@@ -7,7 +7,7 @@ from typing import Any
 from sim.core.card_ids import card_name
 from sim.core.contract import results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
-from sim.core.rng import shuffle
+from sim.core.hidden import believe, redeal_open
 from sim.core.setup import deal, draw_opening, record_opening_hands
 from sim.core.state import release_hold
 from sim.frontier import scenario as scenario_mod
@@ -113,31 +113,11 @@ class FrontierEngine:
         return evaluate(state, seat)
 
     def determinize(self, state: FrontierState, seat: int, rng: random.Random) -> FrontierState:
-        """What ``seat`` may believe (RULES.md, "What a pilot may know"): its own deck order and
-        every other seat's hand and deck are unknown, so they are dealt afresh (hand and deck sizes
-        kept) from what the seat may know; the chance stream is reseeded.
-
-        Deck lists are open, and every card that leaves a hand or deck goes somewhere public (the
-        field, the discard pile), so a seat's hand + deck is always its declared list minus the
-        copies seen on the field and in its discard pile: the unknown pool. It is sorted before the
-        shuffle, so the belief depends only on that pool and the pilot's stream, never on the
-        hidden order. Frontier shows no hidden card to another seat, so nothing is known beyond it.
-        """
-        c = state.fork()
-        for s in range(len(c.sides)):
-            side = c.own_side(s)
-            if s == seat:
-                deck = side.deck = sorted(side.deck)  # a new list: the fork shares the old one
-                shuffle(rng, deck)
-                continue
-            unknown = side.hand + side.deck
-            unknown.sort()
-            shuffle(rng, unknown)
-            n = len(side.hand)
-            side.hand, side.deck = unknown[:n], unknown[n:]
-        c.chance_key = rng.getrandbits(64)
-        c.chance = None
-        return c
+        """What ``seat`` may believe (sim/core/hidden.py; RULES.md, "What a pilot may know"): its
+        own deck order and every other seat's hand and deck are unknown. Every card leaving a hand
+        or deck goes to the field or the discard pile, and Frontier shows no hidden card to another
+        seat, so nothing is known beyond the open deck lists (``redeal_open``)."""
+        return believe(state.fork(), seat, rng, _deal_seat)
 
     # --- people -----------------------------------------------------------------------------
     def describe(self, state: FrontierState, action: Action) -> str:
@@ -165,6 +145,10 @@ class FrontierEngine:
     # --- the store --------------------------------------------------------------------------
     def card_name(self, pool: Pool, card_id: int) -> str | None:
         return card_name(pool, card_id, PSEUDO_CARDS)
+
+
+def _deal_seat(clone: FrontierState, seat: int, own: bool, rng: random.Random) -> None:
+    redeal_open(clone.own_side(seat), own, rng)
 
 
 ENGINE = FrontierEngine()
