@@ -26,8 +26,48 @@ from typing import NamedTuple
 END, MUSTER, DEPLOY, MOVE, CELL, ATTACK, SOUL, SUPPORT, SUPPLY, TACTIC, DECLINE, DISCARD = range(12)
 FROM_HAND, FROM_MUSTER = 0, 1
 
-# state.pending: the step a seat must finish; the first item says which
+# state.pending: the step a seat must finish, one of the records below; its ``step`` says which
 P_DEPLOY, P_MOVE, P_DEFEND, P_DISCARD = range(4)
+
+
+class Deploying(NamedTuple):
+    """A deploy waiting for its cell: the Warrior ``card`` from ``source`` (FROM_HAND, FROM_MUSTER)."""
+    step: int  # P_DEPLOY
+    card: int
+    source: int
+
+
+class Moving(NamedTuple):
+    """A move waiting for its destination: the Warrior on ``cell``."""
+    step: int  # P_MOVE
+    cell: int
+
+
+class Defending(NamedTuple):
+    """An attack waiting for the defender's answer (a Tactic or none): the Warrior on ``cell``
+    attacks with its ability number ``ability`` the unit on ``target``, ``dealt`` damage so far
+    (Battle Cry included), ``pierce`` if a cry gave it Pierce."""
+    step: int  # P_DEFEND
+    cell: int
+    ability: int
+    target: int
+    dealt: int
+    pierce: bool
+
+
+class Discarding(NamedTuple):
+    """The end of the turn waiting for the active seat to discard down to the hand limit."""
+    step: int  # P_DISCARD
+
+
+DISCARDING = Discarding(P_DISCARD)
+
+
+class Mustered(NamedTuple):
+    """A Warrior in the Muster Zone: its ``card`` and the seat's own ``turn`` it came there (it may
+    deploy from a later turn on)."""
+    card: int
+    turn: int
 
 
 class Action(NamedTuple):

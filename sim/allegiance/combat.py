@@ -8,7 +8,7 @@ is applied, and a unit at 0 HP is destroyed.
 """
 from __future__ import annotations
 
-from sim.allegiance.actions import P_DEFEND
+from sim.allegiance.actions import P_DEFEND, Defending
 from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, destroy_blight, hit, process_deaths
 from sim.allegiance.kinds import KINDS as K
@@ -112,7 +112,7 @@ def declare_attack(state: AllegianceState, cell: int, index: int, target: int, c
     defender = state.cells[target]
     _emit(state, seat, K.ATTACK, u.card, defender.card, dealt, target, ability.name)
     if tactic_options(state, target):
-        state.pending = (P_DEFEND, cell, index, target, dealt, int(pierce))
+        state.pending = Defending(P_DEFEND, cell, index, target, dealt, pierce)
         state.to_act = defender.owner
         return
     land(state, cell, index, target, dealt, pierce, -1)
@@ -120,9 +120,9 @@ def declare_attack(state: AllegianceState, cell: int, index: int, target: int, c
 
 def answer(state: AllegianceState, tactic: int) -> None:
     """The defender's answer: a Tactic card, or -1 to let the attack land as it is."""
-    _, cell, index, target, dealt, pierce = state.pending
+    attack = state.pending
     state.pending = None
-    land(state, cell, index, target, dealt, bool(pierce), tactic)
+    land(state, attack.cell, attack.ability, attack.target, attack.dealt, attack.pierce, tactic)
 
 
 def land(state: AllegianceState, cell: int, index: int, target: int, dealt: int, pierce: bool,

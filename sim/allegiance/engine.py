@@ -95,7 +95,7 @@ class AllegianceEngine:
         if kind == MOVE:
             start_move(state, action.a)
         elif kind == CELL:
-            if state.pending[0] == P_DEPLOY:
+            if state.pending.step == P_DEPLOY:
                 deploy(state, action.a)
             else:
                 move(state, action.a)

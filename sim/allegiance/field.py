@@ -11,7 +11,7 @@ Warrior, a Stronghold or Blight; ``moves_per_turn`` (1) move per Warrior per tur
 """
 from __future__ import annotations
 
-from sim.allegiance.actions import FROM_HAND, P_DEPLOY, P_MOVE
+from sim.allegiance.actions import FROM_HAND, P_DEPLOY, P_MOVE, Deploying, Moving, Mustered
 from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, process_deaths
 from sim.allegiance.kinds import KINDS as K
@@ -32,14 +32,14 @@ def muster(state: AllegianceState, card: int) -> None:
     seat = state.active
     side = state.own_side(seat)
     side.hand.remove(card)
-    side.muster.append((card, side.turns))
+    side.muster.append(Mustered(card, side.turns))
     if state.ledger is not None:
         state.ledger.play(seat, card, side.turns)
     _emit(state, seat, K.MUSTER, card, NO_ID, 0, NO_ID)
 
 
 def start_deploy(state: AllegianceState, card: int, source: int) -> None:
-    state.pending = (P_DEPLOY, card, source)
+    state.pending = Deploying(P_DEPLOY, card, source)
 
 
 def deploy_cells(state: AllegianceState, seat: int) -> list[int]:
@@ -47,7 +47,7 @@ def deploy_cells(state: AllegianceState, seat: int) -> list[int]:
 
 
 def deploy(state: AllegianceState, cell: int) -> None:
-    _, card_id, source = state.pending
+    card_id, source = state.pending.card, state.pending.source
     state.pending = None
     seat = state.active
     side = state.own_side(seat)
@@ -58,7 +58,7 @@ def deploy(state: AllegianceState, cell: int) -> None:
         if state.ledger is not None:
             state.ledger.play(seat, card_id, side.turns)
     else:
-        side.muster.remove(next(m for m in side.muster if m[0] == card_id and m[1] < side.turns))
+        side.muster.remove(next(m for m in side.muster if m.card == card_id and m.turn < side.turns))
     side.ap -= consts.deploy_ap
     state.place(cell, Unit(card_id, seat, state.next_uid, card.hp, card.hp,
                            min(card.absorb, consts.absorb_cap), min(card.reflect, consts.reflect_cap)))
@@ -91,11 +91,11 @@ def reachable(state: AllegianceState, cell: int) -> list[int]:
 
 
 def start_move(state: AllegianceState, cell: int) -> None:
-    state.pending = (P_MOVE, cell)
+    state.pending = Moving(P_MOVE, cell)
 
 
 def move(state: AllegianceState, to: int) -> None:
-    _, frm = state.pending
+    frm = state.pending.cell
     state.pending = None
     seat = state.active
     ap = state.pool.consts.move_ap

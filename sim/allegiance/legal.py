@@ -176,16 +176,16 @@ def _unit_actions(state: AllegianceState, ap: int, occupied: int, enemies: int, 
 
 def _finish_step(state: AllegianceState) -> list[Action]:
     pending = state.pending
-    step = pending[0]
+    step = pending.step
     if step == P_DEPLOY:
         cells = table(state.pool).cell
         return [cells[c] for c in deploy_cells(state, state.active)]
     if step == P_MOVE:
         cells = table(state.pool).cell
-        return [cells[c] for c in reachable(state, pending[1])]
+        return [cells[c] for c in reachable(state, pending.cell)]
     if step == P_DEFEND:
         tactics = table(state.pool).tactic
-        return [DECLINE_TACTIC] + [tactics[card] for card in tactic_options(state, pending[3])]
+        return [DECLINE_TACTIC] + [tactics[card] for card in tactic_options(state, pending.target)]
     if step == P_DISCARD:
         discards = table(state.pool).discard
         out: list[Action] = []

@@ -47,6 +47,7 @@ from sim.allegiance.actions import (
     SUPPORT,
     TACTIC,
     Action,
+    Mustered,
 )
 from sim.allegiance.blank import blank_state
 from sim.allegiance.combat import in_formation
@@ -159,7 +160,7 @@ def _fill_seat(state: AllegianceState, seat: int, spec: dict) -> None:
         if state.cells[cell] is not None:
             raise ValueError(f"{where}.units: {name} holds two units")
         state.place(cell, _unit(state, seat, unit_spec, f"{where}.units.{name}"))
-    main, fortress = list(side.hand + side.deck + side.discard + [m[0] for m in side.muster]), list(side.strongholds + side.fallen)
+    main, fortress = list(side.hand + side.deck + side.discard + [m.card for m in side.muster]), list(side.strongholds + side.fallen)
     for u in state.cells:
         if u is not None and u.owner == seat:
             if pool.cards[u.card].type == STRONGHOLD:
@@ -182,12 +183,12 @@ def _muster_list(value: Any, where: str, room: int) -> list:
     return value
 
 
-def _mustered(state: AllegianceState, side, entry: Any, where: str) -> tuple[int, int]:
+def _mustered(state: AllegianceState, side, entry: Any, where: str) -> Mustered:
     """A Warrior in the Muster Zone and the turn it was mustered (ready: an earlier turn)."""
     entry = entry if isinstance(entry, dict) else {"card": entry}
     fields = Fields(entry, where, MUSTER_KEYS, MAX_NUMBER)
     card = card_id(state.pool, entry.get("card"), where)
-    return card, side.turns - 1 if fields.flag("ready", True) else side.turns
+    return Mustered(card, side.turns - 1 if fields.flag("ready", True) else side.turns)
 
 
 def _unit(state: AllegianceState, seat: int, spec: Any, where: str) -> Unit:
@@ -243,13 +244,13 @@ def pending_view(state: AllegianceState) -> str | None:
     if p is None:
         return None
     names, cards = state.pool.board.names, state.pool.cards
-    if p[0] == P_DEPLOY:
-        return f"deploy {cards[p[1]].slug}"
-    if p[0] == P_MOVE:
-        return f"move {names[p[1]]}"
-    if p[0] == P_DEFEND:
-        return f"defend {names[p[3]]} against {p[4]}"
-    if p[0] == P_DISCARD:
+    if p.step == P_DEPLOY:
+        return f"deploy {cards[p.card].slug}"
+    if p.step == P_MOVE:
+        return f"move {names[p.cell]}"
+    if p.step == P_DEFEND:
+        return f"defend {names[p.target]} against {p.dealt}"
+    if p.step == P_DISCARD:
         return "discard"
     return repr(p)
 

@@ -62,7 +62,7 @@ class Side:
     hand: list[int]
     deck: list[int]            # the top card is the last
     discard: list[int]
-    muster: list[tuple]        # (card, own turn it arrived): deployable from the next own turn
+    muster: list               # Mustered (card, own turn it arrived): deployable from the next own turn
     strongholds: list[int]     # Stronghold deck, top card last; the Bastion is at index 0
     fallen: list[int]          # Strongholds destroyed
     turns: int                 # own turns started
@@ -97,7 +97,7 @@ class AllegianceState(MatchState):
     units: tuple[int, int]     # per seat: bit c set, the seat's unit (Warrior or Stronghold) on cell c
     warriors: tuple[int, int]  # per seat: bit c set, the seat's Warrior on cell c
     blight: int                # bit c set: a Blight token on cell c
-    pending: tuple | None      # a step being waited on (actions.py)
+    pending: tuple | None      # a step being waited on: a Deploying, Moving, Defending or Discarding (actions.py)
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None

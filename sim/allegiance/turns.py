@@ -2,7 +2,7 @@
 turn: discard down to the hand limit, then Blight Overrun and Rout."""
 from __future__ import annotations
 
-from sim.allegiance.actions import P_DISCARD
+from sim.allegiance.actions import DISCARDING
 from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, blight_on_side, draw_card, finish, process_deaths
 from sim.allegiance.kinds import KINDS as K
@@ -49,7 +49,7 @@ def _stronghold_abilities(state: AllegianceState, seat: int) -> None:
 def end_turn(state: AllegianceState) -> None:
     """END: discard down to the hand limit (the seat chooses, card by card), then finish."""
     if len(state.sides[state.active].hand) > state.pool.consts.hand_limit:
-        state.pending = (P_DISCARD,)
+        state.pending = DISCARDING
         state.to_act = state.active
         return
     finish_turn(state)
