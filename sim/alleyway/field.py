@@ -7,7 +7,7 @@ from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import BRITTLE, LEADER_CARD, NO_DISCOUNT, REMAINS, SHIELD, UNDEAD
 from sim.alleyway.resolve import eliminate
-from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AlleyState, Rising, Unit, code
+from sim.alleyway.state import BACK_BASE, DEFEATED, DORMANT, AbilityUse, AlleyState, Rising, Unit, code
 from sim.core.events import NO_ID
 
 GUTTER, HAND, DECK, EXILE = 0, 1, 2, 3
@@ -174,7 +174,7 @@ def fire(state: AlleyState, u: Unit, when: str, foe: int = 0) -> None:
 
 def push_ability(state: AlleyState, ability, context: Ctx) -> bool:
     if ability.once:
-        key = (context.seat, context.card, context.self_uid, ability.index, ability.when)
+        key = AbilityUse(context.seat, context.card, context.self_uid, ability.index, ability.when)
         if key in state.once:
             return False
         state.once.append(key)
@@ -310,9 +310,9 @@ def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
     fire_side(state, u.seat, "ally_ko", skip_uid=u.uid)
     for ab in reversed(card.triggers.get("ko", ())):
         push_ability(state, ab, Ctx(u.seat, u.card))
-    for seat, amount in u.bounty:
-        if not state.sides[seat].out:
-            draw(state, seat, amount)
+    for bounty in u.bounty:
+        if not state.sides[bounty.seat].out:
+            draw(state, bounty.seat, bounty.amount)
     if u.kw & UNDEAD and not u.undead_used and not u.token:
         state.risen.append(Rising(u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
 

@@ -12,7 +12,7 @@ from sim.alleyway.frames import CostFrame, Ctx, EffectsFrame, EquipChoice
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import AMBUSH, HUSTLE
 from sim.alleyway.resolve import push_effects, run, take_choice
-from sim.alleyway.state import BACK_BASE, ON_FIELD, AlleyState, Back, Pending, code
+from sim.alleyway.state import BACK_BASE, ON_FIELD, AlleyState, Back, GutterUse, Pending, code
 
 # --- characters ------------------------------------------------------------------------------------
 
@@ -265,7 +265,7 @@ def use_gutter(state: AlleyState, card_id: int) -> None:
     seat = state.active
     side = state.sides[seat]
     ab = state.pool.cards[card_id].gutter[0]
-    state.once.append(("gutter", seat, card_id))
+    state.once.append(GutterUse(seat, card_id))
     emit(state, seat, K.GUTTER_USE, card_id)
     if ab.exile_self:
         side.gutter.remove(card_id)
@@ -275,7 +275,7 @@ def use_gutter(state: AlleyState, card_id: int) -> None:
 
 def gutter_ready(state: AlleyState, seat: int, card_id: int) -> bool:
     ab = state.pool.cards[card_id].gutter
-    return bool(ab) and ("gutter", seat, card_id) not in state.once and can_pay(state, seat, ab[0])
+    return bool(ab) and GutterUse(seat, card_id) not in state.once and can_pay(state, seat, ab[0])
 
 
 def _pay(state: AlleyState, seat: int, ab, context: Ctx, exclude: int) -> None:

@@ -53,6 +53,7 @@ from sim.alleyway.state import (
     REGROUP,
     AlleyState,
     Back,
+    Bounty,
     Unit,
     back_slot,
     decode,
@@ -315,12 +316,12 @@ def _listed(value: Any, where: str) -> list:
     return value
 
 
-def _bounty(entry: Any, where: str, n_seats: int) -> tuple[int, int]:
+def _bounty(entry: Any, where: str, n_seats: int) -> Bounty:
     """A Bounty on the character: [the seat that draws when it is KO'd, the cards it draws]."""
     if not isinstance(entry, list) or len(entry) != 2:
         raise ValueError(f"{where}: expected [seat, amount], got {entry!r}")
-    return (whole_number(entry[0], f"{where}.seat", 0, n_seats - 1, " (a seat)"),
-            whole_number(entry[1], f"{where}.amount", 0, MAX_NUMBER))
+    return Bounty(whole_number(entry[0], f"{where}.seat", 0, n_seats - 1, " (a seat)"),
+                  whole_number(entry[1], f"{where}.amount", 0, MAX_NUMBER))
 
 
 def _statuses(u: Unit) -> list[str]:

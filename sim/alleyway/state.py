@@ -81,6 +81,29 @@ class Rising(NamedTuple):
     card: int
 
 
+class Bounty(NamedTuple):
+    """A BOUNTY on a character (``Unit.bounty``): when it is KO'd, ``seat`` draws ``amount``."""
+    seat: int
+    amount: int
+
+
+class AbilityUse(NamedTuple):
+    """A once-per-turn ability used this turn (``state.once``): ability number ``index``, fired
+    on ``when``, of ``seat``'s ``card`` (the character ``uid``, or 0 off the field)."""
+    seat: int
+    card: int
+    uid: int
+    index: int
+    when: str
+
+
+class GutterUse(NamedTuple):
+    """A Gutter ability used this turn (``state.once``): ``seat``'s ``card`` in its Gutter (never
+    equal to an AbilityUse: a tuple of another length)."""
+    seat: int
+    card: int
+
+
 class Unit:
     """A character on the field. ``seat`` is the side it stands on (its controller), ``owner``
     whose Gutter, hand and deck it goes back to. Stats: the printed ``base`` plus permanent
@@ -260,7 +283,7 @@ class AlleyState(MatchState):
     pending: Pending | None
     temp: list[TimedChange]   # timed ATK/DEF changes
     risen: list[Rising]       # UNDEAD cards to rise at the end of the turn
-    once: list[tuple]         # once-per-turn abilities used this turn
+    once: list[tuple]         # once-per-turn uses this turn: AbilityUse and GutterUse
     chance: random.Random | None
     events: EventBuffer | None
     ledger: CardLedger | None

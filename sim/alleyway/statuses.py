@@ -10,7 +10,7 @@ from sim.alleyway.field import DECK, EXILE, HAND, emit, refresh
 from sim.alleyway.frames import Ctx
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.pool import STATUS_BITS
-from sim.alleyway.state import AlleyState, TimedChange, Unit, code, decode
+from sim.alleyway.state import AlleyState, Bounty, TimedChange, Unit, code, decode
 
 
 def until_next(state: AlleyState, u: Unit) -> int:
@@ -234,7 +234,7 @@ def suppress(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
 def bounty(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if immune(u, "bounty"):
         return False
-    u.bounty = u.bounty + ((c.seat, fx.amount),)
+    u.bounty = u.bounty + (Bounty(c.seat, fx.amount),)
     _status(state, c, u, "bounty", fx.amount)
     return True
 
