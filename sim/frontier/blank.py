@@ -22,7 +22,7 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> Frontie
         side.decklist = ()
         side.sheriff = NO_SHERIFF
         side.deputies, side.dzone, side.dused = (), [], []
-        side.mana_bonus = side.zix_left = side.trims_left = 0
+        side.mana_bonus = side.discard_uses_left = side.trims_left = 0
         side.attacked = False
         side.gen, side.value = state.gen, None
         state.sides.append(side)
@@ -46,7 +46,7 @@ def set_sheriff(state: FrontierState, seat: int, sheriff: int, hp: int | None = 
     side.hp = side.max_hp = hp if hp is not None else passives.start_hp
     if max_hp is not None:
         side.max_hp = max(max_hp, side.hp)
-    side.zix_left = passives.discard_uses
+    side.discard_uses_left = passives.discard_uses
     for lane in centre_out(state.pool.n_middle)[:passives.start_cover]:
         side.cover[lane] = min(consts.max_cover_per_lane, side.cover[lane] + 1)
 

@@ -26,8 +26,8 @@ def check_invariants(state: FrontierState) -> list[str]:
         for lane, n in enumerate(side.cover):
             if not 0 <= n <= consts.max_cover_per_lane:
                 problems.append(f"{p} lane {pool.lane_names[lane]} holds {n} Cover")
-        if side.mana_bonus < 0 or side.zix_left < 0:
-            problems.append(f"{p} negative Mana bonus {side.mana_bonus} or Zix uses {side.zix_left}")
+        if side.mana_bonus < 0 or side.discard_uses_left < 0:
+            problems.append(f"{p} negative Mana bonus {side.mana_bonus} or discard-to-draw uses {side.discard_uses_left}")
         on_board = []
         deputies_out = []
         for lane, u in enumerate(side.lanes):

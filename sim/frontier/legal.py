@@ -65,7 +65,7 @@ def legal_actions(state: FrontierState) -> list[Action]:
             if (dused[slot] != turns and card.off_gold <= gold
                     and (not card.off_checks or has_targets(state, seat, card.off_checks))):
                 actions.append(acts.ability[slot])
-    if side.zix_left > 0 and "discard_draw" in sheriff.kinds:  # the sheriff's discard-to-draw (Zix's)
+    if side.discard_uses_left > 0 and "discard_draw" in sheriff.kinds:  # the sheriff's discard-to-draw (Zix's)
         discard = acts.sheriff
         actions.extend(discard[card_id] for card_id in sorted(in_hand))
     # power() is a creature's own Attack unless it has Pack

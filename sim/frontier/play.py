@@ -116,7 +116,7 @@ def sheriff_discard(state: FrontierState, seat: int, card_id: int) -> None:
     sheriff = state.pool.sheriffs[side.sheriff]
     side.hand = removed(side.hand, card_id)
     side.discard = side.discard + [card_id]
-    side.zix_left -= 1
+    side.discard_uses_left -= 1
     if state.events is not None:
         state.events.emit(state.turn, seat, K.ABILITY, card_id, NO_ID, 0, NO_ID, sheriff.id)
     for _ in range(sheriff.discard_draws):

@@ -150,7 +150,7 @@ class Side:
     dzone       per Deputy: the seat's own turn from which it may be summoned, or ON_FIELD
     dused       per Deputy: the own turn its off-board ability was last used (0: never)
     mana_bonus  Mana due at the next Resource Phase (Reedwick's broken Cover)
-    zix_left    Zix's discard-for-2 uses left
+    discard_uses_left  uses left of the sheriff's discard-to-draw action (Zix's one a match)
     attacked    the seat has attacked this turn (Malachar boosts the first attack)
     trims_left  cards this turn that still get Cogsworth's cost trim
 
@@ -159,9 +159,14 @@ class Side:
     """
     __slots__ = ("hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard",
                  "lanes", "cover", "decklist", "sheriff", "deputies", "dzone", "dused", "mana_bonus",
-                 "zix_left", "attacked", "trims_left", "gen", "value")
+                 "discard_uses_left", "attacked", "trims_left", "gen", "value")
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
+
+    @property
+    def zix_left(self) -> int:
+        """``discard_uses_left``'s old name, still read by tests/test_frontier_speed_equivalence.py."""
+        return self.discard_uses_left
 
     def copy(self, gen: int, deep: bool) -> "Side":
         """A copy of the seat writable by generation ``gen``. ``deep``: nothing is shared (the
@@ -180,7 +185,7 @@ class Side:
             s.lanes = [None if u is None else u.copy(gen) for u in self.lanes]
             s.cover, s.dzone, s.dused = self.cover[:], self.dzone[:], self.dused[:]
         s.decklist, s.sheriff, s.deputies = self.decklist, self.sheriff, self.deputies
-        s.mana_bonus, s.zix_left, s.attacked = self.mana_bonus, self.zix_left, self.attacked
+        s.mana_bonus, s.discard_uses_left, s.attacked = self.mana_bonus, self.discard_uses_left, self.attacked
         s.trims_left = self.trims_left
         return s
 
