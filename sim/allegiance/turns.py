@@ -8,14 +8,12 @@ from sim.allegiance.effects import _emit, apply_effect, blight_on_side, draw_car
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.state import DRAINED, NORMAL, TAPPED, AllegianceState
 from sim.core.events import NO_ID
-from sim.core.state import holds_turn
+from sim.core.state import holds_turn, new_turn
 
 
 def start_turn(state: AllegianceState, seat: int) -> None:
     consts = state.pool.consts
-    state.turn += 1
-    state.active = state.to_act = seat
-    state.chance = None  # this turn's chance stream is derived when first used
+    new_turn(state, seat)
     side = state.own_side(seat)
     side.turns += 1
     for other in range(len(state.sides)):

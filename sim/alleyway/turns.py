@@ -25,7 +25,7 @@ from sim.alleyway.state import (
 )
 from sim.core.rng import stream
 from sim.core.setup import record_opening_hands
-from sim.core.state import holds_turn
+from sim.core.state import holds_turn, new_turn
 
 # --- the opening hand ------------------------------------------------------------------------------
 
@@ -88,9 +88,7 @@ def begin_turn(state: AlleyState, seat: int) -> None:
     """Everything at the start of a turn that needs no decision; the abilities and offers it
     starts are left on the stack for ``run``."""
     consts = state.pool.consts
-    state.turn += 1
-    state.active = state.to_act = seat
-    state.chance = None  # this turn's chance stream is derived when first used
+    new_turn(state, seat)
     state.phase = DEPLOYMENT
     state.once.clear()
     side = state.sides[seat]

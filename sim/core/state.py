@@ -31,6 +31,15 @@ class MatchState:
         return self.chance
 
 
+def new_turn(state, seat: int) -> None:
+    """A player-turn begins for ``seat``: it is counted (the match loop's turn limit reads
+    ``turn``), the seat is active and acts, and the turn's chance stream is derived afresh when
+    first used (``MatchState.rng``)."""
+    state.turn += 1
+    state.active = state.to_act = seat
+    state.chance = None
+
+
 def hold_turns(state) -> None:
     """Make a lookahead clone stop where its turn passes: the next seat's turn does not begin
     (no draw, no resources, no start-of-turn triggers), so a pilot can score the position its

@@ -1,7 +1,7 @@
 """The turn: Draw, Resource, Action and End phases, drawing and the deck-out loss."""
 from __future__ import annotations
 
-from sim.core.state import holds_turn
+from sim.core.state import holds_turn, new_turn
 from sim.frontier.draw import draw_card
 from sim.frontier.effects import finish, run_stack
 from sim.frontier.kinds import KINDS as K
@@ -15,9 +15,7 @@ def attacks_per_turn(kw: int) -> int:
 
 def start_turn(state: FrontierState, seat: int) -> None:
     consts = state.pool.consts
-    state.turn += 1
-    state.active = state.to_act = seat
-    state.chance = None  # this turn's chance stream is derived when first used
+    new_turn(state, seat)
     side = state.own_side(seat)
     side.turns += 1
     ev = state.events
