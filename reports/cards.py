@@ -81,7 +81,7 @@ GROUPS = ("rules_version", "run_id", "deck", "pilot")
 # (the same counts, in about a third of the time over ten million rows). held_*: the strata's
 # counts, which take only rows of a deck that holds the card.
 _COUNTS_SQL = """
-CREATE TEMP TABLE card_counts AS
+CREATE OR REPLACE TEMP TABLE card_counts AS
 SELECT cg.run_id, {pilot} cg.card, cg.deck, cg.on_play,
        count_if(cg.copies > 0) AS games,
        count_if(cg.copies > 0 AND cg.won) AS games_won,
@@ -163,6 +163,7 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
         frame = con.sql(_SQL.format(group_cols=group_cols, counts=", ".join(
             f"sum(k.{c})::BIGINT AS {c}" for c in COUNTS))).pl()
         strata = con.sql(_STRATA_SQL.format(group_cols=group_cols)).pl()
+        con.execute("DROP TABLE card_counts")  # a shared reading connection (db.reading) stays clean
     keys = ["game", *group_by, "card"]
     return with_metrics(frame.join(opening_hand_excess(strata, keys), on=keys, how="left"), ("game",) + tuple(group_by))
 

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts
+from reports.db import reading
 from reports.export import write_frame
 from reports.exports import export_frame
 from reports.filters import Filters
@@ -123,6 +124,15 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
         baseline = suite_run(store, plan.baseline, workers, cluster, console)
     sfolder = folder / suite.name
     sfolder.mkdir(exist_ok=True)
+    with reading(store.path):  # one connection for the dozens of reads below
+        found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder)
+    store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
+    return found_all, "\n".join(lines)
+
+
+def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
+    """The suite's exports, its comparisons and its HTML report, written to ``sfolder``; its
+    alerts and summary lines."""
     for name in EXPORTS:
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
     frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run})", ""]
@@ -146,8 +156,7 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
     found_all = pl.concat(frames) if frames else _empty_alerts()
     found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS)
     write_frame(found_all, csv=sfolder / "alerts.csv")
-    store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
-    return found_all, "\n".join(lines)
+    return found_all, lines
 
 
 def _empty_alerts() -> pl.DataFrame:
