@@ -156,7 +156,7 @@ def plain_legal_actions(state) -> list:
         if (zone != ON_FIELD and side.dused[slot] != side.turns and card.off_gold <= side.gold
                 and has_targets(state, seat, card.off_board)):
             actions.append(Action(5, slot))
-    if "discard_draw" in sheriff.kinds and side.zix_left > 0:
+    if "discard_draw" in sheriff.kinds and side.discard_uses_left > 0:
         actions += [Action(SHERIFF_ACT, card_id) for card_id in sorted(seen)]
     attackers = [u for u in side.lanes if u is not None and u.attacks_left > 0 and power(state, u) > 0]
     if attackers:

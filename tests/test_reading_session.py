@@ -2,6 +2,7 @@
 is closed when it ends, and what they return is what separate connections return."""
 from __future__ import annotations
 
+import duckdb
 import pytest
 
 from reports import db
@@ -37,6 +38,6 @@ def test_a_connection_asked_without_the_events_view_is_its_own(store):
 
 def test_a_failing_query_inside_a_session_leaves_the_session_usable(store):
     with db.reading(store):
-        with pytest.raises(Exception):
+        with pytest.raises(duckdb.BinderException, match="no_such_column"):
             db.query(store, "SELECT no_such_column FROM runs")
         assert db.query(store, "SELECT count(*) AS n FROM runs")["n"][0] == 0

@@ -33,12 +33,8 @@ from sim.frontier.sheriffs import NO_SHERIFF, SHERIFF_NAMES
 from sim.frontier.state import ACTION, MODE, ON_FIELD, OVERDRIVE, PASS, SHERIFF, FrontierState, Unit, decode
 from sim.frontier.turns import attacks_per_turn, opening_hand_size, start_turn
 
-# the word scenarios used for discard_uses_left before it was named for what it is; still read and
-# shown while cardsdb/frontier/scenarios/sheriff-zix.yaml says it
-OLD_DISCARD_WORD = "zix_left"
 SEAT_KEYS = {"hp", "max_hp", "mana", "gold", "gold_bonus", "turns", "hand", "deck", "discard", "lanes", "cover",
-             "sheriff", "deputies", "deputy_ready", "deputy_used", "mana_bonus", "discard_uses_left",
-             OLD_DISCARD_WORD}
+             "sheriff", "deputies", "deputy_ready", "deputy_used", "mana_bonus", "discard_uses_left"}
 UNIT_KEYS = {"card", "atk", "def", "max_def", "damage", "attacks_left", "ready", "fresh", "skip", "charged"}
 
 
@@ -128,7 +124,7 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
     side.max_hp = fields.whole("max_hp", default_hp, least=1)
     # a sheriff at 0 HP has lost; above max_hp is more than the seat can ever hold
     side.hp = fields.whole("hp", side.max_hp, least=1, most=side.max_hp, why=" (its max_hp)")
-    side.discard_uses_left = fields.whole("discard_uses_left", fields.whole(OLD_DISCARD_WORD, passives.discard_uses))
+    side.discard_uses_left = fields.whole("discard_uses_left", passives.discard_uses)
     side.mana_bonus = fields.whole("mana_bonus", 0)
     # a seat's own turns so far, if the turns went round the table from seat 0
     turn_limit = consts.turn_limit
@@ -244,7 +240,6 @@ def snapshot(state: FrontierState) -> dict:
             "creatures": sum(u is not None for u in side.lanes),
             "sheriff": pool.sheriffs[side.sheriff].id or None,  # the seat may have none
             "mana_bonus": side.mana_bonus, "discard_uses_left": side.discard_uses_left,
-            OLD_DISCARD_WORD: side.discard_uses_left,
             "deputies": {pool.cards[d].slug: _deputy_state(side, i) for i, d in enumerate(side.deputies)},
             "deputy_ready": {pool.cards[d].slug: side.dzone[i] for i, d in enumerate(side.deputies)},
         }

@@ -163,11 +163,6 @@ class Side:
 
     decklist: tuple  # every card the seat brought, sorted (shared, never changed): for invariants
 
-    @property
-    def zix_left(self) -> int:
-        """``discard_uses_left``'s old name, still read by tests/test_frontier_speed_equivalence.py."""
-        return self.discard_uses_left
-
     def copy(self, gen: int, deep: bool) -> "Side":
         """A copy of the seat writable by generation ``gen``. ``deep``: nothing is shared (the
         units are copied too); else the units and every list but the lanes stay shared,

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.hidden import reseed_chance
 from sim.core.pilots.base import Pilot
 from sim.core.pilots.lookahead import (
     CHANCE_SAMPLES,
     FOLLOW_UP_DEPTH,
     best_of,
     follow_up_value,
-    reseed_chance,
     used_chance,
 )
 

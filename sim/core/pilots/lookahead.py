@@ -42,12 +42,6 @@ def used_chance(state: Any) -> bool:
     return state.chance is not None
 
 
-def reseed_chance(state: Any, rng: random.Random) -> None:
-    """Other luck for the rest of this turn (same hidden cards)."""
-    state.chance_key = rng.getrandbits(64)
-    state.chance = None
-
-
 # How many follow-up choices inside the action just tried a greedy judgement resolves before
 # it scores: its own (the target or cell of its action: the best one) and another seat's reply
 # that the action waits on (a defender's answer: the worst one for the seat). 1 means "play the

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.hidden import reseed_chance
 from sim.core.pilots.base import Pilot
 from sim.core.pilots.lookahead import (
     CHANCE_SAMPLES,
@@ -9,7 +10,6 @@ from sim.core.pilots.lookahead import (
     best_of,
     finish_turn_greedily,
     one_ply_ranking,
-    reseed_chance,
     turn_over,
     used_chance,
 )
