@@ -86,12 +86,12 @@ def random_matches(seeds: range) -> tuple[dict, int, list]:
 
 
 @pytest.mark.slow
-def test_two_thousand_random_matches_keep_every_invariant():
-    """1,000 seeds from both seats, in two worker processes (about 40 CPU-seconds); the soak
+def test_eight_hundred_random_matches_keep_every_invariant():
+    """400 seeds from both seats, in two worker processes; the soak
     (`workbench bench --soak 20000`, tests/test_soak.py) plays far more, checked every turn."""
     import multiprocess
 
-    chunks = [range(start, start + 250) for start in range(0, 1000, 250)]
+    chunks = [range(start, start + 100) for start in range(0, 400, 100)]
     with multiprocess.get_context("spawn").Pool(2) as workers:
         parts = workers.map(random_matches, chunks)
     reasons: dict[str, int] = {}
@@ -99,9 +99,9 @@ def test_two_thousand_random_matches_keep_every_invariant():
         assert not failures, failures[0]
         for reason, n in part_reasons.items():
             reasons[reason] = reasons.get(reason, 0) + n
-    assert sum(reasons.values()) == 2000
+    assert sum(reasons.values()) == 800
     assert set(reasons) <= {"siege", "rout", "overrun", "turn_limit"}
-    assert sum(moves for _r, moves, _f in parts) > 40_000  # the path check really ran
+    assert sum(moves for _r, moves, _f in parts) > 16_000  # the path check really ran
 
 
 def test_greedy_matches_keep_every_invariant(allegiance):

@@ -26,20 +26,21 @@ def test_greedy_beats_random_from_both_seats(allegiance):
 
 @pytest.mark.slow
 def test_starter_decks_are_even_between_greedy_pilots(allegiance):
-    """200 matches (100 seeds from both seats): each starter wins 35-65%; under 2% reach the
-    turn limit."""
+    """80 matches (40 seeds from both seats): each starter wins 35-65% (2.7 standard errors either
+    side of even at this size); under 3% reach the turn limit. RULES.md's balance table is the
+    large-sample figure."""
     eng, pool, _data, _rules, decks = allegiance
     wins = {d.id: 0 for d in decks}
     limit = 0
-    for seed in range(100):
+    for seed in range(40):
         for order in (decks, decks[::-1]):
             r = play_match(eng, pool, list(order), 7000 + seed, ["greedy", "greedy"], log=False)
             assert r.error is None
             limit += r.reason == "turn_limit"
             if r.winner is not None:
                 wins[order[r.winner].id] += 1
-    assert all(70 <= w <= 130 for w in wins.values()), wins
-    assert limit < 4, limit
+    assert all(28 <= w <= 52 for w in wins.values()), wins
+    assert limit < 3, limit
 
 
 def test_evaluate_knows_the_position(allegiance):

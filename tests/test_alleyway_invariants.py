@@ -17,19 +17,19 @@ from tests.test_invariants import checked_match as checked
 @pytest.mark.slow
 # 2,000 matches checked at every decision (the soak, `workbench bench --soak 20000` and
 # tests/test_soak.py, plays far more, checked at every turn)
-def test_two_thousand_random_matches_over_all_starter_decks_keep_every_invariant():
+def test_seven_hundred_random_matches_over_all_starter_decks_keep_every_invariant():
     eng, pool, _data, _rules, decks = alleyway()
     pairs = list(itertools.product(sorted(decks), repeat=2))  # every pairing, mirrors and both seats
     reasons: dict[str, int] = {}
-    for seed in range(2000):
+    for seed in range(20 * len(pairs)):  # 20 of every pairing
         a, b = pairs[seed % len(pairs)]
         result, problems = checked(eng, pool, [decks[a], decks[b]], seed, ["random", "random"])
         assert result.error is None, f"seed {seed} {a} v {b}: {result.error}"
         assert not problems, f"seed {seed} {a} v {b}: {problems[0]}"
         reasons[result.reason] = reasons.get(result.reason, 0) + 1
-    assert sum(reasons.values()) == 2000
+    assert sum(reasons.values()) == 20 * len(pairs) == 720
     assert set(reasons) <= {"morale", "deck_out", "turn_limit", "decision_limit"}
-    assert reasons.get("morale", 0) > 1600
+    assert reasons.get("morale", 0) > 0.8 * 720
 
 
 def test_greedy_matches_keep_every_invariant():
@@ -105,12 +105,12 @@ def test_with_three_seats_a_seat_that_is_out_never_acts_again():
             asked_of_out.append(state.turn)
 
     outs = 0
-    for seed in range(120):
+    for seed in range(60):
         three = [decks[names[(seed + k) % len(names)]] for k in range(3)]
         result, problems = checked(eng, pool, three, seed, ["random"] * 3)
         assert result.error is None and not problems, (seed, result.error, problems[:1])
         assert result.reason in ("morale", "deck_out")
         replay = play_match(eng, pool, three, seed, ["random"] * 3, log=False, on_decision=watch)
         outs += sum(side.out for side in replay.state.sides) - 1  # the seats out before the last
-    assert outs >= 100, "most matches put a seat out while two still played"
+    assert outs >= 50, "most matches put a seat out while two still played"
     assert asked_of_out == []

@@ -42,12 +42,12 @@ def checked_match(eng, pool, decks, seed, pilots):
 
 
 @pytest.mark.slow
-def test_five_thousand_random_matches_with_the_full_pool_keep_every_invariant(frontier):
+def test_two_thousand_random_matches_with_the_full_pool_keep_every_invariant(frontier):
     eng, pool, data, _rules, _decks = frontier
     starters = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
     reasons: dict[str, int] = {}
     played: set[int] = set()
-    for seed in range(2500):
+    for seed in range(1000):
         rng = random.Random(seed)
         if seed % 2:
             pair = [random_deck(pool, rng), random_deck(pool, rng)]
@@ -60,9 +60,9 @@ def test_five_thousand_random_matches_with_the_full_pool_keep_every_invariant(fr
             reasons[result.reason] = reasons.get(result.reason, 0) + 1
             for seat in range(2):
                 played.update(row.card for row in result.ledger.rows(seat) if row.played)
-    assert sum(reasons.values()) == 5000
+    assert sum(reasons.values()) == 2000
     assert set(reasons) <= {"hp", "deck_out", "turn_limit", "decision_limit"}
-    assert reasons.get("hp", 0) > 2500  # random games mostly end by damage, some by deck-out
+    assert reasons.get("hp", 0) > 1000  # random games mostly end by damage, some by deck-out
     # the run reaches the whole pool: every creature, spell and Deputy was played at least once
     playable = {c.id for c in pool.cards if c.type in (CREATURE, SPELL, DEPUTY) and not c.campaign_only}
     assert playable - played == set(), sorted(pool.cards[c].slug for c in playable - played)
