@@ -14,6 +14,13 @@ DATA = ROOT / "cardsdb"
 SCENARIOS = DATA / "frontier" / "scenarios"
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: two test workers per core. Many tests spend their time waiting on a
+    subprocess (a run to start, a lock, a held file), so one per core leaves cores idle."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 * cores
+
+
 def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run the ``workbench`` command as a user would, in a fresh process."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}

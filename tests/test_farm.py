@@ -88,7 +88,7 @@ def _wait_for_chunks(path, n, proc, timeout=60):
 @pytest.mark.slow
 def test_resume_after_sigkill_stores_every_chunk_once(tmp_path):
     path = tmp_path / "killed.duckdb"
-    args = ["simulate", "frontier", "--decks", PAIR, "--matches", "2400", "--pilots", "random", "--chunk-size", "20",
+    args = ["simulate", "frontier", "--decks", PAIR, "--matches", "1200", "--pilots", "random", "--chunk-size", "10",
             "--workers", "2", "--db", str(path), "--quiet", "--seed", "5"]
     proc = _start(args)
     _wait_for_chunks(path, 3, proc)
@@ -100,8 +100,8 @@ def test_resume_after_sigkill_stores_every_chunk_once(tmp_path):
     res = run_cli("simulate", "--resume", "1", "--db", str(path), "--quiet")
     assert res.returncode == 0, res.stderr
     assert q(path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(120, 120)]
-    assert q(path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(2400, 2400)]
-    assert q(path, "SELECT status, matches_done FROM runs") == [("done", 2400)]
+    assert q(path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(1200, 1200)]
+    assert q(path, "SELECT status, matches_done FROM runs") == [("done", 1200)]
     (events,), = q(path, "SELECT count(*) FROM events")
     assert events == q(path, "SELECT sum(events_rows) FROM chunks")[0][0]
     assert q(path, "SELECT count(*) FROM (SELECT DISTINCT match_no, seq FROM events)") == [(events,)]
