@@ -24,4 +24,7 @@ def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
     state.blight_supply = consts.blight_tokens
     state.blight_destroyed = 0
     state.memo = [None, None]
+    # not held (sim/core/state.py reads a missing hold as None, but finding it missing costs an
+    # exception inside getattr at every lookahead step)
+    state.hold = None
     return state

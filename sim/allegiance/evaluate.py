@@ -23,6 +23,7 @@ from operator import add, itemgetter
 from sim.allegiance.board import cells_of
 from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
+from sim.allegiance.positions import position_key, recall, remember
 from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState, Unit
 from sim.core.weights import load_weights
 
@@ -63,10 +64,12 @@ class CardTerms:
     """What evaluate needs of each card that no position changes, by card id, computed once per
     rules version (``terms``). Each entry is the very expression evaluate once computed in place,
     so the sums come out to the same bits."""
-    __slots__ = ("extra", "muster", "fortress", "armor", "damage")
+    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen")
 
     def __init__(self, pool):
         cards = pool.cards
+        # positions valued under these terms: (key, (seat 0's value, seat 1's)) by the key's hash (positions.py)
+        self.seen: dict = {}
         # a Warrior's keywords: Pierce, Soul Combat bonus
         self.extra = [W_PIERCE * bool(c.pierce) + W_SOUL_BONUS * (c.soul_bonus or 0) for c in cards]
         # a Warrior waiting in the Muster Zone: a share of its worth on the field
@@ -274,23 +277,35 @@ KEPT_FACINGS = 64
 
 
 def evaluate(state: AllegianceState, seat: int) -> float:
-    return _evaluate(state, seat, state.memo)
+    if state.over:
+        return _ended(state, seat)
+    static = terms(state.pool)
+    key = position_key(state)
+    hashed = hash(key)
+    values = recall(static.seen, key, hashed)
+    if values is None:
+        values = remember(static.seen, key, hashed, _values(state, static, state.memo))
+    return values[seat] - values[1 - seat]
 
 
 def evaluate_fresh(state: AllegianceState, seat: int) -> float:
     """evaluate with nothing kept: every term computed from the position (what the kept terms
-    are checked against)."""
-    return _evaluate(state, seat, None)
-
-
-def _evaluate(state: AllegianceState, seat: int, memo: list | None) -> float:
+    and the table of positions are checked against)."""
     if state.over:
-        if state.winner is None:
-            return 0.0
-        return WIN if state.winner == seat else -WIN
-    pool = state.pool
-    board = pool.board
-    static = terms(pool)
+        return _ended(state, seat)
+    values = _values(state, terms(state.pool), None)
+    return values[seat] - values[1 - seat]
+
+
+def _ended(state: AllegianceState, seat: int) -> float:
+    if state.winner is None:
+        return 0.0
+    return WIN if state.winner == seat else -WIN
+
+
+def _values(state: AllegianceState, static: CardTerms, memo: list | None) -> tuple[float, float]:
+    """Each seat's value of a position that is not over (evaluate is their difference)."""
+    board = state.pool.board
     both = (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo))
     fortress, muster = static.fortress, static.muster
     value = [0.0, 0.0]
@@ -315,4 +330,4 @@ def _evaluate(state: AllegianceState, seat: int, memo: list | None) -> float:
         if blight > BLIGHT_CALM:
             v -= W_BLIGHT_DANGER * (blight - BLIGHT_CALM) ** 2
         value[s] = v
-    return value[seat] - value[1 - seat]
+    return value[0], value[1]

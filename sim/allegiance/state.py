@@ -22,11 +22,12 @@ import random
 from typing import Any, NamedTuple
 
 from sim.allegiance.board import cells_of
+from sim.allegiance.chance import chance_stream
 from sim.allegiance.pool import WARRIOR
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold, new_generation
+from sim.core.state import MatchState, new_generation
 
 NO_CARD = -1
 
@@ -107,6 +108,13 @@ class AllegianceState(MatchState):
 
     def opponent(self, seat: int) -> int:
         return 1 - seat
+
+    def rng(self) -> random.Random:
+        """This turn's chance stream, made when first needed (sim/core/state.py ``MatchState.rng``;
+        made by chance.py for less)."""
+        if self.chance is None:
+            self.chance = chance_stream(self.chance_key, self.turn)
+        return self.chance
 
     def roll(self, sides: int) -> int:
         """A die: ``randint(1, sides)`` on this turn's stream, with its calls inlined (Soul
@@ -201,6 +209,7 @@ class AllegianceState(MatchState):
         s.events = None
         s.ledger = None
         s.memo = self.memo
-        copy_hold(self, s)
+        # every state blank_state made has a hold (None: not held), so this finds it at once
+        s.hold = getattr(self, "hold", None)
         return s
 
