@@ -45,10 +45,12 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     from distributed import Client, LocalCluster
 
     from workbench.commands.simulate import create, new_run
+    from workbench.executors import QUIET_SCHEDULER
     from workbench.farm import default_workers, run_chunks
     from workbench.store import Store
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           scheduler_kwargs=QUIET_SCHEDULER)
     killer = Client(cluster)
     try:
         assert default_workers(cluster.scheduler_address) == 2  # chunks and the window sized from the cluster

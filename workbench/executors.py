@@ -3,7 +3,10 @@ cluster. Both run the same chunk function, so a run gives the same matches seed 
 either; the farm only submits chunks and takes finished ones back.
 
 Cluster addresses: ``tcp://host:8786`` (a running ``dask scheduler``), or ``local`` /
-``local:N`` to start a LocalCluster of N single-threaded worker processes here.
+``local:N`` to start a LocalCluster of N single-threaded worker processes here. A command that
+plays several runs (``diff``, ``value``, ``batch``) starts its local cluster once and plays every
+run on it, as it would on a running scheduler (starting one costs seconds); it is closed when the
+process ends, or at once when a run is stopped.
 
 Both say how many chunks they play at once (``slots``: the processes here, the cluster's worker
 threads there), which is what the farm sizes its window of chunks in flight by, and hand finished
@@ -12,6 +15,7 @@ worker process dies: its chunk is played again elsewhere.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -46,13 +50,9 @@ class DaskExecutor:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency of the project
             raise UserError("dask distributed is not installed (pip install 'dask[distributed]')") from None
-        self.cluster = None
         size = local_cluster_size(address)
         if size is not None:
-            with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
-                self.cluster = LocalCluster(n_workers=size, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.CRITICAL)
-            self.client = Client(self.cluster)
+            self.client = Client(local_cluster(size, LocalCluster))
         else:
             self.client = scheduler_client(address)
         self.raw_payload = payload
@@ -106,8 +106,34 @@ class DaskExecutor:
 
     def close(self, abort: bool = False) -> None:
         self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        if abort:  # a stopped run leaves no worker behind
+            close_local_clusters()
+
+
+# no dashboard, and the scheduler's health/metrics HTTP server on a free port rather than 8787:
+# two local clusters at once (two runs, a test beside a run) otherwise print a port warning
+QUIET_SCHEDULER = {"dashboard_address": ":0"}
+_LOCAL_CLUSTERS: dict[int, Any] = {}  # size -> the LocalCluster this process started, for its next run
+
+
+def local_cluster(size: int, make: Any) -> Any:
+    """This process's LocalCluster of ``size`` workers, started on first use (``make``: the
+    LocalCluster class, imported by the caller)."""
+    cluster = _LOCAL_CLUSTERS.get(size)
+    if cluster is None or str(getattr(cluster, "status", "")).endswith("closed"):
+        with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
+            cluster = make(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None,
+                           scheduler_kwargs=QUIET_SCHEDULER, silence_logs=logging.CRITICAL)
+        _LOCAL_CLUSTERS[size] = cluster
+    return cluster
+
+
+@atexit.register
+def close_local_clusters() -> None:
+    while _LOCAL_CLUSTERS:
+        _, cluster = _LOCAL_CLUSTERS.popitem()
+        with contextlib.suppress(Exception):  # already gone with its processes
+            cluster.close()
 
 
 

@@ -331,10 +331,13 @@ def dask_speed(matches: int, repeats: int, out: Console) -> None:
     started before the clock runs (a real cluster is up before a batch comes)."""
     from distributed import LocalCluster
 
+    from workbench.executors import QUIET_SCHEDULER
+
     cores = default_workers()
     rates = {}
     for n in (1, cores):
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                          scheduler_kwargs=QUIET_SCHEDULER) as cluster:
             rates[n] = farm_speed("frontier", ("random", "random"), matches, n, repeats, cluster.scheduler_address)
     table = Table("workers", "matches/s (median)", "runs", title=f"workbench bench --dask: LocalCluster, "
                   f"{matches} random matches per run, median of {repeats}")
