@@ -1,0 +1,80 @@
+"""Planted truth on every registered game (tests/test_planted.py makes a test class per game, so
+that the test workers share out the calibration-sized runs: pytest-xdist's loadscope keeps a
+module on one worker but spreads classes): one ordinary card of a starter deck
+made moderately stronger (one cost step of stats, cardsdb/<game>/calibration.yaml), greedy
+pilots. ``workbench diff`` must flag that card as the cause and (almost) no card the version left
+alone; ``workbench value`` must find the card gained value, with the change's interval above zero.
+``value`` is checked on Wild Frontier only: its code is the same for every game (the per-game
+part, each game's reference cards, has its own tests in tests/test_reference_cards.py), and its
+two extra runs per game doubled the cost of these tests.
+
+Each game is one fixed seed, so each test is one deterministic draw from what ``workbench bench
+--stats`` measures over many blocks (its detection rates are in the closing notes and RULES.md);
+the sizes below are the smallest at which that calibration found the buff in every block
+(Frontier and AlleyWay 5 of 5 at 500 seeds; Allegiance 3 of 3 at 200, and its matches cost twice
+as much)."""
+from __future__ import annotations
+
+from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
+from tests.conftest import run_cli
+
+SEEDS = {"frontier": 500, "alleyway": 500, "allegiance": 200}
+DEFAULT_SEEDS = 500  # a game without its own calibrated size
+VALUE_GAMES = ("frontier",)  # where ``value`` is checked too (see above)
+
+
+def play_planted(game: str, tmp_path_factory, with_value: bool):
+    """The planted diff (and ``value``, if asked) of ``game`` in a fresh store."""
+    root = tmp_path_factory.mktemp(f"planted-{game}")
+    data = planted_data(game, root / "data")
+    plant = planted(game)
+    db = root / "planted.duckdb"
+    env = {"WORKBENCH_DATA_DIR": str(data)}
+    matches = str(2 * SEEDS.get(game, DEFAULT_SEEDS))
+    diff = run_cli("diff", game, "--base", "base", "--candidate", PLANTED_VERSION, "--matches", matches,
+                   "--decks", ",".join(plant.decks), "--pilots", "greedy", "--db", str(db), "--quiet", "--seed", "3",
+                   env=env, timeout=1800)
+    assert diff.returncode == 0, diff.stderr
+    if not with_value:
+        return game, plant, db, diff, None
+    value = run_cli("value", game, "--deck", plant.decks[0], "--cards", plant.card, "--against", plant.decks[1],
+                    "--rules", PLANTED_VERSION, "--base-rules", "base", "--matches", matches, "--pilots", "greedy",
+                    "--db", str(db), "--quiet", "--seed", "3", env=env, timeout=1800)
+    assert value.returncode == 0, value.stderr
+    return game, plant, db, diff, value
+
+
+def check_diff_flags_the_buffed_card_and_almost_no_other(planted_game):
+    import polars as pl
+
+    from reports import db as store
+    from reports.diff import version_diff
+
+    game, plant, db, diff, _value = planted_game
+    base, candidate = store.query(db, "SELECT base_run, candidate_run FROM diffs").row(0)
+    r = version_diff(db, base, candidate)
+    assert r["changed_cards"]["card"].to_list() == [plant.card]
+    row = r["cards"].filter(pl.col("card") == plant.card).row(0, named=True)
+    assert row["changed"] and row["flagged"] and row["effect_points"] > 0 and row["effect_lo"] > 0, row
+    unchanged = r["cards"].filter(~pl.col("changed"))
+    assert r["flagged_cards"].height <= max(1, round(0.05 * unchanged.height)), r["flagged_cards"]["card"].to_list()
+    assert f"you changed {plant.card} (changed): its effect within its deck is +" in diff.stdout
+    assert "FLAGGED" in diff.stdout
+    assert r["touched_decks"] == [plant.decks[0]] or set(r["touched_decks"]) == set(plant.decks)
+
+
+def check_value_finds_the_buffed_card_gained_value(planted_game):
+    from reports import db as store
+    from reports.intervention import value_change
+
+    game, plant, db, _diff, value = planted_game
+    rows = store.query(db, "SELECT rules_version, value_points, base_run, variant_run FROM card_value "
+                           "WHERE card = ? ORDER BY value_id", [plant.card]).to_dicts()
+    by = {r["rules_version"]: r for r in rows}
+    assert set(by) == {"base", PLANTED_VERSION}
+    assert by[PLANTED_VERSION]["value_points"] > by["base"]["value_points"]
+    change = value_change(db, (by["base"]["base_run"], by["base"]["variant_run"]),
+                          (by[PLANTED_VERSION]["base_run"], by[PLANTED_VERSION]["variant_run"]))
+    assert change["change_lo"] > 0, change
+    assert "reusing run" in value.stderr, "value reuses the diff's runs of the deck as written"
+    assert f"Card value, base -> {PLANTED_VERSION}" in value.stdout
