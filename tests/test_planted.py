@@ -16,8 +16,9 @@ class PlantedTruth:
     game: str
 
     @pytest.fixture(scope="class")
-    def planted_game(self, tmp_path_factory):
-        return play_planted(self.game, tmp_path_factory, with_value=self.game in VALUE_GAMES)
+    @classmethod
+    def planted_game(cls, tmp_path_factory):
+        return play_planted(cls.game, tmp_path_factory, with_value=cls.game in VALUE_GAMES)
 
     @pytest.mark.slow
     def test_diff_flags_the_buffed_card_and_almost_no_other(self, planted_game):
