@@ -148,9 +148,10 @@ _HELD = threading.local()  # this thread's reading sessions: resolved path -> co
 
 
 def _held() -> dict[str, duckdb.DuckDBPyConnection]:
-    if not hasattr(_HELD, "connections"):
-        _HELD.connections = {}
-    return _HELD.connections
+    connections = getattr(_HELD, "connections", None)
+    if connections is None:  # this thread's first use
+        connections = _HELD.connections = {}
+    return connections
 
 
 @contextmanager

@@ -70,7 +70,8 @@ def default_workers(cluster: str | None = None) -> int:
     machine's cores. Chunk sizes are chosen from it."""
     if cluster:
         return cluster_threads(cluster)
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    affinity = getattr(os, "sched_getaffinity", None)  # the cores this process may use (Linux)
+    return max(1, len(affinity(0)) if affinity else (os.cpu_count() or 1))
 
 
 class _Tally:

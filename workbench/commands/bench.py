@@ -23,6 +23,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
@@ -107,7 +108,7 @@ def writer_cell(farm: dict) -> str:
 
 def farm_figure(report, name: str):
     """A figure of the farm's report, a mapping or an object (None when it has no such figure)."""
-    return report.get(name) if hasattr(report, "get") else getattr(report, name, None)
+    return report.get(name) if isinstance(report, Mapping) else getattr(report, name, None)
 
 
 CHEAP = ("random", "greedy")  # pilots measured over many matches, and through the farm
