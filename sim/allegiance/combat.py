@@ -13,7 +13,7 @@ from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, destroy_blight, hit, process_deaths
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import STRONGHOLD, TACTIC, WARRIOR
-from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, AllegianceState
+from sim.allegiance.state import ATTACKS, DRAINED, NO_CARD, NORMAL, TAP, AllegianceState, replaced
 from sim.core.events import NO_ID
 
 # --- formations -------------------------------------------------------------------------------------
@@ -38,7 +38,7 @@ def formed_in(pool, faction_masks) -> int:
     size = pool.consts.formation_size
     formed = 0
     for mask in faction_masks:
-        if mask:
+        if mask.bit_count() >= size:  # fewer Warriors of a faction make no run
             formed |= pool.board.runs(mask, size)
     return formed
 
@@ -91,7 +91,7 @@ def declare_attack(state: AllegianceState, cell: int, index: int, target: int, c
     card = pool.cards[u.card]
     ability = card.attacks[index]
     side.ap -= ability.ap
-    state.cells[cell] = u._replace(attacks=u.attacks + 1)
+    state.cells[cell] = replaced(u, ATTACKS, u.attacks + 1)
     dealt = attack_damage(state, cell, ability)
     pierce = card.pierce
     if cry >= 0:
@@ -220,7 +220,8 @@ def soul_combat(state: AllegianceState, cell: int, blight_cell: int) -> None:
         if mine != theirs:
             break
     won = mine > theirs
-    state.cells[cell] = u._replace(attacks=u.attacks + 1, tap=u.tap if won else DRAINED)
+    counted = replaced(u, ATTACKS, u.attacks + 1)
+    state.cells[cell] = counted if won else replaced(counted, TAP, DRAINED)
     _emit(state, seat, K.SOUL_COMBAT, u.card, NO_ID, int(won), blight_cell, " ".join(rolls))
     if won:
         destroy_blight(state, seat, blight_cell, u.card, K.SOUL_COMBAT)

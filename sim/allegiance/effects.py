@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import STRONGHOLD, WARRIOR
-from sim.allegiance.state import NO_CARD, AllegianceState, Unit
+from sim.allegiance.state import HP, NO_CARD, AllegianceState, Unit, replaced
 from sim.core.ending import finish as end_match
 from sim.core.events import NO_ID
 
@@ -92,7 +92,7 @@ def hit(state: AllegianceState, seat: int, cell: int, amount: int, source: int) 
     u = state.cells[cell]
     if amount <= 0 or u is None:
         return
-    state.cells[cell] = u._replace(hp=u.hp - amount)
+    state.cells[cell] = replaced(u, HP, u.hp - amount)
     _emit(state, seat, K.DAMAGE, source, u.card, amount, cell)
 
 

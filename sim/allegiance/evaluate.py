@@ -24,7 +24,7 @@ from sim.allegiance.board import cells_of
 from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
 from sim.allegiance.positions import position_key, recall, remember
-from sim.allegiance.state import NO_CARD, NORMAL, AllegianceState, Unit
+from sim.allegiance.state import NO_CARD, NORMAL, TAP, AllegianceState, Unit
 from sim.core.weights import load_weights
 
 WEIGHTS = load_weights(__file__)
@@ -226,7 +226,6 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
 # The unit fields evaluate reads: the first 11 (card .. boost) and tap, not this turn's counters
 # (attacks, moves, used), so an attack or a support ability leaves the unit's record standing
 _READ = 11
-TAP = Unit._fields.index("tap")
 
 
 def _values_alike(kept: Unit, unit: Unit) -> bool:

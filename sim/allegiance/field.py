@@ -16,7 +16,7 @@ from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, process_deaths
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import T_BLIGHT, T_EMPTY, T_ENEMY_EMPTY, T_FRIENDLY_UNIT, T_FRIENDLY_WARRIOR, T_SELF
-from sim.allegiance.state import AllegianceState, Unit
+from sim.allegiance.state import MOVES, USED, AllegianceState, Unit, replaced
 from sim.core.events import NO_ID
 
 # --- the Muster Zone and deploying ---------------------------------------------------------------------
@@ -46,6 +46,14 @@ def deploy_cells(state: AllegianceState, seat: int) -> list[int]:
     return cells_of(state.pool.board.side_mask[seat] & ~state.occupied())
 
 
+def _ready(muster: list, card_id: int, turns: int):
+    """The first Muster Zone entry of ``card_id`` that may deploy on the seat's own turn ``turns``."""
+    for entry in muster:
+        if entry.card == card_id and entry.turn < turns:
+            return entry
+    raise ValueError(f"no card {card_id} ready in the Muster Zone")
+
+
 def deploy(state: AllegianceState, cell: int) -> None:
     card_id, source = state.pending.card, state.pending.source
     state.pending = None
@@ -58,7 +66,7 @@ def deploy(state: AllegianceState, cell: int) -> None:
         if state.ledger is not None:
             state.ledger.play(seat, card_id, side.turns)
     else:
-        side.muster.remove(next(m for m in side.muster if m.card == card_id and m.turn < side.turns))
+        side.muster.remove(_ready(side.muster, card_id, side.turns))
     side.ap -= consts.deploy_ap
     state.place(cell, Unit(card_id, seat, state.next_uid, card.hp, card.hp,
                            min(card.absorb, consts.absorb_cap), min(card.reflect, consts.reflect_cap)))
@@ -101,7 +109,7 @@ def move(state: AllegianceState, to: int) -> None:
     ap = state.pool.consts.move_ap
     state.own_side(seat).ap -= ap
     u = state.remove(frm)
-    state.place(to, u._replace(moves=u.moves + 1))
+    state.place(to, replaced(u, MOVES, u.moves + 1))
     if state.events is not None:
         names = state.pool.board.names
         state.events.emit(state.turn, seat, K.MOVE, u.card, NO_ID, ap, to, f"{names[frm]}>{names[to]}")
@@ -170,7 +178,7 @@ def use_support(state: AllegianceState, cell: int, index: int, target: int) -> N
     u = state.cells[cell]
     ability = state.pool.cards[u.card].supports[index]
     state.own_side(seat).ap -= ability.ap
-    state.cells[cell] = u._replace(used=u.used | (1 << index))
+    state.cells[cell] = replaced(u, USED, u.used | (1 << index))
     if state.events is not None:
         state.events.emit(state.turn, seat, K.SUPPORT, u.card, NO_ID, ability.ap, target, ability.name)
     for fx in ability.fx:
