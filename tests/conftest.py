@@ -21,6 +21,34 @@ def pytest_xdist_auto_num_workers(config):
     return 2 * cores
 
 
+def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The ``workbench`` command run in this process, with what ``run_cli`` would give (exit
+    code, stdout, stderr), for commands that play nothing (exports, reports, listings): a new
+    interpreter costs a second or more of imports per call. Commands that start worker processes
+    go through ``run_cli``."""
+    import contextlib
+    import io
+
+    from workbench.cli import main
+
+    saved = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        for key in [k for k in os.environ if k.startswith("WORKBENCH_")]:
+            del os.environ[key]
+        os.environ.update(env or {})
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(args))
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(["workbench", *args], code, out.getvalue(), err.getvalue())
+
+
 def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run the ``workbench`` command as a user would, in a fresh process."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}

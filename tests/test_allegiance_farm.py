@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from reports import db
-from tests.conftest import run_cli
+from tests.conftest import cli_here, run_cli
 
 
 def sql(path, query, params=None):
@@ -45,7 +45,7 @@ def test_simulate_uses_the_starter_decks_and_fills_every_table(two_games):
 def test_exports_for_a_spreadsheet(two_games, tmp_path):
     for table in ("matches", "events", "card_games", "cards", "card_defs"):
         out = tmp_path / f"{table}.csv"
-        res = run_cli("export", table, "--run", "2", "--csv", str(out), "--db", str(two_games))
+        res = cli_here("export", table, "--run", "2", "--csv", str(out), "--db", str(two_games))
         assert res.returncode == 0, res.stderr
         rows = list(csv.DictReader(out.open(encoding="utf-8")))
         assert rows, table

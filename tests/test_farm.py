@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from reports import db
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_cli
 
 PAIR = "goblin-gold-gang,lawmen-posse"  # the foundation's two decks: these tests are about the farm
 
@@ -47,11 +47,11 @@ def test_each_seed_is_played_from_both_seats(small_store):
 
 
 def test_runs_and_export_for_a_spreadsheet(small_store, tmp_path):
-    res = run_cli("runs", "--db", str(small_store))
+    res = cli_here("runs", "--db", str(small_store))
     assert res.returncode == 0 and "goblin-gold-gang" in res.stdout
     for table in ("matches", "card_games", "cards", "runs", "events", "keywords", "matchups", "cost_curve"):
         out = tmp_path / f"{table}.csv"
-        res = run_cli("export", table, "--run", "1", "--csv", str(out), "--parquet", str(tmp_path / f"{table}.parquet"),
+        res = cli_here("export", table, "--run", "1", "--csv", str(out), "--parquet", str(tmp_path / f"{table}.parquet"),
                       "--db", str(small_store))
         assert res.returncode == 0, res.stderr
         rows = list(csv.DictReader(out.open(encoding="utf-8")))
@@ -61,7 +61,7 @@ def test_runs_and_export_for_a_spreadsheet(small_store, tmp_path):
     assert len(runs[0]["created_at"]) == 19 and runs[0]["created_at"][10] == "T"  # ISO date-time
     stats = list(csv.DictReader((tmp_path / "cards.csv").open(encoding="utf-8")))
     assert {"card", "games", "gih_wr", "gih_wr_lo", "gih_wr_hi", "played_wr"} <= set(stats[0])
-    res = run_cli("export", "nonsense", "--csv", str(tmp_path / "x.csv"), "--db", str(small_store))
+    res = cli_here("export", "nonsense", "--csv", str(tmp_path / "x.csv"), "--db", str(small_store))
     assert res.returncode == 2 and "unknown table" in res.stderr
 
 

@@ -4,7 +4,7 @@ import csv
 import pytest
 
 from reports.exports import COMPUTED, DIFF_TABLES, RAW
-from tests.conftest import run_cli
+from tests.conftest import cli_here, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +57,9 @@ def test_every_table_exports_to_csv_and_parquet(diffed, campaign_store, name, tm
 
 def test_export_from_the_command_line(diffed, tmp_path):
     db, _ = diffed
-    res = run_cli("export", "diff_cards", "--diff", "1", "--csv", str(tmp_path / "c.csv"), "--db", str(db))
+    res = cli_here("export", "diff_cards", "--diff", "1", "--csv", str(tmp_path / "c.csv"), "--db", str(db))
     assert res.returncode == 0 and "rows of diff_cards" in res.stderr
-    res = run_cli("export", "cards", "--run", "1", "--run", "2", "--deck", "lawmen-posse",
+    res = cli_here("export", "cards", "--run", "1", "--run", "2", "--deck", "lawmen-posse",
                   "--csv", str(tmp_path / "k.csv"), "--db", str(db))
     assert res.returncode == 0, res.stderr
     with open(tmp_path / "k.csv", encoding="utf-8") as fh:
@@ -69,14 +69,14 @@ def test_export_from_the_command_line(diffed, tmp_path):
 
 def test_diff_tables_need_a_diff(diffed, tmp_path):
     db, _ = diffed
-    res = run_cli("export", "diff_cards", "--csv", str(tmp_path / "x.csv"), "--db", str(db))
+    res = cli_here("export", "diff_cards", "--csv", str(tmp_path / "x.csv"), "--db", str(db))
     assert res.returncode == 2 and "needs --diff" in res.stderr
 
 
 def test_html_report_is_self_contained(diffed, tmp_path):
     db, _ = diffed
     out = tmp_path / "report.html"
-    res = run_cli("report", "2", "--diff", "1", "--html", str(out), "--db", str(db))
+    res = cli_here("report", "2", "--diff", "1", "--html", str(out), "--db", str(db))
     assert res.returncode == 0, res.stderr
     text = out.read_text(encoding="utf-8")
     import re
@@ -85,5 +85,5 @@ def test_html_report_is_self_contained(diffed, tmp_path):
     for heading in ("Most over-performing", "Most under-performing", "Keywords", "Cost curve", "Matchups",
                     "Version diff"):
         assert heading in text
-    res = run_cli("report", "1", "--diff", "99", "--html", str(out), "--db", str(db))
+    res = cli_here("report", "1", "--diff", "99", "--html", str(out), "--db", str(db))
     assert res.returncode == 2 and "no run 99" in res.stderr
