@@ -6,7 +6,7 @@ import shutil
 import pytest
 import yaml
 
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, cli_here, run_cli
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def edit_card(data, card_id, **changes):
 
 
 def validate(data):
-    return run_cli("cards", "validate", "frontier", "--data-dir", str(data))
+    return cli_here("cards", "validate", "frontier", "--data-dir", str(data))
 
 
 def one_clean_error(res, *needles):
@@ -47,7 +47,7 @@ def one_clean_error(res, *needles):
 
 
 def test_the_shipped_data_is_valid():
-    res = run_cli("cards", "validate", "frontier")
+    res = cli_here("cards", "validate", "frontier")
     assert res.returncode == 0, res.stderr
     assert "ok: frontier" in res.stdout and "off the stat budget" not in res.stdout
 
@@ -141,7 +141,7 @@ def test_unwritable_database_path(tmp_path):
 
 def test_spreadsheet_round_trip_makes_a_version_of_only_the_changes(data, tmp_path):
     sheet = tmp_path / "cards.csv"
-    res = run_cli("cards", "export", "frontier", "--rules", "base", "--csv", str(sheet), "--data-dir", str(data))
+    res = cli_here("cards", "export", "frontier", "--rules", "base", "--csv", str(sheet), "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
     rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
     assert {"id", "name", "cost.mana", "atk", "def", "keywords", "budget_cost"} <= set(rows[0])
@@ -156,7 +156,7 @@ def test_spreadsheet_round_trip_makes_a_version_of_only_the_changes(data, tmp_pa
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    res = run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v2", "--base", "base",
+    res = cli_here("cards", "import", str(sheet), "--game", "frontier", "--as", "v2", "--base", "base",
                   "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
     doc = yaml.safe_load((data / "frontier" / "rules" / "v2.yaml").read_text())
@@ -170,19 +170,19 @@ def test_spreadsheet_round_trip_makes_a_version_of_only_the_changes(data, tmp_pa
     assert v2.cards["tin-star-recruit"].atk == 2 and v2.hash != base.hash
     assert "liquid-courage" not in v2.cards and "sheet-born-card" in v2.cards
     # importing again under the same name is refused
-    one_clean_error(run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v2",
+    one_clean_error(cli_here("cards", "import", str(sheet), "--game", "frontier", "--as", "v2",
                             "--data-dir", str(data)), "already exists")
 
 
 def test_a_bad_sheet_names_the_row_card_and_column(data, tmp_path):
     sheet = tmp_path / "cards.csv"
-    run_cli("cards", "export", "frontier", "--csv", str(sheet), "--data-dir", str(data))
+    cli_here("cards", "export", "frontier", "--csv", str(sheet), "--data-dir", str(data))
     text = sheet.read_text(encoding="utf-8").splitlines()
     header = text[0].split(",")
     cells = text[1].split(",")
     cells[header.index("atk")] = "lots"
     sheet.write_text("\n".join([text[0], ",".join(cells)] + text[2:]) + "\n", encoding="utf-8")
-    res = run_cli("cards", "import", str(sheet), "--game", "frontier", "--as", "v3", "--data-dir", str(data))
+    res = cli_here("cards", "import", str(sheet), "--game", "frontier", "--as", "v3", "--data-dir", str(data))
     one_clean_error(res, "cards.csv", "field 'atk'", "row 2")
     assert not (data / "frontier" / "rules" / "v3.yaml").exists()
 
