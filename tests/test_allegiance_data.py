@@ -6,7 +6,7 @@ import shutil
 import pytest
 import yaml
 
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, cli_here
 from tests.test_cardsdb_errors import one_clean_error
 
 
@@ -26,13 +26,13 @@ def edit(path, card_id, **changes):
 
 
 def validate(data):
-    return run_cli("cards", "validate", "allegiance", "--data-dir", str(data))
+    return cli_here("cards", "validate", "allegiance", "--data-dir", str(data))
 
 
 def test_the_shipped_pool_is_valid_complete_and_on_budget():
     from cardsdb.loader import load_ruleset
 
-    res = run_cli("cards", "validate", "allegiance")
+    res = cli_here("cards", "validate", "allegiance")
     assert res.returncode == 0, res.stderr
     assert "ok: allegiance" in res.stdout and "off the stat budget" not in res.stdout
     data, ruleset = load_ruleset("allegiance", "base")
@@ -97,9 +97,9 @@ def test_a_deck_breaking_construction_rules(data, change, needles):
 
 def test_spreadsheet_round_trip_changes_nothing(data, tmp_path):
     sheet = tmp_path / "cards.csv"
-    res = run_cli("cards", "export", "allegiance", "--csv", str(sheet), "--data-dir", str(data))
+    res = cli_here("cards", "export", "allegiance", "--csv", str(sheet), "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
-    res = run_cli("cards", "import", str(sheet), "--game", "allegiance", "--as", "same", "--data-dir", str(data))
+    res = cli_here("cards", "import", str(sheet), "--game", "allegiance", "--as", "same", "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
     doc = yaml.safe_load((data / "allegiance" / "rules" / "same.yaml").read_text())
     assert not doc.get("patch") and not doc.get("add") and not doc.get("remove"), doc

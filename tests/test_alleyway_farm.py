@@ -7,7 +7,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from reports import db
-from tests.conftest import run_cli
+from tests.conftest import cli_here, run_cli
 
 
 def test_simulate_export_and_the_cards_page(tmp_path, monkeypatch):
@@ -27,7 +27,7 @@ def test_simulate_export_and_the_cards_page(tmp_path, monkeypatch):
     (promoted,), = db.query(store, "SELECT count(*) FROM card_games WHERE copies = 0 AND played > 0").rows()
     assert promoted > 0
     out = tmp_path / "cards.csv"
-    res = run_cli("export", "cards", "--run", "1", "--csv", str(out), "--db", str(store))
+    res = cli_here("export", "cards", "--run", "1", "--csv", str(out), "--db", str(store))
     assert res.returncode == 0, res.stderr
     rows = {r["card"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
     assert rows["dirty-cop"]["faction"] == "neutral" and rows["sarge"]["type"] == "character/heavy"

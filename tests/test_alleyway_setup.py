@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from tests.alleyway_common import ALLEYWAY, act, alleyway
-from tests.conftest import run_cli
+from tests.conftest import cli_here
 
 
 def new(seed=1, a="cinder-wildfire", b="graves-garrison"):
@@ -79,11 +79,11 @@ def error_line(res):
 
 
 def validate(data):
-    return run_cli("cards", "validate", "alleyway", "--data-dir", str(data))
+    return cli_here("cards", "validate", "alleyway", "--data-dir", str(data))
 
 
 def test_the_shipped_alleyway_data_is_valid_and_on_budget():
-    res = run_cli("cards", "validate", "alleyway")
+    res = cli_here("cards", "validate", "alleyway")
     assert res.returncode == 0, res.stderr
     assert "ok: alleyway" in res.stdout and "off the stat budget" not in res.stdout
 
@@ -155,7 +155,7 @@ def test_spreadsheet_round_trip_with_nested_fields(data, tmp_path):
     import csv
 
     sheet = tmp_path / "cards.csv"
-    res = run_cli("cards", "export", "alleyway", "--csv", str(sheet), "--data-dir", str(data))
+    res = cli_here("cards", "export", "alleyway", "--csv", str(sheet), "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
     rows = list(csv.DictReader(sheet.open(encoding="utf-8")))
     for row in rows:
@@ -168,7 +168,7 @@ def test_spreadsheet_round_trip_with_nested_fields(data, tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    res = run_cli("cards", "import", str(sheet), "--game", "alleyway", "--as", "tuned", "--base", "base",
+    res = cli_here("cards", "import", str(sheet), "--game", "alleyway", "--as", "tuned", "--base", "base",
                   "--data-dir", str(data))
     assert res.returncode == 0, res.stderr
     assert "2 cards changed, 0 added, 0 removed" in res.stderr

@@ -7,7 +7,7 @@ import random
 import duckdb
 import pytest
 
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, cli_here, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,7 @@ def test_simulate_run_fills_the_campaign_tables_and_exports(tmp_path):
         con.close()
     for table in ("campaign_clear_rates", "campaign_reward_lift", "campaign_runs"):
         out = tmp_path / f"{table}.csv"
-        res = run_cli("export", table, "--db", str(db), "--csv", str(out))
+        res = cli_here("export", table, "--db", str(db), "--csv", str(out))
         assert res.returncode == 0, res.stderr
         rows = list(csv.DictReader(out.open(encoding="utf-8")))
         assert rows

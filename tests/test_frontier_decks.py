@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, cli_here
 from tests.test_cardsdb_errors import one_clean_error
 
 
@@ -29,7 +29,7 @@ def edit_deck(data, deck_id, **changes):
 
 
 def validate(data):
-    return run_cli("cards", "validate", "frontier", "--data-dir", str(data))
+    return cli_here("cards", "validate", "frontier", "--data-dir", str(data))
 
 
 def swap_card(old, new):

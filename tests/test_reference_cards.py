@@ -13,7 +13,7 @@ from functools import lru_cache
 import pytest
 
 from cardsdb.reference import reference_for, reference_ids
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, cli_here
 
 GAMES = ("frontier", "alleyway", "allegiance")
 # the one type each game declares (RULES.md, "Reference cards (workbench value)"): a vanilla body
@@ -228,7 +228,7 @@ def test_a_half_cost_card_goes_to_the_cheaper_reference():
 
 def test_the_validators_still_pass():
     for game in GAMES:
-        res = run_cli("cards", "validate", game)
+        res = cli_here("cards", "validate", game)
         assert res.returncode == 0, res.stderr
         assert f"ok: {game}" in res.stdout and "off the stat budget" not in res.stdout, res.stdout
 

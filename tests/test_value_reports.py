@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from reports.value import COLUMNS, card_values
-from tests.conftest import run_cli
+from tests.conftest import cli_here
 from tests.value_common import add_card_values, value_rows
 from workbench.store import Store
 
@@ -90,7 +90,7 @@ def test_a_store_without_the_table_gives_the_same_empty_frame(old_store, tmp_pat
 
 def test_export_writes_the_documented_columns_first(value_store, tmp_path):
     out = tmp_path / "card_value.csv"
-    res = run_cli("export", "card_value", "--csv", str(out), "--game", "frontier", "--rules", "base",
+    res = cli_here("export", "card_value", "--csv", str(out), "--game", "frontier", "--rules", "base",
                   "--deck", "lawmen-posse", "--db", str(value_store))
     assert res.returncode == 0, res.stderr
     assert "wrote 4 rows of card_value" in res.stderr
