@@ -155,7 +155,7 @@ class SideTerms:
     ``value`` is the running sum over the units in cell order, ``deltas`` the second pass's
     additions in the order evaluate makes them (a subtraction as the addition of its negation,
     the same bits), so every sum comes out as the single walk summed it."""
-    __slots__ = ("static", "active", "mask", "pick", "units", "records", "value", "sh_cell", "hits", "threat",
+    __slots__ = ("static", "active", "mask", "on", "pick", "units", "records", "value", "sh_cell", "hits", "threat",
                  "best", "warriors", "formed", "hp_range", "deltas")
 
 
@@ -174,20 +174,28 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     is given)."""
     mask, active, cells = state.units[s], state.active, state.cells
     old: dict = {}
+    same_cells = False
     if memo is not None:
         kept = memo[s]
         if kept is not None and kept.active == active and kept.static is static:
-            if kept.mask == mask and kept.pick(cells) == kept.units:
-                return kept
+            same_cells = kept.mask == mask
+            if same_cells:
+                units = kept.pick(cells)
+                if units == kept.units:
+                    return kept
             old = kept.records
     pool = state.pool
     cards = pool.cards
     boosted = s == active
     t = SideTerms()
     t.static, t.active, t.mask = static, active, mask
-    on = cells_of(mask)
-    t.pick = _pick(on)
-    t.units = t.pick(cells)
+    if same_cells:  # a unit changed where it stands: the same cells, read the same way
+        on, t.pick, t.units = kept.on, kept.pick, units
+    else:
+        on = cells_of(mask)
+        t.pick = _pick(on)
+        t.units = t.pick(cells)
+    t.on = on
     t.deltas = None
     records = t.records = {}
     v = 0.0
