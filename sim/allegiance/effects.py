@@ -176,12 +176,11 @@ def process_deaths(state: AllegianceState) -> None:
     a token is left in the supply) and goes to its owner's discard pile with what it carried; a
     Stronghold never leaves Blight: the owner's next one is revealed, or the match is lost."""
     cells, cards = state.cells, state.pool.cards
-    # the units standing when the deaths begin, in cell order; a Stronghold revealed meanwhile
-    # is alive (cards have at least 1 HP), so the walk need not meet it
-    for cell in state.unit_cells():
+    # the units at 0 HP when the deaths begin, in cell order (most calls find none): nothing
+    # below damages a unit, and a Stronghold revealed meanwhile is alive (cards have at least
+    # 1 HP) on a free cell, so this is every unit the walk must remove, each still standing
+    for cell in [c for c in state.unit_cells() if cells[c].hp <= 0]:
         u = cells[cell]
-        if u is None or u.hp > 0:
-            continue
         state.remove(cell)
         _emit(state, u.owner, K.DESTROY, u.card, NO_ID, 0, cell)
         side = state.own_side(u.owner)
