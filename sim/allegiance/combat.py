@@ -213,15 +213,18 @@ def soul_combat(state: AllegianceState, cell: int, blight_cell: int) -> None:
     side.ap -= pool.consts.soul_combat_ap
     die = pool.consts.soul_die
     bonus = pool.cards[u.card].soul_bonus
-    rolls = []
+    rolls = []  # the event's text; only a logged match writes it (lookahead rolls thousands)
+    logged = state.events is not None
     while True:
         mine, theirs = state.roll(die) + bonus, state.roll(die)
-        rolls.append(f"{mine}-{theirs}")
+        if logged:
+            rolls.append(f"{mine}-{theirs}")
         if mine != theirs:
             break
     won = mine > theirs
     counted = replaced(u, ATTACKS, u.attacks + 1)
     state.cells[cell] = counted if won else replaced(counted, TAP, DRAINED)
-    _emit(state, seat, K.SOUL_COMBAT, u.card, NO_ID, int(won), blight_cell, " ".join(rolls))
+    if logged:
+        _emit(state, seat, K.SOUL_COMBAT, u.card, NO_ID, int(won), blight_cell, " ".join(rolls))
     if won:
         destroy_blight(state, seat, blight_cell, u.card, K.SOUL_COMBAT)
