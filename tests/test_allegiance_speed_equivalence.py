@@ -200,3 +200,12 @@ def test_the_table_of_positions_sees_every_seat_edit(allegiance):
         before = evaluate(state, 0)
         edit(state)
         assert evaluate(state, 0) == evaluate_fresh(state, 0) != before
+
+
+def test_replaced_is_replace_for_one_field():
+    from sim.allegiance.state import ATTACKS, HP, MOVES, TAP, USED, Unit, replaced
+    u = Unit(3, 1, 9, 5, 7, 1, 2, 4, -1, 1, 2, 1, 0, 1, 0)
+    for field in (HP, ATTACKS, MOVES, USED, TAP):
+        name = Unit._fields[field]
+        got = replaced(u, field, 6)
+        assert got == u._replace(**{name: 6}) and type(got) is Unit and got.card == 3

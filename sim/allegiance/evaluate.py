@@ -11,6 +11,10 @@ keywords (Pierce, Soul Combat bonus). The weights are data: ``weights.yaml`` bes
 read once at import; the per-card keyword worth is a table built once per rules version. The
 battlefield has two halves: a duel only (no multi-seat or team comparison).
 
+A position valued once is read back from a table (positions.py: lookahead meets the same
+position again and again); a new one is valued from per-seat and per-unit terms kept from the
+last position valued (``state.memo``, ``SideTerms``), recomputing only what changed.
+
 Threat ranges come from per-card tables built once per rules version (pool.py): for each cell,
 the mask of cells the card's attacks reach from there (``hit_masks``), and from anywhere one move
 away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
