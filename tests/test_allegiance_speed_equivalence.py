@@ -140,6 +140,7 @@ def test_kept_evaluate_terms_follow_hand_edits_and_card_edits(allegiance):
 def test_roll_draws_what_randint_draws_and_leaves_the_stream_where_randint_does():
     from sim.allegiance.state import AllegianceState
     state = AllegianceState.__new__(AllegianceState)
+    state.gen = state.chance_gen = 0  # the stream set below is the state's own
     for seed in range(60):
         for sides in (1, 2, 3, 6, 7, 8, 12, 13, 100):
             reference, state.chance = random.Random(seed), random.Random(seed)
@@ -209,3 +210,21 @@ def test_replaced_is_replace_for_one_field():
         name = Unit._fields[field]
         got = replaced(u, field, 6)
         assert got == u._replace(**{name: 6}) and type(got) is Unit and got.card == 3
+
+
+def test_forks_share_the_chance_stream_until_one_draws(allegiance):
+    """A fork and its source draw the same luck from a stream they share, each from its own copy
+    made at its first draw: neither moves the other's stream."""
+    from sim.core.rng import copy_stream
+    eng, pool, _data, _ruleset, decks = allegiance
+    state = eng.new_match(pool, decks[:2], 6, log=False)
+    state.roll(6)  # the turn's stream made and drawn from
+    reference = copy_stream(state.chance)
+    fork = state.fork()
+    assert fork.chance is state.chance
+    drawn = [fork.roll(12) for _ in range(6)]
+    assert fork.chance is not state.chance
+    assert [state.roll(12) for _ in range(6)] == drawn == [reference.randint(1, 12) for _ in range(6)]
+    deeper = fork.fork()
+    assert [deeper.roll(6) for _ in range(6)] == [fork.roll(6) for _ in range(6)]
+    assert state.clone().chance is not state.chance  # clone shares nothing

@@ -27,4 +27,5 @@ def blank_state(pool: Pool, chance_key: int, log: bool) -> AllegianceState:
     # not held (sim/core/state.py reads a missing hold as None, but finding it missing costs an
     # exception inside getattr at every lookahead step)
     state.hold = None
+    state.chance_gen = state.gen  # the stream, once made, is this state's own
     return state

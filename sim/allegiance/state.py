@@ -10,6 +10,8 @@ written in place only by the state whose ``gen`` it carries, and the engine asks
 ``state.own_side(seat)`` for a writable seat before it changes one (a copy of the seat, its
 lists included, put in its place when it is shared). A fork gives itself and its source new
 generations, so neither writes a seat they now share; ``clone`` shares nothing, for hand edits.
+The turn's chance stream is shared the same way (``chance_gen`` says which state may draw from
+it in place): a fork copies it only before its first draw, and most forks never draw.
 
 Who stands where is also kept as bit masks per seat (``units``: every unit, ``warriors``: the
 Warriors), updated by ``place`` and ``remove``, the only two ways a unit arrives on or leaves a
@@ -101,7 +103,7 @@ class Side:
 class AllegianceState(MatchState):
     __slots__ = ("pool", "sides", "cells", "units", "warriors", "blight", "blight_supply", "blight_destroyed",
                  "active", "to_act", "turn", "over", "winner", "reason", "pending", "next_uid", "chance_key",
-                 "chance", "events", "ledger", "memo", "gen")
+                 "chance", "chance_gen", "events", "ledger", "memo", "gen")
 
     pool: Any
     sides: list[Side]
@@ -112,6 +114,7 @@ class AllegianceState(MatchState):
     blight: int                # bit c set: a Blight token on cell c
     pending: tuple | None      # a step being waited on: a Deploying, Moving, Defending or Discarding (actions.py)
     chance: random.Random | None
+    chance_gen: int            # the generation that may draw from ``chance`` in place (``rng``)
     events: EventBuffer | None
     ledger: CardLedger | None
     # evaluate's kept per-seat terms (evaluate.SideTerms), shared by a state and its clones: each
@@ -123,10 +126,16 @@ class AllegianceState(MatchState):
 
     def rng(self) -> random.Random:
         """This turn's chance stream, made when first needed (sim/core/state.py ``MatchState.rng``;
-        made by chance.py for less)."""
-        if self.chance is None:
-            self.chance = chance_stream(self.chance_key, self.turn)
-        return self.chance
+        made by chance.py for less). A stream a fork shares is copied here, before the first
+        draw from it (copy-on-write, as the seats are): most forks never draw."""
+        chance = self.chance
+        if chance is None:
+            chance = self.chance = chance_stream(self.chance_key, self.turn)
+            self.chance_gen = self.gen
+        elif self.chance_gen != self.gen:
+            chance = self.chance = copy_stream(chance)
+            self.chance_gen = self.gen
+        return chance
 
     def roll(self, sides: int) -> int:
         """A die: ``randint(1, sides)`` on this turn's stream, with its calls inlined (Soul
@@ -194,14 +203,18 @@ class AllegianceState(MatchState):
     def clone(self) -> "AllegianceState":
         """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
         s = self._copy(copy_stream(self.chance))
+        s.chance_gen = s.gen
         s.sides = [side.copy(s.gen) for side in self.sides]
         return s
 
     def fork(self, keep_chance: bool = True) -> "AllegianceState":
-        """A lookahead copy, cheap: the seats are shared copy-on-write (the engine's changes go
-        through ``own_side``). Both states get new generations. ``keep_chance=False``: the copy
-        gets no chance stream (a caller about to reseed it need not copy the stream)."""
-        s = self._copy(copy_stream(self.chance) if keep_chance else None)
+        """A lookahead copy, cheap: the seats and the chance stream are shared copy-on-write
+        (the engine's changes go through ``own_side``, its draws through ``rng``). Both states
+        get new generations, so neither draws from the shared stream or writes a shared seat
+        in place. ``keep_chance=False``: the copy gets no chance stream (a caller about to
+        reseed it)."""
+        s = self._copy(self.chance if keep_chance else None)
+        s.chance_gen = self.chance_gen  # neither state's generation from here on
         s.sides = self.sides[:]
         self.gen = new_generation()
         return s
