@@ -21,6 +21,13 @@ def pytest_xdist_auto_num_workers(config):
     return 2 * cores
 
 
+def pytest_collection_modifyitems(config, items):
+    """Heavy tests first, then slow ones, each in their files' order: the test workers take files
+    (and test classes) in the order they come, so the long ones start at once instead of leaving
+    one worker busy at the end while the others wait."""
+    items.sort(key=lambda item: (item.get_closest_marker("heavy") is None, item.get_closest_marker("slow") is None))
+
+
 def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """The ``workbench`` command run in this process, with what ``run_cli`` would give (exit
     code, stdout, stderr), for commands that play nothing (exports, reports, listings): a new

@@ -12,6 +12,7 @@ from tests.planted import (
 )
 
 
+@pytest.mark.heavy
 class PlantedTruth:
     game: str
 
