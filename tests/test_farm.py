@@ -148,7 +148,9 @@ def test_a_reader_beside_a_writing_run(tmp_path):
         assert matches == chunked  # a chunk is all in or all out
         seen.append(matches)
     assert proc.returncode == 0, proc.stderr.read()
-    assert seen == sorted(seen) and len(seen) > 10
+    # the reader got in again and again while the run wrote, and saw it grow (how many times
+    # depends on the machine's load: a loaded CI machine got 7 answers in, 1,000 -> 1,200)
+    assert seen == sorted(seen) and len(seen) >= 4 and seen[0] < seen[-1], seen
     assert max(latencies) < 5.0, max(latencies)
     assert q(path, "SELECT status, matches_done FROM runs") == [("done", 1200)]
 
