@@ -23,8 +23,10 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_collection_modifyitems(config, items):
     """Heavy tests first, then slow ones, each in their files' order: the test workers take files
-    (and test classes) in the order they come, so the long ones start at once instead of leaving
-    one worker busy at the end while the others wait."""
+    (and test classes) in the order they come (``--no-loadscope-reorder`` in pyproject.toml:
+    xdist would otherwise put the files with the most tests first, and the planted truths, two
+    tests a class, last), so the long ones start at once instead of leaving one worker busy at
+    the end while the others wait."""
     items.sort(key=lambda item: (item.get_closest_marker("heavy") is None, item.get_closest_marker("slow") is None))
 
 
