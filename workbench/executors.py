@@ -119,8 +119,9 @@ _LOCAL_CLUSTERS: dict[int, Any] = {}  # size -> the LocalCluster this process st
 def local_cluster(size: int, make: Any) -> Any:
     """This process's LocalCluster of ``size`` workers, started on first use (``make``: the
     LocalCluster class, imported by the caller)."""
+    from distributed.core import Status
     cluster = _LOCAL_CLUSTERS.get(size)
-    if cluster is None or str(getattr(cluster, "status", "")).endswith("closed"):
+    if cluster is None or cluster.status != Status.running:  # closed, or failed, since it was made
         with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
             cluster = make(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None,
                            scheduler_kwargs=QUIET_SCHEDULER, silence_logs=logging.CRITICAL)
