@@ -17,8 +17,9 @@ SCENARIOS = DATA / "frontier" / "scenarios"
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: two test workers per core. Many tests spend their time waiting on a
     subprocess (a run to start, a lock, a held file), so one per core leaves cores idle."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 2 * cores
+    from workbench.farm import default_workers  # this machine's usable cores, as the farm counts them
+
+    return 2 * default_workers()
 
 
 def pytest_collection_modifyitems(config, items):
