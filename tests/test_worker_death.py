@@ -5,8 +5,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -188,3 +190,54 @@ def test_the_workers_of_a_killed_parent_end_and_free_the_run_for_a_resume(tmp_pa
     from workbench.commands.simulate import writer_lock
     with writer_lock(Store(path), 1):  # nobody holds the run any more: a resume would start
         pass
+    # the results its workers left in files go with the next run's start
+    from workbench.local_pool import LocalExecutor
+    left = list(Path(tempfile.gettempdir()).glob(f"workbench-chunks-{proc.pid}-*"))
+    assert left, "the killed run kept its results in no folder"
+    LocalExecutor(1, {}, (setup_that_fails, play_chunk)).close()
+    assert not any(d.exists() for d in left)
+
+
+def die_once_after_the_first_write_of_its_result(chunk):
+    """Chunk 1, the first time it is played: the worker dies right after the first write of its
+    result into the pool's pipe (SIGKILL, as the OOM killer would); once a message is larger than
+    the pipe, that write is only its length."""
+    result = play_chunk(chunk)
+    if chunk == 1 and not os.path.exists(KILLED_ONCE[0]):
+        open(KILLED_ONCE[0], "w").close()
+        sys.setprofile(_die_when_a_send_returns)
+    return result
+
+
+def _die_when_a_send_returns(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "_send":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+KILLED_ONCE = [""]
+
+
+def _run_with_a_worker_killed_halfway_through_a_message(path: str, payload: dict, run_id: int, chunks: int) -> None:
+    report = run_chunks(Store(path), run_id, payload, list(range(chunks)), 2,
+                        worker=(init_worker, die_once_after_the_first_write_of_its_result))
+    sys.exit(0 if report.chunks_stored == chunks and report.pool_breaks == 1 else 1)
+
+
+def test_a_worker_killed_halfway_through_sending_its_result_does_not_hang_the_run(tmp_path):
+    """A worker killed while its result was half-written into the pool's pipe left the pool's
+    reader waiting for the rest forever: the run hung, and Ctrl-C with it."""
+    import multiprocessing
+    KILLED_ONCE[0] = str(tmp_path / "killed-once")  # read by the forked workers
+    store, spec, payload, run_id = new_store(tmp_path, "halfsent", matches=80, chunk_size=20)  # ~100 KB a result
+    run = multiprocessing.get_context("fork").Process(
+        target=_run_with_a_worker_killed_halfway_through_a_message, args=(str(store.path), payload, run_id, spec.n_chunks))
+    run.start()
+    run.join(120)
+    if run.is_alive():
+        run.kill()
+        run.join()
+        pytest.fail("the run hung after a worker died halfway through sending its result")
+    assert os.path.exists(KILLED_ONCE[0]), "no worker was killed"
+    assert run.exitcode == 0
+    assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(spec.n_chunks, spec.n_chunks)]
+    assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(80, 80)]

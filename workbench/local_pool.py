@@ -6,23 +6,34 @@ chunk in flight at once, where ``multiprocessing.Pool`` would replace the worker
 its chunk forever. The executor then makes a new pool and plays those chunks again (chunks are
 deterministic, and the writer stores a chunk once however often it comes back). Workers ignore
 Ctrl-C (the parent stops them and marks the run stopped) and end when their parent is gone.
+
+A chunk's result (about 100 KB for 20 matches) travels in a file, and only its name through the
+pool's pipe: a worker killed halfway through writing a message larger than the pipe leaves the
+pool's reader thread waiting for the rest forever, and with it the run (and its Ctrl-C). A
+message of at most ``PIPE_BUF`` bytes is written whole or not at all.
 """
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
+import pickle
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 from workbench.chunk import init_worker, play_chunk
 
 ORPHAN_CHECK_SECONDS = 0.5  # how soon a worker whose parent died ends
 MAX_BREAKS = 3  # a chunk whose worker died this many times stops the run: it would only die again
+PIPED_BYTES = 1024  # results larger than this go by file: the pool's message stays under PIPE_BUF (4096)
 
 
 class ChunkKillsWorkers(Exception):
@@ -37,14 +48,62 @@ class ChunkKillsWorkers(Exception):
 
 
 _SETUP_FAILED: list[BaseException] = []  # in a worker: why its setup failed, told by its first chunk
+_SPILL: list[str] = []  # in a worker: the folder its results are written to
+_SPILLED = itertools.count()  # in a worker: numbers its result files
 
 
-def _start_worker(init_fn, payload: dict) -> None:
+class Spilled:
+    """A result left in a file by a worker; ``load`` reads it and removes the file."""
+    __slots__ = ("path",)
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def load(self):
+        with open(self.path, "rb") as fh:
+            result = pickle.load(fh)
+        os.unlink(self.path)
+        return result
+
+
+def _spilled(result, chunk: int):
+    """``result`` itself when its pickle is small, else written to a file and named."""
+    data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    if len(data) <= PIPED_BYTES:
+        return result
+    path = os.path.join(_SPILL[0], f"chunk-{chunk}-{os.getpid()}-{next(_SPILLED)}.pickle")
+    with open(path, "wb") as fh:
+        fh.write(data)
+    return Spilled(path)
+
+
+def _new_spill_dir() -> str:
+    """A folder for this process's chunk results, after removing those of runs whose process
+    is gone (killed: nothing of theirs was cleaned up)."""
+    for old in Path(tempfile.gettempdir()).glob("workbench-chunks-*-*"):
+        pid = old.name.split("-")[2]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(old, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"workbench-chunks-{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def _start_worker(init_fn, payload: dict, spill_dir: str) -> None:
     """A local worker's setup. Ctrl-C is the parent's to handle (it stops the workers and marks
     the run stopped), so a worker ignores SIGINT and prints nothing. A setup that raises would
     make the stdlib pool log a traceback and break; it is kept and raised by the first chunk
     instead, as an ordinary error of the run."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _SPILL[:] = [spill_dir]
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     try:
         init_fn(payload)
@@ -63,7 +122,7 @@ def _exit_when_orphaned(parent: int) -> None:
 def _play_in_worker(play_fn, chunk: int):
     if _SETUP_FAILED:
         raise _SETUP_FAILED[0]
-    return play_fn(chunk)
+    return _spilled(play_fn(chunk), chunk)
 
 
 class LocalExecutor:
@@ -87,11 +146,12 @@ class LocalExecutor:
         self.waiting: deque[int] = deque()   # submitted, not yet handed to the pool
         self.suspects: deque[int] = deque()  # in flight when a pool broke: played again alone
         self.finished: deque = deque()       # results taken from the pool, not yet handed out
+        self.spill_dir = _new_spill_dir()
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_start_worker, initargs=(self.init_fn, self.payload))
+                                   initializer=_start_worker, initargs=(self.init_fn, self.payload, self.spill_dir))
         pool.submit(int)  # the stdlib forks every worker at the first submit: now, not later
         return pool
 
@@ -146,7 +206,8 @@ class LocalExecutor:
             elif future.exception() is not None:
                 raise future.exception()
             else:
-                self.finished.append(future.result())
+                result = future.result()
+                self.finished.append(result.load() if isinstance(result, Spilled) else result)
         return lost
 
     def _replace_pool(self, lost: list[int]) -> None:
@@ -166,4 +227,7 @@ class LocalExecutor:
             for pid in self.worker_pids():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGTERM)
-        self.pool.shutdown(wait=True, cancel_futures=abort)
+        try:
+            self.pool.shutdown(wait=True, cancel_futures=abort)
+        finally:
+            shutil.rmtree(self.spill_dir, ignore_errors=True)  # what killed workers left
