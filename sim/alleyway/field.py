@@ -2,6 +2,8 @@
 drawing, triggers, PROMOTE, Equips and auras. Every other module changes the field through here."""
 from __future__ import annotations
 
+from operator import add
+
 from sim.alleyway import hidden
 from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
@@ -105,13 +107,17 @@ def update_discounts(state: AlleyState) -> None:
 def seat_discounts(side, cards) -> tuple:
     """What a seat's working characters and face-up back-row cards take off each cost kind, from
     scratch."""
-    total = NO_DISCOUNT
-    sources = [cards[u.card] for u in side.lanes if u is not None and u.active]
-    sources += [cards[b.card] for b in side.back if b is not None and b.face_up]
-    for src in sources:
-        by_kind = src.discount_by_kind
-        if by_kind is not None:
-            total = tuple(t + d for t, d in zip(total, by_kind))
+    total = NO_DISCOUNT  # summed in place, not from a list of sources: this runs after every change
+    for u in side.lanes:
+        if u is not None and u.active:
+            by_kind = cards[u.card].discount_by_kind
+            if by_kind is not None:
+                total = tuple(map(add, total, by_kind))
+    for b in side.back:
+        if b is not None and b.face_up:
+            by_kind = cards[b.card].discount_by_kind
+            if by_kind is not None:
+                total = tuple(map(add, total, by_kind))
     return total
 
 

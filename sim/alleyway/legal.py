@@ -118,13 +118,16 @@ def _any_phase(state: AlleyState, seat: int, actions: list) -> None:
     side = state.sides[seat]
     cards = state.pool.cards
     table = state.pool.actions
-    flippable = None
+    flippable = discount = None
     for slot, b in enumerate(side.back):
         if b is None or b.face_up:
             continue
         card = cards[b.card]
         if card.type == HUSTLE:
-            if field.cost_of(state, seat, card) <= side.authority and play.castable(state, seat, card, False):
+            if discount is None:
+                discount = field.discounts(state, seat) if state.pool.has_discount else NO_DISCOUNT
+            cost = card.cost - discount[card.cost_kind]  # field.cost_of, the discounts read once
+            if max(cost, 0) <= side.authority and play.castable(state, seat, card, False):
                 actions.append(table.flip[slot])
         elif card.continuous:
             if flippable is None:
