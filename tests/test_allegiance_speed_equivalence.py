@@ -176,18 +176,6 @@ def test_forks_share_seats_until_they_write_them(allegiance):
     assert checked > 200 and shared > checked // 2
 
 
-def test_chance_stream_draws_what_the_core_stream_draws():
-    from sim.allegiance.chance import chance_stream
-    from sim.core.rng import stream
-    keys = random.Random(11)
-    for _ in range(200):
-        key, turn = keys.getrandbits(64), keys.randrange(400)
-        ours, core = chance_stream(key, turn), stream(key, "chance", turn)
-        assert ours.getstate() == core.getstate()
-        assert [ours.randint(1, 12) for _ in range(5)] == [core.randint(1, 12) for _ in range(5)]
-        assert ours.gauss(0, 1) == core.gauss(0, 1)
-
-
 def test_the_table_of_positions_sees_every_seat_edit(allegiance):
     """A position valued, then edited by hand in a part evaluate reads (hand size, Muster Zone,
     Stronghold deck), is valued afresh, not read back from the table."""

@@ -1,8 +1,9 @@
 """RNG streams: derived from (seed, purpose), independent, stable across processes."""
+import random
 import subprocess
 import sys
 
-from sim.core.rng import Streams, derive_seed
+from sim.core.rng import Streams, derive_seed, stream
 
 
 def test_same_seed_and_purpose_give_the_same_stream():
@@ -47,3 +48,19 @@ def test_shuffle_is_random_shuffle():
     items = [1, 2, 3]
     shuffle(Reversing(1), items)
     assert items == [3, 2, 1]
+
+
+def test_a_stream_draws_what_random_Random_of_its_seed_draws():
+    """``stream`` seeds the generator without ``random.Random``'s Python-level ``__init__``: the
+    same state, the same draws of every kind, gauss's cached second value included."""
+    keys = random.Random(11)
+    for _ in range(200):
+        key, turn = keys.getrandbits(64), keys.randrange(400)
+        ours, plain = stream(key, "chance", turn), random.Random(derive_seed(key, "chance", turn))
+        assert ours.getstate() == plain.getstate()
+        assert [ours.randint(1, 12) for _ in range(5)] == [plain.randint(1, 12) for _ in range(5)]
+        assert [ours.gauss(0, 1) for _ in range(3)] == [plain.gauss(0, 1) for _ in range(3)]
+        mine, theirs = list(range(20)), list(range(20))
+        ours.shuffle(mine)
+        plain.shuffle(theirs)
+        assert mine == theirs and ours.random() == plain.random()

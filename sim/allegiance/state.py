@@ -24,12 +24,11 @@ import random
 from typing import Any, NamedTuple
 
 from sim.allegiance.board import cells_of
-from sim.allegiance.chance import chance_stream
 from sim.allegiance.pool import WARRIOR
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, new_generation
+from sim.core.state import MatchState, copy_on_write_rng, new_generation
 
 NO_CARD = -1
 
@@ -124,18 +123,7 @@ class AllegianceState(MatchState):
     def opponent(self, seat: int) -> int:
         return 1 - seat
 
-    def rng(self) -> random.Random:
-        """This turn's chance stream, made when first needed (sim/core/state.py ``MatchState.rng``;
-        made by chance.py for less). A stream a fork shares is copied here, before the first
-        draw from it (copy-on-write, as the seats are): most forks never draw."""
-        chance = self.chance
-        if chance is None:
-            chance = self.chance = chance_stream(self.chance_key, self.turn)
-            self.chance_gen = self.gen
-        elif self.chance_gen != self.gen:
-            chance = self.chance = copy_stream(chance)
-            self.chance_gen = self.gen
-        return chance
+    rng = copy_on_write_rng  # this turn's chance stream, shared by forks until one draws
 
     def roll(self, sides: int) -> int:
         """A die: ``randint(1, sides)`` on this turn's stream, with its calls inlined (Soul

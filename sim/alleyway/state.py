@@ -26,8 +26,8 @@ from typing import Any, NamedTuple
 
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
-from sim.core.rng import copy_stream, stream
-from sim.core.state import MatchState, copy_hold, new_generation
+from sim.core.rng import copy_stream
+from sim.core.state import MatchState, copy_hold, copy_on_write_rng, new_generation
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -322,17 +322,7 @@ class AlleyState(MatchState):
                     return u
         return None
 
-    def rng(self) -> random.Random:
-        """This turn's chance stream (sim.core.state.MatchState.rng), made writable first: a
-        fork shares its source's stream until one of them draws (see the module's note)."""
-        chance = self.chance
-        if chance is None:
-            chance = self.chance = stream(self.chance_key, "chance", self.turn)
-            self.chance_gen = self.gen
-        elif self.chance_gen != self.gen:
-            chance = self.chance = copy_stream(chance)
-            self.chance_gen = self.gen
-        return chance
+    rng = copy_on_write_rng  # this turn's chance stream, shared by forks until one draws
 
     def own(self, u: Unit) -> Unit:
         """``u`` made writable in this state: the unit itself if this state may write it, else a

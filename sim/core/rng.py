@@ -9,8 +9,12 @@ The hash is blake2b over a canonical text, not Python's ``hash()``, which is sal
 """
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
+
+_seed_mt = _random.Random.seed   # the C seeding that Random.seed ends in, for an int
+_bare = random.Random.__new__    # a Random not yet seeded by its Python-level __init__
 
 
 def derive_seed(seed: int, *purpose: object) -> int:
@@ -20,7 +24,15 @@ def derive_seed(seed: int, *purpose: object) -> int:
 
 
 def stream(seed: int, *purpose: object) -> random.Random:
-    return random.Random(derive_seed(seed, *purpose))
+    """``random.Random(derive_seed(seed, *purpose))``, for less: lookahead seeds a fresh chance
+    stream for every determinized position and every luck sample (thousands a match), and
+    ``random.Random(n)`` runs the Python-level ``__init__`` and ``seed`` around the C seeding
+    that does the work. The same C seeding of the same generator: the very same draws
+    (tests/test_rng.py holds it to ``random.Random``)."""
+    rng = _bare(random.Random)
+    _seed_mt(rng, derive_seed(seed, *purpose))
+    rng.gauss_next = None  # as Random.seed leaves it
+    return rng
 
 
 def copy_stream(rng: random.Random | None) -> random.Random | None:

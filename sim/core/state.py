@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from sim.core.rng import stream
+from sim.core.rng import copy_stream, stream
 
 # Copy-on-write lookahead (engines that share units and seats between a state and its forks):
 # every state that may write gets a fresh number, unique in the process, and a shared part may
@@ -78,3 +78,19 @@ def release_hold(state) -> int:
         raise ValueError("no turn is held")
     state.hold = -1
     return seat
+
+
+def copy_on_write_rng(state) -> random.Random:
+    """This turn's chance stream (``MatchState.rng``) for a state whose forks share it
+    copy-on-write, as they share seats and units (slots ``gen`` and ``chance_gen``, the
+    generation that may draw from ``chance`` in place): made when first needed, and copied
+    before a fork's first draw from a stream it shares. Copying a stream costs a 625-word
+    state; most forks never draw. A game's state class sets ``rng = copy_on_write_rng``."""
+    chance = state.chance
+    if chance is None:
+        chance = state.chance = stream(state.chance_key, "chance", state.turn)
+        state.chance_gen = state.gen
+    elif state.chance_gen != state.gen:
+        chance = state.chance = copy_stream(chance)
+        state.chance_gen = state.gen
+    return chance
