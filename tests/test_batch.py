@@ -29,7 +29,7 @@ def chunks(store):
 @pytest.mark.slow
 def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
     store, out = tmp_path / "nightly.duckdb", tmp_path / "out"
-    first = batch(store, out, "--day", DAY, "--max-matches", "4")
+    first = batch(store, out, "--day", DAY, "--max-matches", "2")
     assert first.returncode == 0, first.stderr  # nothing moved: no alerts, exit 0
     folder = out / "nightly" / DAY
     assert (folder / "summary.md").exists() and (folder / "alerts.csv").exists()
@@ -38,7 +38,7 @@ def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
             assert (folder / suite / name).exists(), (suite, name)
     stored = chunks(store)
     summary = (folder / "summary.md").read_text()
-    second = batch(store, out, "--day", DAY, "--max-matches", "4")
+    second = batch(store, out, "--day", DAY, "--max-matches", "2")
     assert second.returncode == 0, second.stderr  # the second run the same day: no alerts either
     assert chunks(store) == stored  # nothing played or stored twice
     assert "reusing run" in second.stderr
