@@ -241,3 +241,40 @@ def test_a_worker_killed_halfway_through_sending_its_result_does_not_hang_the_ru
     assert run.exitcode == 0
     assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(spec.n_chunks, spec.n_chunks)]
     assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(80, 80)]
+
+
+LONG_ERROR = "a chunk's own error, long: " + "x" * 200_000
+
+
+def fail_with_a_long_error_and_die_after_the_first_write(chunk):
+    """Chunk 1 fails with a 200 KB message, and its worker dies right after the first write of
+    what it sends back (the error and its traceback, once larger than the pipe)."""
+    if chunk != 1:
+        return play_chunk(chunk)
+    sys.setprofile(_die_when_a_send_returns)
+    raise ValueError(LONG_ERROR)
+
+
+def _run_with_a_long_error_half_sent(path: str, payload: dict, run_id: int, chunks: int) -> None:
+    try:
+        run_chunks(Store(path), run_id, payload, list(range(chunks)), 2,
+                   worker=(init_worker, fail_with_a_long_error_and_die_after_the_first_write))
+    except ValueError as exc:
+        sys.exit(0 if str(exc) == LONG_ERROR else 1)
+    sys.exit(2)
+
+
+def test_a_chunk_error_sent_back_by_a_dying_worker_fails_the_run_instead_of_hanging(tmp_path):
+    """A chunk's own error comes back like a result, by file: half of a long traceback in the
+    pool's pipe would hang the run as half a result did."""
+    import multiprocessing
+    store, spec, payload, run_id = new_store(tmp_path, "longerror", matches=40, chunk_size=10)
+    run = multiprocessing.get_context("fork").Process(
+        target=_run_with_a_long_error_half_sent, args=(str(store.path), payload, run_id, spec.n_chunks))
+    run.start()
+    run.join(120)
+    if run.is_alive():
+        run.kill()
+        run.join()
+        pytest.fail("the run hung after a worker died halfway through sending a chunk's error")
+    assert run.exitcode == 0, "the run did not fail with the chunk's own error"

@@ -24,6 +24,7 @@ import signal
 import tempfile
 import threading
 import time
+import traceback
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -64,6 +65,26 @@ class Spilled:
             result = pickle.load(fh)
         os.unlink(self.path)
         return result
+
+
+class ChunkFailed:
+    """A chunk's own error as its worker hands it back: the exception and its traceback's text.
+    It travels like a result (a long traceback through the pipe is a long message)."""
+    __slots__ = ("error", "trace")
+
+    def __init__(self, error: BaseException, trace: str):
+        self.error, self.trace = error, trace
+
+    def raise_it(self):
+        self.error.__cause__ = RemoteTraceback(self.trace)
+        raise self.error
+
+
+class RemoteTraceback(Exception):
+    """The worker's traceback, shown under the error it caused (as the stdlib pool shows it)."""
+
+    def __str__(self):
+        return f"\n\"\"\"\n{self.args[0]}\"\"\""
 
 
 def _spilled(result, chunk: int):
@@ -120,9 +141,13 @@ def _exit_when_orphaned(parent: int) -> None:
 
 
 def _play_in_worker(play_fn, chunk: int):
-    if _SETUP_FAILED:
-        raise _SETUP_FAILED[0]
-    return _spilled(play_fn(chunk), chunk)
+    try:
+        if _SETUP_FAILED:
+            raise _SETUP_FAILED[0]
+        result = play_fn(chunk)
+    except Exception as exc:  # noqa: BLE001 - raised in the parent, by _take
+        result = ChunkFailed(exc, traceback.format_exc())
+    return _spilled(result, chunk)
 
 
 class LocalExecutor:
@@ -207,7 +232,11 @@ class LocalExecutor:
                 raise future.exception()
             else:
                 result = future.result()
-                self.finished.append(result.load() if isinstance(result, Spilled) else result)
+                if isinstance(result, Spilled):
+                    result = result.load()
+                if isinstance(result, ChunkFailed):
+                    result.raise_it()
+                self.finished.append(result)
         return lost
 
     def _replace_pool(self, lost: list[int]) -> None:
