@@ -226,19 +226,12 @@ def _run_with_a_worker_killed_halfway_through_a_message(path: str, payload: dict
 def test_a_worker_killed_halfway_through_sending_its_result_does_not_hang_the_run(tmp_path):
     """A worker killed while its result was half-written into the pool's pipe left the pool's
     reader waiting for the rest forever: the run hung, and Ctrl-C with it."""
-    import multiprocessing
     KILLED_ONCE[0] = str(tmp_path / "killed-once")  # read by the forked workers
     store, spec, payload, run_id = new_store(tmp_path, "halfsent", matches=80, chunk_size=20)  # ~100 KB a result
-    run = multiprocessing.get_context("fork").Process(
-        target=_run_with_a_worker_killed_halfway_through_a_message, args=(str(store.path), payload, run_id, spec.n_chunks))
-    run.start()
-    run.join(120)
-    if run.is_alive():
-        run.kill()
-        run.join()
-        pytest.fail("the run hung after a worker died halfway through sending its result")
+    exitcode = exit_code_or_fail(_run_with_a_worker_killed_halfway_through_a_message,
+                                 (str(store.path), payload, run_id, spec.n_chunks), "its result")
     assert os.path.exists(KILLED_ONCE[0]), "no worker was killed"
-    assert run.exitcode == 0
+    assert exitcode == 0
     assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(spec.n_chunks, spec.n_chunks)]
     assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(80, 80)]
 
@@ -267,14 +260,21 @@ def _run_with_a_long_error_half_sent(path: str, payload: dict, run_id: int, chun
 def test_a_chunk_error_sent_back_by_a_dying_worker_fails_the_run_instead_of_hanging(tmp_path):
     """A chunk's own error comes back like a result, by file: half of a long traceback in the
     pool's pipe would hang the run as half a result did."""
-    import multiprocessing
     store, spec, payload, run_id = new_store(tmp_path, "longerror", matches=40, chunk_size=10)
-    run = multiprocessing.get_context("fork").Process(
-        target=_run_with_a_long_error_half_sent, args=(str(store.path), payload, run_id, spec.n_chunks))
+    exitcode = exit_code_or_fail(_run_with_a_long_error_half_sent, (str(store.path), payload, run_id, spec.n_chunks),
+                                 "a chunk's error")
+    assert exitcode == 0, "the run did not fail with the chunk's own error"
+
+
+def exit_code_or_fail(target, args: tuple, sent: str) -> int:
+    """Run ``target(*args)`` in a forked process (a run that hangs must not hang the test
+    worker) and return its exit code; fail the test if it is still running after 120 s."""
+    import multiprocessing
+    run = multiprocessing.get_context("fork").Process(target=target, args=args)
     run.start()
     run.join(120)
     if run.is_alive():
         run.kill()
         run.join()
-        pytest.fail("the run hung after a worker died halfway through sending a chunk's error")
-    assert run.exitcode == 0, "the run did not fail with the chunk's own error"
+        pytest.fail(f"the run hung after a worker died halfway through sending {sent}")
+    return run.exitcode
