@@ -124,8 +124,8 @@ def _any_phase(state: AlleyState, seat: int, actions: list) -> None:
             continue
         card = cards[b.card]
         if card.type == HUSTLE:
-            if discount is None:
-                discount = field.discounts(state, seat) if state.pool.has_discount else NO_DISCOUNT
+            if discount is None:  # (NO_DISCOUNT in a pool without discounts)
+                discount = field.discounts(state, seat)
             cost = card.cost - discount[card.cost_kind]  # field.cost_of, the discounts read once
             if max(cost, 0) <= side.authority and play.castable(state, seat, card, False):
                 actions.append(table.flip[slot])
