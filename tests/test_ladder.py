@@ -126,6 +126,50 @@ def test_same_ladder_with_one_and_two_workers():
         ladder_tables(frames[1], pilots)[0].drop(["decisions_per_s", "matches_per_s", "cpu_seconds", "seat_cpu_seconds"]))
 
 
+def test_a_stopped_ladder_resumes_where_it_stopped_and_ends_as_one_uninterrupted_run(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after two chunks keeps them beside the store; the same command again plays only the
+    rest, and the stored ladder is the uninterrupted run's (CPU times apart)."""
+    from workbench.commands import ladder as ladder_cmd
+
+    args = ["ladder", "frontier", "--pilots", "random,greedy", "--matches", "12", "--workers", "1", "--quiet",
+            "--decks", "goblin-gold-gang,lawmen-posse"]
+    timing = ["cpu_s", "cpu_0", "cpu_1", "wall_ms"]
+    code, err = run_main(monkeypatch, capsys, *args, "--db", str(tmp_path / "whole.duckdb"))
+    assert code is None or code == 0, err
+    whole = duckdb.connect(str(tmp_path / "whole.duckdb"), read_only=True).sql(
+        "SELECT * FROM ladder_matches ORDER BY match_no").pl()
+
+    real_chunk, played = ladder_cmd.play_chunk, []
+
+    def stop_after_two(chunk):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(chunk)
+        return real_chunk(chunk)
+
+    db = tmp_path / "l.duckdb"
+    monkeypatch.setattr(ladder_cmd, "play_chunk", stop_after_two)
+    code, err = run_main(monkeypatch, capsys, *args, "--db", str(db))
+    assert code == 2 and "nothing was stored" in err and "run the same command again" in err, err
+    assert not db.exists()
+    (kept,) = list((tmp_path / ".ladder-partial").iterdir())
+    with kept.open("a") as fh:
+        fh.write('{"rows": [{"match_no": 11, "tor')  # a kill mid-write leaves a torn line
+    size = ladder_cmd.plan("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random", "greedy"], 12,
+                           1, 1)["chunk_size"]
+    reader = ladder_cmd.PartialChunks(kept.parent, "")
+    reader.path = kept
+    assert sorted(reader.load()) == list(range(2 * size))  # the two chunks, the torn line ignored
+    resumed = []
+    monkeypatch.setattr(ladder_cmd, "play_chunk", lambda chunk: resumed.append(chunk) or real_chunk(chunk))
+    code, err = run_main(monkeypatch, capsys, *args, "--db", str(db))
+    assert code is None or code == 0, err
+    assert sorted(resumed) == [c for c in range(-(-12 // size)) if c not in played] and len(played) == 2
+    again = duckdb.connect(str(db), read_only=True).sql("SELECT * FROM ladder_matches ORDER BY match_no").pl()
+    assert again.drop(timing + ["ladder_id"]).equals(whole.drop(timing + ["ladder_id"]))
+    assert not (tmp_path / ".ladder-partial").exists()
+
+
 def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
     """The ``workbench`` entry point in this process (as the console script runs it): exit code, stderr."""
     import sys

@@ -17,7 +17,9 @@ module's pair of worker functions); results are keyed by match number, so the la
 same whatever the worker count. Only CPU times differ from one run to the next. Nothing is stored
 until every match is played: then the ladder goes into the store in one transaction
 (``ladder``, ``ladder_pairs``, ``ladder_matches``), and ``--csv`` writes ladder.csv and
-ladder_pairs.csv. The statistics are in reports/ladder.py.
+ladder_pairs.csv. Until then each finished chunk waits in a file beside the store
+(``.ladder-partial/``, workbench/partial_chunks.py), so a stopped ladder run again with the same
+request and code goes on where it stopped; the results are the same as one uninterrupted run's. The statistics are in reports/ladder.py.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from rich.table import Table
 from workbench import games
 from workbench.errors import UserError
 from workbench.limits import check_total
+from workbench.partial_chunks import PartialChunks
 
 MAX_LADDER_MATCHES = 10_000_000  # the whole schedule is held in memory, a row per match
 
@@ -185,44 +188,60 @@ def plan(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], m
 
 # --- playing -----------------------------------------------------------------------------------------
 
-def play(payload: dict, workers: int, quiet: bool = True, console: Console | None = None) -> pl.DataFrame:
+def play(payload: dict, workers: int, quiet: bool = True, console: Console | None = None,
+         partial: "PartialChunks | None" = None) -> pl.DataFrame:
     """Play every match of the ladder (in this process with one worker, else on a pool of
-    worker processes) and return the ``ladder_matches`` rows in match order."""
+    worker processes) and return the ``ladder_matches`` rows in match order. With ``partial``,
+    the chunks an earlier try finished are taken from it and each newly finished chunk is added."""
     jobs = payload["jobs"]
     n_chunks = -(-len(jobs) // payload["chunk_size"])
-    workers = max(1, min(workers, n_chunks))
+    size = payload["chunk_size"]
+    earlier = partial.load() if partial is not None else {}
+    done: dict[int, list[dict]] = {}
+    for c in range(n_chunks):  # a chunk every match of which an earlier try played
+        numbers = [job["match_no"] for job in jobs[c * size:(c + 1) * size]]
+        if all(n in earlier for n in numbers):
+            done[c] = [earlier[n] for n in numbers]
+    todo = [c for c in range(n_chunks) if c not in done]
+    workers = max(1, min(workers, len(todo) or 1))
     progress = Progress(TextColumn("ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TimeRemainingColumn(), console=console or Console(stderr=True), disable=quiet,
                         transient=False)
-    task = progress.add_task("ladder", total=len(jobs))
-    done: dict[int, list[dict]] = {}
-    if workers == 1:
-        init_worker(payload)
-        progress.start()
-        try:
-            for chunk in range(n_chunks):
-                _, rows = play_chunk(chunk)
-                done[chunk] = rows
-                progress.update(task, advance=len(rows))
-        finally:
-            progress.stop()
-    else:
-        from workbench.executors import LocalExecutor
+    task = progress.add_task("ladder", total=len(jobs), completed=sum(len(r) for r in done.values()))
 
-        executor = LocalExecutor(workers, payload, (init_worker, play_chunk))
-        aborted = True
-        try:
+    def finished(chunk: int, rows: list[dict]) -> None:
+        done[chunk] = rows
+        if partial is not None:
+            partial.add(rows)
+        progress.update(task, advance=len(rows))
+
+    try:
+        if workers == 1 or not todo:
+            init_worker(payload)
             progress.start()
-            for chunk in range(n_chunks):
-                executor.submit(chunk)
-            while len(done) < n_chunks:
-                chunk, rows = executor.next_done()
-                done[chunk] = rows
-                progress.update(task, advance=len(rows))
-            aborted = False
-        finally:
-            progress.stop()
-            executor.close(abort=aborted)
+            try:
+                for chunk in todo:
+                    finished(*play_chunk(chunk))
+            finally:
+                progress.stop()
+        else:
+            from workbench.executors import LocalExecutor
+
+            executor = LocalExecutor(workers, payload, (init_worker, play_chunk))
+            aborted = True
+            try:
+                progress.start()
+                for chunk in todo:
+                    executor.submit(chunk)
+                while len(done) < n_chunks:
+                    finished(*executor.next_done())
+                aborted = False
+            finally:
+                progress.stop()
+                executor.close(abort=aborted)
+    finally:
+        if partial is not None:
+            partial.close()
     rows = [row for chunk in sorted(done) for row in done[chunk]]
     return pl.DataFrame(rows, schema=MATCH_SCHEMA)
 
@@ -237,6 +256,11 @@ MATCH_SCHEMA = {
 
 
 # --- the command -------------------------------------------------------------------------------------
+
+def partial_folder(db: Path) -> Path:
+    """Where a ladder's finished chunks wait for the rest (beside the store it will go into)."""
+    return Path(db).resolve().parent / ".ladder-partial"
+
 
 def _check_outputs(db: Path, csv_dir: Path | None) -> None:
     from workbench.outputs import check_folder
@@ -271,11 +295,17 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     if matches % (block * n_pairings) and not quiet:
         err.print(f"note: {matches} matches per pair do not cover the field's {n_pairings} deck pairing(s) evenly "
                   f"(a multiple of {block * n_pairings} would)", soft_wrap=True)
+    partial = PartialChunks(partial_folder(db), f"{payload['key']}:{code_version()}")
+    resumed = len(partial.load())
+    if resumed and not quiet:
+        err.print(f"resuming: {resumed:,} of {len(payload['jobs']):,} matches were played by an earlier try "
+                  f"({partial.path})", soft_wrap=True)
     started = time.perf_counter()
     try:
-        frame = play(payload, workers, quiet, err)
+        frame = play(payload, workers, quiet, err, partial)
     except KeyboardInterrupt:
-        raise UserError("ladder stopped; nothing was stored") from None
+        raise UserError(f"ladder stopped; nothing was stored, but the matches played so far are kept in "
+                        f"{partial.path}: run the same command again to go on from there") from None
     except ChunkKillsWorkers as exc:  # a chunk that kills its worker every time it is played
         raise UserError(f"ladder stopped: {exc}; nothing was stored") from None
     seconds = time.perf_counter() - started
@@ -287,6 +317,7 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     ladder_id = store.record_ladder([{**meta, **r} for r in ladder.to_dicts()],
                                     [{"pair_no": i, **r} for i, r in enumerate(pairs.to_dicts())],
                                     frame.to_dicts())
+    partial.discard()
     show(ladder, pairs, out, f"ladder {ladder_id}: {game} ({rules}), {len(payload['deck_ids'])} decks, "
          f"{matches} matches per pair")
     errors = int(frame["error"].is_not_null().sum())
