@@ -1,6 +1,6 @@
 """A tiny N-seat game on the engine contract, to show sim/core does not assume two seats:
 seats take turns adding 1 or 2 to a shared counter; whoever reaches the target wins."""
-from sim.core.contract import results_from_winner
+from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.events import EventBuffer, EventKinds
 
 
@@ -20,7 +20,7 @@ class ToyState:
         self.events, self.ledger = EventBuffer(), None
 
 
-class ToyEngine:
+class ToyEngine(EngineDefaults):
     name = "toy"
     kinds = EventKinds(["add"])
 

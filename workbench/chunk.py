@@ -58,12 +58,12 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     spec, engine, pool, decks, run_id = (_CTX[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
     cols = _Columns(chunk)
     for match_no in spec.chunk_range(chunk):
-        seed, pairing, swapped = spec.match(match_no)
-        slots = spec.seat_slots(pairing, swapped)
+        seed, pairing, rotation = spec.match(match_no)
+        slots = spec.seat_slots(pairing, rotation)
         log = spec.logs_events(seed)
         result = play_match(engine, pool, [decks[s] for s in slots], seed,
                             [spec.pilots[s] for s in slots], log=log, pilot_salt=spec.pilot_salt)
-        cols.add(run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, result, log)
+        cols.add(run_id, chunk, match_no, seed, pairing, rotation != 0, slots, spec, engine, pool, result, log)
     tables = cols.tables()
     events = tables.pop("events")
     if events.num_rows:
@@ -136,9 +136,10 @@ class _Columns:
                 swapped=swapped, winner_seat=r.winner, winner_deck=None if r.winner is None else decks[r.winner],
                 reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,
                 events_logged=log and r.events is not None, error=r.error)
-        for seat, result in enumerate(r.results):
+        for seat, st in enumerate(r.standings):
             _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat, deck=decks[seat],
-                    pilot=pilots[seat], placement={"win": 1, "loss": 2}.get(result), result=result)
+                    pilot=pilots[seat], placement=st.placement, result=st.result, out_turn=st.out_turn,
+                    out_by=st.out_by)
         if log and r.events is not None:
             self._add_events(run_id, match_no, r.events, engine, pool)
         if r.ledger is not None:
@@ -188,7 +189,7 @@ _MATCH_SCHEMA = pa.schema([
 ])
 _SEAT_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("team", _I32), ("deck", _STR),
-    ("pilot", _STR), ("placement", _I32), ("result", _STR),
+    ("pilot", _STR), ("placement", _I32), ("result", _STR), ("out_turn", _I32), ("out_by", _I32),
 ])
 _CARD_GAME_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("deck", _STR), ("pilot", _STR),

@@ -75,6 +75,11 @@ def _run_id(help: str):
     return typer.Option(None, min=1, max=MAX_RUN_ID, help=help)
 
 
+MODE_HELP = ("duel (two seats), or ffa: a free-for-all table of --seats decks, every table of the field "
+             "with each seed played in every rotation (AlleyWay)")
+SEATS_HELP = "seats round a free-for-all table (default 4)"
+
+
 @app.command()
 def simulate(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
@@ -93,13 +98,16 @@ def simulate(
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+    mode: str = typer.Option("duel", help=MODE_HELP),
+    seats: Optional[int] = typer.Option(None, help=SEATS_HELP),
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate import simulate as run
 
     run(game, rules, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, swap, parse_events(events),
-        chunk_size, workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts)
+        chunk_size, workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts,
+        mode=mode, seats=seats)
 
 
 @app.command()

@@ -36,3 +36,30 @@ def decks_for(data: GameData, ruleset: Ruleset, deck_ids: list[str] | None) -> l
     if errors:
         raise DataErrors(errors)
     return decks
+
+
+MAX_SEATS = 8  # a free-for-all's table, at most
+
+
+def check_mode(game: str, mode: str, seats: int | None, n_decks: int) -> int:
+    """The seats of a ``mode`` run of ``game`` (checked: the game has the mode, the field fills
+    the table), or a one-line UserError."""
+    from sim.registry import engine
+    from workbench.runspec import MODES
+
+    if mode not in MODES:
+        raise UserError(f"unknown --mode {mode!r} (known: {', '.join(MODES)})")
+    has = engine(game).modes
+    if mode not in has:
+        raise UserError(f"{game} has no {mode} mode (it has: {', '.join(has)})")
+    if mode == "duel":
+        if seats not in (None, 2):
+            raise UserError(f"a duel has two seats, not --seats {seats}; a table of more is --mode ffa")
+        return 2
+    seats = 4 if seats is None else seats
+    if not 3 <= seats <= MAX_SEATS:
+        raise UserError(f"--seats for a free-for-all must be from 3 to {MAX_SEATS}, not {seats}")
+    if 1 < n_decks < seats:
+        raise UserError(f"a {seats}-seat free-for-all needs at least {seats} decks (or one, for a mirror table); "
+                        f"--decks names {n_decks}")
+    return seats

@@ -64,8 +64,8 @@ def _duel(spec_json: dict, match_no: int):
     decks = games.decks_for(data, ruleset, spec.decks)
     engine = get_engine(spec.game)
     pool = engine.compile_pool(ruleset)
-    seed, pairing, swapped = spec.match(match_no)
-    slots = spec.seat_slots(pairing, swapped)
+    seed, pairing, rotation = spec.match(match_no)
+    slots = spec.seat_slots(pairing, rotation)
     every = compile_decks(engine, pool, decks, spec.substitute)  # a value twin replays with its card replaced
     compiled = [every[s] for s in slots]
     pilots = [spec.pilots[s] for s in slots]

@@ -4,6 +4,12 @@ Matches are numbered pairing by pairing. Within a pairing, with seat swapping on
 2i+1 share the i-th seed derived from the base seed (``match_seed``): the first with the
 pairing's first deck in seat 0, the second with the decks swapped, so each seed is played from
 both seats.
+
+A run's *mode* says how many seats a match has and what they play for (MODES). A free-for-all
+(``ffa``) seats ``seats`` decks round one table: its "pairings" are tables, every combination of
+``seats`` decks of the field, and seat swapping becomes rotation: with it on, each seed is played
+``seats`` times, the table turned one seat further each time, so every deck sits in every seat
+equally often (for two seats that is exactly the duel's swap).
 """
 from __future__ import annotations
 
@@ -11,8 +17,23 @@ import hashlib
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from itertools import combinations
 
 from sim.core.rng import derive_seed
+
+# mode -> what it is, for messages and docs; which games have which is the engine's (sim/registry)
+MODES = {
+    "duel": "two seats, one winner",
+    "ffa": "free-for-all: several seats, each for itself, placed in the order they went out",
+}
+
+
+def tables(n_decks: int, seats: int) -> list[tuple[int, ...]]:
+    """Every table of ``seats`` distinct decks of the field, in order (a duel's pairings; one deck
+    plays its mirror)."""
+    if n_decks == 1:
+        return [(0,) * seats]
+    return list(combinations(range(n_decks), seats))
 
 
 class Chunked:
@@ -52,15 +73,16 @@ class RunSpec(Chunked):
     rules_hash: str = ""
     deck_hash: str = ""
     pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
-    pairings: list[tuple[int, int]] = field(default_factory=list)
+    pairings: list[tuple[int, ...]] = field(default_factory=list)  # tables, in a free-for-all
+    mode: str = "duel"
+    seats: int = 2
     # an intervention (workbench value): deck slot -> {card id: replacement id}; the replacement
     # takes the card's places in the shuffled deck, so the run is a twin of the unreplaced one
     substitute: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.pairings:
-            n = len(self.decks)
-            self.pairings = [(0, 0)] if n == 1 else [(i, j) for i in range(n) for j in range(i + 1, n)]
+            self.pairings = tables(len(self.decks), self.seats)
         if len(self.pilots) == 1:
             self.pilots = self.pilots * len(self.decks)
 
@@ -68,23 +90,28 @@ class RunSpec(Chunked):
     def matches_total(self) -> int:
         return self.matches * len(self.pairings)
 
-    def match(self, match_no: int) -> tuple[int, int, bool]:
-        """(seed, pairing, swapped) of a match number."""
+    def match(self, match_no: int) -> tuple[int, int, int]:
+        """(seed, pairing, rotation) of a match number: rotation 0 seats the pairing (table) in
+        its order; in a duel rotation 1 is the swapped match."""
         pairing, j = divmod(match_no, self.matches)
         if self.swap:
-            seed_index, swapped = j // 2, bool(j % 2)
+            seed_index, rotation = divmod(j, self.seats)
         else:
-            seed_index, swapped = j, False
-        return match_seed(self.seed, seed_index), pairing, swapped
+            seed_index, rotation = j, 0
+        return match_seed(self.seed, seed_index), pairing, rotation
 
-    def seat_slots(self, pairing: int, swapped: bool) -> list[int]:
-        """The deck slot (index into ``decks``) sitting in each seat."""
-        a, b = self.pairings[pairing]
-        return [b, a] if swapped else [a, b]
+    def seat_slots(self, pairing: int, rotation: int) -> list[int]:
+        """The deck slot (index into ``decks``) sitting in each seat: the table turned
+        ``rotation`` seats (seat 0 takes the deck ``rotation`` places round)."""
+        table = self.pairings[pairing]
+        k = rotation % len(table)
+        return list(table[k:] + table[:k])
 
     @property
     def kind(self) -> str:
         """How the store files the run: an intervention's twin is kept out of the default views."""
+        if self.mode != "duel":
+            return self.mode  # kept out of the duel views, which read two seats
         return "value" if self.substitute else "duel"
 
     def to_json(self) -> dict:
@@ -95,6 +122,10 @@ class RunSpec(Chunked):
             d["kind"] = self.kind
         else:
             del d["substitute"]  # runs without one keep the spec hash they always had
+        if self.mode == "duel":
+            del d["mode"], d["seats"]  # so do duels
+        else:
+            d["kind"] = self.kind
         return d
 
     @classmethod

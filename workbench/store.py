@@ -93,7 +93,8 @@ CREATE TABLE IF NOT EXISTS matches (
     chunk INTEGER NOT NULL,
     seed BIGINT NOT NULL,
     pairing INTEGER NOT NULL,
-    swapped BOOLEAN NOT NULL,          -- the pairing's second deck sat in seat 0
+    swapped BOOLEAN NOT NULL,          -- the pairing's second deck sat in seat 0 (a free-for-all: the
+                                       -- table was turned from its order)
     winner_seat INTEGER,               -- NULL for a draw
     winner_deck VARCHAR,
     reason VARCHAR NOT NULL,
@@ -111,8 +112,11 @@ CREATE TABLE IF NOT EXISTS match_seats (
     team INTEGER NOT NULL,
     deck VARCHAR NOT NULL,
     pilot VARCHAR NOT NULL,
-    placement INTEGER,                 -- 1 for the winner; NULL in a draw
-    result VARCHAR NOT NULL            -- win, loss, draw
+    placement INTEGER,                 -- 1 for the winner; NULL in a duel's draw; in a free-for-all
+                                       -- 1..seats by the order seats went out (a draw's survivors share 1)
+    result VARCHAR NOT NULL,           -- win, loss, draw
+    out_turn INTEGER,                  -- the player-turn the seat went out on; NULL: still playing at the end
+    out_by INTEGER                     -- the seat that put it out; NULL: nobody did (an empty deck) or not out
 );
 CREATE TABLE IF NOT EXISTS diffs (
     diff_id INTEGER PRIMARY KEY,
@@ -315,7 +319,10 @@ TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_g
 # (workbench/writer.py)
 CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
 MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';
-ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;"""
+ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS mode VARCHAR DEFAULT 'duel';
+ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_turn INTEGER;
+ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -397,12 +404,12 @@ class Store:
             con.execute(
                 """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
                    matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
-                   code_version, status, pid, created_at, updated_at, kind)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)""",
+                   code_version, status, pid, created_at, updated_at, kind, mode)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)""",
                 [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
                  ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
                  spec.get("swap", False), spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
-                 code_version, os.getpid(), t, t, spec.get("kind", "duel")])
+                 code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel")])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
         return run_id

@@ -33,7 +33,7 @@ from sim.allegiance.pool import FACTION_CODES, Pool
 from sim.allegiance.state import AllegianceState, Side
 from sim.allegiance.turns import discard, end_turn, start_turn
 from sim.core.card_ids import card_name
-from sim.core.contract import results_from_winner
+from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
 from sim.core.hidden import believe, redeal_open, shuffled_pool
 from sim.core.scenario import named_action
@@ -51,7 +51,7 @@ class AllegianceDeck(CompiledDeck):
         self.strongholds, self.bastion, self.faction = tuple(sorted(strongholds)), bastion, faction
 
 
-class AllegianceEngine:
+class AllegianceEngine(EngineDefaults):
     name = "allegiance"
     kinds = KINDS
 

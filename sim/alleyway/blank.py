@@ -30,5 +30,6 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleySt
     state.auras_stale = state.discounts_stale = True
     state.discounts = (NO_DISCOUNT,) * n_seats
     state.known = ()
+    state.outs = ()
     state.chance_gen = 0
     return state

@@ -36,9 +36,10 @@ from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import Pool
 from sim.alleyway.state import AlleyState, Side
 from sim.core.card_ids import card_name
-from sim.core.contract import results_from_winner
+from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
 from sim.core.setup import deal, draw_opening
+from sim.core.standings import standings_from_outs
 from sim.core.state import release_hold
 
 
@@ -65,7 +66,8 @@ resolve.wire({FX: effects.step, ATTACK_FRAME: brawl.step, OFFER: turns.step_offe
               ENDTURN: turns.step_end}, turns.end_turn_of_the_out)
 
 
-class AlleyWayEngine:
+class AlleyWayEngine(EngineDefaults):
+    modes = ("duel", "ffa")
     name = "alleyway"
     kinds = KINDS
 
@@ -137,7 +139,12 @@ class AlleyWayEngine:
         return state.pending is not None and state.pending.seat == state.to_act
 
     def results(self, state: AlleyState) -> list[str]:
-        return results_from_winner(len(state.sides), state.winner)
+        if len(state.sides) == 2:
+            return results_from_winner(2, state.winner)
+        return [s.result for s in self.standings(state)]  # a seat out loses even when the rest draw
+
+    def standings(self, state: AlleyState) -> list:
+        return standings_from_outs(len(state.sides), state.outs, state.winner)
 
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AlleyState) -> AlleyState:

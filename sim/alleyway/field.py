@@ -407,7 +407,7 @@ def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: 
     emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
     if side.morale <= 0:
         side.morale = 0
-        eliminate(state, seat, "morale")
+        eliminate(state, seat, "morale", by)
     return amount
 
 

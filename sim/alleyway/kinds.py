@@ -11,6 +11,7 @@ spring       an Ambush sprung on an attack (target = attacker)
 attack       target = defender card (or -2 player, -3 leader), amount = attacker ATK
 brawl        detail = the outcome ("atk>atk", "blocked", "tie", "down", "ko", "direct")
 morale       a seat's Morale changed: amount = change (negative for a loss), detail = cause
+out          a seat went out (seat): amount = the seat that put it out (-1: nobody), detail = why
 """
 from sim.core.card_ids import SEAT
 from sim.core.events import EventKinds
@@ -20,7 +21,7 @@ KINDS = EventKinds([
     "brawl", "morale", "down", "stand", "ko", "sacrifice", "to_gutter", "bounce", "exile", "token", "promote",
     "awaken", "leader_hit", "leader_defeated", "status", "buff", "coin", "roll", "bet", "discard", "plunder",
     "search", "call", "revive", "recover", "destroy", "charm", "switch", "activate", "gutter_use", "equip",
-    "rise", "negate", "choose", "fizzle", "shield", "authority", "game_over",
+    "rise", "negate", "choose", "fizzle", "shield", "authority", "game_over", "out",
 ])
 
 PLAYER = SEAT        # "the player" in an event's target column (a direct attack)

@@ -17,6 +17,7 @@ from sim.alleyway.frames import Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.state import AlleyState
 from sim.core.ending import finish as end_match
+from sim.core.standings import Out
 
 STEPS: list[Callable] = []  # the step function of each kind of frame (frames.FX ... frames.ENDTURN)
 _end_turn_of_the_out: Callable | None = None  # turns.end_turn_of_the_out
@@ -84,11 +85,16 @@ def finish(state: AlleyState, winner: int | None, reason: str) -> None:
     end_match(state, winner, reason, K.GAME_OVER)
 
 
-def eliminate(state: AlleyState, seat: int, reason: str) -> None:
-    """A seat is out (Morale 0 or an empty deck). With one seat left it wins; with none, a draw."""
+def eliminate(state: AlleyState, seat: int, reason: str, by: int = -1) -> None:
+    """A seat is out (Morale 0 or an empty deck), put out by seat ``by`` (-1: nobody, or itself).
+    With one seat left it wins; with none, a draw. The order seats go out places them
+    (sim/core/standings.py)."""
     if state.over:
         return
     state.sides[seat].out = True
+    state.outs = state.outs + (Out(seat, state.turn, -1 if by == seat else by, reason),)
+    if state.events is not None:
+        state.events.emit(state.turn, seat, K.OUT, amount=-1 if by == seat else by, detail=reason)
     state.auras_stale = True  # an eliminated seat's auras stop
     alive = state.alive()
     if len(alive) <= 1:

@@ -60,6 +60,7 @@ from sim.alleyway.state import (
 )
 from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
+from sim.core.standings import standings_from_outs
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
@@ -347,7 +348,11 @@ def snapshot(state: AlleyState) -> dict:
         "over": state.over, "winner": state.winner, "reason": state.reason or None,
         "choice": [describe_choice(state, o) for o in p.options] if p is not None else None,
         "choice_kind": p.what if p is not None else None,
+        # where each seat finished (sim/core/standings.py), once the match is over
+        "placements": [st.placement for st in standings_from_outs(len(state.sides), state.outs, state.winner)]
+        if state.over else None,
     }
+    outs = {o.seat: o for o in state.outs}
     for seat, side in enumerate(state.sides):
         lanes = {}
         for lane, u in enumerate(side.lanes):
@@ -368,6 +373,8 @@ def snapshot(state: AlleyState) -> dict:
             "exile": [slug(c) for c in side.exile], "hideout": sorted(slug(c) for c in side.hideout),
             "barricade": side.barricade, "tax": side.tax, "jam": side.jam, "kos": side.kos, "flips": side.flips,
             "plundered": side.plundered, "burn_dealt": side.burn_dealt, "out": side.out,
+            "out_turn": outs[seat].turn if seat in outs else None,
+            "out_by": outs[seat].by if seat in outs else None,  # -1: nobody put it out
             "leader": None if side.leader < 0 else {
                 "card": slug(side.leader), "influence": side.influence,
                 "state": {DORMANT: "dormant", ON_FIELD: "field", DEFEATED: "defeated"}[side.leader_state]},

@@ -275,7 +275,7 @@ class Pending:
 class AlleyState(MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
-                 "first", "auras_stale", "discounts", "discounts_stale", "known", "gen", "chance_gen")
+                 "first", "auras_stale", "discounts", "discounts_stale", "known", "gen", "chance_gen", "outs")
 
     pool: Any
     sides: list[Side]
@@ -293,6 +293,9 @@ class AlleyState(MatchState):
     # what each seat's working sources take off each cost kind (pool.COST_KINDS; field.discounts),
     # valid while not ``discounts_stale``: a tuple of tuples, replaced when it changes, so clones share it
     discounts: tuple
+    # the seats that went out, earliest first (sim/core/standings.Out): a tuple, replaced when it
+    # changes, so clones share it
+    outs: tuple
 
     def alive(self) -> list[int]:
         return [s for s, side in enumerate(self.sides) if not side.out]
@@ -373,6 +376,7 @@ class AlleyState(MatchState):
         s.discounts = self.discounts
         s.discounts_stale = self.discounts_stale
         s.known = self.known
+        s.outs = self.outs
         if deep:
             s.chance = copy_stream(self.chance)
             s.chance_gen = gen

@@ -37,6 +37,7 @@ from sim.core.events import EventKinds
 class Engine(Protocol):
     name: str
     kinds: EventKinds
+    modes: tuple[str, ...]  # run modes it plays: "duel", "ffa" (optional: EngineDefaults has the duel)
 
     # --- setup -------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Any:
@@ -98,6 +99,10 @@ class Engine(Protocol):
     def check_invariants(self, state: Any) -> list[str]:
         """Broken invariants in words; empty when the state is sound."""
 
+    def standings(self, state: Any) -> list:
+        """Once the match is over, where each seat finished (sim/core/standings.py ``Standing``:
+        placement, when and by whom it went out, result)."""
+
     def card_name(self, pool: Any, card_id: int) -> str | None:
         """The stored name of a card id in the event log (special negative ids included)."""
 
@@ -115,6 +120,15 @@ class Engine(Protocol):
 
 class EngineDefaults:
     """The optional methods' defaults, for an engine that inherits them."""
+
+    # the run modes the engine plays (workbench/runspec.MODES): a duel at least
+    modes: tuple[str, ...] = ("duel",)
+
+    def standings(self, state: Any) -> list:
+        """Placements from the results alone: 1 for a win, 2 for a loss, none in a draw."""
+        from sim.core.standings import standings_from_results
+
+        return standings_from_results(self.results(state))
 
     def lane_name(self, pool: Any, lane: int) -> str:
         return str(lane)

@@ -12,6 +12,7 @@ from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.pilots import make_pilot
 from sim.core.rng import Streams
+from sim.core.standings import standings_from_results
 
 
 @dataclass
@@ -24,6 +25,7 @@ class MatchResult:
     wall_ms: float
     results: list[str]
     error: str | None = None
+    standings: list | None = None  # sim/core/standings.Standing per seat
     events: EventBuffer | None = None
     ledger: CardLedger | None = None
     state: Any = field(default=None, repr=False)
@@ -69,7 +71,10 @@ def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: l
             end_as_draw(state, "error")
     wall_ms = (time.perf_counter() - started) * 1000.0
     if state is None:
-        return MatchResult(seed, None, "error", 0, decisions, wall_ms, ["draw"] * len(pilots),
-                           error=error)
+        results = ["draw"] * len(pilots)
+        return MatchResult(seed, None, "error", 0, decisions, wall_ms, results, error=error,
+                           standings=standings_from_results(results))
+    standings = engine.standings(state)
     return MatchResult(seed, state.winner, state.reason, state.turn, decisions, wall_ms,
-                       engine.results(state), error, state.events, state.ledger, state)
+                       [s.result for s in standings], error, events=state.events, ledger=state.ledger,
+                       state=state, standings=standings)

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from sim.core.card_ids import card_name
-from sim.core.contract import results_from_winner
+from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
 from sim.core.hidden import believe, redeal_open
 from sim.core.setup import deal, draw_opening, record_opening_hands
@@ -41,7 +41,7 @@ class FrontierDeck(CompiledDeck):
         self.max_hp = max_hp if max_hp is not None else hp
 
 
-class FrontierEngine:
+class FrontierEngine(EngineDefaults):
     name = "frontier"
     kinds = KINDS
 

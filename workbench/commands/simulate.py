@@ -15,7 +15,7 @@ from workbench.errors import UserError
 from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.local_pool import ChunkKillsWorkers
-from workbench.runspec import RunSpec, deck_hash
+from workbench.runspec import RunSpec, deck_hash, tables
 from workbench.store import Store
 from workbench.store_guard import check_store_path
 from workbench.version import code_version
@@ -50,10 +50,11 @@ def parse_events(value: str) -> float:
 def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
             swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
             pilot_salt: int = 0, pairings: list[tuple[int, int]] | None = None,
-            substitute: dict[str, dict[str, str]] | None = None) -> tuple[RunSpec, dict]:
+            substitute: dict[str, dict[str, str]] | None = None, mode: str = "duel",
+            seats: int | None = None) -> tuple[RunSpec, dict]:
     """The spec of a new run and what its workers need, checked (one-line errors). ``pairings``
     (default: every pairing of the decks) and ``substitute`` (an intervention) are for
-    ``workbench value``."""
+    ``workbench value``; ``mode`` and ``seats`` seat a free-for-all (runspec.py)."""
     from sim.core.pilots import check_pilot
 
     data, ruleset = games.load(game, rules, data_dir)
@@ -65,16 +66,18 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
             raise UserError(str(exc)) from None
     if len(pilots) not in (1, len(decks)):
         raise UserError(f"--pilots names {len(pilots)} pilots for {len(decks)} decks: give one, or one per deck")
+    n_seats = games.check_mode(game, mode, seats, len(decks))
     check_counts(matches, seed, chunk_size)
     if chunk_size is None:
-        n_pairings = len(pairings) if pairings else max(1, len(decks) * (len(decks) - 1) // 2)
-        chunk_size = max(2, min(200, (matches * n_pairings) // (8 * max(1, workers))))
-        chunk_size += chunk_size % 2  # keep the two seatings of a seed together
+        n_pairings = len(pairings) if pairings else len(tables(len(decks), n_seats))
+        chunk_size = max(n_seats, min(200, (matches * n_pairings) // (8 * max(1, workers))))
+        chunk_size -= chunk_size % n_seats  # keep the seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
                    rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
-                   pairings=list(pairings or []), substitute=dict(substitute or {}))
-    check_total(f"{matches:,} matches x {len(spec.pairings)} pairings", spec.matches_total)
+                   pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats)
+    check_total(f"{matches:,} matches x {len(spec.pairings)} {'pairings' if mode == 'duel' else 'tables'}",
+                spec.matches_total)
     return spec, payload_for(spec, ruleset, decks)
 
 
@@ -108,7 +111,7 @@ def find_done(store: Store, spec: RunSpec) -> int | None:
         return exact
     wanted = spec.result_hash()
     for run_id, stored in store.done_runs(spec.game, spec.rules_hash):
-        if stored.get("kind", "duel") in ("duel", "value") and RunSpec.from_json(stored).result_hash() == wanted:
+        if stored.get("kind", "duel") != "campaign" and RunSpec.from_json(stored).result_hash() == wanted:
             return run_id
     return None
 
@@ -283,7 +286,7 @@ def ensure_run(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: 
 
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
              resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
-             parts: str | None = None) -> int:
+             parts: str | None = None, mode: str = "duel", seats: int | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers(cluster)
@@ -297,11 +300,12 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
             raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")
         games.known_game(game)
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
-                                workers, data_dir)
+                                workers, data_dir, mode=mode, seats=seats)
         check_store_path(db)  # everything checked before the store is touched
         run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
-    console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}) stored in "
+    mode = "" if spec.mode == "duel" else f", {spec.seats}-seat {spec.mode}"
+    console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}{mode}) stored in "
                   f"{store.path}" + (f"; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"
                                      if report is not None else "")
                   + (f"; {row['errors']} matches raised errors (see matches.error)" if row["errors"] else "")
