@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, keywords, matchups, value
+from reports import campaign, costs, db, ffa, keywords, matchups, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -33,7 +33,20 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "campaign_clear_rates": lambda p, f: campaign.clear_rates(p, f.runs or None),
     "campaign_reward_lift": lambda p, f: campaign.reward_lift(p, f.runs or None),
     "card_value": lambda p, f: value.card_values(p, f.game, f.versions, f.decks),
+    "ffa_decks": lambda p, f: ffa.ffa_decks(p, ffa_run_ids(p, f)),
+    "ffa_cards": lambda p, f: ffa.ffa_cards(p, ffa_run_ids(p, f)),
+    "ffa_eliminations": lambda p, f: ffa.ffa_eliminations(p, ffa_run_ids(p, f)),
+    "ffa_targets": lambda p, f: ffa.ffa_targets(p, ffa_run_ids(p, f)),
 }
+
+
+def ffa_run_ids(path: Path, filters: Filters) -> list[int]:
+    """The free-for-all runs an export covers: those named, else every one of the game (or store)."""
+    runs = ffa.ffa_runs(path)
+    if filters.game:
+        runs = runs.filter(pl.col("game") == filters.game)
+    ids = runs["run_id"].to_list()
+    return [r for r in filters.runs if r in ids] if filters.runs else ids
 
 DIFF_TABLES = ("diff_decks", "diff_cards", "diff_power", "diff_changed_cards")
 

@@ -73,6 +73,14 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
              f"{html.escape(', '.join(sorted(set(runs['rules_version']))))} · decks {html.escape(', '.join(sorted(set(runs['decks']))))}"
              f" · pilots {html.escape(', '.join(sorted(set(runs['pilots']))))} · {seat['matches']:,} matches · "
              f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
+    ffa_ids = [r for r, mode in zip(runs["run_id"], runs["mode"]) if mode == "ffa"] if "mode" in runs.columns else []
+    if ffa_ids:
+        parts.append(_ffa_section(path, ffa_ids, fig))
+        if len(ffa_ids) == len(run_ids):  # the duel sections read two seats: nothing more to say
+            return _page(parts)
+        run_ids = [r for r in run_ids if r not in ffa_ids]
+        filters = Filters(runs=run_ids)
+        seat = overview.first_seat(path, run_ids)
     if seat["first_seat_wr"] is not None:
         parts.append(f"<p>First seat wins {_pct(seat['first_seat_wr'])} of decided matches "
                      f"(95% {_pct(seat['lo'])} to {_pct(seat['hi'])}, n = {seat['decided']:,}); {seat['draws']:,} draws, "
@@ -152,8 +160,48 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
 
     if diff_base is not None:
         parts.append(_diff_section(path, diff_base, run_ids[0]))
+    return _page(parts)
+
+
+def _page(parts: list[str]) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Balance report</title><style>{STYLE}</style>"
             f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
+    """Free-for-all runs: placement by deck, the cards with the largest placement gain either way,
+    and who put whom out (reports/ffa.py)."""
+    from reports import ffa
+
+    decks = ffa.ffa_decks(path, run_ids)
+    if decks.is_empty():
+        return "<h2>Free-for-all</h2><p>No finished matches yet.</p>"
+    out = [f"<h2>Free-for-all: placement ({int(decks['table_seats'][0])} seats)</h2><p class='note'>Mean place "
+           "(1 = first) with its 95% interval; win share = placed first, top 2 = first or second, with 95% Wilson "
+           f"intervals. A fair deck wins {_pct(float(decks['fair_win_share'][0]))}.</p>"]
+    shown = decks.with_columns(pl.col("mean_placement", "mean_placement_lo", "mean_placement_hi").round(2))
+    out.append(_table(_interval(_interval(shown, "win_share"), "top2"), {
+        "deck": "deck", "pilot": "pilot", "seats": "seat-games", "mean_placement": "mean place",
+        "mean_placement_lo": "low", "mean_placement_hi": "high", "win_share": "win share", "win_share_ci": "95%",
+        "top2": "top 2", "top2_ci": "95%"}, ("win_share", "top2")))
+    cards = ffa.ffa_cards(path, run_ids).filter(pl.col("placement_gain_lo").is_not_null()).sort(
+        "placement_gain", descending=True).with_columns(pl.col("placement_gain", "placement_gain_lo",
+                                                                "placement_gain_hi").round(2))
+    cols = {"deck": "deck", "card": "card", "played": "n played", "not_played": "n not played",
+            "placement_gain": "placement gain", "placement_gain_lo": "low", "placement_gain_hi": "high"}
+    out.append("<h3>Cards that go with a better place when played</h3><p class='note'>Mean place when never played "
+               "minus when played (positive: better when played), 95% Welch interval. Observational: a seat that "
+               "lives longer plays more of its cards.</p>" + _table(cards.head(TOP), cols))
+    out.append("<h3>... and with a worse one</h3>" + _table(cards.tail(TOP).reverse(), cols))
+    outs = ffa.ffa_eliminations(path, run_ids)
+    if not outs.is_empty():
+        grid = outs.pivot(on="eliminator_deck", index="out_deck", values="share").fill_null(0.0).sort("out_deck")
+        cols = [c for c in grid.columns if c != "out_deck"]
+        out.append(fig(go.Figure(go.Heatmap(z=(grid.select(cols).to_numpy() * 100).round(0), x=cols,
+                                            y=grid["out_deck"].to_list(), texttemplate="%{z:.0f}%"))
+                       .update_layout(title="Who put whom out: share of the row deck's outs by the column deck",
+                                      xaxis_title="put out by", yaxis_title="deck out")))
+    return "".join(out)
 
 
 def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -> str:

@@ -107,6 +107,11 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     mine = pick_game(path)
     if mine.is_empty():
         return mine, []
+    if "kind" in mine.columns and (mine["kind"] == "ffa").any():  # their seats are not a duel's two
+        st.sidebar.caption("Free-for-all runs are on the Free-for-all page.")
+        mine = mine.filter(pl.col("kind") != "ffa")
+        if mine.is_empty():
+            return mine, []
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids

@@ -1,0 +1,153 @@
+"""Free-for-all metrics: placement-aware deck and card figures, who put whom out, and which
+opponent each seat chose to hit. Over the store's free-for-all runs (``runs.mode = 'ffa'``).
+
+Decks (``ffa_decks``), per deck and pilot over its seats in the chosen runs:
+  seats            seat-games played (a deck plays every seat of every table it sits at)
+  mean_placement   its average place (1 = first), with a 95% normal interval (mean +- 1.96 sd/sqrt n);
+                   a fair deck at an N-seat table averages (N + 1) / 2
+  win_share        share of its seat-games placed first (a draw's survivors share first place),
+                   95% Wilson interval; a fair deck wins 1/N
+  top2             share placed first or second, 95% Wilson interval; fair: 2/N
+  out_by_nobody    seat-games it went out without anyone putting it out (its deck ran out)
+
+Cards (``ffa_cards``), per deck and card, over the seat-games of that deck:
+  played / not_played            seat-games where the card was played at least once / never
+  placement_played, placement_not_played  mean placement of each
+  placement_gain                 not_played minus played (positive: the card goes with a better
+                                 place), with a 95% Welch normal interval. Observational, like the
+                                 Cards page's played win rate: a card played late is played by
+                                 seats that lived long
+  win_share_played, win_share_not_played
+
+Eliminations (``ffa_eliminations``): who put whom out, by deck: ``outs`` seat-games of the out deck
+that the eliminator deck put out, and ``share`` of all the out deck's outs by anyone.
+
+Targets (``ffa_targets``), from the stored event logs: each attack (by the defender's seat) and
+each choice of "an opponent" an effect asked for, by the acting deck and the deck it hit, and by
+where that seat sat: ``next`` (plays after it), ``previous`` (plays before it) or ``across``;
+``share`` is the part of the acting deck's hits.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from reports import db
+from reports.stats import Z95, rate, wilson
+
+
+def ffa_runs(path: str | Path) -> pl.DataFrame:
+    """The store's free-for-all runs, newest first, with their seat count."""
+    return db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
+                             status, created_at, CAST(json_extract(spec, '$.seats') AS INTEGER) AS seats
+                             FROM runs WHERE mode = 'ffa' ORDER BY run_id DESC""")
+
+
+def _runs_in(run_ids: list[int], alias: str) -> tuple[str, list]:
+    return f"{alias}.run_id IN ({', '.join('?' for _ in run_ids)})", list(run_ids)
+
+
+def _seats_sql(run_ids: list[int]) -> tuple[str, list]:
+    """Every seat-game of the runs with the table size."""
+    where, params = _runs_in(run_ids, "s")
+    return f"""SELECT s.*, n.seats FROM match_seats s
+               JOIN (SELECT run_id, match_no, count(*) AS seats FROM match_seats GROUP BY ALL) n
+               USING (run_id, match_no) WHERE {where}""", params
+
+
+def ffa_decks(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    seats, params = _seats_sql(run_ids)
+    frame = db.query(path, f"""
+        SELECT deck, pilot, any_value(seats) AS table_seats, count(*) AS seats,
+               avg(placement) AS mean_placement, stddev_samp(placement) AS sd,
+               count(*) FILTER (WHERE placement = 1) AS firsts,
+               count(*) FILTER (WHERE placement <= 2) AS top2s,
+               count(*) FILTER (WHERE out_turn IS NOT NULL AND out_by IS NULL) AS out_by_nobody
+        FROM ({seats}) GROUP BY deck, pilot ORDER BY mean_placement, deck, pilot""", params)
+    if frame.is_empty():
+        return frame
+    n = frame["seats"].to_numpy().astype(float)
+    half = Z95 * np.nan_to_num(frame["sd"].to_numpy().astype(float)) / np.sqrt(n)
+    mean = frame["mean_placement"].to_numpy()
+    win_lo, win_hi = wilson(frame["firsts"], n)
+    top_lo, top_hi = wilson(frame["top2s"], n)
+    return frame.drop("sd").with_columns(
+        pl.Series("mean_placement_lo", mean - half), pl.Series("mean_placement_hi", mean + half),
+        pl.Series("win_share", rate(frame["firsts"], n)), pl.Series("win_share_lo", win_lo),
+        pl.Series("win_share_hi", win_hi), pl.Series("top2", rate(frame["top2s"], n)),
+        pl.Series("top2_lo", top_lo), pl.Series("top2_hi", top_hi),
+        (1.0 / pl.col("table_seats")).alias("fair_win_share"))
+
+
+def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    where, params = _runs_in(run_ids, "c")
+    frame = db.query(path, f"""
+        WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.placement FROM match_seats s
+                       WHERE {where.replace('c.', 's.')}),
+             games AS (SELECT c.deck, c.card, c.played > 0 AS played, s.placement
+                       FROM card_games c JOIN seats s USING (run_id, match_no, seat) WHERE {where})
+        SELECT deck, card,
+               count(*) FILTER (WHERE played) AS played, count(*) FILTER (WHERE NOT played) AS not_played,
+               avg(placement) FILTER (WHERE played) AS placement_played,
+               avg(placement) FILTER (WHERE NOT played) AS placement_not_played,
+               var_samp(placement) FILTER (WHERE played) AS var_played,
+               var_samp(placement) FILTER (WHERE NOT played) AS var_not,
+               count(*) FILTER (WHERE played AND placement = 1) AS firsts_played,
+               count(*) FILTER (WHERE NOT played AND placement = 1) AS firsts_not_played
+        FROM games GROUP BY deck, card ORDER BY deck, card""", params + params)
+    if frame.is_empty():
+        return frame
+    n1 = frame["played"].to_numpy().astype(float)
+    n0 = frame["not_played"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(np.nan_to_num(frame["var_played"].to_numpy().astype(float)) / n1
+                     + np.nan_to_num(frame["var_not"].to_numpy().astype(float)) / n0)
+    gain = frame["placement_not_played"].to_numpy().astype(float) - frame["placement_played"].to_numpy().astype(float)
+    ok = (n1 >= 2) & (n0 >= 2)
+    lo = np.where(ok, gain - Z95 * se, np.nan)
+    hi = np.where(ok, gain + Z95 * se, np.nan)
+    return frame.drop("var_played", "var_not").with_columns(
+        pl.Series("placement_gain", gain), pl.Series("placement_gain_lo", lo), pl.Series("placement_gain_hi", hi),
+        pl.Series("win_share_played", rate(frame["firsts_played"], n1)),
+        pl.Series("win_share_not_played", rate(frame["firsts_not_played"], n0)))
+
+
+def ffa_eliminations(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    where, params = _runs_in(run_ids, "o")
+    return db.query(path, f"""
+        WITH outs AS (SELECT o.deck AS out_deck, k.deck AS eliminator_deck
+                      FROM match_seats o LEFT JOIN match_seats k
+                        ON k.run_id = o.run_id AND k.match_no = o.match_no AND k.seat = o.out_by
+                      WHERE {where} AND o.out_turn IS NOT NULL)
+        , counted AS (SELECT coalesce(eliminator_deck, '(nobody)') AS eliminator_deck, out_deck, count(*) AS outs
+                      FROM outs GROUP BY ALL)
+        SELECT *, outs / sum(outs) OVER (PARTITION BY out_deck) AS share
+        FROM counted ORDER BY out_deck, outs DESC, eliminator_deck""", params)
+
+
+def ffa_targets(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    where, params = _runs_in(run_ids, "e")
+    return db.query(path, f"""
+        WITH hits AS (
+            SELECT e.run_id, e.match_no, e.seat, CASE WHEN e.kind = 'attack' THEN 'attack' ELSE 'effect' END AS how,
+                   CASE WHEN e.kind = 'attack' THEN CAST(regexp_extract(e.detail, '^p(\\d+)', 1) AS INTEGER)
+                        ELSE e.amount END AS target_seat
+            FROM events e
+            WHERE {where} AND (e.kind = 'attack' OR (e.kind = 'choose' AND e.detail = 'opponent'))),
+        n AS (SELECT run_id, match_no, count(*) AS seats FROM match_seats GROUP BY ALL)
+        , counted AS (
+        SELECT a.deck, t.deck AS target_deck,
+               CASE (h.target_seat - h.seat + n.seats) % n.seats WHEN 1 THEN 'next'
+                    WHEN n.seats - 1 THEN 'previous' ELSE 'across' END AS target_sits,
+               count(*) FILTER (WHERE how = 'attack') AS attacks,
+               count(*) FILTER (WHERE how = 'effect') AS effect_choices,
+               count(*) AS hits
+        FROM hits h JOIN n USING (run_id, match_no)
+        JOIN match_seats a ON a.run_id = h.run_id AND a.match_no = h.match_no AND a.seat = h.seat
+        JOIN match_seats t ON t.run_id = h.run_id AND t.match_no = h.match_no AND t.seat = h.target_seat
+        WHERE h.target_seat IS NOT NULL AND h.target_seat <> h.seat
+        GROUP BY ALL)
+        SELECT *, hits / sum(hits) OVER (PARTITION BY deck) AS share
+        FROM counted ORDER BY deck, hits DESC, target_deck, target_sits""", params)

@@ -1,0 +1,147 @@
+"""Free-for-all page: for the chosen free-for-all runs, each deck's placement (mean place, win
+share, top-2 rate, with 95% intervals), each card's placement gain when played, who put whom out,
+and which opponent each deck chose to hit. Every table downloads as CSV."""
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from reports import db
+from reports import ffa as metrics
+from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+
+NO_RUNS = ("No free-for-all runs in this store yet. Play some with, for example:\n\n"
+           "`workbench simulate alleyway --mode ffa --seats 4 --matches 200`")
+HELP = {
+    "mean placement": "the deck's average place, 1 = first; a fair deck at an N-seat table averages (N + 1) / 2; "
+                      "95% normal interval",
+    "win share": "share of its seat-games placed first (the survivors of a draw share first place); a fair deck "
+                 "wins 1/N; 95% Wilson interval",
+    "top 2": "share placed first or second; fair: 2/N; 95% Wilson interval",
+    "placement gain": "mean placement of the seat-games where the card was never played minus where it was "
+                      "played at least once (positive: playing it goes with a better place); 95% Welch interval. "
+                      "Observational: a seat that lives longer plays more of its cards",
+    "who put whom out": "for each deck that went out, which deck's attack or effect took its last Morale; "
+                        "(nobody): its deck ran out",
+    "targets": "attacks (by the defender's seat) and choices of \"an opponent\", by where the target sat: next "
+               "(plays after the attacker), previous, or across; needs the runs' event logs",
+}
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _read(fn: str, path: str, *args):
+    return {"runs": metrics.ffa_runs, "decks": metrics.ffa_decks, "cards": metrics.ffa_cards,
+            "outs": metrics.ffa_eliminations, "targets": metrics.ffa_targets}[fn](path, *args)
+
+
+def render() -> None:
+    st.title("Free-for-all")
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not path.exists():
+        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+        return
+    try:
+        runs = _read("runs", str(path)) if db.has_tables(path, "runs") else None
+    except db.StoreError as exc:
+        st.warning(str(exc))
+        return
+    if runs is None or runs.is_empty():
+        st.info(NO_RUNS)
+        return
+    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} {r['seats']}-seat ({r['rules_version']}, "
+              f"{r['pilots']}, {r['matches_done']} matches, {r['status']})" for r in runs.iter_rows(named=True)}
+    ids = list(labels)
+    run_ids = st.sidebar.multiselect("Free-for-all runs", ids, default=ids[:1], format_func=labels.get,
+                                     help="the runs whose matches are counted; several are pooled", key="ffa-runs")
+    glossary(HELP)
+    if not run_ids:
+        st.info("Pick at least one free-for-all run in the sidebar.")
+        return
+    pilots = ", ".join(sorted({p for r in runs.filter(runs["run_id"].is_in(run_ids)).iter_rows(named=True)
+                               for p in r["pilots"].split(",")}))
+    st.caption(f"Pilots: {pilots}. Every figure here is a fact about these pilots' play.")
+    decks_section(str(path), run_ids)
+    cards_section(str(path), run_ids)
+    outs_section(str(path), run_ids)
+    targets_section(str(path), run_ids)
+
+
+def decks_section(path: str, run_ids: list[int]) -> None:
+    decks = _read("decks", path, run_ids)
+    st.subheader("Decks: placement")
+    if decks.is_empty():
+        st.info("These runs hold no finished matches yet.")
+        return
+    fair = float(decks["fair_win_share"][0])
+    labels = [f"{d} ({p}, n={n})" for d, p, n in zip(decks["deck"], decks["pilot"], decks["seats"])]
+    fig = rate_bars(decks["win_share"], (decks["win_share_lo"], decks["win_share_hi"]), labels,
+                    "%{y}: placed first in %{x:.1f}% of its seat-games<extra></extra>",
+                    f"Win share (%): a fair deck wins {fair:.0%}", max(300, 40 * decks.height))
+    fig.add_vline(x=fair * 100, line_dash="dot")
+    st.plotly_chart(fig, width="stretch")
+    rates = ("win_share", "win_share_lo", "win_share_hi", "top2", "top2_lo", "top2_hi", "fair_win_share")
+    number = st.column_config.NumberColumn
+    table_with_download(percent(decks, rates), "ffa_decks", {
+        "seats": count("seat-games", "seat-games the deck played"),
+        "mean_placement": number("mean place", help=HELP["mean placement"], format="%.2f"),
+        "mean_placement_lo": number("lo", format="%.2f"), "mean_placement_hi": number("hi", format="%.2f"),
+        "win_share": pct("win share", HELP["win share"]), "win_share_lo": pct("lo", "95% Wilson lower bound"),
+        "win_share_hi": pct("hi", "95% Wilson upper bound"), "top2": pct("top 2", HELP["top 2"]),
+        "top2_lo": pct("lo", "95% Wilson lower bound"), "top2_hi": pct("hi", "95% Wilson upper bound"),
+        "fair_win_share": pct("fair", "1 / seats at the table")}, download=decks)
+
+
+def cards_section(path: str, run_ids: list[int]) -> None:
+    cards = _read("cards", path, run_ids)
+    st.subheader("Cards: placement when played")
+    if cards.is_empty():
+        return
+    deck = st.selectbox("Deck", sorted(cards["deck"].unique().to_list()), key="ffa-card-deck")
+    shown = cards.filter(cards["deck"] == deck).sort("placement_gain", descending=True, nulls_last=True)
+    number = st.column_config.NumberColumn
+    table_with_download(percent(shown, ("win_share_played", "win_share_not_played")), "ffa_cards", {
+        "played": count("played", "seat-games where the card was played at least once"),
+        "not_played": count("not played", "seat-games where it never was"),
+        "placement_played": number("place, played", format="%.2f"),
+        "placement_not_played": number("place, not played", format="%.2f"),
+        "placement_gain": number("placement gain", help=HELP["placement gain"], format="%+.2f"),
+        "placement_gain_lo": number("lo", format="%+.2f"), "placement_gain_hi": number("hi", format="%+.2f"),
+        "win_share_played": pct("win share, played", "share placed first when played"),
+        "win_share_not_played": pct("win share, not played", "share placed first when not played")},
+        download=cards)
+
+
+def outs_section(path: str, run_ids: list[int]) -> None:
+    outs = _read("outs", path, run_ids)
+    st.subheader("Who put whom out")
+    if outs.is_empty():
+        return
+    import plotly.express as px
+
+    grid = outs.pivot(on="eliminator_deck", index="out_deck", values="share").fill_null(0.0).sort("out_deck")
+    cols = [c for c in grid.columns if c != "out_deck"]
+    fig = px.imshow(grid.select(cols).to_numpy() * 100, x=cols, y=grid["out_deck"].to_list(), text_auto=".0f",
+                    labels={"x": "put out by", "y": "deck out", "color": "% of its outs"}, aspect="auto")
+    fig.update_layout(height=max(300, 45 * grid.height))
+    st.plotly_chart(fig, width="stretch")
+    table_with_download(percent(outs, ("share",)), "ffa_eliminations", {
+        "outs": count("outs", "times the eliminator deck put the out deck out"),
+        "share": pct("share", "of all the out deck's outs")}, download=outs)
+
+
+def targets_section(path: str, run_ids: list[int]) -> None:
+    targets = _read("targets", path, run_ids)
+    st.subheader("Which opponent each deck chose to hit")
+    if targets.is_empty():
+        st.info("No event logs for these runs (they were played with `--events none`).")
+        return
+    by_sits = targets.group_by("deck", "target_sits").agg(pl.col("hits").sum())
+    st.caption("Hits by where the target sat, for each deck (next = plays right after the attacker).")
+    st.dataframe(by_sits.pivot(on="target_sits", index="deck", values="hits").fill_null(0).sort("deck").to_pandas(),
+                 hide_index=True, width="stretch")
+    table_with_download(percent(targets, ("share",)), "ffa_targets", {
+        "attacks": count("attacks", "attacks on that seat's characters, leader or player"),
+        "effect_choices": count("effect choices", "effects on \"an opponent\" aimed at that seat"),
+        "hits": count("hits", "attacks plus effect choices"),
+        "share": pct("share", "of the deck's hits")}, download=targets)
