@@ -97,9 +97,9 @@ def test_bench_measures_every_registered_game():
     assert res.returncode == 0, res.stderr
     for game in ("frontier", "alleyway", "allegiance"):
         for pilot in ("random", "greedy"):
-            assert f"measured {game} {pilot},{pilot}" in res.stdout, (game, pilot, res.stdout[-3000:])
+            assert f"measured {game} duel {pilot}" in res.stdout, (game, pilot, res.stdout[-3000:])
     res = run_cli("bench", "--skip-farm", "--games", "frontier", "--matches", "2", "--greedy-matches", "1",
                   "--search-matches", "1", "--seconds", "1", "--pilots", "planner,mcts:2")
     assert res.returncode == 0, res.stderr
     for pilot in ("planner", "mcts:2"):
-        assert f"measured frontier {pilot},{pilot}" in res.stdout, (pilot, res.stdout[-3000:])
+        assert f"measured frontier duel {pilot}" in res.stdout, (pilot, res.stdout[-3000:])

@@ -45,5 +45,6 @@ def test_bench_measures_alleyway_over_its_starter_decks():
     res = run_cli("bench", "--games", "alleyway", "--matches", "6", "--greedy-matches", "2", "--farm-matches", "30",
                   "--repeats", "1", "--pilots", "random,greedy")
     assert res.returncode == 0, res.stderr
-    assert "measured alleyway random,random" in res.stdout and "match errors" not in res.stdout
-    assert res.stdout.count("│ alleyway │") == 2
+    assert "measured alleyway duel random" in res.stdout and "match errors" not in res.stdout
+    assert "measured alleyway ffa (4 seats) greedy" in res.stdout  # every mode the game has
+    assert res.stdout.count("│ alleyway │") == 4

@@ -38,6 +38,17 @@ def match_seating(i: int, n_decks: int) -> tuple[tuple[int, int], int]:
     return ((a, b) if i % 2 == 0 else (b, a)), FIRST_SEED + i // 2
 
 
+def table_seating(i: int, n_decks: int, seats: int) -> tuple[list[int], int]:
+    """Match ``i`` of a free-for-all bench: (deck index per seat, seed). Matches go round every
+    table of ``seats`` starter decks, each seed in every rotation of its table (as a run does)."""
+    from workbench.runspec import tables
+
+    every = tables(n_decks, seats)
+    table = every[(i // seats) % len(every)]
+    k = i % seats
+    return list(table[k:] + table[:k]), FIRST_SEED + i // seats
+
+
 class Game:
     """One game's engine, pool and compiled starter decks, loaded once per process."""
 

@@ -36,16 +36,21 @@ from workbench import games
 from workbench.bench.driver import (
     match_seating,
     pairings,  # noqa: F401  (also imported from here by tools)
+    table_seating,
 )
 from workbench.bench.ratios import shown as rate
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.store import Store
 
+FFA_SEATS = 4  # the free-for-all the bench measures: the guide's four players
 
-def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | None = None) -> dict:
-    """Matches rotate through every pairing of the starter decks, each seed from both seats; at
-    most ``n``, and none started after ``seconds`` of wall time (the first always is)."""
+
+def engine_speed(game: str, pilots: tuple[str, ...], n: int, seconds: float | None = None,
+                 mode: str = "duel") -> dict:
+    """Matches rotate through every pairing of the starter decks, each seed from both seats (a
+    free-for-all: every table of four, each seed in every rotation); at most ``n``, and none
+    started after ``seconds`` of wall time (the first always is)."""
     data, ruleset = games.load(game, "base")
     decks = games.decks_for(data, ruleset, None)
     eng = get_engine(game)
@@ -56,8 +61,11 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | No
     for i in range(n):
         if i and seconds is not None and time.perf_counter() - started > seconds:
             break
-        (a, b), seed = match_seating(i, len(compiled))
-        r = play_match(eng, pool, [compiled[a], compiled[b]], seed, list(pilots), log=True)
+        if mode == "duel":
+            seats, seed = match_seating(i, len(compiled))
+        else:
+            seats, seed = table_seating(i, len(compiled), FFA_SEATS)
+        r = play_match(eng, pool, [compiled[s] for s in seats], seed, [pilots[0]] * len(seats), log=True)
         decisions += r.decisions
         errors += r.error is not None
         played += 1
@@ -68,21 +76,24 @@ def engine_speed(game: str, pilots: tuple[str, str], n: int, seconds: float | No
 
 
 def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats: int,
-               cluster: str | None = None) -> dict:
+               cluster: str | None = None, mode: str = "duel") -> dict:
     """Matches per second through the farm into a scratch store (median of ``repeats`` runs), and
     the writer's CPU per stored match: what the farm reports as ``writer_cpu_s``, or else this
     process's CPU around ``run_chunks`` (the writer and the farm's own work: "parent CPU")."""
     from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
+    from workbench.runspec import tables
 
     data, ruleset = games.load(game, "base")
-    n_pairs = len(pairings(len(games.decks_for(data, ruleset, None))))
-    per_pairing = max(2, n // n_pairs // 2 * 2)  # about n matches in all, spread over the pairings
+    seats = 2 if mode == "duel" else FFA_SEATS
+    n_pairs = len(tables(len(games.decks_for(data, ruleset, None)), seats))
+    per_pairing = max(seats, n // n_pairs // seats * seats)  # about n matches in all, spread over the tables
     rates, decision_rates, writer_ms, labels = [], [], [], set()
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers)
+            spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers,
+                                    mode=mode, seats=None if mode == "duel" else seats)
             run_id = create(store, spec, payload)
             wall, cpu = time.perf_counter(), time.process_time()
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
@@ -147,7 +158,7 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
     names = bench_pilots(pilots)
     check_counts(matches, greedy_matches, search_matches)
     cores = default_workers()
-    table = Table("game", "pilots", "engine matches", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
+    table = Table("game", "mode", "pilots", "engine matches", "engine matches/s", "engine matches/CPU-s", "engine decisions/s",
                   "engine decisions/CPU-s", "farm 1 worker matches/s", "farm 1 worker decisions/s",
                   f"farm {cores} workers matches/s", f"farm {cores} workers decisions/s", "speed-up",
                   "farm writer CPU ms/stored match (1 worker)",
@@ -155,25 +166,39 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
                         f"against itself at its default budget; farm into a scratch store for {', '.join(CHEAP)}, "
                         f"median of {repeats} runs ({cores} cores)")
     for game in chosen:
-        for pilot in names:
-            pair = (pilot, pilot)
-            base = pilot.partition(":")[0]
-            n = matches if base == "random" else greedy_matches if base == "greedy" else search_matches
-            eng = engine_speed(game, pair, n, seconds)
-            row = [game, ",".join(pair), f"{eng['matches']:,}"] + [
-                rate(eng[k]) for k in ("matches_s", "matches_cpu_s", "decisions_s", "decisions_cpu_s")]
-            if skip_farm or pilot not in CHEAP:
-                row += ["-"] * 6
-            else:
-                fn = farm_matches if pilot == "random" else max(40, farm_matches // 4)
-                one = farm_speed(game, pair, fn, 1, repeats)
-                many = farm_speed(game, pair, fn, cores, repeats)
-                row += [f"{one['matches_s']:,.0f}", f"{one['decisions_s']:,.0f}", f"{many['matches_s']:,.0f}",
-                        f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x",
-                        writer_cell(one)]
-            table.add_row(*row)
-            out.print(f"measured {game} {','.join(pair)}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
+        for mode in get_engine(game).modes:
+            for pilot in names:
+                table.add_row(*bench_row(game, mode, pilot, matches, greedy_matches, search_matches, farm_matches,
+                                         repeats, skip_farm, cores, seconds, out))
     out.print(table)
+
+
+def bench_row(game: str, mode: str, pilot: str, matches: int, greedy_matches: int, search_matches: int,
+              farm_matches: int, repeats: int, skip_farm: bool, cores: int, seconds: float | None,
+              out: Console) -> list[str]:
+    """One row of the table: a pilot against itself in one mode of a game (a free-for-all: four
+    of it round the table), the engine alone and, for a cheap pilot, through the farm."""
+    seats = 2 if mode == "duel" else FFA_SEATS
+    pair = (pilot,) * seats
+    base = pilot.partition(":")[0]
+    n = matches if base == "random" else greedy_matches if base == "greedy" else search_matches
+    if mode != "duel":
+        n = max(1, n // 2)  # a table of four plays about twice a duel's decisions
+    eng = engine_speed(game, pair, n, seconds, mode)
+    label = "duel" if mode == "duel" else f"{mode} ({seats} seats)"
+    row = [game, label, pilot, f"{eng['matches']:,}"] + [
+        rate(eng[k]) for k in ("matches_s", "matches_cpu_s", "decisions_s", "decisions_cpu_s")]
+    if skip_farm or pilot not in CHEAP:
+        row += ["-"] * 6
+    else:
+        fn = farm_matches if pilot == "random" else max(40, farm_matches // 4)
+        one = farm_speed(game, pair, fn, 1, repeats, mode=mode)
+        many = farm_speed(game, pair, fn, cores, repeats, mode=mode)
+        row += [f"{one['matches_s']:,.0f}", f"{one['decisions_s']:,.0f}", f"{many['matches_s']:,.0f}",
+                f"{many['decisions_s']:,.0f}", f"{many['matches_s'] / one['matches_s']:.2f}x",
+                writer_cell(one)]
+    out.print(f"measured {game} {label} {pilot}" + (f" ({eng['errors']} match errors)" if eng["errors"] else ""))
+    return row
 
 
 def against_bench(rev: str, game_list, matches: int, greedy_matches: int, search_matches: int, farm_matches: int,
