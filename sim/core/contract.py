@@ -48,7 +48,8 @@ class Engine(Protocol):
 
     def new_match(self, pool: Any, decks: list[Any], seed: int, log: bool = True) -> Any:
         """A fresh match, one deck per seat in seat order (seat 0 acts first). ``log`` turns the
-        event buffer on; the card ledger is always kept in a real match."""
+        event buffer on; the card ledger is always kept in a real match. An engine with a team or
+        boss mode also takes ``seating`` (sim/core/seating.Seating); it is passed only then."""
 
     # --- play --------------------------------------------------------------------------------
     def legal_actions(self, state: Any) -> list:

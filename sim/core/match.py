@@ -12,6 +12,7 @@ from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.pilots import make_pilot
 from sim.core.rng import Streams
+from sim.core.seating import Seating
 from sim.core.standings import standings_from_results
 
 
@@ -32,11 +33,13 @@ class MatchResult:
 
 
 def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: list[str],
-               log: bool = True, on_decision=None, pilot_salt: int = 0) -> MatchResult:
+               log: bool = True, on_decision=None, pilot_salt: int = 0, seating: Seating | None = None) -> MatchResult:
     """Play one match to its end. Never raises for what happens inside the match: an exception
     is recorded on the result (with the seed, so it can be replayed) and the caller goes on.
 
     ``on_decision(state, action)`` is called before each action is applied (replays, tests).
+    ``seating`` (sim/core/seating.py) seats teams or a boss; ``pilots`` then names a pilot for
+    every seat, the boss's too (which has no deck in ``decks``).
     """
     started = time.perf_counter()
     streams = Streams(seed)
@@ -44,7 +47,10 @@ def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: l
     decisions = 0
     error = None
     try:
-        state = engine.new_match(pool, decks, seed, log=log)
+        if seating is None:
+            state = engine.new_match(pool, decks, seed, log=log)
+        else:
+            state = engine.new_match(pool, decks, seed, log=log, seating=seating)
         seats = [make_pilot(name, engine, seat, streams.pilot(seat, pilot_salt)) for seat, name in enumerate(pilots)]
         turn_limit = pool.consts.turn_limit
         decision_limit = pool.consts.decision_limit

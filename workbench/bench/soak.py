@@ -175,18 +175,18 @@ class SoakFigures:
         return self.errors == 0 and self.violations == 0 and self.memory.flat
 
 
-def matches_per_pairing(total: int, n_pairings: int) -> int:
-    """Matches per deck pairing so that every pairing plays and the run holds at least
-    ``total`` (an even number: each seed is played from both seats)."""
+def matches_per_pairing(total: int, n_pairings: int, seats: int = 2) -> int:
+    """Matches per deck pairing (or table) so that every one plays and the run holds at least
+    ``total`` (a multiple of the seats: each seed is played from every seat)."""
     per = math.ceil(total / n_pairings)
-    return max(2, per + per % 2)
+    return max(seats, -(-per // seats) * seats)
 
 
 def soak_game(game: str, total: int, workers: int, store_path: Path, check: str = "turn",
-              seed: int = 1) -> SoakFigures:
+              seed: int = 1, mode: str = "duel", seats: int | None = None) -> SoakFigures:
     """Play about ``total`` random matches of ``game`` (every pairing of its starter decks, both
-    seatings) through the farm into ``store_path``, events off, invariants checked; count what
-    was stored."""
+    seatings; a free-for-all: every table, every rotation) through the farm into ``store_path``,
+    events off, invariants checked; count what was stored."""
     from workbench import games
     from workbench.commands.simulate import create, new_run
     from workbench.farm import run_chunks
@@ -195,10 +195,14 @@ def soak_game(game: str, total: int, workers: int, store_path: Path, check: str 
     if check not in CHECKS:
         raise ValueError(f"check must be one of {', '.join(CHECKS)}, not {check!r}")
     data, ruleset = games.load(game, "base")
+    from workbench.runspec import tables
+
     n_decks = len(games.decks_for(data, ruleset, None))
-    per_pairing = matches_per_pairing(total, max(1, n_decks * (n_decks - 1) // 2))
+    n_seats = games.check_mode(game, mode, seats, n_decks)
+    per_pairing = matches_per_pairing(total, len(tables(n_decks, n_seats)), n_seats)
     store = Store(store_path)
-    spec, payload = new_run(game, "base", None, [SOAK_PILOT], per_pairing, seed, True, 0.0, None, workers)
+    spec, payload = new_run(game, "base", None, [SOAK_PILOT], per_pairing, seed, True, 0.0, None, workers,
+                            mode=mode, seats=n_seats if mode != "duel" else None)
     run_id = create(store, spec, payload)
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir), "soak_check": check}
     sampler = RssSampler()

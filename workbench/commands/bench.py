@@ -334,16 +334,17 @@ def soak_bench(game_list: list[str] | None, matches: int, workers: int | None, c
                         f"the run's second half at most {FLAT_MARGIN:.0%} above the first half's")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
-        for game in chosen:
-            f = soak_game(game, matches, workers, Path(tmp) / "soak.duckdb", check)
+        for game, mode in [(g, m) for g in chosen for m in get_engine(g).modes]:
+            f = soak_game(game, matches, workers, Path(tmp) / "soak.duckdb", check, mode=mode,
+                          seats=None if mode == "duel" else FFA_SEATS)
             m = f.memory
             ok = ok and f.ok
-            table.add_row(game, f"{f.matches:,}", str(f.errors), str(f.violations),
+            table.add_row(game if mode == "duel" else f"{game} {mode} ({FFA_SEATS} seats)", f"{f.matches:,}", str(f.errors), str(f.violations),
                           f"{m.start / mb:.1f} / {m.peak / mb:.1f} / {m.end / mb:.1f}", f"{m.growth:+.1%}",
                           "yes" if m.flat else "no", f"{f.seconds:.0f}", f"{f.writer_cpu_s:.1f}",
                           f"{f.worker_cpu_s:.0f}", f"{f.matches / max(1e-9, f.worker_cpu_s):.1f}",
                           ", ".join(f"{k} {v:,}" for k, v in f.reasons.items()))
-            out.print(f"soaked {game}: {f.matches:,} matches in {f.seconds:.0f} s"
+            out.print(f"soaked {game} {mode}: {f.matches:,} matches in {f.seconds:.0f} s"
                       + (f"; first problem: {f.first_problem}" if f.first_problem else ""))
     out.print(table)
     out.print(f"soak: {'passed' if ok else 'FAILED'} (0 engine errors, 0 invariant violations, flat memory)")
