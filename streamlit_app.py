@@ -7,7 +7,20 @@ handed to the page from here."""
 import streamlit as st
 
 from reports.db import StoreError
-from reports.pages import campaign, cards, costs, diff, ffa, keywords, matchups, overview, pilots, replay, value
+from reports.pages import (
+    campaign,
+    cards,
+    costs,
+    diff,
+    ffa,
+    keywords,
+    matchups,
+    overview,
+    pilots,
+    replay,
+    series,
+    value,
+)
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
 
@@ -27,6 +40,7 @@ pages = [
     st.Page(value.render, title="Card value", url_path="value"),
     st.Page(match_replay, title="Match replay", url_path="replay"),
     st.Page(ffa.render, title="Free-for-all", url_path="ffa"),
+    st.Page(series.render, title="Series", url_path="series"),
     st.Page(campaign.render, title="Campaign", url_path="campaign"),
     st.Page(pilots.render, title="Pilots", url_path="pilots"),
 ]

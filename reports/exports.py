@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, value
+from reports import campaign, costs, db, ffa, keywords, matchups, series, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -15,7 +15,7 @@ from reports.filters import Filters
 # the store's tables (raw rows); `card_defs` is the store table `cards` (card definitions)
 RAW = {"runs": "run_id", "chunks": "run_id, chunk", "card_defs": "rules_hash, card", "matches": "run_id, match_no",
        "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
-       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "campaign_runs": "run_id, run_no",
+       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "series": "run_id, series_no", "campaign_runs": "run_id, run_no",
        "campaign_nodes": "run_id, run_no, step", "campaign_rewards": "run_id, run_no, step, card"}
 
 COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
@@ -37,12 +37,20 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "ffa_cards": lambda p, f: ffa.ffa_cards(p, ffa_run_ids(p, f)),
     "ffa_eliminations": lambda p, f: ffa.ffa_eliminations(p, ffa_run_ids(p, f)),
     "ffa_targets": lambda p, f: ffa.ffa_targets(p, ffa_run_ids(p, f)),
+    "series_decks": lambda p, f: series.series_decks(p, mode_run_ids(p, f, series.series_runs)),
+    "series_scores": lambda p, f: series.series_scores(p, mode_run_ids(p, f, series.series_runs)),
 }
 
 
 def ffa_run_ids(path: Path, filters: Filters) -> list[int]:
     """The free-for-all runs an export covers: those named, else every one of the game (or store)."""
-    runs = ffa.ffa_runs(path)
+    return mode_run_ids(path, filters, ffa.ffa_runs)
+
+
+def mode_run_ids(path: Path, filters: Filters, listed) -> list[int]:
+    """The runs of one mode (``listed(path)``: that mode's runs) an export covers: those named,
+    else every one of the game (or of the store)."""
+    runs = listed(path)
     if filters.game:
         runs = runs.filter(pl.col("game") == filters.game)
     ids = runs["run_id"].to_list()

@@ -73,12 +73,16 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
              f"{html.escape(', '.join(sorted(set(runs['rules_version']))))} · decks {html.escape(', '.join(sorted(set(runs['decks']))))}"
              f" · pilots {html.escape(', '.join(sorted(set(runs['pilots']))))} · {seat['matches']:,} matches · "
              f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
-    ffa_ids = [r for r, mode in zip(runs["run_id"], runs["mode"]) if mode == "ffa"] if "mode" in runs.columns else []
-    if ffa_ids:
-        parts.append(_ffa_section(path, ffa_ids, fig))
-        if len(ffa_ids) == len(run_ids):  # the duel sections read two seats: nothing more to say
+    modes = dict(zip(runs["run_id"], runs["mode"])) if "mode" in runs.columns else {}
+    other = [r for r in run_ids if modes.get(r) in ("ffa", "series")]
+    for mode, section in (("ffa", _ffa_section), ("series", _series_section)):
+        ids = [r for r in run_ids if modes.get(r) == mode]
+        if ids:
+            parts.append(section(path, ids, fig))
+    if other:
+        if len(other) == len(run_ids):  # the duel sections read single duels: nothing more to say
             return _page(parts)
-        run_ids = [r for r in run_ids if r not in ffa_ids]
+        run_ids = [r for r in run_ids if r not in other]
         filters = Filters(runs=run_ids)
         seat = overview.first_seat(path, run_ids)
     if seat["first_seat_wr"] is not None:
@@ -166,6 +170,27 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
 def _page(parts: list[str]) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Balance report</title><style>{STYLE}</style>"
             f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _series_section(path, run_ids: list[int], fig: _Figures) -> str:
+    """Best-of series runs: each deck's series, game and first-game win rates and its Rank Points
+    per series (reports/series.py)."""
+    from reports import series
+
+    decks = series.series_decks(path, run_ids)
+    if decks.is_empty():
+        return "<h2>Series</h2><p>No finished series yet.</p>"
+    shown = decks.with_columns(pl.col("rank_points", "rank_points_lo", "rank_points_hi").round(1))
+    for name in ("series_win_rate", "game_win_rate", "first_game_win_rate"):
+        shown = _interval(shown, name)
+    return ("<h2>Series: best of the rules version's series length</h2><p class='note'>A series won = a majority "
+            "of its games. Game win rate counts each game alone; first-game win rate is the plain duel on the same "
+            "seeds. Rank Points per series under the rules version's constants, with a 95% normal interval.</p>"
+            + _table(shown, {"deck": "deck", "pilot": "pilot", "series": "series", "series_win_rate": "series WR",
+                             "series_win_rate_ci": "95%", "game_win_rate": "game WR", "game_win_rate_ci": "95%",
+                             "first_game_win_rate": "game 1 WR", "rank_points": "Rank Points / series",
+                             "rank_points_lo": "low", "rank_points_hi": "high"},
+                     ("series_win_rate", "game_win_rate", "first_game_win_rate")))
 
 
 def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:

@@ -57,7 +57,10 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     started = time.perf_counter()
     spec, engine, pool, decks, run_id = (_CTX[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
     cols = _Columns(chunk)
-    for match_no in spec.chunk_range(chunk):
+    if spec.mode == "series":
+        for series_no in spec.chunk_range(chunk):
+            play_series(cols, spec, engine, pool, decks, run_id, chunk, series_no)
+    for match_no in spec.chunk_range(chunk) if spec.mode != "series" else ():
         seed, pairing, rotation = spec.match(match_no)
         slots = spec.seat_slots(pairing, rotation)
         log = spec.logs_events(seed)
@@ -69,6 +72,59 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     if events.num_rows:
         write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
     return chunk, tables, time.perf_counter() - started, events.num_rows
+
+
+def series_games(spec, consts, series_no: int, play) -> list[int | None]:
+    """Play one best-of-N series (sim/core/series.py) through ``play(game_no, seed, slots)``,
+    which plays one game with the deck slots ``slots`` in seat order and returns its winning
+    seat (None: a draw, or stop the series by returning ``STOP``). Returns the winning deck of
+    each game played (0 = the pairing's first deck, 1 = its second, None = a draw). The farm
+    and the replay both go through here, so a game is replayed in the seats it was played in."""
+    from sim.core import series as ser
+
+    seed, pairing, first = spec.match(series_no)  # first: which deck of the pairing sits in seat 0 in game 1
+    ab = spec.pairings[pairing]
+    winners: list[int | None] = []
+    while not ser.over(consts.series_best_of, winners.count(0), winners.count(1), len(winners)):
+        game_no = len(winners) + 1
+        seat = play(game_no, ser.game_seed(seed, game_no), [ab[first], ab[1 - first]], first != 0)
+        if seat is STOP:
+            break
+        won = None if seat is None else seat ^ first  # the deck (0 = A) in the winning seat
+        winners.append(won)
+        first = ser.next_first(first, won)
+    return winners
+
+
+STOP = object()  # what a ``series_games`` player returns to end the series there
+
+
+def play_series(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk: int, series_no: int) -> None:
+    """One series: its games as matches (numbered ``series_no * best_of + game_no - 1``) and
+    its row in ``series``."""
+    from sim.core.series import tally
+
+    best_of = pool.consts.series_best_of
+    errors: list[str] = []
+
+    def play(game_no: int, seed: int, slots: list[int], swapped: bool):
+        log = spec.logs_events(seed)
+        result = play_match(engine, pool, [decks[s] for s in slots], seed, [spec.pilots[s] for s in slots],
+                            log=log, pilot_salt=spec.pilot_salt)
+        cols.add(run_id, chunk, series_no * best_of + game_no - 1, seed, pairing, swapped, slots, spec, engine,
+                 pool, result, log, series=(series_no, game_no))
+        if result.error:
+            errors.append(result.error)
+        return result.winner
+
+    seed, pairing, first = spec.match(series_no)
+    ab = spec.pairings[pairing]
+    t = tally(pool.consts, series_games(spec, pool.consts, series_no, play))
+    _append(cols.series, run_id=run_id, series_no=series_no, chunk=chunk, seed=seed, pairing=pairing,
+            deck_a=spec.decks[ab[0]], deck_b=spec.decks[ab[1]], pilot_a=spec.pilots[ab[0]], pilot_b=spec.pilots[ab[1]],
+            a_first=first == 0, games=t.games, a_wins=t.a_wins, b_wins=t.b_wins, draws=t.draws,
+            score=t.score, winner_deck=None if t.winner is None else spec.decks[ab[t.winner]],
+            a_rank_points=t.a_rank_points, b_rank_points=t.b_rank_points, error=errors[0] if errors else None)
 
 
 def part_location(parts: str, run_id: int, chunk: int) -> str:
@@ -125,17 +181,21 @@ class _Columns:
         self.seats = {f.name: [] for f in _SEAT_SCHEMA}
         self.events = {f.name: [] for f in EVENT_SCHEMA}
         self.cards = {f.name: [] for f in _CARD_GAME_SCHEMA}
+        self.series = {f.name: [] for f in _SERIES_SCHEMA}
 
-    def add(self, run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, r, log):
+    def add(self, run_id, chunk, match_no, seed, pairing, swapped, slots, spec, engine, pool, r, log, series=None):
         self.add_match(run_id, chunk, match_no, seed, pairing, swapped, [spec.decks[s] for s in slots],
-                       [spec.pilots[s] for s in slots], engine, pool, r, log)
+                       [spec.pilots[s] for s in slots], engine, pool, r, log, series)
 
-    def add_match(self, run_id, chunk, match_no, seed, pairing, swapped, decks, pilots, engine, pool, r, log):
-        """The rows of one played match: its decks and pilots per seat."""
+    def add_match(self, run_id, chunk, match_no, seed, pairing, swapped, decks, pilots, engine, pool, r, log,
+                  series=None):
+        """The rows of one played match: its decks and pilots per seat; ``series`` = (series_no,
+        game_no) for a game of a series."""
+        series_no, game_no = series or (None, None)
         _append(self.matches, run_id=run_id, match_no=match_no, chunk=chunk, seed=seed, pairing=pairing,
                 swapped=swapped, winner_seat=r.winner, winner_deck=None if r.winner is None else decks[r.winner],
                 reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,
-                events_logged=log and r.events is not None, error=r.error)
+                events_logged=log and r.events is not None, error=r.error, series_no=series_no, game_no=game_no)
         for seat, st in enumerate(r.standings):
             _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat, deck=decks[seat],
                     pilot=pilots[seat], placement=st.placement, result=st.result, out_turn=st.out_turn,
@@ -175,7 +235,8 @@ class _Columns:
         e["detail"].extend(buf.detail)
 
     def tables(self) -> dict[str, pa.Table]:
-        return {"matches": pa.table(self.matches, schema=_MATCH_SCHEMA),
+        series = {"series": pa.table(self.series, schema=_SERIES_SCHEMA)} if self.series["run_id"] else {}
+        return {**series, "matches": pa.table(self.matches, schema=_MATCH_SCHEMA),
                 "match_seats": pa.table(self.seats, schema=_SEAT_SCHEMA),
                 "events": pa.table(self.events, schema=EVENT_SCHEMA),
                 "card_games": pa.table(self.cards, schema=_CARD_GAME_SCHEMA)}
@@ -186,6 +247,13 @@ _MATCH_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("chunk", _I32), ("seed", pa.int64()), ("pairing", _I32),
     ("swapped", _BOOL), ("winner_seat", _I32), ("winner_deck", _STR), ("reason", _STR), ("turns", _I32),
     ("decisions", _I32), ("wall_ms", pa.float64()), ("events_logged", _BOOL), ("error", _STR),
+    ("series_no", _I32), ("game_no", _I32),
+])
+_SERIES_SCHEMA = pa.schema([
+    ("run_id", _I32), ("series_no", _I32), ("chunk", _I32), ("seed", pa.int64()), ("pairing", _I32),
+    ("deck_a", _STR), ("deck_b", _STR), ("pilot_a", _STR), ("pilot_b", _STR), ("a_first", _BOOL), ("games", _I32),
+    ("a_wins", _I32), ("b_wins", _I32), ("draws", _I32), ("score", _STR), ("winner_deck", _STR),
+    ("a_rank_points", _I32), ("b_rank_points", _I32), ("error", _STR),
 ])
 _SEAT_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("team", _I32), ("deck", _STR),

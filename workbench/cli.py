@@ -75,8 +75,9 @@ def _run_id(help: str):
     return typer.Option(None, min=1, max=MAX_RUN_ID, help=help)
 
 
-MODE_HELP = ("duel (two seats), or ffa: a free-for-all table of --seats decks, every table of the field "
-             "with each seed played in every rotation (AlleyWay)")
+MODE_HELP = ("duel (two seats); ffa: a free-for-all table of --seats decks, every table of the field "
+             "with each seed played in every rotation; series: best-of-3 series of duels, --matches counting "
+             "series (AlleyWay)")
 SEATS_HELP = "seats round a free-for-all table (default 4)"
 
 

@@ -52,9 +52,10 @@ def check_mode(game: str, mode: str, seats: int | None, n_decks: int) -> int:
     has = engine(game).modes
     if mode not in has:
         raise UserError(f"{game} has no {mode} mode (it has: {', '.join(has)})")
-    if mode == "duel":
+    if mode in ("duel", "series"):
         if seats not in (None, 2):
-            raise UserError(f"a duel has two seats, not --seats {seats}; a table of more is --mode ffa")
+            raise UserError(f"a {'duel' if mode == 'duel' else 'series of duels'} has two seats, not --seats {seats}; "
+                            "a table of more is --mode ffa")
         return 2
     seats = 4 if seats is None else seats
     if not 3 <= seats <= MAX_SEATS:

@@ -64,9 +64,12 @@ def _duel(spec_json: dict, match_no: int):
     decks = games.decks_for(data, ruleset, spec.decks)
     engine = get_engine(spec.game)
     pool = engine.compile_pool(ruleset)
-    seed, pairing, rotation = spec.match(match_no)
-    slots = spec.seat_slots(pairing, rotation)
     every = compile_decks(engine, pool, decks, spec.substitute)  # a value twin replays with its card replaced
+    if spec.mode == "series":  # the game's seats follow the series' earlier games: replay those first
+        seed, slots = _series_game(spec, engine, pool, every, match_no)
+    else:
+        seed, pairing, rotation = spec.match(match_no)
+        slots = spec.seat_slots(pairing, rotation)
     compiled = [every[s] for s in slots]
     pilots = [spec.pilots[s] for s in slots]
     watcher = BoardWatcher(engine)
@@ -75,6 +78,28 @@ def _duel(spec_json: dict, match_no: int):
     out = {"seed": seed, "game": spec.game, "rules": spec.rules, "decks": [spec.decks[s] for s in slots],
            "pilots": pilots, **timeline(engine, pool, ruleset, result, watcher.boards)}
     return out, ruleset
+
+
+def _series_game(spec: RunSpec, engine, pool, decks, match_no: int) -> tuple[int, list[int]]:
+    """The seed and seating of a series' game (workbench/chunk.series_games), its earlier games
+    played again without a log to find who sat where."""
+    from workbench.chunk import STOP, series_games
+
+    best_of = pool.consts.series_best_of
+    series_no, target = divmod(match_no, best_of)
+    found: dict = {}
+
+    def play(game_no: int, seed: int, slots: list[int], _swapped: bool):
+        if game_no == target + 1:
+            found.update(seed=seed, slots=slots)
+            return STOP
+        return play_match(engine, pool, [decks[s] for s in slots], seed, [spec.pilots[s] for s in slots],
+                          log=False, pilot_salt=spec.pilot_salt).winner
+
+    series_games(spec, pool.consts, series_no, play)
+    if not found:
+        raise ValueError(f"match {match_no} is not a game of series {series_no} (it ended before game {target + 1})")
+    return found["seed"], found["slots"]
 
 
 def _campaign_fight(spec_json: dict, match_no: int):

@@ -25,6 +25,7 @@ from sim.core.rng import derive_seed
 MODES = {
     "duel": "two seats, one winner",
     "ffa": "free-for-all: several seats, each for itself, placed in the order they went out",
+    "series": "best-of-N series of duels (sim/core/series.py): a run's units are series, not matches",
 }
 
 

@@ -105,6 +105,28 @@ CREATE TABLE IF NOT EXISTS matches (
     error VARCHAR,
     PRIMARY KEY (run_id, match_no)
 );
+CREATE TABLE IF NOT EXISTS series (   -- a best-of-N series of duels (runs.mode = 'series'; sim/core/series.py)
+    run_id INTEGER NOT NULL,
+    series_no INTEGER NOT NULL,        -- the run's unit: its games are matches series_no * best_of + game_no - 1
+    chunk INTEGER NOT NULL,
+    seed BIGINT NOT NULL,              -- the series seed (its first game's)
+    pairing INTEGER NOT NULL,
+    deck_a VARCHAR NOT NULL,           -- the pairing's first deck
+    deck_b VARCHAR NOT NULL,
+    pilot_a VARCHAR NOT NULL,
+    pilot_b VARCHAR NOT NULL,
+    a_first BOOLEAN NOT NULL,          -- deck A sat in seat 0 in game 1 (after that the loser goes first)
+    games INTEGER NOT NULL,
+    a_wins INTEGER NOT NULL,
+    b_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    score VARCHAR NOT NULL,            -- A's wins - B's wins, e.g. 2-1
+    winner_deck VARCHAR,               -- NULL: the series ended level
+    a_rank_points INTEGER NOT NULL,    -- Rank Points each deck's side gained (negative: lost)
+    b_rank_points INTEGER NOT NULL,
+    error VARCHAR,                     -- the first error of its games, if any
+    PRIMARY KEY (run_id, series_no)
+);
 CREATE TABLE IF NOT EXISTS match_seats (
     run_id INTEGER NOT NULL,
     match_no INTEGER NOT NULL,
@@ -312,17 +334,19 @@ CREATE TABLE IF NOT EXISTS card_games (
 );
 """
 
-TABLES = ("runs", "chunks", "cards", "matches", "match_seats", "events", "card_games", "diffs", "card_value",
+TABLES = ("runs", "chunks", "cards", "series", "matches", "match_seats", "events", "card_games", "diffs", "card_value",
           "batches", "batch_suites", "campaign_runs", "campaign_nodes", "campaign_rewards", "ladder", "ladder_pairs",
           "ladder_matches")
 # tables a chunk brings, in the order they are inserted; the first present counts the units done
 # (workbench/writer.py)
-CHUNK_TABLES = ("campaign_runs", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
+CHUNK_TABLES = ("campaign_runs", "series", "matches", "match_seats", "card_games", "campaign_nodes", "campaign_rewards")
 MIGRATIONS = """ALTER TABLE runs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'duel';
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS deck_position INTEGER;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS mode VARCHAR DEFAULT 'duel';
 ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_turn INTEGER;
-ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;"""
+ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS series_no INTEGER;
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS game_no INTEGER;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over

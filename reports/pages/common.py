@@ -107,11 +107,14 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     mine = pick_game(path)
     if mine.is_empty():
         return mine, []
-    if "kind" in mine.columns and (mine["kind"] == "ffa").any():  # their seats are not a duel's two
-        st.sidebar.caption("Free-for-all runs are on the Free-for-all page.")
-        mine = mine.filter(pl.col("kind") != "ffa")
-        if mine.is_empty():
-            return mine, []
+    # free-for-all seats are not a duel's two, and a series' later games seat the loser first:
+    # each mode has its own page
+    for kind, page in (("ffa", "Free-for-all"), ("series", "Series")):
+        if "kind" in mine.columns and (mine["kind"] == kind).any():
+            st.sidebar.caption(f"{page} runs are on the {page} page.")
+            mine = mine.filter(pl.col("kind") != kind)
+    if mine.is_empty():
+        return mine, []
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids

@@ -78,12 +78,19 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
     return run, int(match_no), target
 
 
+SERIES_GAMES = 3  # a series run's match numbers: series_no * 3 + game_no - 1 (a best of 3)
+
+
 def pick_duel(run: dict) -> int:
-    last = max(run["matches_target"] - 1, 0)
+    series = run.get("kind") == "series"
+    last = max(run["matches_target"] * (SERIES_GAMES if series else 1) - 1, 0)
     if st.session_state.get("replay_match", 0) > last:
         st.session_state["replay_match"] = last
-    return int(st.sidebar.number_input("Match", min_value=0, max_value=last, step=1, key="replay_match",
-                                       help="the match number within the run (0 is the first)"))
+    return int(st.sidebar.number_input(
+        "Match", min_value=0, max_value=last, step=1, key="replay_match",
+        help="the match number within the run (0 is the first)" + (
+            "; in a series run, game g of series s is match 3s + g - 1 (a series that ended early has no later "
+            "games)" if series else "")))
 
 
 def pick_fight(path, run: dict) -> int | None:

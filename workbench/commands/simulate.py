@@ -76,7 +76,8 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
                    rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
                    pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats)
-    check_total(f"{matches:,} matches x {len(spec.pairings)} {'pairings' if mode == 'duel' else 'tables'}",
+    check_total(f"{matches:,} {'series' if mode == 'series' else 'matches'} x {len(spec.pairings)} "
+                f"{'tables' if mode == 'ffa' else 'pairings'}",
                 spec.matches_total)
     return spec, payload_for(spec, ruleset, decks)
 
@@ -304,9 +305,10 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
         check_store_path(db)  # everything checked before the store is touched
         run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
-    mode = "" if spec.mode == "duel" else f", {spec.seats}-seat {spec.mode}"
-    console.print(f"run {run_id}: {row['matches_done']} matches of {spec.game} ({spec.rules}{mode}) stored in "
-                  f"{store.path}" + (f"; {report.matches_stored} now at {report.matches_per_second:,.0f} matches/s"
+    mode = {"duel": "", "series": ", best-of series"}.get(spec.mode, f", {spec.seats}-seat {spec.mode}")
+    unit = "series" if spec.mode == "series" else "matches"
+    console.print(f"run {run_id}: {row['matches_done']} {unit} of {spec.game} ({spec.rules}{mode}) stored in "
+                  f"{store.path}" + (f"; {report.matches_stored} now at {report.matches_per_second:,.0f} {unit}/s"
                                      if report is not None else "")
                   + (f"; {row['errors']} matches raised errors (see matches.error)" if row["errors"] else "")
                   + lost_workers(report), markup=False, highlight=False)

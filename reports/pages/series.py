@@ -1,0 +1,82 @@
+"""Series page: for the chosen best-of series runs, each deck's series win rate beside its
+single-game and first-game win rates, its expected Rank Points per series, and how its series
+ended. Every table downloads as CSV."""
+from __future__ import annotations
+
+import streamlit as st
+
+from reports import db
+from reports import series as metrics
+from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+
+NO_RUNS = ("No series runs in this store yet. Play some with, for example:\n\n"
+           "`workbench simulate alleyway --mode series --matches 100`  (100 best-of-3 series per pairing)")
+HELP = {
+    "series win rate": "share of its series won (a majority of the best-of); 95% Wilson interval",
+    "game win rate": "share of the series' games won, each game counted alone; 95% Wilson interval",
+    "first-game win rate": "game 1 only: the very matches a duel run on the same seeds plays",
+    "Rank Points": "mean Rank Points per series under the rules version's constants (rank_points_win, "
+                   "rank_points_loss, rank_points_sweep); 95% normal interval",
+    "scores": "how the deck's series ended, from its own side (2-0, 2-1, 1-2, 0-2, or level after drawn games)",
+}
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _read(fn: str, path: str, *args):
+    return {"runs": metrics.series_runs, "decks": metrics.series_decks, "scores": metrics.series_scores}[fn](path, *args)
+
+
+def render() -> None:
+    st.title("Series")
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not path.exists():
+        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+        return
+    try:
+        runs = _read("runs", str(path)) if db.has_tables(path, "runs", "series") else None
+    except db.StoreError as exc:
+        st.warning(str(exc))
+        return
+    if runs is None or runs.is_empty():
+        st.info(NO_RUNS)
+        return
+    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} ({r['rules_version']}, {r['pilots']}, "
+              f"{r['series_done']} series, {r['status']})" for r in runs.iter_rows(named=True)}
+    ids = list(labels)
+    run_ids = st.sidebar.multiselect("Series runs", ids, default=ids[:1], format_func=labels.get,
+                                     help="the runs whose series are counted; several are pooled", key="series-runs")
+    glossary(HELP)
+    if not run_ids:
+        st.info("Pick at least one series run in the sidebar.")
+        return
+    decks = _read("decks", str(path), run_ids)
+    st.subheader("Decks: series against single games")
+    if decks.is_empty():
+        st.info("These runs hold no finished series yet.")
+        return
+    st.caption(f"Pilots: {', '.join(sorted(set(decks['pilot'])))}. Every figure here is a fact about these "
+               "pilots' play.")
+    labels = [f"{d} ({p}, n={n})" for d, p, n in zip(decks["deck"], decks["pilot"], decks["series"])]
+    fig = rate_bars(decks["series_win_rate"], (decks["series_win_rate_lo"], decks["series_win_rate_hi"]), labels,
+                    "%{y}: won %{x:.1f}% of its series<extra></extra>", "Series win rate (%)",
+                    max(300, 40 * decks.height))
+    st.plotly_chart(fig, width="stretch")
+    rates = [c for c in decks.columns if "win_rate" in c]
+    number = st.column_config.NumberColumn
+    config = {"series": count("series", "series played"), "series_won": count("won", "series won"),
+              "games": count("games", "games of those series"), "games_won": count("games won", "games won"),
+              "rank_points": number("Rank Points / series", help=HELP["Rank Points"], format="%+.1f"),
+              "rank_points_lo": number("lo", format="%+.1f"), "rank_points_hi": number("hi", format="%+.1f"),
+              "games_per_series": number("games / series", format="%.2f"),
+              "series_win_rate": pct("series win rate", HELP["series win rate"]),
+              "game_win_rate": pct("game win rate", HELP["game win rate"]),
+              "first_game_win_rate": pct("first-game win rate", HELP["first-game win rate"])}
+    config.update({c: pct("lo" if c.endswith("_lo") else "hi", "95% Wilson bound") for c in rates
+                   if c.endswith(("_lo", "_hi"))})
+    table_with_download(percent(decks, rates), "series_decks", config, download=decks)
+    st.subheader("How each deck's series ended")
+    scores = _read("scores", str(path), run_ids)
+    table_with_download(percent(scores, ("share",)), "series_scores",
+                        {"series": count("series", "series that ended so"), "share": pct("share", HELP["scores"])},
+                        download=scores)
