@@ -6,9 +6,10 @@ from pathlib import Path
 
 class DataError(Exception):
     def __init__(self, file: str | Path | None, message: str, card: str | None = None,
-                 field: str | None = None):
+                 field: str | None = None, kind: str = "card"):
         self.file = str(file) if file is not None else None
         self.card = card
+        self.kind = kind  # what ``card`` names: a card, or another record of a file (a boss)
         self.field = field
         self.message = message
         super().__init__(self.line())
@@ -21,7 +22,7 @@ class DataError(Exception):
         if self.file:
             parts.append(self.file)
         if self.card:
-            parts.append(f"card {self.card!r}")
+            parts.append(f"{self.kind} {self.card!r}")
         if self.field:
             parts.append(f"field {self.field!r}")
         parts.append(self.message)
@@ -36,7 +37,8 @@ class DataErrors(Exception):
         super().__init__("\n".join(e.line() for e in errors))
 
 
-def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=None) -> list[DataError]:
+def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=None,
+                    kind: str = "card") -> list[DataError]:
     """Turn a pydantic ValidationError into one DataError per problem. With ``raw`` (what was
     validated) the path drops the tags of tagged unions too."""
     out = []
@@ -56,7 +58,7 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=No
             message = err["msg"]
             if "input" in err and kind not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
                 message += f" (got {err['input']!r})"
-        out.append(DataError(file, message, card=card, field=field))
+        out.append(DataError(file, message, card=card, field=field, kind=kind))
     return out
 
 

@@ -32,6 +32,8 @@ class GameData:
     deck_files: dict[str, Path] = field(default_factory=dict)
     rules: dict[str, RulesFile] = field(default_factory=dict)    # version -> file model
     rules_files: dict[str, Path] = field(default_factory=dict)
+    bosses: dict[str, Any] = field(default_factory=dict)         # id -> Boss (a game with bosses)
+    boss_files: dict[str, Path] = field(default_factory=dict)
     errors: list[DataError] = field(default_factory=list)
 
 
@@ -45,19 +47,26 @@ class Ruleset:
     cards: dict[str, Any]  # id -> Card, in id order
     hash: str
     schema: Any = field(repr=False)
+    # a game's bosses (AlleyWay's Turf Defense: cardsdb/<game>/bosses/*.yaml), id -> Boss, checked
+    # against this version's cards; the hash covers them when there are any
+    bosses: dict[str, Any] = field(default_factory=dict)
 
     def to_payload(self) -> dict:
         """A plain, picklable form (what worker processes receive)."""
-        return {"game": self.game, "version": self.version, "chain": self.chain, "hash": self.hash,
-                "constants": self.constants.model_dump(),
-                "cards": [c.model_dump(by_alias=True) for c in self.cards.values()]}
+        payload = {"game": self.game, "version": self.version, "chain": self.chain, "hash": self.hash,
+                   "constants": self.constants.model_dump(),
+                   "cards": [c.model_dump(by_alias=True) for c in self.cards.values()]}
+        if self.bosses:
+            payload["bosses"] = [b.model_dump(by_alias=True) for b in self.bosses.values()]
+        return payload
 
     @classmethod
     def from_payload(cls, payload: dict) -> "Ruleset":
         sch = game_schema(payload["game"])
         cards = {c["id"]: sch.Card.model_validate(c) for c in payload["cards"]}
+        bosses = {b["id"]: sch.Boss.model_validate(b) for b in payload.get("bosses", ())}
         return cls(payload["game"], payload["version"], payload["chain"],
-                   sch.Constants.model_validate(payload["constants"]), cards, payload["hash"], sch)
+                   sch.Constants.model_validate(payload["constants"]), cards, payload["hash"], sch, bosses)
 
 
 def game_root(game: str, data_dir: str | Path | None = None) -> Path:
@@ -86,6 +95,7 @@ def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
     _load_cards(data)
     _load_decks(data)
     _load_rules(data)
+    _load_bosses(data)
     return data
 
 
@@ -159,6 +169,53 @@ def _load_decks(data: GameData) -> None:
         data.deck_files[deck.id] = path
 
 
+def _load_bosses(data: GameData) -> None:
+    """``bosses/*.yaml`` of a game whose schema has a ``Boss`` (AlleyWay): one boss a file, its
+    id the file's name. An error names the file, the boss and the field."""
+    if not hasattr(data.schema, "Boss"):
+        return
+    for path in sorted((data.root / "bosses").glob("*.yaml")):
+        name = _rel(path)
+        try:
+            doc = read_yaml(path, name)
+        except DataError as err:
+            data.errors.append(err)
+            continue
+        if not isinstance(doc, dict):
+            data.errors.append(DataError(name, "a boss file is a YAML mapping"))
+            continue
+        label = doc.get("id") if isinstance(doc.get("id"), str) else path.stem
+        try:
+            boss = data.schema.Boss.model_validate(doc)
+            check_numbers(data.schema, boss, name, card=label)
+        except ValidationError as exc:
+            data.errors.extend(from_validation(name, exc, card=label, raw=doc, kind="boss"))
+            continue
+        except DataError as err:
+            err.kind = "boss"
+            data.errors.append(err)
+            continue
+        if boss.id != path.stem:
+            data.errors.append(DataError(name, f"id {boss.id!r} must match the file name {path.stem!r}",
+                                         card=boss.id, field="id", kind="boss"))
+            continue
+        data.bosses[boss.id] = boss
+        data.boss_files[boss.id] = path
+
+
+def check_bosses(data: GameData, cards: dict, consts) -> dict:
+    """The game's bosses checked against a version's cards and constants (raises DataErrors)."""
+    errors = []
+    for boss_id, boss in data.bosses.items():
+        name = _rel(data.boss_files[boss_id])
+        for card, fld, msg in data.schema.check_boss(boss, cards, consts):
+            what = f"{msg} ({card})" if card else msg
+            errors.append(DataError(name, what, card=boss_id, field=fld, kind="boss"))
+    if errors:
+        raise DataErrors(errors)
+    return dict(data.bosses)
+
+
 def _load_rules(data: GameData) -> None:
     for path, name, rules in _mapping_files(data, "rules", RulesFile, "rules"):
         if rules.version != path.stem:
@@ -205,7 +262,8 @@ def resolve(data: GameData, version: str) -> Ruleset:
     except ValidationError as exc:
         raise from_validation(last, exc, prefix="constants")[0] from None
     check_numbers(data.schema, consts, last, prefix="constants.")
-    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out), data.schema)
+    bosses = check_bosses(data, out, consts) if data.bosses else {}
+    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out, bosses), data.schema, bosses)
 
 
 def _chain(data: GameData, version: str) -> list[str]:
@@ -235,9 +293,11 @@ def _merge(base: dict, changes: dict) -> dict:
     return out
 
 
-def _content_hash(consts, cards: dict) -> str:
+def _content_hash(consts, cards: dict, bosses: dict | None = None) -> str:
     payload = {"constants": consts.model_dump(),
                "cards": [c.model_dump(by_alias=True) for c in cards.values()]}
+    if bosses:  # (a game without bosses keeps the hash it always had)
+        payload["bosses"] = [b.model_dump(by_alias=True) for b in bosses.values()]
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -346,6 +406,9 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
         except DataError as err:
             errors.append(err)
             continue
+        except DataErrors as errs:  # its bosses (cardsdb/<game>/bosses)
+            errors.extend(errs.errors)
+            continue
         for deck_id in sorted(data.decks):
             try:
                 check_deck(data, ruleset, deck_id)
@@ -355,7 +418,8 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
                 else:  # a derived version may legitimately drop cards a deck uses: warn only
                     checked.append(f"warning: deck {deck_id} is not legal under {version}: "
                                    f"{errs.errors[0].line()}")
-        checked.append(f"{version}: {len(ruleset.cards)} cards, hash {ruleset.hash}")
+        bosses = f", {len(ruleset.bosses)} bosses" if ruleset.bosses else ""
+        checked.append(f"{version}: {len(ruleset.cards)} cards{bosses}, hash {ruleset.hash}")
     if not data.rules:
         errors.append(DataError(data.root / "rules", "no rules versions (a base.yaml is needed)"))
     if "base" in data.rules and not errors:

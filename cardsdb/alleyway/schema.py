@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, model_validator
 
+from cardsdb.alleyway.bosses import Boss, check_boss
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
 
 CLANS = ("arsonists", "militia", "underworld", "wildcard", "nebula", "pirates", "neutral")
@@ -51,11 +52,19 @@ class Constants(BaseConstants):
     undead_fraction: float = Field(0.5, gt=0, le=1)
     sacrifice_budget_weight: float = Field(1.5, ge=0)
     level_budget_step: float = Field(2.0, ge=0)
+    # Casual and Ranked series (sim/core/series.py; RULES.md, GAME MODES): "up to a best of 3",
+    # and Ranked "wins Rank Points and loses some": the numbers are ours, for designers to set
+    series_best_of: int = Field(3, ge=1)
+    rank_points_win: int = 20     # a series won
+    rank_points_loss: int = -15   # a series lost
+    rank_points_sweep: int = 5    # more for a 2-0 win, and taken from a 0-2 loss
 
     @model_validator(mode="after")
     def _ranges(self) -> "Constants":
         if self.deck_min > self.deck_max:
             raise ValueError("deck_min is above deck_max")
+        if self.series_best_of % 2 == 0:
+            raise ValueError(f"series_best_of must be odd (a best of 3, 5...), not {self.series_best_of}")
         if self.opening_hand > self.deck_min:  # every match would end deck_out on turn 1
             raise ValueError(f"opening_hand ({self.opening_hand}) is larger than the smallest legal deck "
                              f"(deck_min {self.deck_min})")
@@ -780,6 +789,8 @@ class Schema:
     Deck = Deck
     Constants = Constants
     check_deck = staticmethod(check_deck)
+    Boss = Boss  # Turf Defense bosses (cardsdb/alleyway/bosses.py)
+    check_boss = staticmethod(check_boss)
     budget_cost = staticmethod(budget_cost)
     stat_points = staticmethod(stat_points)
     budget_points = staticmethod(budget_points)

@@ -7,9 +7,10 @@ from sim.alleyway.state import DORMANT, AlleyState, Side
 from sim.core.setup import new_state
 
 
-def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool) -> AlleyState:
+def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool, cls: type = AlleyState) -> AlleyState:
+    """``cls``: AlleyState, or TurfState (Turf Defense: the caller sets its teams and boss)."""
     consts = pool.consts
-    state = new_state(AlleyState, pool, chance_key, log)
+    state = new_state(cls, pool, chance_key, log)
     for _ in range(n_seats):
         side = Side.__new__(Side)
         side.morale = consts.starting_morale

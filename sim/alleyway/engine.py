@@ -34,12 +34,13 @@ from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS, PSEUDO_CARDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import Pool
-from sim.alleyway.state import AlleyState, Side
+from sim.alleyway.state import AlleyState, Side, TurfState
 from sim.core.card_ids import card_name
 from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.seating import Seating
 from sim.core.setup import deal, draw_opening
-from sim.core.standings import standings_from_outs
+from sim.core.standings import standings_from_outs, standings_from_teams
 from sim.core.state import release_hold
 
 
@@ -66,8 +67,40 @@ resolve.wire({FX: effects.step, ATTACK_FRAME: brawl.step, OFFER: turns.step_offe
               ENDTURN: turns.step_end}, turns.end_turn_of_the_out)
 
 
+TURF_TEAMS = (0, 0, 1)  # Turf Defense: two partners, then the boss
+
+
+def turf_state(pool: Pool, decks: list, seed: int, log: bool, seating: Seating) -> tuple[list, TurfState]:
+    """Turf Defense's seats: the partners' two decks, then the boss's deck (shuffled like any on
+    its seat's stream), in a TurfState with its teams, Morale cap and phase 1."""
+    if len(decks) != 2:
+        raise ValueError(f"Turf Defense takes the two partners' decks (the boss's seat is added), not {len(decks)}")
+    boss = pool.bosses.get(seating.boss)
+    if boss is None:
+        known = ", ".join(sorted(pool.bosses)) or "none"
+        raise ValueError(f"no boss {seating.boss!r} in rules version {pool.version} (known: {known})")
+    teams = tuple(seating.teams) if seating.teams is not None else TURF_TEAMS
+    if teams != TURF_TEAMS:
+        raise ValueError(f"Turf Defense seats the teams {TURF_TEAMS} (two partners, then the boss), not {teams}")
+    decks = list(decks) + [AlleyDeck(boss.id, list(boss.cards), list(boss.hideout), boss.leader)]
+    state = blank_state(pool, 3, seed, log, cls=TurfState)
+    set_turf(state, boss, teams)
+    state.sides[2].morale = boss.morale
+    return decks, state
+
+
+def set_turf(state: TurfState, boss, teams: tuple, boss_seat: int = 2) -> None:
+    """A TurfState's own fields: the teams, the boss (pool.BossDef) in ``boss_seat``, each seat's
+    Morale cap, the phase its Morale is in."""
+    state.teams, state.boss, state.boss_def = teams, boss_seat, boss
+    caps = [state.pool.consts.morale_cap] * len(state.sides)
+    caps[boss_seat] = boss.morale
+    state.caps = tuple(caps)
+    state.boss_phase = boss.phase_at(state.sides[boss_seat].morale)
+
+
 class AlleyWayEngine(EngineDefaults):
-    modes = ("duel", "ffa")
+    modes = ("duel", "ffa", "series")
     name = "alleyway"
     kinds = KINDS
 
@@ -80,9 +113,19 @@ class AlleyWayEngine(EngineDefaults):
         return AlleyDeck(deck.id, card_numbers(pool, deck.id, deck.cards),
                          card_numbers(pool, deck.id, deck.hideout, " in its Hideout"), leader)
 
-    def new_match(self, pool: Pool, decks: list[AlleyDeck], seed: int, log: bool = True) -> AlleyState:
+    def new_match(self, pool: Pool, decks: list[AlleyDeck], seed: int, log: bool = True,
+                  seating: Seating | None = None) -> AlleyState:
+        """A match of ``decks`` (seat 0 first). ``seating`` (sim/core/seating.py) only for a mode
+        that needs it: ``Seating("turf", boss=ID)`` (teams (0, 0, 1) by default) is Turf Defense,
+        the two decks the partners (seats 0 and 1) and the boss ``ID`` of the rules version
+        (cardsdb/alleyway/bosses/ID.yaml) added as seat 2 (``turf_state``)."""
+        if seating is not None and seating.mode == "turf":
+            decks, state = turf_state(pool, decks, seed, log, seating)
+        elif seating is not None and seating.mode not in ("duel", "ffa"):
+            raise ValueError(f"AlleyWay plays no mode {seating.mode!r} (modes: {', '.join(self.modes)})")
+        else:
+            state = blank_state(pool, len(decks), seed, log)
         consts = pool.consts
-        state = blank_state(pool, len(decks), seed, log)
 
         def seat_setup(side: Side, _seat: int, deck: AlleyDeck, _rng) -> None:
             side.hideout = list(deck.hideout)
@@ -144,6 +187,11 @@ class AlleyWayEngine(EngineDefaults):
         return [s.result for s in self.standings(state)]  # a seat out loses even when the rest draw
 
     def standings(self, state: AlleyState) -> list:
+        """Where each seat finished (sim/core/standings.Standing). Turf Defense places teams
+        (``standings_from_teams``): the partners both win when the boss is beaten, the one who
+        went out too."""
+        if state.teams is not None:
+            return standings_from_teams(state.teams, state.outs, state.winner)
         return standings_from_outs(len(state.sides), state.outs, state.winner)
 
     # --- lookahead --------------------------------------------------------------------------
@@ -191,4 +239,4 @@ class AlleyWayEngine(EngineDefaults):
 
 ENGINE = AlleyWayEngine()
 
-__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck"]
+__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck", "turf_state", "set_turf"]

@@ -205,10 +205,11 @@ def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
     return q
 
 
-def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared) -> float:
+def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: int = 0) -> float:
+    """``cap``: the seat's Morale cap when it is not the rules' (a Turf Defense boss)."""
     side = state.sides[seat]
     consts = state.pool.consts
-    cap = consts.morale_cap
+    cap = cap or consts.morale_cap
     morale = side.morale
     v = morale / 100 + W_DANGER * (morale - cap) / 100 * (1.0 - morale / cap)
     aa, ad = side.aura_atk, side.aura_def
@@ -316,7 +317,8 @@ def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared) -> floa
 
 
 def _seat_value(state: AlleyState, s: int, prep: Prepared) -> float:
-    return side_value(state, s, threat(state, s), prep) + attack_potential(state, s)
+    cap = state.caps[s] if state.teams is not None else 0  # a boss's Morale runs on its own scale
+    return side_value(state, s, threat(state, s), prep, cap) + attack_potential(state, s)
 
 
 def evaluate(state: AlleyState, seat: int) -> float:

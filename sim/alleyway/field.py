@@ -53,6 +53,9 @@ def update_auras(state: AlleyState) -> None:
     for every other seat. (Run after most moves in lookahead, so it reads the pool's table of
     auras by card and sums per seat instead of calling a helper per source.)"""
     state.auras_stale = False
+    if state.teams is not None:
+        _team_auras(state)
+        return
     pool = state.pool
     if not pool.has_aura:
         return
@@ -80,6 +83,42 @@ def update_auras(state: AlleyState) -> None:
             if s != seat:
                 atk += o_atk
                 df += o_df
+        side.aura_atk, side.aura_def = atk, df
+
+
+def _team_auras(state: AlleyState) -> None:
+    """``update_auras`` with teams (Turf Defense): a "friendly" aura counts for its own seat, any
+    other for every seat of another team (never a partner's: "your partner's cards can't be
+    targeted by yours"); the boss's phase adds its ATK and DEF to the boss's side."""
+    pool = state.pool
+    sides, teams = state.sides, state.teams
+    own = [[0, 0] for _ in sides]
+    others = [[0, 0] for _ in sides]
+    if pool.has_aura:
+        aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
+        for seat, side in enumerate(sides):
+            if side.out:
+                continue
+            auras = [aura_of[u.card] for u in side.lanes if u is not None and u.active]
+            auras += [aura_of[b.card] for b in side.back if b is not None and b.face_up]
+            if side.leader >= 0 and side.leader_state == DORMANT:
+                auras.append(dormant_aura_of[side.leader])
+            for aura in auras:
+                if aura:
+                    atk, df, who = aura
+                    total = own[seat] if who == "friendly" else others[seat]
+                    total[0] += atk
+                    total[1] += df
+    for seat, side in enumerate(sides):
+        atk, df = own[seat]
+        for s, (o_atk, o_df) in enumerate(others):
+            if teams[s] != teams[seat]:
+                atk += o_atk
+                df += o_df
+        if seat == state.boss:
+            boss, phase = state.boss_def, state.boss_phase
+            atk += boss.atk[phase]
+            df += boss.df[phase]
         side.aura_atk, side.aura_def = atk, df
 
 
@@ -408,12 +447,29 @@ def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: 
     if side.morale <= 0:
         side.morale = 0
         eliminate(state, seat, "morale", by)
+    elif seat == state.boss:
+        boss_phase(state)
     return amount
+
+
+def boss_phase(state: AlleyState) -> None:
+    """Turf Defense: the boss's Morale fell to a mark on its bar, so its phase changes (one event
+    per phase entered; phases only go forward)."""
+    boss = state.boss_def
+    was = state.boss_phase
+    now = boss.phase_at(state.sides[state.boss].morale, was)
+    if now == was:
+        return
+    state.boss_phase = now
+    if boss.atk[now] != boss.atk[was] or boss.df[now] != boss.df[was]:
+        touch(state)  # the phase's ATK and DEF are an aura of the boss's side
+    for k in range(was + 1, now + 1):
+        emit(state, state.boss, K.PHASE, amount=k + 1, detail=boss.names[k])
 
 
 def gain_morale(state: AlleyState, seat: int, amount: int, cause: str = "") -> int:
     side = state.sides[seat]
-    room = state.pool.consts.morale_cap - side.morale
+    room = (state.pool.consts.morale_cap if state.teams is None else state.caps[seat]) - side.morale
     gained = min(amount, room)
     if gained > 0 and not side.out:
         side.morale += gained

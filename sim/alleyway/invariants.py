@@ -16,11 +16,13 @@ def check_invariants(state: AlleyState) -> list[str]:
     uids: set[int] = set()
     seen: Counter = Counter()
     brought: Counter = Counter()
+    teams = state.teams
     for seat, side in enumerate(state.sides):
         p = f"p{seat}"
         brought.update(side.cards)
-        if not 0 <= side.morale <= consts.morale_cap:
-            problems.append(f"{p} Morale {side.morale} outside 0..{consts.morale_cap}")
+        cap = consts.morale_cap if teams is None else state.caps[seat]  # a Turf Defense boss has its own
+        if not 0 <= side.morale <= cap:
+            problems.append(f"{p} Morale {side.morale} outside 0..{cap}")
         if side.authority < 0:
             problems.append(f"{p} negative Authority {side.authority}")
         if side.influence < 0 or (side.leader >= 0 and side.influence > cards[side.leader].influence):
@@ -80,6 +82,8 @@ def check_invariants(state: AlleyState) -> list[str]:
             fresh = kept  # no card gives one: they stay nothing
         if kept != fresh:
             problems.append(f"cost discounts out of date: {kept}, recomputed {fresh}")
+    if teams is not None:
+        problems += _turf_problems(state)
     if seen != brought:
         extra, missing = seen - brought, brought - seen
         name = lambda counter: {cards[c].slug: n for c, n in counter.items()}  # noqa: E731
@@ -91,4 +95,27 @@ def check_invariants(state: AlleyState) -> list[str]:
             problems.append(f"pending choice {state.pending} is empty or not the seat to act ({state.to_act})")
         if state.to_act not in range(len(state.sides)):
             problems.append(f"seat to act {state.to_act} does not exist")
+    return problems
+
+
+def _turf_problems(state) -> list[str]:
+    """Turf Defense: the teams, the boss's seat, its phase (never behind its Morale's marks) and
+    the end (the match is over exactly when one team is left)."""
+    problems = []
+    teams, boss = state.teams, state.boss
+    if len(teams) != len(state.sides) or not 0 <= boss < len(state.sides):
+        problems.append(f"teams {teams} or boss seat {boss} do not fit {len(state.sides)} seats")
+        return problems
+    if sum(1 for t in teams if t == teams[boss]) != 1:
+        problems.append(f"the boss (p{boss}) shares its team {teams[boss]}")
+    should = state.boss_def.phase_at(state.sides[boss].morale)
+    if not should <= state.boss_phase < len(state.boss_def.names):
+        problems.append(f"boss phase {state.boss_phase}, its Morale {state.sides[boss].morale} means at least {should}")
+    for seat in range(len(teams)):
+        for s in state.opponents(seat):
+            if teams[s] == teams[seat]:
+                problems.append(f"p{seat}'s partner p{s} is among its opponents")
+    left = {teams[s] for s in state.alive()}
+    if state.reason not in ("turn_limit", "decision_limit", "error") and state.over != (len(left) <= 1):
+        problems.append(f"over={state.over} with the teams {sorted(left)} still playing")
     return problems

@@ -12,6 +12,8 @@ attack       target = defender card (or -2 player, -3 leader), amount = attacker
 brawl        detail = the outcome ("atk>atk", "blocked", "tie", "down", "ko", "direct")
 morale       a seat's Morale changed: amount = change (negative for a loss), detail = cause
 out          a seat went out (seat): amount = the seat that put it out (-1: nobody), detail = why
+phase        Turf Defense: the boss (seat) entered a phase at a mark of its Morale: amount = the phase
+             (2, 3, ...; it begins in 1), detail = the phase's name
 """
 from sim.core.card_ids import SEAT
 from sim.core.events import EventKinds
@@ -21,7 +23,7 @@ KINDS = EventKinds([
     "brawl", "morale", "down", "stand", "ko", "sacrifice", "to_gutter", "bounce", "exile", "token", "promote",
     "awaken", "leader_hit", "leader_defeated", "status", "buff", "coin", "roll", "bet", "discard", "plunder",
     "search", "call", "revive", "recover", "destroy", "charm", "switch", "activate", "gutter_use", "equip",
-    "rise", "negate", "choose", "fizzle", "shield", "authority", "game_over", "out",
+    "rise", "negate", "choose", "fizzle", "shield", "authority", "game_over", "out", "phase",
 ])
 
 PLAYER = SEAT        # "the player" in an event's target column (a direct attack)

@@ -173,9 +173,45 @@ class Pool:
         self.gutter_cards = frozenset(c.id for c in self.cards if c.gutter)  # with a Gutter ability
         # every action value this rules version can offer, made once (legal.py hands them out)
         self.actions = ActionTable(len(self.cards), self.n_lanes, self.n_back)
+        # Turf Defense bosses (cardsdb/alleyway/bosses.py), by id
+        self.bosses: dict[str, BossDef] = {b.id: BossDef(b, self.ids) for b in getattr(ruleset, "bosses", {}).values()}
 
     def slug(self, card_id: int) -> str:
         return self.cards[card_id].slug
+
+
+class BossDef:
+    """A Turf Defense boss compiled (cardsdb/alleyway/bosses.py): its deck as card numbers, its
+    Morale, its extra draws and Authority, and per phase (0 = the start, then one per mark) the
+    Morale it begins at or below (``marks[k - 1]`` for phase k) and its changes."""
+    __slots__ = ("id", "name", "clan", "leader", "cards", "hideout", "morale", "extra_draws",
+                 "extra_authority", "marks", "names", "atk", "df", "draws", "authority", "prize")
+
+    def __init__(self, b: Any, ids: dict[str, int]):
+        def number(card_id: str, where: str) -> int:
+            if card_id not in ids:
+                raise ValueError(f"boss {b.id}: {where} {card_id!r} is not in the rules version")
+            return ids[card_id]
+
+        self.id, self.name, self.clan = b.id, b.name, b.clan
+        self.leader = number(b.leader, "leader")
+        self.cards = [number(c, "deck card") for c, n in b.deck.cards.items() for _ in range(n)]
+        self.hideout = [number(c, "Hideout card") for c, n in b.deck.hideout.items() for _ in range(n)]
+        self.morale, self.extra_draws, self.extra_authority = b.morale, b.extra_draws, b.extra_authority
+        self.marks = tuple(b.mark(p) for p in b.phases)
+        self.names = ("",) + tuple(p.name for p in b.phases)
+        self.atk = (0,) + tuple(p.atk for p in b.phases)
+        self.df = (0,) + tuple(p.def_ for p in b.phases)
+        self.draws = (0,) + tuple(p.draws for p in b.phases)
+        self.authority = (0,) + tuple(p.authority for p in b.phases)
+        self.prize = number(b.prize, "prize")
+
+    def phase_at(self, morale: int, phase: int = 0) -> int:
+        """The phase at ``morale``, never before ``phase`` (phases only go forward)."""
+        marks = self.marks
+        while phase < len(marks) and morale <= marks[phase]:
+            phase += 1
+        return phase
 
 
 def compile_card(index: int, c: Any, ids: dict[str, int]) -> CardDef:

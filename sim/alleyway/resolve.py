@@ -97,5 +97,12 @@ def eliminate(state: AlleyState, seat: int, reason: str, by: int = -1) -> None:
         state.events.emit(state.turn, seat, K.OUT, amount=-1 if by == seat else by, detail=reason)
     state.auras_stale = True  # an eliminated seat's auras stop
     alive = state.alive()
+    teams = state.teams
+    if teams is not None:  # Turf Defense: the match ends when one team is left
+        if len({teams[s] for s in alive}) <= 1:
+            # the partners' win is won by the first partner still playing (standings give
+            # every seat of the winning team the win)
+            finish(state, alive[0] if alive else None, reason)
+        return
     if len(alive) <= 1:
         finish(state, alive[0] if alive else None, reason)

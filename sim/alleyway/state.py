@@ -297,7 +297,28 @@ class AlleyState(MatchState):
     # changes, so clones share it
     outs: tuple
 
+    # Turf Defense (TurfState below): a plain AlleyState has no teams and no boss. Class
+    # attributes, not slots: the duel and the free-for-all neither store nor copy them.
+    teams = None   # the team of each seat, or None: each for itself
+    boss = -1      # the boss's seat, or -1
+    prize = None   # the boss's prize card (its id as written in the data), or None
+
     def alive(self) -> list[int]:
+        return [s for s, side in enumerate(self.sides) if not side.out]
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat still playing in turn order after ``seat`` (partners included), or -1."""
+        sides = self.sides
+        n = len(sides)
+        for k in range(1, n):
+            s = (seat + k) % n
+            if not sides[s].out:
+                return s
+        return -1
+
+    def reachable(self, seat: int) -> list[int]:
+        """The seats whose cards an effect of ``seat`` on "any" side may reach: every seat still
+        playing (with teams, not a partner's)."""
         return [s for s, side in enumerate(self.sides) if not side.out]
 
     def opponents(self, seat: int) -> list[int]:
@@ -353,7 +374,8 @@ class AlleyState(MatchState):
         return s
 
     def _copy(self, deep: bool) -> "AlleyState":
-        s = AlleyState.__new__(AlleyState)
+        cls = type(self)
+        s = cls.__new__(cls)
         s.gen = gen = new_generation()
         s.pool = self.pool
         s.sides = [side.copy(gen if deep else None) for side in self.sides]
@@ -386,4 +408,51 @@ class AlleyState(MatchState):
         s.events = None
         s.ledger = None
         copy_hold(self, s)
+        return s
+
+
+class TurfState(AlleyState):
+    """Turf Defense: two partners (teams 0) against a clan boss (team 1, the last seat). A
+    partner is not an opponent (``opponents``) and its cards are out of reach of its partner's
+    effects (``reachable``); the boss has its own Morale cap (``caps``) and its phase
+    (``boss_phase``: 0 at the start, one more at each mark of ``boss_def.marks`` its Morale
+    falls to)."""
+    __slots__ = ("teams", "boss", "boss_def", "boss_phase", "caps")
+
+    teams: tuple      # the team of each seat
+    boss: int         # the boss's seat
+    boss_def: Any     # pool.BossDef
+    boss_phase: int
+    caps: tuple       # each seat's Morale cap: the rules' morale_cap, the boss's Morale for the boss
+
+    @property
+    def prize(self) -> str:
+        """The boss's prize card (its id as written in the data): the partners' reward when they
+        win (the guide: "The first win on Street pays the boss's prize card")."""
+        return self.pool.slug(self.boss_def.prize)
+
+    def opponents(self, seat: int) -> list[int]:
+        """Every seat still playing of another team than ``seat``'s, in turn order after it."""
+        sides, teams = self.sides, self.teams
+        n = len(sides)
+        team = teams[seat]
+        out = []
+        for k in range(1, n):
+            s = (seat + k) % n
+            if not sides[s].out and teams[s] != team:
+                out.append(s)
+        return out
+
+    def reachable(self, seat: int) -> list[int]:
+        teams = self.teams
+        team = teams[seat]
+        return [s for s, side in enumerate(self.sides) if not side.out and (s == seat or teams[s] != team)]
+
+    def _copy(self, deep: bool) -> "TurfState":
+        s = AlleyState._copy(self, deep)
+        s.teams = self.teams
+        s.boss = self.boss
+        s.boss_def = self.boss_def
+        s.boss_phase = self.boss_phase
+        s.caps = self.caps
         return s

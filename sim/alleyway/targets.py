@@ -3,6 +3,11 @@
 STASIS: a character in STASIS can't be targeted by anything, and board-wide effects pass it by
 too ("frozen in time"), except CLEANSE, which ends it. CAN'T BE TARGETED: an opponent's effects
 can't *choose* it (random and board-wide effects still reach it), while its effects work.
+
+Turf Defense: a partner is not an enemy (``state.opponents`` leaves it out), and an effect on
+"any" side leaves the partner's characters out too (``state.reachable``): "your partner's cards
+can't be targeted by yours" (**decided**: nor reached by random or board-wide effects); "friendly"
+is the seat's own side only.
 """
 from __future__ import annotations
 
@@ -39,8 +44,8 @@ def characters(state: AlleyState, fx, ctx: Ctx) -> list[int]:
         seats = [seat]
     elif t.side == "enemy":
         seats = state.opponents(seat)
-    else:
-        seats = state.alive()
+    else:  # "any": every seat still playing, a partner's cards left out (Turf Defense)
+        seats = state.reachable(seat)
     chosen = pick == "chosen"
     out = []
     for s in seats:

@@ -105,11 +105,16 @@ def begin_turn(state: AlleyState, seat: int) -> None:
         if u.downed and state.turn - u.down_turn >= round_len:
             field.stand(state, u)  # after a full round, back up in DEF
     side.authority = authority_for(state, seat)
+    draws = consts.draw_per_turn
+    if seat == state.boss:  # Turf Defense: the boss draws and gets Authority extra each turn
+        boss, phase = state.boss_def, state.boss_phase
+        side.authority += boss.extra_authority + boss.authority[phase]
+        draws += boss.extra_draws + boss.draws[phase]
     side.tax = 0
     emit(state, seat, K.TURN_START, amount=side.authority)
     skip_draw = seat == state.first and side.turns == 1 and not consts.first_player_draws
     if not skip_draw:
-        field.draw(state, seat, consts.draw_per_turn)
+        field.draw(state, seat, draws)
         if state.over or side.out:
             return  # (3+ seats: it decked out; ``run`` passes its turn on)
     for u in side.units():
@@ -215,9 +220,9 @@ def step_end(state: AlleyState, frame: EndTurnFrame) -> bool:
         return False
     state.stack.pop()
     cleanup(state)
-    alive = state.opponents(state.active)
-    if alive and not holds_turn(state, alive[0]):
-        begin_turn(state, alive[0])
+    nxt = state.next_seat(state.active)
+    if nxt >= 0 and not holds_turn(state, nxt):
+        begin_turn(state, nxt)
     return False
 
 
@@ -228,7 +233,7 @@ def end_turn_of_the_out(state: AlleyState) -> None:
     state.stack.clear()
     state.pending = None
     cleanup(state)
-    nxt = state.opponents(state.active)[0]
+    nxt = state.next_seat(state.active)
     if not holds_turn(state, nxt):
         begin_turn(state, nxt)
 

@@ -53,3 +53,39 @@ def standings_from_outs(n_seats: int, outs: tuple[Out, ...], winner: int | None)
     if n_seats == 2 and winner is None:  # a duel's draw: no placement, as the duel always had
         rows = [Standing(None, r.out_turn, r.out_by, "draw") for r in rows]
     return rows
+
+
+def standings_from_teams(teams: tuple[int, ...], outs: tuple[Out, ...], winner: int | None) -> list[Standing]:
+    """Placements of teams (a team per seat: ``teams[seat]``), general to every team mode: a team
+    is out when its last seat went out, and teams are placed by when that was, the last team out
+    after the teams still playing, as ``standings_from_outs`` places seats. Every seat of a team
+    shares its team's placement and result, a seat that went out while its partners fought on
+    too: the winner's team (``winner`` is any seat of it) is placed 1 and wins; when the match
+    ended without a winner (a turn limit), the teams still playing share first place and draw.
+    Each seat keeps its own ``out_turn`` and ``out_by``."""
+    n_seats = len(teams)
+    out_at = {o.seat: o for o in outs}
+    members: dict[int, list[int]] = {}
+    for s, t in enumerate(teams):
+        members.setdefault(t, []).append(s)
+    playing = [t for t, seats in members.items() if any(s not in out_at for s in seats)]
+    if winner is not None and teams[winner] not in playing:
+        playing.append(teams[winner])  # (a won match always leaves the winner's team playing)
+    # teams out, by the order their last seat went out (the index of that seat in ``outs``)
+    order = {o.seat: i for i, o in enumerate(outs)}
+    gone = sorted((t for t in members if t not in playing), key=lambda t: max(order[s] for s in members[t]))
+    # the teams still playing first (the winner's alone at 1, if a team won while another still
+    # played, which a team mode's end never leaves), then the teams out, the last out first
+    place = {t: 1 if winner is None or t == teams[winner] else 2 for t in playing}
+    for rank, t in enumerate(reversed(gone)):
+        place[t] = len(playing) + rank + 1
+    rows = []
+    for s in range(n_seats):
+        t = teams[s]
+        if winner is not None:
+            result = "win" if t == teams[winner] else "loss"
+        else:
+            result = "draw" if t in playing else "loss"
+        o = out_at.get(s)
+        rows.append(Standing(place[t], o.turn if o else None, (o.by if o.by >= 0 else None) if o else None, result))
+    return rows
