@@ -66,3 +66,36 @@ def keyword_changes(path: str | Path, base_run: int, candidate_run: int) -> pl.D
     lo, hi = diff_interval(k_c, j["seats_exposed_c"], k_b, j["seats_exposed"])
     return pl.DataFrame({"keyword": j["keyword"], "change": j["wr_with_c"] - j["wr_with"],
                          "change_lo": lo, "change_hi": hi})
+
+
+def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points: float, comparison: str,
+                mode: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(alert rows, the deck table) between two runs of a free-for-all or series suite: each
+    deck's win share (placed first) or series win rate, candidate minus base, with Newcombe's
+    interval for two independent proportions (the seats of a free-for-all and the later games of
+    a series are not twins across versions, so the duel's paired test does not apply). An alert
+    when the change is at least the threshold and its interval leaves out zero."""
+    from reports import ffa, series
+    from reports.stats import diff_interval
+
+    if mode == "ffa":
+        figures = [ffa.ffa_decks(path, [r]).select("deck", k=pl.col("firsts"), n=pl.col("seats"))
+                   for r in (base_run, candidate_run)]
+    else:
+        figures = [series.series_decks(path, [r]).select("deck", k=pl.col("series_won"), n=pl.col("series"))
+                   for r in (base_run, candidate_run)]
+    both = figures[0].group_by("deck").agg(pl.col("k", "n").sum()).join(
+        figures[1].group_by("deck").agg(pl.col("k", "n").sum()), on="deck", suffix="_new").sort("deck")
+    lo, hi = diff_interval(both["k_new"], both["n_new"], both["k"], both["n"])
+    decks = both.with_columns(rate=pl.col("k") / pl.col("n"), rate_new=pl.col("k_new") / pl.col("n_new")).with_columns(
+        change=pl.col("rate_new") - pl.col("rate"), change_lo=pl.Series(lo), change_hi=pl.Series(hi))
+    t = threshold_points / 100.0
+    rows = [{"comparison": comparison, "kind": "deck", "name": d["deck"], "base_run": base_run,
+             "candidate_run": candidate_run, "change_points": round(d["change"] * 100, 2),
+             "low_points": round(d["change_lo"] * 100, 2), "high_points": round(d["change_hi"] * 100, 2),
+             "p_or_q": float("nan"), "threshold_points": threshold_points}
+            for d in decks.iter_rows(named=True)
+            if abs(d["change"]) >= t and (d["change_lo"] > 0 or d["change_hi"] < 0)]
+    frame = pl.DataFrame(rows, schema={c: (pl.Utf8 if c in ("comparison", "kind", "name") else
+                                           pl.Int64 if c.endswith("_run") else pl.Float64) for c in COLUMNS})
+    return frame, decks

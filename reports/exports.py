@@ -33,13 +33,18 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "campaign_clear_rates": lambda p, f: campaign.clear_rates(p, f.runs or None),
     "campaign_reward_lift": lambda p, f: campaign.reward_lift(p, f.runs or None),
     "card_value": lambda p, f: value.card_values(p, f.game, f.versions, f.decks),
-    "ffa_decks": lambda p, f: ffa.ffa_decks(p, ffa_run_ids(p, f)),
-    "ffa_cards": lambda p, f: ffa.ffa_cards(p, ffa_run_ids(p, f)),
-    "ffa_eliminations": lambda p, f: ffa.ffa_eliminations(p, ffa_run_ids(p, f)),
-    "ffa_targets": lambda p, f: ffa.ffa_targets(p, ffa_run_ids(p, f)),
-    "series_decks": lambda p, f: series.series_decks(p, mode_run_ids(p, f, series.series_runs)),
-    "series_scores": lambda p, f: series.series_scores(p, mode_run_ids(p, f, series.series_runs)),
+    "ffa_decks": lambda p, f: of_mode(ffa.ffa_decks, p, ffa_run_ids(p, f)),
+    "ffa_cards": lambda p, f: of_mode(ffa.ffa_cards, p, ffa_run_ids(p, f)),
+    "ffa_eliminations": lambda p, f: of_mode(ffa.ffa_eliminations, p, ffa_run_ids(p, f)),
+    "ffa_targets": lambda p, f: of_mode(ffa.ffa_targets, p, ffa_run_ids(p, f)),
+    "series_decks": lambda p, f: of_mode(series.series_decks, p, mode_run_ids(p, f, series.series_runs)),
+    "series_scores": lambda p, f: of_mode(series.series_scores, p, mode_run_ids(p, f, series.series_runs)),
 }
+
+
+def of_mode(table, path: Path, run_ids: list[int]) -> pl.DataFrame:
+    """A mode's table over its runs; an empty table (no columns) when the filters leave none."""
+    return table(path, run_ids) if run_ids else pl.DataFrame()
 
 
 def ffa_run_ids(path: Path, filters: Filters) -> list[int]:

@@ -124,3 +124,25 @@ def test_a_bad_batch_file_is_one_line(tmp_path):
     res = batch(tmp_path / "x.duckdb", tmp_path / "out", spec)
     assert res.returncode == 2 and "bad.yaml" in res.stderr and "matchs" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+@pytest.mark.slow
+def test_free_for_all_and_series_suites_run_nightly_and_compare_their_decks(tmp_path):
+    spec = tmp_path / "modes.yaml"
+    spec.write_text("name: modes\nsuites:\n"
+                    "  - {name: table, game: alleyway, mode: ffa, seats: 4, pilots: [random], matches: 8, seed: 2,"
+                    " decks: [archon-star-fleet, cinder-wildfire, graves-garrison, marlows-crew]}\n"
+                    "  - {name: bo3, game: alleyway, mode: series, pilots: [random], matches: 8, seed: 3,"
+                    " decks: [cinder-wildfire, marlows-crew]}\n")
+    store, out = tmp_path / "m.duckdb", tmp_path / "out"
+    for day in ("2026-11-28", "2026-11-29"):
+        res = batch(store, out, spec, "--day", day)
+        assert res.returncode == 0, res.stdout + res.stderr  # the same seeds, the same rules: nothing moved
+    folder = out / "modes" / "2026-11-29"
+    summary = (folder / "summary.md").read_text()
+    assert "decks' win share, unpaired" in summary and "decks' series win rate, unpaired" in summary
+    assert (folder / "table" / "ffa_decks.csv").read_text().startswith("deck,pilot")
+    assert (folder / "bo3" / "series_decks.csv").read_text().startswith("deck,pilot")
+    assert "Free-for-all: placement" in (folder / "table" / "report.html").read_text()
+    modes = db.query(store, "SELECT mode, count(*) AS n FROM runs GROUP BY mode ORDER BY mode")
+    assert modes["mode"].to_list() == ["ffa", "series"]

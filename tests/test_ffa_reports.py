@@ -141,3 +141,18 @@ def test_the_html_report_of_a_free_for_all_run(ffa_store, tmp_path):
     text = out.read_text()
     assert "Free-for-all: placement (4 seats)" in text and "Who put whom out" in text
     assert "First seat wins" not in text  # a duel's figure, not read off a table of four
+
+
+def test_a_free_for_all_diff_compares_the_decks_win_share_on_the_same_seeds(tmp_path):
+    db, out = tmp_path / "d.duckdb", tmp_path / "csv"
+    res = run_cli("diff", "alleyway", "--base", "base", "--candidate", "switch-before-attacking", "--mode", "ffa",
+                  "--decks", DECKS, "--matches", "4", "--pilots", "random", "--workers", "1", "--db", str(db),
+                  "--quiet", "--csv", str(out))
+    assert res.returncode == 0, res.stderr
+    assert "win share (placed first)" in res.stdout
+    with open(out / "diff_decks.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {r["deck"] for r in rows} == set(DECKS.split(","))
+    assert all(int(r["n"]) == int(r["n_new"]) == 16 for r in rows)  # each deck at 4 of 5 tables, 4 matches each
+    runs = duckdb.connect(str(db), read_only=True).sql("SELECT rules_version, mode FROM runs ORDER BY run_id").fetchall()
+    assert runs == [("base", "ffa"), ("switch-before-attacking", "ffa")]

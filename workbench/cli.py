@@ -126,12 +126,15 @@ def diff(
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+    mode: str = typer.Option("duel", help=MODE_HELP + "; a free-for-all or series diff compares the decks' "
+                             "win share or series win rate"),
+    seats: Optional[int] = typer.Option(None, help=SEATS_HELP),
 ):
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
     from workbench.commands.diff import run_diff
 
     run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
-             cluster=check_cluster(cluster), parts=parts)
+             cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats)
 
 
 @app.command()

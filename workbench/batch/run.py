@@ -15,7 +15,7 @@ import polars as pl
 from rich.console import Console
 
 from cardsdb.errors import DataError, DataErrors
-from reports.alerts import COLUMNS, alerts
+from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.db import reading
 from reports.export import write_frame
 from reports.exports import export_frame
@@ -32,6 +32,8 @@ from workbench.store import Store
 from workbench.store_guard import check_store_path
 
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
+MODE_EXPORTS = {"ffa": ("ffa_decks", "ffa_cards", "ffa_eliminations", "ffa_targets"),  # a mode's own tables,
+                "series": ("series_decks", "series_scores")}                          # beside the duel's
 
 
 def batch_lock(db: Path):
@@ -53,7 +55,8 @@ def suite_spec(suite: Suite, rules: str, day: dt.date, workers: int, max_matches
     seed = int(day.strftime("%Y%m%d")) if suite.seed == "daily" else suite.seed
     decks = None if suite.decks == "starters" else list(suite.decks)
     matches = min(suite.matches, max_matches) if max_matches else suite.matches
-    return new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers)
+    return new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers,
+                   mode=suite.mode, seats=suite.seats)
 
 
 def plan_suites(file: Path, suites: list[Suite], day: dt.date, workers: int, max_matches) -> dict[str, SuitePlan]:
@@ -133,13 +136,23 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
 def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
     """The suite's exports, its comparisons and its HTML report, written to ``sfolder``; its
     alerts and summary lines."""
-    for name in EXPORTS:
+    for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
     frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run})", ""]
     for label, other in (("previous", previous), ("baseline", baseline)):
         if other is None:
             lines.append(f"- no {label} run to compare with"
                          + (" (a daily seed cannot be paired with another day)" if label == "previous" and suite.seed == "daily" else ""))
+            continue
+        if suite.mode != "duel":  # a free-for-all or series suite: its decks' rates, unpaired
+            found, decks = mode_alerts(store.path, other, run, batch.threshold_points, label, suite.mode)
+            frames.append(found)
+            write_frame(decks, csv=sfolder / f"vs_{label}_decks.csv")
+            lines.append(f"- vs {label} (run {other}): {found.height} alerts (decks' "
+                         f"{'win share' if suite.mode == 'ffa' else 'series win rate'}, unpaired)")
+            for a in found.iter_rows(named=True):
+                lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
+                             f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
             continue
         found, diff = alerts(store.path, other, run, batch.threshold_points, batch.fdr, label)
         frames.append(found)

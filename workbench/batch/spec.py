@@ -20,7 +20,9 @@ class Suite(Strict):
     baseline: str | None = None            # a pinned rules version to compare against every night
     decks: list[str] | Literal["starters"] = "starters"
     pilots: list[str] = ["greedy"]
-    matches: int = Field(400, ge=2, le=MAX_MATCHES)  # per pairing, each seed from both seats
+    matches: int = Field(400, ge=2, le=MAX_MATCHES)  # per pairing (table; series), each seed from both seats
+    mode: Literal["duel", "ffa", "series"] = "duel"  # workbench/runspec.MODES
+    seats: int | None = Field(None, ge=2)             # a free-for-all's table (default 4)
     # fixed: nights are paired; daily: a new seed each day
     seed: Annotated[int, Field(ge=SEED_MIN, le=SEED_MAX)] | Literal["daily"] = 1
 

@@ -22,24 +22,50 @@ from workbench.store_guard import check_store_path
 
 def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,
              seed: int, workers: int | None, db: Path, quiet: bool, csv_dir: Path | None, out: Console,
-             err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None) -> dict:
+             err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None,
+             mode: str = "duel", seats: int | None = None) -> dict:
     if base == candidate and not pilot_salt:
         raise UserError("--base and --candidate name the same version: nothing would differ")
     workers = workers or default_workers(cluster)
     games.known_game(game)
     check_folder(csv_dir, "--csv")
     # both versions checked whole before the first match: a bad candidate fails before base plays
-    planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt)
+    planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt,
+                       mode=mode, seats=seats)
                for version, salt in ((base, 0), (candidate, pilot_salt))]
     check_store_path(db)
     store = Store(db)
     runs = [ensure_run(store, spec, payload, workers, quiet, err, cluster, parts) for spec, payload in planned]
+    if mode != "duel":
+        return mode_diff(db, runs, base, candidate, mode, csv_dir, out, err)
     store.record_diff(game, runs[0], runs[1], base, candidate)
     result = version_diff(db, runs[0], runs[1])
     show(result, base, candidate, out)
     if csv_dir is not None:
         export(result, csv_dir, err)
     return result
+
+
+def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, csv_dir: Path | None,
+              out: Console, err: Console) -> dict:
+    """A free-for-all or series diff: each deck's win share (placed first) or series win rate under
+    both versions, on the same seeds, with Newcombe's interval for the change (unpaired:
+    reports/alerts.mode_alerts says why)."""
+    from reports.alerts import mode_alerts
+
+    _alerts, decks = mode_alerts(db, runs[0], runs[1], 0.0, "diff", mode)
+    what = "win share (placed first)" if mode == "ffa" else "series win rate"
+    t = Table("deck", "n base", "base", "n cand.", "candidate", "change (pts)", "95%",
+              title=f"Decks' {what}: {base} -> {candidate} (runs {runs[0]} and {runs[1]}, same seeds, unpaired)")
+    for d in decks.iter_rows(named=True):
+        t.add_row(d["deck"], f"{d['n']:,}", f"{d['rate']:.1%}", f"{d['n_new']:,}", f"{d['rate_new']:.1%}",
+                  _pct(d["change"]), f"{_pct(d['change_lo'])} to {_pct(d['change_hi'])}")
+    out.print(t)
+    if csv_dir is not None:
+        csv_dir.mkdir(parents=True, exist_ok=True)
+        for path in write_frame(decks, csv=csv_dir / "diff_decks.csv"):
+            err.print(f"wrote {path}")
+    return {"base_run": runs[0], "candidate_run": runs[1], "decks": decks}
 
 
 def _pct(x: float) -> str:
