@@ -19,6 +19,7 @@ from reports.pages import (
     pilots,
     replay,
     series,
+    turf,
     value,
 )
 from reports.pages.common import PAGES_KEY
@@ -41,6 +42,7 @@ pages = [
     st.Page(match_replay, title="Match replay", url_path="replay"),
     st.Page(ffa.render, title="Free-for-all", url_path="ffa"),
     st.Page(series.render, title="Series", url_path="series"),
+    st.Page(turf.render, title="Turf Defense", url_path="turf"),
     st.Page(campaign.render, title="Campaign", url_path="campaign"),
     st.Page(pilots.render, title="Pilots", url_path="pilots"),
 ]

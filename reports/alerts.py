@@ -70,15 +70,19 @@ def keyword_changes(path: str | Path, base_run: int, candidate_run: int) -> pl.D
 
 def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points: float, comparison: str,
                 mode: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(alert rows, the deck table) between two runs of a free-for-all or series suite: each
-    deck's win share (placed first) or series win rate, candidate minus base, with Newcombe's
+    """(alert rows, the deck table) between two runs of a free-for-all, series or Turf Defense
+    suite: each deck's win share (placed first) or series win rate, or each boss's clear rate
+    (kind ``boss``), candidate minus base, with Newcombe's
     interval for two independent proportions (the seats of a free-for-all and the later games of
     a series are not twins across versions, so the duel's paired test does not apply). An alert
     when the change is at least the threshold and its interval leaves out zero."""
-    from reports import ffa, series
+    from reports import ffa, series, turf
     from reports.stats import diff_interval
 
-    if mode == "ffa":
+    if mode == "turf":  # a boss's clear rate, filed under its name in the deck column
+        figures = [turf.turf_bosses(path, [r]).select(deck=pl.col("boss"), k=pl.col("clears"), n=pl.col("matches"))
+                   for r in (base_run, candidate_run)]
+    elif mode == "ffa":
         figures = [ffa.ffa_decks(path, [r]).select("deck", k=pl.col("firsts"), n=pl.col("seats"))
                    for r in (base_run, candidate_run)]
     else:
@@ -90,7 +94,7 @@ def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_p
     decks = both.with_columns(rate=pl.col("k") / pl.col("n"), rate_new=pl.col("k_new") / pl.col("n_new")).with_columns(
         change=pl.col("rate_new") - pl.col("rate"), change_lo=pl.Series(lo), change_hi=pl.Series(hi))
     t = threshold_points / 100.0
-    rows = [{"comparison": comparison, "kind": "deck", "name": d["deck"], "base_run": base_run,
+    rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"], "base_run": base_run,
              "candidate_run": candidate_run, "change_points": round(d["change"] * 100, 2),
              "low_points": round(d["change_lo"] * 100, 2), "high_points": round(d["change_hi"] * 100, 2),
              "p_or_q": float("nan"), "threshold_points": threshold_points}

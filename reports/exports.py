@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, series, value
+from reports import campaign, costs, db, ffa, keywords, matchups, series, turf, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -39,6 +39,9 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "ffa_targets": lambda p, f: of_mode(ffa.ffa_targets, p, ffa_run_ids(p, f)),
     "series_decks": lambda p, f: of_mode(series.series_decks, p, mode_run_ids(p, f, series.series_runs)),
     "series_scores": lambda p, f: of_mode(series.series_scores, p, mode_run_ids(p, f, series.series_runs)),
+    "turf_bosses": lambda p, f: of_mode(turf.turf_bosses, p, mode_run_ids(p, f, turf.turf_runs)),
+    "turf_pairs": lambda p, f: of_mode(turf.turf_pairs, p, mode_run_ids(p, f, turf.turf_runs)),
+    "turf_first_falls": lambda p, f: of_mode(turf.turf_first_falls, p, mode_run_ids(p, f, turf.turf_runs)),
 }
 
 

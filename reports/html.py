@@ -74,8 +74,8 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
              f" · pilots {html.escape(', '.join(sorted(set(runs['pilots']))))} · {seat['matches']:,} matches · "
              f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
     modes = dict(zip(runs["run_id"], runs["mode"])) if "mode" in runs.columns else {}
-    other = [r for r in run_ids if modes.get(r) in ("ffa", "series")]
-    for mode, section in (("ffa", _ffa_section), ("series", _series_section)):
+    other = [r for r in run_ids if modes.get(r) in ("ffa", "series", "turf")]
+    for mode, section in (("ffa", _ffa_section), ("series", _series_section), ("turf", _turf_section)):
         ids = [r for r in run_ids if modes.get(r) == mode]
         if ids:
             parts.append(section(path, ids, fig))
@@ -170,6 +170,32 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
 def _page(parts: list[str]) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Balance report</title><style>{STYLE}</style>"
             f"</head><body>{''.join(parts)}</body></html>")
+
+
+def _turf_section(path, run_ids: list[int], fig: _Figures) -> str:
+    """Turf Defense runs: each boss's clear rate with its interval, phase and Morale left, and the
+    partners that fall first (reports/turf.py)."""
+    from reports import turf
+
+    bosses = turf.turf_bosses(path, run_ids)
+    if bosses.is_empty():
+        return "<h2>Turf Defense</h2><p>No finished matches yet.</p>"
+    shown = _interval(bosses, "clear_rate").with_columns(pl.col("mean_phase", "turns").round(2),
+                                                          (pl.col("morale_left") * 100).round(1))
+    out = ["<h2>Turf Defense: bosses</h2><p class='note'>Clear rate = the partners won; 95% Wilson interval. A boss "
+           "should sit between 20% and 80%: one nobody beats, or everybody beats, tells a designer nothing. Phase: "
+           "the boss's phase at the end (1 = its first). Morale left: % of its starting Morale.</p>",
+           _table(shown, {"boss": "boss", "partner_pilots": "partners", "boss_pilot": "boss pilot", "matches": "matches",
+                          "clear_rate": "clear rate", "clear_rate_ci": "95%", "mean_phase": "mean phase",
+                          "max_phase": "max phase", "morale_left": "Morale left %", "turns": "turns",
+                          "prizes": "prizes"}, ("clear_rate",))]
+    falls = turf.turf_first_falls(path, run_ids)
+    if not falls.is_empty():
+        out.append("<h3>Which partner falls first</h3>" + _table(_interval(falls, "falls_first_rate"), {
+            "boss": "boss", "deck": "partner deck", "partner_outs": "matches with a partner out",
+            "falls_first": "fell first", "falls_first_rate": "rate", "falls_first_rate_ci": "95%",
+            "fell_and_won": "fell, then won"}, ("falls_first_rate",)))
+    return "".join(out)
 
 
 def _series_section(path, run_ids: list[int], fig: _Figures) -> str:

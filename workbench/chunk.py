@@ -6,6 +6,7 @@ turned into Arrow in one step per table, never an object per event.
 """
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -64,6 +65,9 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
         seed, pairing, rotation = spec.match(match_no)
         slots = spec.seat_slots(pairing, rotation)
         log = spec.logs_events(seed)
+        if spec.mode == "turf":
+            play_turf(cols, spec, engine, pool, decks, run_id, chunk, match_no, seed, pairing, rotation, slots, log)
+            continue
         result = play_match(engine, pool, [decks[s] for s in slots], seed,
                             [spec.pilots[s] for s in slots], log=log, pilot_salt=spec.pilot_salt)
         cols.add(run_id, chunk, match_no, seed, pairing, rotation != 0, slots, spec, engine, pool, result, log)
@@ -72,6 +76,23 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     if events.num_rows:
         write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
     return chunk, tables, time.perf_counter() - started, events.num_rows
+
+
+TURF_TEAMS = (0, 0, 1)  # Turf Defense: the two partners, then the boss (runspec.MODES)
+
+
+def play_turf(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk: int, match_no: int, seed: int,
+              pairing: int, rotation: int, slots: list[int], log: bool) -> None:
+    """One Turf Defense match: the pairing's two decks as partners, the engine adding the boss's
+    seat (deck ``boss:ID``, played by ``spec.boss_pilot``)."""
+    from sim.core.seating import Seating
+
+    boss = spec.boss_of(pairing)
+    pilots = [spec.pilots[s] for s in slots] + [spec.boss_pilot]
+    result = play_match(engine, pool, [decks[s] for s in slots], seed, pilots, log=log, pilot_salt=spec.pilot_salt,
+                        seating=Seating("turf", teams=TURF_TEAMS, boss=boss))
+    cols.add_match(run_id, chunk, match_no, seed, pairing, rotation != 0, [spec.decks[s] for s in slots] +
+                   [f"boss:{boss}"], pilots, engine, pool, result, log, teams=TURF_TEAMS)
 
 
 def series_games(spec, consts, series_no: int, play) -> list[int | None]:
@@ -188,16 +209,19 @@ class _Columns:
                        [spec.pilots[s] for s in slots], engine, pool, r, log, series)
 
     def add_match(self, run_id, chunk, match_no, seed, pairing, swapped, decks, pilots, engine, pool, r, log,
-                  series=None):
+                  series=None, teams=None):
         """The rows of one played match: its decks and pilots per seat; ``series`` = (series_no,
-        game_no) for a game of a series."""
+        game_no) for a game of a series; ``teams``, a team per seat (default: each its own)."""
         series_no, game_no = series or (None, None)
+        outcome = engine.outcome(r.state) if r.state is not None and r.state.over else None
         _append(self.matches, run_id=run_id, match_no=match_no, chunk=chunk, seed=seed, pairing=pairing,
                 swapped=swapped, winner_seat=r.winner, winner_deck=None if r.winner is None else decks[r.winner],
                 reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,
-                events_logged=log and r.events is not None, error=r.error, series_no=series_no, game_no=game_no)
+                events_logged=log and r.events is not None, error=r.error, series_no=series_no, game_no=game_no,
+                outcome=None if not outcome else json.dumps(outcome, sort_keys=True))
         for seat, st in enumerate(r.standings):
-            _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat, deck=decks[seat],
+            _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat if teams is None else teams[seat],
+                    deck=decks[seat],
                     pilot=pilots[seat], placement=st.placement, result=st.result, out_turn=st.out_turn,
                     out_by=st.out_by)
         if log and r.events is not None:
@@ -247,7 +271,7 @@ _MATCH_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("chunk", _I32), ("seed", pa.int64()), ("pairing", _I32),
     ("swapped", _BOOL), ("winner_seat", _I32), ("winner_deck", _STR), ("reason", _STR), ("turns", _I32),
     ("decisions", _I32), ("wall_ms", pa.float64()), ("events_logged", _BOOL), ("error", _STR),
-    ("series_no", _I32), ("game_no", _I32),
+    ("series_no", _I32), ("game_no", _I32), ("outcome", _STR),
 ])
 _SERIES_SCHEMA = pa.schema([
     ("run_id", _I32), ("series_no", _I32), ("chunk", _I32), ("seed", pa.int64()), ("pairing", _I32),

@@ -77,7 +77,8 @@ def _run_id(help: str):
 
 MODE_HELP = ("duel (two seats); ffa: a free-for-all table of --seats decks, every table of the field "
              "with each seed played in every rotation; series: best-of-3 series of duels, --matches counting "
-             "series (AlleyWay)")
+             "series; turf: Turf Defense, every pair of the decks as partners against each --boss (AlleyWay)")
+BOSS_HELP = "Turf Defense: the bosses to face, comma separated (default: every boss of the rules version)"
 SEATS_HELP = "seats round a free-for-all table (default 4)"
 
 
@@ -101,6 +102,9 @@ def simulate(
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
     mode: str = typer.Option("duel", help=MODE_HELP),
     seats: Optional[int] = typer.Option(None, help=SEATS_HELP),
+    boss: Optional[str] = typer.Option(None, help=BOSS_HELP),
+    boss_pilot: Optional[str] = typer.Option(None, help="who plays the boss in Turf Defense (default: the partners' "
+                                             "first pilot)"),
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
     from workbench.commands.simulate import parse_events
@@ -108,7 +112,7 @@ def simulate(
 
     run(game, rules, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, swap, parse_events(events),
         chunk_size, workers, db, resume, quiet, console=err, cluster=check_cluster(cluster), parts=parts,
-        mode=mode, seats=seats)
+        mode=mode, seats=seats, bosses=_ids(boss, "--boss"), boss_pilot=boss_pilot)
 
 
 @app.command()

@@ -52,9 +52,10 @@ def check_mode(game: str, mode: str, seats: int | None, n_decks: int) -> int:
     has = engine(game).modes
     if mode not in has:
         raise UserError(f"{game} has no {mode} mode (it has: {', '.join(has)})")
-    if mode in ("duel", "series"):
+    if mode in ("duel", "series", "turf"):
         if seats not in (None, 2):
-            raise UserError(f"a {'duel' if mode == 'duel' else 'series of duels'} has two seats, not --seats {seats}; "
+            what = {"duel": "a duel has", "series": "a series of duels has", "turf": "Turf Defense has"}[mode]
+            raise UserError(f"{what} two {'partners' if mode == 'turf' else 'seats'}, not --seats {seats}; "
                             "a table of more is --mode ffa")
         return 2
     seats = 4 if seats is None else seats
@@ -64,3 +65,15 @@ def check_mode(game: str, mode: str, seats: int | None, n_decks: int) -> int:
         raise UserError(f"a {seats}-seat free-for-all needs at least {seats} decks (or one, for a mirror table); "
                         f"--decks names {n_decks}")
     return seats
+
+
+def check_bosses(ruleset, names: list[str] | None) -> list[str]:
+    """The bosses a Turf Defense run faces: those named (each checked), else every boss of the
+    rules version; a one-line UserError for an unknown one or a version without bosses."""
+    known = sorted(getattr(ruleset, "bosses", None) or {})
+    if not known:
+        raise UserError(f"rules version {ruleset.version} of {ruleset.game} has no bosses for Turf Defense")
+    for name in names or []:
+        if name not in known:
+            raise UserError(f"unknown boss {name!r} in {ruleset.game} rules {ruleset.version} (known: {', '.join(known)})")
+    return list(names) if names else known

@@ -26,6 +26,7 @@ MODES = {
     "duel": "two seats, one winner",
     "ffa": "free-for-all: several seats, each for itself, placed in the order they went out",
     "series": "best-of-N series of duels (sim/core/series.py): a run's units are series, not matches",
+    "turf": "two partners against a boss of the game's data: every pair of the field against every boss",
 }
 
 
@@ -76,7 +77,9 @@ class RunSpec(Chunked):
     pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
     pairings: list[tuple[int, ...]] = field(default_factory=list)  # tables, in a free-for-all
     mode: str = "duel"
-    seats: int = 2
+    seats: int = 2               # the players' seats (turf: the two partners; the boss's seat is added)
+    bosses: list[str] = field(default_factory=list)  # turf: the bosses faced, each by every partner pair
+    boss_pilot: str = ""         # turf: who plays the boss
     # an intervention (workbench value): deck slot -> {card id: replacement id}; the replacement
     # takes the card's places in the shuffled deck, so the run is a twin of the unreplaced one
     substitute: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -84,6 +87,8 @@ class RunSpec(Chunked):
     def __post_init__(self):
         if not self.pairings:
             self.pairings = tables(len(self.decks), self.seats)
+            if self.mode == "turf":  # every partner pair against each boss in turn (boss_of)
+                self.pairings = self.pairings * len(self.bosses)
         if len(self.pilots) == 1:
             self.pilots = self.pilots * len(self.decks)
 
@@ -108,6 +113,10 @@ class RunSpec(Chunked):
         k = rotation % len(table)
         return list(table[k:] + table[:k])
 
+    def boss_of(self, pairing: int) -> str:
+        """Turf Defense: the boss a pairing's partners face (pairings go pair by pair, boss by boss)."""
+        return self.bosses[pairing // (len(self.pairings) // len(self.bosses))]
+
     @property
     def kind(self) -> str:
         """How the store files the run: an intervention's twin is kept out of the default views."""
@@ -127,6 +136,8 @@ class RunSpec(Chunked):
             del d["mode"], d["seats"]  # so do duels
         else:
             d["kind"] = self.kind
+        if self.mode != "turf":
+            del d["bosses"], d["boss_pilot"]
         return d
 
     @classmethod

@@ -346,7 +346,8 @@ ALTER TABLE runs ADD COLUMN IF NOT EXISTS mode VARCHAR DEFAULT 'duel';
 ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_turn INTEGER;
 ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS series_no INTEGER;
-ALTER TABLE matches ADD COLUMN IF NOT EXISTS game_no INTEGER;"""
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS game_no INTEGER;
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS outcome VARCHAR;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over

@@ -109,7 +109,7 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
         return mine, []
     # free-for-all seats are not a duel's two, and a series' later games seat the loser first:
     # each mode has its own page
-    for kind, page in (("ffa", "Free-for-all"), ("series", "Series")):
+    for kind, page in (("ffa", "Free-for-all"), ("series", "Series"), ("turf", "Turf Defense")):
         if "kind" in mine.columns and (mine["kind"] == kind).any():
             st.sidebar.caption(f"{page} runs are on the {page} page.")
             mine = mine.filter(pl.col("kind") != kind)

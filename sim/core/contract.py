@@ -104,6 +104,9 @@ class Engine(Protocol):
         """Once the match is over, where each seat finished (sim/core/standings.py ``Standing``:
         placement, when and by whom it went out, result)."""
 
+    def outcome(self, state: Any) -> dict | None:
+        """A finished match's mode-specific facts, plain values stored as JSON (optional)."""
+
     def card_name(self, pool: Any, card_id: int) -> str | None:
         """The stored name of a card id in the event log (special negative ids included)."""
 
@@ -124,6 +127,12 @@ class EngineDefaults:
 
     # the run modes the engine plays (workbench/runspec.MODES): a duel at least
     modes: tuple[str, ...] = ("duel",)
+
+    def outcome(self, state: Any) -> dict | None:
+        """What a finished match of a mode leaves beyond its standings, as plain values stored
+        with the match (JSON in ``matches.outcome``): e.g. Turf Defense's boss, the phase it
+        reached, its Morale left, the prize card won. None: nothing more."""
+        return None
 
     def standings(self, state: Any) -> list:
         """Placements from the results alone: 1 for a win, 2 for a loss, none in a draw."""

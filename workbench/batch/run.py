@@ -33,7 +33,8 @@ from workbench.store_guard import check_store_path
 
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
 MODE_EXPORTS = {"ffa": ("ffa_decks", "ffa_cards", "ffa_eliminations", "ffa_targets"),  # a mode's own tables,
-                "series": ("series_decks", "series_scores")}                          # beside the duel's
+                "series": ("series_decks", "series_scores"),                          # beside the duel's
+                "turf": ("turf_bosses", "turf_pairs", "turf_first_falls")}
 
 
 def batch_lock(db: Path):
@@ -56,7 +57,7 @@ def suite_spec(suite: Suite, rules: str, day: dt.date, workers: int, max_matches
     decks = None if suite.decks == "starters" else list(suite.decks)
     matches = min(suite.matches, max_matches) if max_matches else suite.matches
     return new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers,
-                   mode=suite.mode, seats=suite.seats)
+                   mode=suite.mode, seats=suite.seats, bosses=suite.bosses, boss_pilot=suite.boss_pilot)
 
 
 def plan_suites(file: Path, suites: list[Suite], day: dt.date, workers: int, max_matches) -> dict[str, SuitePlan]:
@@ -148,8 +149,8 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
             found, decks = mode_alerts(store.path, other, run, batch.threshold_points, label, suite.mode)
             frames.append(found)
             write_frame(decks, csv=sfolder / f"vs_{label}_decks.csv")
-            lines.append(f"- vs {label} (run {other}): {found.height} alerts (decks' "
-                         f"{'win share' if suite.mode == 'ffa' else 'series win rate'}, unpaired)")
+            what = {"ffa": "decks' win share", "series": "decks' series win rate", "turf": "bosses' clear rate"}
+            lines.append(f"- vs {label} (run {other}): {found.height} alerts ({what[suite.mode]}, unpaired)")
             for a in found.iter_rows(named=True):
                 lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                              f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")

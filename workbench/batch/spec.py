@@ -21,8 +21,10 @@ class Suite(Strict):
     decks: list[str] | Literal["starters"] = "starters"
     pilots: list[str] = ["greedy"]
     matches: int = Field(400, ge=2, le=MAX_MATCHES)  # per pairing (table; series), each seed from both seats
-    mode: Literal["duel", "ffa", "series"] = "duel"  # workbench/runspec.MODES
+    mode: Literal["duel", "ffa", "series", "turf"] = "duel"  # workbench/runspec.MODES
     seats: int | None = Field(None, ge=2)             # a free-for-all's table (default 4)
+    bosses: list[str] | None = None                   # turf: the bosses to face (default: every boss)
+    boss_pilot: str | None = None                     # turf: who plays the boss (default: the first pilot)
     # fixed: nights are paired; daily: a new seed each day
     seed: Annotated[int, Field(ge=SEED_MIN, le=SEED_MAX)] | Literal["daily"] = 1
 

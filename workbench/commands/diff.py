@@ -54,9 +54,9 @@ def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, c
     from reports.alerts import mode_alerts
 
     _alerts, decks = mode_alerts(db, runs[0], runs[1], 0.0, "diff", mode)
-    what = "win share (placed first)" if mode == "ffa" else "series win rate"
-    t = Table("deck", "n base", "base", "n cand.", "candidate", "change (pts)", "95%",
-              title=f"Decks' {what}: {base} -> {candidate} (runs {runs[0]} and {runs[1]}, same seeds, unpaired)")
+    what = {"ffa": "win share (placed first)", "series": "series win rate", "turf": "clear rate"}[mode]
+    t = Table("boss" if mode == "turf" else "deck", "n base", "base", "n cand.", "candidate", "change (pts)", "95%",
+              title=f"{'Bosses' if mode == 'turf' else 'Decks'}' {what}: {base} -> {candidate} (runs {runs[0]} and {runs[1]}, same seeds, unpaired)")
     for d in decks.iter_rows(named=True):
         t.add_row(d["deck"], f"{d['n']:,}", f"{d['rate']:.1%}", f"{d['n_new']:,}", f"{d['rate_new']:.1%}",
                   _pct(d["change"]), f"{_pct(d['change_lo'])} to {_pct(d['change_hi'])}")

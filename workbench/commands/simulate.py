@@ -51,7 +51,8 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
             swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
             pilot_salt: int = 0, pairings: list[tuple[int, int]] | None = None,
             substitute: dict[str, dict[str, str]] | None = None, mode: str = "duel",
-            seats: int | None = None) -> tuple[RunSpec, dict]:
+            seats: int | None = None, bosses: list[str] | None = None,
+            boss_pilot: str | None = None) -> tuple[RunSpec, dict]:
     """The spec of a new run and what its workers need, checked (one-line errors). ``pairings``
     (default: every pairing of the decks) and ``substitute`` (an intervention) are for
     ``workbench value``; ``mode`` and ``seats`` seat a free-for-all (runspec.py)."""
@@ -67,15 +68,25 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     if len(pilots) not in (1, len(decks)):
         raise UserError(f"--pilots names {len(pilots)} pilots for {len(decks)} decks: give one, or one per deck")
     n_seats = games.check_mode(game, mode, seats, len(decks))
+    if mode == "turf":
+        bosses = games.check_bosses(ruleset, bosses)
+        boss_pilot = boss_pilot or pilots[0]
+        try:
+            check_pilot(boss_pilot)
+        except ValueError as exc:
+            raise UserError(f"--boss-pilot: {exc}") from None
+    elif bosses or boss_pilot:
+        raise UserError("--boss and --boss-pilot are for --mode turf")
     check_counts(matches, seed, chunk_size)
     if chunk_size is None:
-        n_pairings = len(pairings) if pairings else len(tables(len(decks), n_seats))
+        n_pairings = len(pairings) if pairings else len(tables(len(decks), n_seats)) * len(bosses or [1])
         chunk_size = max(n_seats, min(200, (matches * n_pairings) // (8 * max(1, workers))))
         chunk_size -= chunk_size % n_seats  # keep the seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
                    rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
-                   pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats)
+                   pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats,
+                   bosses=list(bosses or []) if mode == "turf" else [], boss_pilot=boss_pilot if mode == "turf" else "")
     check_total(f"{matches:,} {'series' if mode == 'series' else 'matches'} x {len(spec.pairings)} "
                 f"{'tables' if mode == 'ffa' else 'pairings'}",
                 spec.matches_total)
@@ -287,7 +298,8 @@ def ensure_run(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: 
 
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
              resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
-             parts: str | None = None, mode: str = "duel", seats: int | None = None) -> int:
+             parts: str | None = None, mode: str = "duel", seats: int | None = None,
+             bosses: list[str] | None = None, boss_pilot: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers(cluster)
@@ -301,11 +313,13 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
             raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")
         games.known_game(game)
         spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
-                                workers, data_dir, mode=mode, seats=seats)
+                                workers, data_dir, mode=mode, seats=seats, bosses=bosses, boss_pilot=boss_pilot)
         check_store_path(db)  # everything checked before the store is touched
         run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
-    mode = {"duel": "", "series": ", best-of series"}.get(spec.mode, f", {spec.seats}-seat {spec.mode}")
+    mode = {"duel": "", "series": ", best-of series",
+            "turf": f", Turf Defense against {len(spec.bosses)} boss{'es' if len(spec.bosses) > 1 else ''}"
+            }.get(spec.mode, f", {spec.seats}-seat {spec.mode}")
     unit = "series" if spec.mode == "series" else "matches"
     console.print(f"run {run_id}: {row['matches_done']} {unit} of {spec.game} ({spec.rules}{mode}) stored in "
                   f"{store.path}" + (f"; {report.matches_stored} now at {report.matches_per_second:,.0f} {unit}/s"

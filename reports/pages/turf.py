@@ -1,0 +1,96 @@
+"""Turf Defense page: for the chosen Turf Defense runs, each boss's clear rate with its 95%
+interval (the band a boss should sit in: 20% to 80%), the phase it reached and the Morale it
+kept, the clear rate by partner pair, and which partner falls first. Every table downloads."""
+from __future__ import annotations
+
+import streamlit as st
+
+from reports import db
+from reports import turf as metrics
+from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+
+NO_RUNS = ("No Turf Defense runs in this store yet. Play some with, for example:\n\n"
+           "`workbench simulate alleyway --mode turf --matches 20`  (every pair of starter decks against every boss)")
+BAND = (0.20, 0.80)  # a boss nobody beats, or everybody beats, tells a designer nothing
+HELP = {
+    "clear rate": "share of the boss's matches the partners won (the boss went out); 95% Wilson interval. "
+                  "Dotted lines: the 20% to 80% band a tuned boss sits in",
+    "phase": "the boss's phase at the end of the match (1 = its first; a new phase starts at each mark on "
+             "its Morale bar)",
+    "Morale left": "the boss's Morale at the end, as a share of its starting Morale",
+    "falls first": "in matches where a partner went out, how often this deck's partner went out first",
+}
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _read(fn: str, path: str, *args):
+    return {"runs": metrics.turf_runs, "bosses": metrics.turf_bosses, "pairs": metrics.turf_pairs,
+            "falls": metrics.turf_first_falls}[fn](path, *args)
+
+
+def render() -> None:
+    st.title("Turf Defense")
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not path.exists():
+        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+        return
+    try:
+        runs = _read("runs", str(path)) if db.has_tables(path, "runs") else None
+    except db.StoreError as exc:
+        st.warning(str(exc))
+        return
+    if runs is None or runs.is_empty():
+        st.info(NO_RUNS)
+        return
+    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} ({r['rules_version']}, partners {r['pilots']}, boss "
+              f"{r['boss_pilot']}, {r['matches_done']} matches, {r['status']})" for r in runs.iter_rows(named=True)}
+    ids = list(labels)
+    run_ids = st.sidebar.multiselect("Turf Defense runs", ids, default=ids[:1], format_func=labels.get,
+                                     help="the runs whose matches are counted; several are pooled", key="turf-runs")
+    glossary(HELP)
+    if not run_ids:
+        st.info("Pick at least one Turf Defense run in the sidebar.")
+        return
+    bosses = _read("bosses", str(path), run_ids)
+    st.subheader("Bosses: clear rate")
+    if bosses.is_empty():
+        st.info("These runs hold no finished matches yet.")
+        return
+    st.caption("Pilots: partners " + ", ".join(sorted(set(bosses["partner_pilots"]))) + "; boss "
+               + ", ".join(sorted(set(bosses["boss_pilot"]))) + ". Every figure here is a fact about these pilots.")
+    labels = [f"{b} ({p} v {q}, n={n})" for b, p, q, n in
+              zip(bosses["boss"], bosses["partner_pilots"], bosses["boss_pilot"], bosses["matches"])]
+    fig = rate_bars(bosses["clear_rate"], (bosses["clear_rate_lo"], bosses["clear_rate_hi"]), labels,
+                    "%{y}: the partners won %{x:.1f}% of its matches<extra></extra>", "Clear rate (%)",
+                    max(300, 45 * bosses.height))
+    for x in BAND:
+        fig.add_vline(x=x * 100, line_dash="dot")
+    st.plotly_chart(fig, width="stretch")
+    number = st.column_config.NumberColumn
+    outside = bosses.filter((bosses["clear_rate_hi"] < BAND[0]) | (bosses["clear_rate_lo"] > BAND[1]))
+    if outside.height:
+        st.warning("Outside the 20%-80% band with 95% confidence: " + ", ".join(outside["boss"].to_list()))
+    table_with_download(percent(bosses, ("clear_rate", "clear_rate_lo", "clear_rate_hi", "morale_left")),
+                        "turf_bosses", {
+        "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
+        "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
+        "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
+        "mean_phase": number("mean phase", help=HELP["phase"], format="%.2f"),
+        "max_phase": count("max phase", HELP["phase"]), "morale_left": pct("Morale left", HELP["Morale left"]),
+        "turns": number("turns", format="%.1f")}, download=bosses)
+    st.subheader("Clear rate by partner pair")
+    pairs = _read("pairs", str(path), run_ids)
+    table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {
+        "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
+        "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs)
+    st.subheader("Which partner falls first")
+    falls = _read("falls", str(path), run_ids)
+    table_with_download(percent(falls, ("falls_first_rate", "falls_first_rate_lo", "falls_first_rate_hi")),
+                        "turf_first_falls", {
+        "partner_outs": count("matches with a partner out", "matches where at least one partner went out"),
+        "falls_first": count("fell first", HELP["falls first"]),
+        "fell_and_won": count("fell, then won", "this deck's partner went out, and the other beat the boss"),
+        "falls_first_rate": pct("falls first", HELP["falls first"]),
+        "falls_first_rate_lo": pct("lo", "95% Wilson lower bound"),
+        "falls_first_rate_hi": pct("hi", "95% Wilson upper bound")}, download=falls)

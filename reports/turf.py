@@ -1,0 +1,97 @@
+"""Turf Defense figures: how often each boss is beaten, by whom, how far it gets, and which
+partner falls first. Over the store's Turf Defense runs (``runs.mode = 'turf'``).
+
+A match's boss sits in the boss seat (team 1, deck ``boss:ID``); the partners are team 0. Its
+outcome (``matches.outcome``, JSON from the engine's ``outcome``) holds ``boss``, ``phase`` (the
+boss's phase at the end, 1 = its first), ``boss_morale`` and ``boss_morale_max``, and ``prize``
+(the card the win pays, NULL when the partners lost).
+
+Bosses (``turf_bosses``), per boss and pilots:
+  matches, clears, clear_rate   the partners won (the boss went out); 95% Wilson interval. A boss
+                                nobody beats or everybody beats tells a designer nothing: the
+                                Turf Defense bar wants 20% to 80% with greedy pilots
+  mean_phase, max_phase         the boss's phase at the end of its matches
+  morale_left                   the boss's Morale left, as a share of its starting Morale, mean
+  turns                         mean player-turns of its matches
+  prizes                        the prize cards its clears paid, with counts
+Pairs (``turf_pairs``): the same clear rate per boss and partner pair (the pair's decks sorted).
+First falls (``turf_first_falls``): per boss and partner deck, in matches where a partner went
+out, how often that deck's partner went out first (``falls_first`` of ``partner_outs``) and
+the rate, with its Wilson interval (partners out on the same turn both fell first); and how
+often a partner that fell still shared the win (`fell_and_won`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from reports import db
+from reports.stats import rate, wilson
+
+
+def turf_runs(path: str | Path) -> pl.DataFrame:
+    return db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target, status,
+                             created_at, json_extract_string(spec, '$.boss_pilot') AS boss_pilot
+                             FROM runs WHERE mode = 'turf' ORDER BY run_id DESC""")
+
+
+def _marks(run_ids: list[int]) -> str:
+    return ", ".join("?" for _ in run_ids)
+
+
+def _with_rate(frame: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
+    if frame.is_empty():
+        return frame
+    lo, hi = wilson(frame[k], frame[n])
+    return frame.with_columns(pl.Series(name, rate(frame[k], frame[n])), pl.Series(f"{name}_lo", lo),
+                              pl.Series(f"{name}_hi", hi))
+
+
+MATCHES = """
+    SELECT m.run_id, m.match_no, m.turns, json_extract_string(m.outcome, '$.boss') AS boss,
+           CAST(json_extract(m.outcome, '$.phase') AS INTEGER) AS phase,
+           CAST(json_extract(m.outcome, '$.boss_morale') AS DOUBLE)
+             / CAST(json_extract(m.outcome, '$.boss_morale_max') AS DOUBLE) AS morale_left,
+           json_extract_string(m.outcome, '$.prize') AS prize, b.result = 'loss' AS cleared, b.pilot AS boss_pilot,
+           p.pilots, p.pair
+    FROM matches m
+    JOIN match_seats b ON b.run_id = m.run_id AND b.match_no = m.match_no AND b.team = 1
+    JOIN (SELECT run_id, match_no, string_agg(DISTINCT pilot, ',' ORDER BY pilot) AS pilots,
+                 string_agg(deck, ' + ' ORDER BY deck) AS pair
+          FROM match_seats WHERE team = 0 GROUP BY ALL) p ON p.run_id = m.run_id AND p.match_no = m.match_no
+    WHERE m.run_id IN ({marks}) AND m.outcome IS NOT NULL"""
+
+
+def turf_bosses(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    frame = db.query(path, f"""
+        WITH t AS ({MATCHES.format(marks=_marks(run_ids))})
+        SELECT boss, pilots AS partner_pilots, boss_pilot, count(*) AS matches, count(*) FILTER (WHERE cleared) AS clears,
+               avg(phase) AS mean_phase, max(phase) AS max_phase, avg(morale_left) AS morale_left, avg(turns) AS turns,
+               string_agg(DISTINCT prize, ', ' ORDER BY prize) FILTER (WHERE prize IS NOT NULL) AS prizes
+        FROM t GROUP BY ALL ORDER BY boss, partner_pilots, boss_pilot""", list(run_ids))
+    return _with_rate(frame, "clear_rate", "clears", "matches")
+
+
+def turf_pairs(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    frame = db.query(path, f"""
+        WITH t AS ({MATCHES.format(marks=_marks(run_ids))})
+        SELECT boss, pair, pilots AS partner_pilots, boss_pilot, count(*) AS matches,
+               count(*) FILTER (WHERE cleared) AS clears
+        FROM t GROUP BY ALL ORDER BY boss, pair, partner_pilots, boss_pilot""", list(run_ids))
+    return _with_rate(frame, "clear_rate", "clears", "matches")
+
+
+def turf_first_falls(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    frame = db.query(path, f"""
+        WITH partners AS (
+            SELECT s.run_id, s.match_no, s.deck, s.out_turn, s.result,
+                   json_extract_string(m.outcome, '$.boss') AS boss,
+                   min(s.out_turn) OVER (PARTITION BY s.run_id, s.match_no) AS first_out
+            FROM match_seats s JOIN matches m USING (run_id, match_no)
+            WHERE s.run_id IN ({_marks(run_ids)}) AND s.team = 0 AND m.outcome IS NOT NULL)
+        SELECT boss, deck, count(*) FILTER (WHERE first_out IS NOT NULL) AS partner_outs,
+               count(*) FILTER (WHERE out_turn IS NOT NULL AND out_turn = first_out) AS falls_first,
+               count(*) FILTER (WHERE out_turn IS NOT NULL AND result = 'win') AS fell_and_won
+        FROM partners GROUP BY ALL ORDER BY boss, deck""", list(run_ids))
+    return _with_rate(frame, "falls_first_rate", "falls_first", "partner_outs")
