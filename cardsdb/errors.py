@@ -48,15 +48,15 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=No
         # in their file, so those parts are dropped.
         loc = [str(p) for p in _without_tags(err["loc"], raw) if not str(p).startswith("function-")]
         field = ".".join(([prefix] if prefix else []) + loc) or None
-        kind = err["type"]
-        if kind == "extra_forbidden":
+        problem = err["type"]
+        if problem == "extra_forbidden":
             what = "keyword" if "keywords" in loc[:-1] else "field"
             message = f"unknown {what} {loc[-1]!r}" if loc else "unknown field"
-        elif kind == "missing":
+        elif problem == "missing":
             message = "required field is missing"
         else:
             message = err["msg"]
-            if "input" in err and kind not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
+            if "input" in err and problem not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
                 message += f" (got {err['input']!r})"
         out.append(DataError(file, message, card=card, field=field, kind=kind))
     return out

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from cardsdb.models import SLUG, Strict
 
@@ -70,22 +70,30 @@ class Boss(Strict):
     phases: list[BossPhase] = []
     prize: str = Field(pattern=SLUG)
 
-    @model_validator(mode="after")
-    def _marks(self) -> "Boss":
-        last = self.morale
-        for i, phase in enumerate(self.phases):
+    @field_validator("phases")
+    @classmethod
+    def _marks(cls, phases: list[BossPhase], info: ValidationInfo) -> list[BossPhase]:
+        morale = info.data.get("morale")
+        if morale is None:  # (its own error is reported)
+            return phases
+        last = morale
+        for i, phase in enumerate(phases):
             if phase.at >= 1 and phase.at != int(phase.at):
-                raise ValueError(f"phases[{i}].at: a Morale value is a whole number (got {phase.at})")
-            value = self.mark(phase)
+                raise ValueError(f"phase {i + 1}: a Morale value is a whole number (got {phase.at})")
+            value = _mark(phase, morale)
             if value >= last:
-                raise ValueError(f"phases[{i}].at: marks go strictly down, below the Morale and the mark "
-                                 f"before (got {phase.at}, Morale {value} >= {last})")
+                raise ValueError(f"phase {i + 1}: marks go strictly down, below the Morale and the mark "
+                                 f"before (got at {phase.at}: Morale {value}, not below {last})")
             last = value
-        return self
+        return phases
 
     def mark(self, phase: BossPhase) -> int:
         """The Morale at or below which ``phase`` begins."""
-        return int(phase.at * self.morale) if phase.at < 1 else int(phase.at)
+        return _mark(phase, self.morale)
+
+
+def _mark(phase: BossPhase, morale: int) -> int:
+    return int(phase.at * morale) if phase.at < 1 else int(phase.at)
 
 
 def check_boss(boss: Boss, cards: dict, consts) -> list[tuple[str | None, str, str]]:
@@ -100,8 +108,8 @@ def check_boss(boss: Boss, cards: dict, consts) -> list[tuple[str | None, str, s
         return problems + [(boss.leader, "leader", "unknown card in this rules version")]
     if leader.type != "leader":
         return problems + [(boss.leader, "leader", f"{leader.name} is a {leader.type}, not a leader")]
-    if leader.clan != boss.clan:
-        problems.append((boss.leader, "leader", f"a {leader.clan} leader, the boss's clan is {boss.clan}"))
+    if leader.clan != boss.clan:  # (its deck is then checked against neither clan: one line, not one per card)
+        return problems + [(boss.leader, "leader", f"a {leader.clan} leader, the boss's clan is {boss.clan}")]
     allowed = (leader.clan, "neutral")
 
     def known(card_id: str, count: int, where: str):

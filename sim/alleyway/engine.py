@@ -84,19 +84,9 @@ def turf_state(pool: Pool, decks: list, seed: int, log: bool, seating: Seating) 
         raise ValueError(f"Turf Defense seats the teams {TURF_TEAMS} (two partners, then the boss), not {teams}")
     decks = list(decks) + [AlleyDeck(boss.id, list(boss.cards), list(boss.hideout), boss.leader)]
     state = blank_state(pool, 3, seed, log, cls=TurfState)
-    set_turf(state, boss, teams)
     state.sides[2].morale = boss.morale
+    state.seat_boss(boss, teams, 2)
     return decks, state
-
-
-def set_turf(state: TurfState, boss, teams: tuple, boss_seat: int = 2) -> None:
-    """A TurfState's own fields: the teams, the boss (pool.BossDef) in ``boss_seat``, each seat's
-    Morale cap, the phase its Morale is in."""
-    state.teams, state.boss, state.boss_def = teams, boss_seat, boss
-    caps = [state.pool.consts.morale_cap] * len(state.sides)
-    caps[boss_seat] = boss.morale
-    state.caps = tuple(caps)
-    state.boss_phase = boss.phase_at(state.sides[boss_seat].morale)
 
 
 class AlleyWayEngine(EngineDefaults):
@@ -239,4 +229,4 @@ class AlleyWayEngine(EngineDefaults):
 
 ENGINE = AlleyWayEngine()
 
-__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck", "turf_state", "set_turf"]
+__all__ = ["ENGINE", "AlleyWayEngine", "AlleyDeck", "turf_state"]

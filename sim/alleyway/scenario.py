@@ -54,13 +54,14 @@ from sim.alleyway.state import (
     AlleyState,
     Back,
     Bounty,
+    TurfState,
     Unit,
     back_slot,
     decode,
 )
 from sim.core.position import Fields, seat_specs, whole_number
 from sim.core.scenario import card_id, named_action
-from sim.core.standings import standings_from_outs
+from sim.core.standings import standings_from_outs, standings_from_teams
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
@@ -76,7 +77,8 @@ NEXT_WORD = {DEPLOYMENT: "brawl", BRAWL: "regroup", REGROUP: "end"}
 # data (Morale 6000, ATK/DEF in thousands), below the store's 32-bit columns.
 MAX_NUMBER = 9_999_999
 GAME = "AlleyWay"
-MAX_SEATS = 4  # the duel and the four-player free-for-all (Turf Defense is not built)
+MAX_SEATS = 4  # the duel and the four-player free-for-all (Turf Defense: three)
+TURF_TEAMS, TURF_BOSS = (0, 0, 1), 2  # Turf Defense: the partners, then the boss (engine.py seats it so)
 
 
 def target_name(state: AlleyState, target: int) -> str:
@@ -152,27 +154,47 @@ def parse_action(engine, state: AlleyState, text: str) -> Action:
 
 
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:
-    fields = Fields(setup, "setup", ("active", "turn", "phase", "first", "seats"), MAX_NUMBER)
-    seats = seat_specs(setup, 2, MAX_SEATS, GAME)
-    state = blank_state(pool, len(seats), seed, log=True)
+    """A declared position. ``mode: turf`` with ``boss: ID`` is Turf Defense: three seats, the two
+    partners then the boss (its Morale defaults to the boss's, its phase follows its Morale)."""
+    fields = Fields(setup, "setup", ("active", "turn", "phase", "first", "seats", "mode", "boss"), MAX_NUMBER)
+    mode = fields.word("mode", ("duel", "ffa", "turf"), "duel")
+    boss = None
+    if mode == "turf":
+        boss = pool.bosses.get(setup.get("boss"))
+        if boss is None:
+            raise ValueError(f"setup.boss: a Turf Defense position names its boss (known: "
+                             f"{', '.join(sorted(pool.bosses)) or 'none'}), got {setup.get('boss')!r}")
+        seats = seat_specs(setup, 3, 3, f"{GAME} Turf Defense")
+    elif setup.get("boss") is not None:
+        raise ValueError("setup.boss: only a Turf Defense position (mode: turf) has a boss")
+    else:
+        seats = seat_specs(setup, 2, MAX_SEATS, GAME)
+    state = blank_state(pool, len(seats), seed, log=True, cls=AlleyState if boss is None else TurfState)
     state.turn = fields.whole("turn", 3, most=pool.consts.turn_limit, why=" (the rules' turn_limit)")
     state.first = fields.whole("first", 0, most=len(seats) - 1, why=" (a seat)")
     state.active = state.to_act = fields.whole("active", 0, most=len(seats) - 1, why=" (a seat)")
     state.phase = PHASES[fields.word("phase", PHASES, "deployment")]
     for seat, spec in enumerate(seats):
-        _fill_seat(state, seat, spec, len(seats))
+        if boss is not None and seat == TURF_BOSS:
+            _fill_seat(state, seat, spec, len(seats), boss.morale, " (the boss's Morale)")
+        else:
+            _fill_seat(state, seat, spec, len(seats))
+    if boss is not None:
+        state.seat_boss(boss, TURF_TEAMS, TURF_BOSS)
     field.update_auras(state)
     return state
 
 
-def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int) -> None:
+def _fill_seat(state: AlleyState, seat: int, spec: dict, n_seats: int, cap: int = 0,
+               why: str = " (the rules' morale_cap)") -> None:
     pool, consts = state.pool, state.pool.consts
     where = f"setup.seats[{seat}]"
     fields = Fields(spec, where, SEAT_KEYS, MAX_NUMBER)
     side = state.sides[seat]
     # a seat at 0 Morale is out of the match; above the cap is more than it can ever hold
-    side.morale = fields.whole("morale", consts.starting_morale, least=1, most=consts.morale_cap,
-                               why=" (the rules' morale_cap)")
+    cap = cap or consts.morale_cap
+    side.morale = fields.whole("morale", cap if cap != consts.morale_cap else consts.starting_morale,
+                               least=1, most=cap, why=why)
     # a seat's own turns so far, if the turns went round the table from the first seat
     order = (seat - state.first) % n_seats
     turn_limit = " (the rules' turn_limit)"
@@ -339,6 +361,12 @@ def _statuses(u: Unit) -> list[str]:
     return out
 
 
+def _standings(state: AlleyState) -> list:
+    if state.teams is not None:
+        return standings_from_teams(state.teams, state.outs, state.winner)
+    return standings_from_outs(len(state.sides), state.outs, state.winner)
+
+
 def snapshot(state: AlleyState) -> dict:
     pool = state.pool
     slug = pool.slug
@@ -349,8 +377,13 @@ def snapshot(state: AlleyState) -> dict:
         "choice": [describe_choice(state, o) for o in p.options] if p is not None else None,
         "choice_kind": p.what if p is not None else None,
         # where each seat finished (sim/core/standings.py), once the match is over
-        "placements": [st.placement for st in standings_from_outs(len(state.sides), state.outs, state.winner)]
-        if state.over else None,
+        "placements": [st.placement for st in _standings(state)] if state.over else None,
+        "results": [st.result for st in _standings(state)] if state.over else None,
+        # Turf Defense: the teams, the boss's seat, its phase (1 at the start), its prize card
+        "teams": list(state.teams) if state.teams is not None else None,
+        "boss": state.boss if state.teams is not None else None,
+        "boss_phase": state.boss_phase + 1 if state.teams is not None else None,
+        "prize": state.prize,
     }
     outs = {o.seat: o for o in state.outs}
     for seat, side in enumerate(state.sides):

@@ -431,6 +431,15 @@ class TurfState(AlleyState):
         win (the guide: "The first win on Street pays the boss's prize card")."""
         return self.pool.slug(self.boss_def.prize)
 
+    def seat_boss(self, boss: Any, teams: tuple, boss_seat: int) -> None:
+        """The TurfState's own fields, once its seats are filled: the teams, the boss
+        (pool.BossDef) in ``boss_seat``, each seat's Morale cap, the phase its Morale is in."""
+        self.teams, self.boss, self.boss_def = teams, boss_seat, boss
+        caps = [self.pool.consts.morale_cap] * len(self.sides)
+        caps[boss_seat] = boss.morale
+        self.caps = tuple(caps)
+        self.boss_phase = boss.phase_at(self.sides[boss_seat].morale)
+
     def opponents(self, seat: int) -> list[int]:
         """Every seat still playing of another team than ``seat``'s, in turn order after it."""
         sides, teams = self.sides, self.teams
