@@ -46,8 +46,9 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
 
 
 def of_mode(table, path: Path, run_ids: list[int]) -> pl.DataFrame:
-    """A mode's table over its runs; an empty table (no columns) when the filters leave none."""
-    return table(path, run_ids) if run_ids else pl.DataFrame()
+    """A mode's table over its runs (no run matches -1: an empty table, with its header, when the
+    filters leave none)."""
+    return table(path, run_ids or [-1])
 
 
 def ffa_run_ids(path: Path, filters: Filters) -> list[int]:

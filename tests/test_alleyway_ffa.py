@@ -168,3 +168,17 @@ def test_the_same_seed_replays_the_same_free_for_all_in_any_process():
     eng, pool, _data, _rules, decks = alleyway()
     here = play_match(eng, pool, [decks[d] for d in sorted(decks)[:4]], 7, ["random"] * 4)
     assert here.events.digest() == runs[0]["random"][0]
+
+
+@pytest.mark.slow
+def test_one_greedy_seat_among_three_random_ones_places_first_from_every_seat():
+    """The pilots value placement: greedy among three random seats wins most tables from each of
+    the four seats (1,000 matches: 88%, 87%, 88%, 93%; a random seat wins 25%). Here 48 matches,
+    12 per seat, each seat at least 8 (a random seat would place first 8+ of 12 with p < 0.001)."""
+    firsts = Counter()
+    for eng, pool, table, seed in tables_of_four(48):
+        pilots = ["random"] * 4
+        pilots[seed % 4] = "greedy"
+        result = play_match(eng, pool, table, seed, pilots, log=False)
+        firsts[seed % 4] += result.standings[seed % 4].placement == 1
+    assert min(firsts.values()) >= 8, firsts

@@ -32,15 +32,35 @@ def test_diff_reuses_finished_runs(diffed):
     assert res.returncode == 0 and res.stderr.count("reusing run") == 2
 
 
+MODE_TABLES = ("ffa_", "series", "turf_")  # a mode's own tables come from a store of that mode's runs
+
+
+@pytest.fixture(scope="module")
+def modes_store(tmp_path_factory):
+    """A store with a small run of each AlleyWay mode beyond the duel."""
+    from sim.registry import engine
+
+    db = tmp_path_factory.mktemp("modes") / "m.duckdb"
+    runs = {"ffa": ["--decks", "archon-star-fleet,cinder-wildfire,graves-garrison,marlows-crew", "--matches", "4"],
+            "series": ["--decks", "cinder-wildfire,marlows-crew", "--matches", "4"],
+            "turf": ["--decks", "cinder-wildfire,marlows-crew", "--matches", "2"]}
+    for mode, args in runs.items():
+        if mode in engine("alleyway").modes:
+            res = run_cli("simulate", "alleyway", "--mode", mode, *args, "--pilots", "random", "--workers", "1",
+                          "--db", str(db), "--quiet")
+            assert res.returncode == 0, res.stderr
+    return db
+
+
 @pytest.mark.parametrize("name", sorted(COMPUTED) + sorted(DIFF_TABLES) + sorted(RAW))
-def test_every_table_exports_to_csv_and_parquet(diffed, campaign_store, name, tmp_path):
+def test_every_table_exports_to_csv_and_parquet(diffed, campaign_store, modes_store, name, tmp_path):
     """In process (the CLI path is the same function; one CLI run is checked below). Campaign
-    tables come from a store of Frontier Run batches."""
+    tables come from a store of Frontier Run batches, a mode's tables from a store of its runs."""
     from reports.export import write_frame
     from reports.exports import export_frame
     from reports.filters import Filters
 
-    db = campaign_store if name.startswith("campaign") else diffed[0]
+    db = campaign_store if name.startswith("campaign") else modes_store if name.startswith(MODE_TABLES) else diffed[0]
     frame = export_frame(db, name, Filters(), 1 if name in DIFF_TABLES else None)
     write_frame(frame, csv=tmp_path / "t.csv", parquet=tmp_path / "t.parquet")
     import duckdb
