@@ -199,7 +199,8 @@ def soak_game(game: str, total: int, workers: int, store_path: Path, check: str 
 
     n_decks = len(games.decks_for(data, ruleset, None))
     n_seats = games.check_mode(game, mode, seats, n_decks)
-    per_pairing = matches_per_pairing(total, len(tables(n_decks, n_seats)), n_seats)
+    n_bosses = len(games.check_bosses(ruleset, None)) if mode == "turf" else 1
+    per_pairing = matches_per_pairing(total, len(tables(n_decks, n_seats)) * n_bosses, n_seats)
     store = Store(store_path)
     spec, payload = new_run(game, "base", None, [SOAK_PILOT], per_pairing, seed, True, 0.0, None, workers,
                             mode=mode, seats=n_seats if mode != "duel" else None)

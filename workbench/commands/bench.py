@@ -49,23 +49,32 @@ FFA_SEATS = 4  # the free-for-all the bench measures: the guide's four players
 def engine_speed(game: str, pilots: tuple[str, ...], n: int, seconds: float | None = None,
                  mode: str = "duel") -> dict:
     """Matches rotate through every pairing of the starter decks, each seed from both seats (a
-    free-for-all: every table of four, each seed in every rotation); at most ``n``, and none
-    started after ``seconds`` of wall time (the first always is)."""
+    free-for-all: every table of four, each seed in every rotation; Turf Defense: every pairing as
+    partners, against each boss in turn; a series: its games are duels, so the duel's figures);
+    at most ``n``, and none started after ``seconds`` of wall time (the first always is)."""
+    from sim.core.seating import Seating
+
     data, ruleset = games.load(game, "base")
     decks = games.decks_for(data, ruleset, None)
     eng = get_engine(game)
     pool = eng.compile_pool(ruleset)
     compiled = [eng.compile_deck(pool, d) for d in decks]
+    bosses = sorted(getattr(ruleset, "bosses", None) or {}) if mode == "turf" else []
     decisions = errors = played = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(n):
         if i and seconds is not None and time.perf_counter() - started > seconds:
             break
-        if mode == "duel":
-            seats, seed = match_seating(i, len(compiled))
-        else:
+        seating = None
+        if mode == "ffa":
             seats, seed = table_seating(i, len(compiled), FFA_SEATS)
-        r = play_match(eng, pool, [compiled[s] for s in seats], seed, [pilots[0]] * len(seats), log=True)
+        else:
+            seats, seed = match_seating(i, len(compiled))
+        if mode == "turf":
+            seating = Seating("turf", teams=(0, 0, 1), boss=bosses[(i // 2) % len(bosses)])
+        n_pilots = len(seats) + (seating is not None)  # the boss's seat has a pilot, not a deck
+        r = play_match(eng, pool, [compiled[s] for s in seats], seed, [pilots[0]] * n_pilots, log=True,
+                       seating=seating)
         decisions += r.decisions
         errors += r.error is not None
         played += 1
@@ -85,15 +94,16 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
     from workbench.runspec import tables
 
     data, ruleset = games.load(game, "base")
-    seats = 2 if mode == "duel" else FFA_SEATS
-    n_pairs = len(tables(len(games.decks_for(data, ruleset, None)), seats))
+    seats = FFA_SEATS if mode == "ffa" else 2
+    bosses = len(getattr(ruleset, "bosses", None) or {}) if mode == "turf" else 1
+    n_pairs = len(tables(len(games.decks_for(data, ruleset, None)), seats)) * bosses
     per_pairing = max(seats, n // n_pairs // seats * seats)  # about n matches in all, spread over the tables
     rates, decision_rates, writer_ms, labels = [], [], [], set()
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
             spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers,
-                                    mode=mode, seats=None if mode == "duel" else seats)
+                                    mode=mode, seats=seats if mode == "ffa" else None)
             run_id = create(store, spec, payload)
             wall, cpu = time.perf_counter(), time.process_time()
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},
@@ -178,14 +188,14 @@ def bench_row(game: str, mode: str, pilot: str, matches: int, greedy_matches: in
               out: Console) -> list[str]:
     """One row of the table: a pilot against itself in one mode of a game (a free-for-all: four
     of it round the table), the engine alone and, for a cheap pilot, through the farm."""
-    seats = 2 if mode == "duel" else FFA_SEATS
+    seats = FFA_SEATS if mode == "ffa" else 2
     pair = (pilot,) * seats
     base = pilot.partition(":")[0]
     n = matches if base == "random" else greedy_matches if base == "greedy" else search_matches
-    if mode != "duel":
+    if mode == "ffa":
         n = max(1, n // 2)  # a table of four plays about twice a duel's decisions
     eng = engine_speed(game, pair, n, seconds, mode)
-    label = "duel" if mode == "duel" else f"{mode} ({seats} seats)"
+    label = {"duel": "duel", "series": "series (farm: series/s)", "turf": "turf (2 + boss)"}.get(mode, f"{mode} ({seats} seats)")
     row = [game, label, pilot, f"{eng['matches']:,}"] + [
         rate(eng[k]) for k in ("matches_s", "matches_cpu_s", "decisions_s", "decisions_cpu_s")]
     if skip_farm or pilot not in CHEAP:
@@ -336,10 +346,11 @@ def soak_bench(game_list: list[str] | None, matches: int, workers: int | None, c
     with tempfile.TemporaryDirectory() as tmp:
         for game, mode in [(g, m) for g in chosen for m in get_engine(g).modes]:
             f = soak_game(game, matches, workers, Path(tmp) / "soak.duckdb", check, mode=mode,
-                          seats=None if mode == "duel" else FFA_SEATS)
+                          seats=FFA_SEATS if mode == "ffa" else None)
             m = f.memory
             ok = ok and f.ok
-            table.add_row(game if mode == "duel" else f"{game} {mode} ({FFA_SEATS} seats)", f"{f.matches:,}", str(f.errors), str(f.violations),
+            table.add_row(game if mode == "duel" else f"{game} {mode}" + (f" ({FFA_SEATS} seats)" if mode == "ffa" else ""),
+                          f"{f.matches:,}", str(f.errors), str(f.violations),
                           f"{m.start / mb:.1f} / {m.peak / mb:.1f} / {m.end / mb:.1f}", f"{m.growth:+.1%}",
                           "yes" if m.flat else "no", f"{f.seconds:.0f}", f"{f.writer_cpu_s:.1f}",
                           f"{f.worker_cpu_s:.0f}", f"{f.matches / max(1e-9, f.worker_cpu_s):.1f}",
