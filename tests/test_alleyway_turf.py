@@ -273,3 +273,16 @@ def test_the_same_seed_replays_the_same_turf_match_in_any_process():
         assert res.returncode == 0, res.stderr
         runs.append(json.loads(res.stdout))
     assert runs[0] == runs[1]
+
+
+def test_the_outcome_names_the_boss_its_phase_its_morale_and_the_prize_won():
+    eng, pool, *_ = alleyway()
+    for seed in range(12):
+        r = play_match(eng, pool, pair(seed), seed, ["random"] * 3, seating=seating("the-furnace-king"))
+        out = eng.outcome(r.state)
+        won = r.standings[0].result == "win"
+        assert out["boss"] == "the-furnace-king" and out["boss_morale_max"] == pool.bosses["the-furnace-king"].morale
+        assert out["prize"] == ("pyra-the-undying-flame" if won else None)
+        assert out["phase"] == r.state.boss_phase + 1 and out["boss_morale"] == r.state.sides[2].morale
+    duel = play_match(eng, pool, pair(1), 1, ["random"] * 2)
+    assert eng.outcome(duel.state) is None

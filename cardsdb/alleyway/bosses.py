@@ -10,17 +10,21 @@ A boss file::
     morale: 18000                      # its starting Morale, and the most it can hold
     extra_draws: 1                     # cards drawn each turn beyond the rules' draw_per_turn
     extra_authority: 1                 # Authority each turn beyond the usual (past the cap too)
+    atk: 400                           # ATK added to every character on the boss's side (optional)
+    def: 400                           # DEF likewise (optional)
     phases:                            # the marks on its bar, highest first
       - {at: 0.6, name: Stoked, atk: 200}
       - {at: 0.3, name: Inferno, atk: 400, draws: 1, authority: 1}
     prize: pyra-the-undying-flame      # the card the partners' first win on Street pays
 
-The boss begins in phase 1 with its base numbers. A phase begins when the boss's Morale falls to
-its mark ``at`` or below: a share of its Morale (``0 < at < 1``) or a Morale value (``at >= 1``, a
-whole number below ``morale``); marks go strictly down. The phase vocabulary is four numbers, each
-the whole change while that phase lasts (they replace the previous phase's, they do not add up):
+The boss begins in phase 1 with its base numbers (``extra_draws``, ``extra_authority``, ``atk``,
+``def``). A phase begins when the boss's Morale falls to its mark ``at`` or below: a share of its
+Morale (``0 < at < 1``) or a Morale value (``at >= 1``, a whole number below ``morale``); marks go
+strictly down. The phase vocabulary is four numbers, each added to the base numbers while that
+phase lasts (a phase's numbers replace the previous phase's, they do not add up across phases):
 
-    atk, def     ATK and DEF added to every character on the boss's side (an aura of the boss)
+    atk, def     ATK and DEF added to every character on the boss's side (an aura of the boss),
+                 beyond the boss's ``atk`` and ``def``
     draws        cards drawn at the start of its turn beyond ``extra_draws``
     authority    Authority at the start of its turn beyond ``extra_authority``
 
@@ -67,6 +71,8 @@ class Boss(Strict):
     morale: int = Field(ge=1, le=1_000_000)
     extra_draws: int = Field(0, ge=0, le=5)
     extra_authority: int = Field(0, ge=0, le=15)
+    atk: int = Field(0, ge=0, le=5000)                # ATK and DEF added to the boss's characters
+    def_: int = Field(0, alias="def", ge=0, le=5000)  # throughout (its phases add more)
     phases: list[BossPhase] = []
     prize: str = Field(pattern=SLUG)
 

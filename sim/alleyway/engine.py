@@ -184,6 +184,18 @@ class AlleyWayEngine(EngineDefaults):
             return standings_from_teams(state.teams, state.outs, state.winner)
         return standings_from_outs(len(state.sides), state.outs, state.winner)
 
+    def outcome(self, state: AlleyState) -> dict | None:
+        """Turf Defense's facts beyond the standings (stored as JSON with the match): the boss, its
+        phase at the end (1 = its first), its Morale left and its starting Morale, and the prize
+        card the partners' win pays (None when they did not win). None for a duel or a
+        free-for-all."""
+        if state.teams is None:
+            return None
+        boss = state.boss
+        won = state.over and state.winner is not None and state.teams[state.winner] != state.teams[boss]
+        return {"boss": state.boss_def.id, "phase": state.boss_phase + 1, "boss_morale": state.sides[boss].morale,
+                "boss_morale_max": state.caps[boss], "prize": state.prize if won else None}
+
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AlleyState) -> AlleyState:
         return state.fork()  # characters shared copy-on-write (state.py)

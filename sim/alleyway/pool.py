@@ -200,8 +200,8 @@ class BossDef:
         self.morale, self.extra_draws, self.extra_authority = b.morale, b.extra_draws, b.extra_authority
         self.marks = tuple(b.mark(p) for p in b.phases)
         self.names = ("",) + tuple(p.name for p in b.phases)
-        self.atk = (0,) + tuple(p.atk for p in b.phases)
-        self.df = (0,) + tuple(p.def_ for p in b.phases)
+        self.atk = (b.atk,) + tuple(b.atk + p.atk for p in b.phases)
+        self.df = (b.def_,) + tuple(b.def_ + p.def_ for p in b.phases)
         self.draws = (0,) + tuple(p.draws for p in b.phases)
         self.authority = (0,) + tuple(p.authority for p in b.phases)
         self.prize = number(b.prize, "prize")

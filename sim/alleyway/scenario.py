@@ -361,6 +361,12 @@ def _statuses(u: Unit) -> list[str]:
     return out
 
 
+def _prize_won(state: AlleyState) -> str | None:
+    if state.teams is None or not state.over or state.winner is None:
+        return None
+    return state.prize if state.teams[state.winner] != state.teams[state.boss] else None
+
+
 def _standings(state: AlleyState) -> list:
     if state.teams is not None:
         return standings_from_teams(state.teams, state.outs, state.winner)
@@ -384,6 +390,7 @@ def snapshot(state: AlleyState) -> dict:
         "boss": state.boss if state.teams is not None else None,
         "boss_phase": state.boss_phase + 1 if state.teams is not None else None,
         "prize": state.prize,
+        "prize_won": _prize_won(state),  # the prize card when the partners won (engine.outcome)
     }
     outs = {o.seat: o for o in state.outs}
     for seat, side in enumerate(state.sides):
