@@ -317,7 +317,7 @@ def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: in
 
 
 def _seat_value(state: AlleyState, s: int, prep: Prepared) -> float:
-    cap = state.caps[s] if state.teams is not None else 0  # a boss's Morale runs on its own scale
+    cap = state.caps[s] if state.boss >= 0 else 0  # a Turf Defense boss's Morale runs on its own scale
     return side_value(state, s, threat(state, s), prep, cap) + attack_potential(state, s)
 
 

@@ -469,7 +469,7 @@ def boss_phase(state: AlleyState) -> None:
 
 def gain_morale(state: AlleyState, seat: int, amount: int, cause: str = "") -> int:
     side = state.sides[seat]
-    room = (state.pool.consts.morale_cap if state.teams is None else state.caps[seat]) - side.morale
+    room = (state.pool.consts.morale_cap if state.boss < 0 else state.caps[seat]) - side.morale
     gained = min(amount, room)
     if gained > 0 and not side.out:
         side.morale += gained

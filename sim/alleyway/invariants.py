@@ -16,11 +16,10 @@ def check_invariants(state: AlleyState) -> list[str]:
     uids: set[int] = set()
     seen: Counter = Counter()
     brought: Counter = Counter()
-    teams = state.teams
     for seat, side in enumerate(state.sides):
         p = f"p{seat}"
         brought.update(side.cards)
-        cap = consts.morale_cap if teams is None else state.caps[seat]  # a Turf Defense boss has its own
+        cap = consts.morale_cap if state.boss < 0 else state.caps[seat]  # a Turf Defense boss has its own
         if not 0 <= side.morale <= cap:
             problems.append(f"{p} Morale {side.morale} outside 0..{cap}")
         if side.authority < 0:
@@ -82,7 +81,7 @@ def check_invariants(state: AlleyState) -> list[str]:
             fresh = kept  # no card gives one: they stay nothing
         if kept != fresh:
             problems.append(f"cost discounts out of date: {kept}, recomputed {fresh}")
-    if teams is not None:
+    if state.boss >= 0:
         problems += _turf_problems(state)
     if seen != brought:
         extra, missing = seen - brought, brought - seen
