@@ -12,6 +12,7 @@ from pathlib import Path
 from reports import db
 from sim.core.decks import compile_decks
 from sim.core.match import play_match
+from sim.core.seating import Seating
 from sim.registry import engine as get_engine
 from workbench import games
 from workbench.runspec import RunSpec
@@ -72,10 +73,18 @@ def _duel(spec_json: dict, match_no: int):
         slots = spec.seat_slots(pairing, rotation)
     compiled = [every[s] for s in slots]
     pilots = [spec.pilots[s] for s in slots]
+    names = [spec.decks[s] for s in slots]
+    seating = None
+    if spec.mode == "turf":  # the engine adds the boss's seat, as the farm played it (chunk.play_turf)
+        from workbench.chunk import TURF_TEAMS
+
+        seating = Seating("turf", teams=TURF_TEAMS, boss=spec.boss_of(pairing))
+        pilots.append(spec.boss_pilot)
+        names.append(f"boss:{seating.boss}")
     watcher = BoardWatcher(engine)
     result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=watcher,
-                        pilot_salt=spec.pilot_salt)
-    out = {"seed": seed, "game": spec.game, "rules": spec.rules, "decks": [spec.decks[s] for s in slots],
+                        pilot_salt=spec.pilot_salt, seating=seating)
+    out = {"seed": seed, "game": spec.game, "rules": spec.rules, "decks": names,
            "pilots": pilots, **timeline(engine, pool, ruleset, result, watcher.boards)}
     return out, ruleset
 

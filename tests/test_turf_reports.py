@@ -1,0 +1,129 @@
+"""Turf Defense through the workbench: the run spec (every partner pair against each boss, the
+boss's seat added), what the store holds (teams, the boss's deck, the outcome with phase, Morale
+and prize), the boss report against the stored rows, its page, exports, the HTML report, the
+CLI's checks, and a replay."""
+from __future__ import annotations
+
+import csv
+import json
+
+import duckdb
+import polars as pl
+import pytest
+
+from reports import turf
+from tests.conftest import run_cli
+from workbench.runspec import RunSpec
+
+DECKS = "cinder-wildfire,marlows-crew,graves-garrison"
+
+
+def test_turf_pairings_put_every_partner_pair_against_each_boss():
+    spec = RunSpec(game="alleyway", rules="base", decks=list("abc"), pilots=["random"], matches=4, mode="turf",
+                   bosses=["x", "y"], boss_pilot="greedy")
+    assert spec.matches_total == 3 * 2 * 4
+    assert [spec.boss_of(p) for p in range(len(spec.pairings))] == ["x"] * 3 + ["y"] * 3
+    assert spec.seat_slots(0, 1) == [1, 0]  # the partners swap seats from seed to seed
+    assert RunSpec.from_json(spec.to_json()) == spec
+    assert "bosses" not in RunSpec(game="alleyway", rules="base", decks=list("ab"), pilots=["g"], matches=2).to_json()
+
+
+@pytest.fixture(scope="module")
+def turf_store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("turf") / "t.duckdb"
+    res = run_cli("simulate", "alleyway", "--mode", "turf", "--decks", DECKS, "--matches", "4", "--pilots", "random",
+                  "--workers", "1", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "Turf Defense against" in res.stderr
+    return path
+
+
+def read(path, sql: str) -> pl.DataFrame:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.sql(sql).pl()
+    finally:
+        con.close()
+
+
+def test_a_turf_run_stores_teams_the_boss_seat_and_the_outcome(turf_store):
+    from cardsdb.loader import load_ruleset
+
+    bosses = load_ruleset("alleyway", "base")[1].bosses
+    runs = read(turf_store, "SELECT mode, kind, matches_done FROM runs")
+    assert runs.row(0) == ("turf", "turf", 3 * len(bosses) * 4)
+    seats = read(turf_store, "SELECT * FROM match_seats ORDER BY match_no, seat")
+    assert seats.group_by("match_no").agg(pl.col("team"))["team"].to_list() == [[0, 0, 1]] * runs["matches_done"][0]
+    assert set(seats.filter(pl.col("team") == 1)["deck"]) == {f"boss:{b}" for b in bosses}
+    matches = read(turf_store, "SELECT m.outcome, b.result FROM matches m JOIN match_seats b "
+                               "USING (run_id, match_no) WHERE b.team = 1")
+    for outcome, boss_result in matches.iter_rows():
+        o = json.loads(outcome)
+        assert o["boss"] in bosses and o["phase"] >= 1 and 0 <= o["boss_morale"] <= o["boss_morale_max"]
+        assert (o["prize"] is not None) == (boss_result == "loss")  # the prize is paid by a win only
+        if o["prize"] is not None:
+            assert o["prize"] == bosses[o["boss"]].prize
+    # the partners share the result: both win when the boss is beaten, the one who fell too
+    shared = read(turf_store, "SELECT match_no, list(DISTINCT result) AS r FROM match_seats WHERE team = 0 GROUP BY 1")
+    assert all(len(r) == 1 for r in shared["r"])
+
+
+def test_the_boss_report_matches_the_stored_matches(turf_store):
+    bosses = turf.turf_bosses(turf_store, [1])
+    stored = read(turf_store, """SELECT json_extract_string(m.outcome, '$.boss') AS boss, b.result = 'loss' AS cleared
+                                 FROM matches m JOIN match_seats b USING (run_id, match_no) WHERE b.team = 1""")
+    for r in bosses.iter_rows(named=True):
+        mine = stored.filter(pl.col("boss") == r["boss"])
+        assert (r["matches"], r["clears"]) == (mine.height, mine["cleared"].sum()) == (r["matches"], r["clears"])
+        assert r["matches"] == 12 and r["clear_rate_lo"] <= r["clear_rate"] <= r["clear_rate_hi"]
+    pairs = turf.turf_pairs(turf_store, [1])
+    assert pairs["matches"].sum() == bosses["matches"].sum() and set(pairs["matches"]) == {4}
+    falls = turf.turf_first_falls(turf_store, [1])
+    assert set(falls["deck"]) == set(DECKS.split(","))
+    assert (falls["falls_first"] <= falls["partner_outs"]).all()
+
+
+def test_turf_exports_page_and_html(turf_store, monkeypatch, tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    for name in ("turf_bosses", "turf_pairs", "turf_first_falls"):
+        out = tmp_path / f"{name}.csv"
+        res = run_cli("export", name, "--db", str(turf_store), "--csv", str(out))
+        assert res.returncode == 0, res.stderr
+        with open(out, newline="") as fh:
+            assert list(csv.DictReader(fh)), name
+    monkeypatch.setenv("WORKBENCH_DB", str(turf_store))
+    at = AppTest.from_string("from reports.pages.turf import render\nrender()", default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert [h.value for h in at.subheader] == ["Bosses: clear rate", "Clear rate by partner pair",
+                                               "Which partner falls first"]
+    html = tmp_path / "r.html"
+    res = run_cli("report", "1", "--db", str(turf_store), "--html", str(html))
+    assert res.returncode == 0, res.stderr
+    assert "Turf Defense: bosses" in html.read_text()
+
+
+def test_a_turf_match_replays_as_stored(turf_store):
+    from workbench.replay import replay_match
+
+    for match_no in (0, 5):
+        out = replay_match(turf_store, 1, match_no)
+        assert out["consistent"], out["stored"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--boss", "nobody"], "unknown boss 'nobody'"),
+    (["--boss-pilot", "wizard"], "--boss-pilot"),
+    (["--seats", "3"], "Turf Defense has two partners"),
+])
+def test_bad_turf_input_is_one_line(tmp_path, args, words):
+    res = run_cli("simulate", "alleyway", "--mode", "turf", *args, "--matches", "2", "--db",
+                  str(tmp_path / "t.duckdb"), "--quiet")
+    assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr, res.stderr
+    assert not (tmp_path / "t.duckdb").exists()
+
+
+def test_boss_options_outside_turf_are_refused(tmp_path):
+    res = run_cli("simulate", "alleyway", "--boss", "the-house", "--matches", "2", "--db", str(tmp_path / "t.duckdb"))
+    assert res.returncode == 2 and "for --mode turf" in res.stderr
