@@ -90,7 +90,7 @@ def turf_state(pool: Pool, decks: list, seed: int, log: bool, seating: Seating) 
 
 
 class AlleyWayEngine(EngineDefaults):
-    modes = ("duel", "ffa", "series")
+    modes = ("duel", "ffa", "series", "turf")
     name = "alleyway"
     kinds = KINDS
 
