@@ -47,4 +47,5 @@ def test_bench_measures_alleyway_over_its_starter_decks():
     assert res.returncode == 0, res.stderr
     assert "measured alleyway duel random" in res.stdout and "match errors" not in res.stdout
     assert "measured alleyway ffa (4 seats) greedy" in res.stdout  # every mode the game has
-    assert res.stdout.count("│ alleyway │") == 4
+    assert "measured alleyway turf (2 + boss) random" in res.stdout
+    assert res.stdout.count("│ alleyway │") == 8  # duel, ffa, series, turf x random, greedy
