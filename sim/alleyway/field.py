@@ -50,19 +50,38 @@ def def_of(state: AlleyState, u: Unit) -> int:
 def update_auras(state: AlleyState) -> None:
     """Static ATK/DEF changes from every source that works now: active characters, face-up
     Continuous cards and Dormant leaders. A "friendly" aura counts for its own seat, any other
-    for every other seat. (Run after most moves in lookahead, so it reads the pool's table of
-    auras by card and sums per seat instead of calling a helper per source.)"""
+    for every other seat; with teams (Turf Defense) for every seat of another team only (never a
+    partner's: "your partner's cards can't be targeted by yours"), and the boss's phase adds its
+    ATK and DEF to the boss's side. (Run after most moves in lookahead, so it reads the pool's
+    table of auras by card and sums per seat instead of calling a helper per source.)"""
     state.auras_stale = False
-    if state.teams is not None:
-        _team_auras(state)
+    teams = state.teams
+    if teams is None and not state.pool.has_aura:
         return
+    own, others = _aura_sums(state)
+    for seat, side in enumerate(state.sides):
+        atk, df = own[seat]
+        for s, (o_atk, o_df) in enumerate(others):
+            if (s != seat) if teams is None else (teams[s] != teams[seat]):
+                atk += o_atk
+                df += o_df
+        if teams is not None and seat == state.boss:
+            boss, phase = state.boss_def, state.boss_phase
+            atk += boss.atk[phase]
+            df += boss.df[phase]
+        side.aura_atk, side.aura_def = atk, df
+
+
+def _aura_sums(state: AlleyState) -> tuple[list, list]:
+    """Per seat still playing: what its friendly auras give itself, and what its other auras give
+    the seats they reach (all zero in a pool without auras)."""
     pool = state.pool
-    if not pool.has_aura:
-        return
-    aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
     sides = state.sides
     own = [[0, 0] for _ in sides]      # what each seat's friendly auras give itself
-    others = [[0, 0] for _ in sides]   # what each seat's other auras give every other seat
+    others = [[0, 0] for _ in sides]   # what each seat's other auras give every seat they reach
+    if not pool.has_aura:
+        return own, others
+    aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
     for seat, side in enumerate(sides):
         if side.out:
             continue
@@ -77,49 +96,7 @@ def update_auras(state: AlleyState) -> None:
                 total = own[seat] if who == "friendly" else others[seat]
                 total[0] += atk
                 total[1] += df
-    for seat, side in enumerate(sides):
-        atk, df = own[seat]
-        for s, (o_atk, o_df) in enumerate(others):
-            if s != seat:
-                atk += o_atk
-                df += o_df
-        side.aura_atk, side.aura_def = atk, df
-
-
-def _team_auras(state: AlleyState) -> None:
-    """``update_auras`` with teams (Turf Defense): a "friendly" aura counts for its own seat, any
-    other for every seat of another team (never a partner's: "your partner's cards can't be
-    targeted by yours"); the boss's phase adds its ATK and DEF to the boss's side."""
-    pool = state.pool
-    sides, teams = state.sides, state.teams
-    own = [[0, 0] for _ in sides]
-    others = [[0, 0] for _ in sides]
-    if pool.has_aura:
-        aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
-        for seat, side in enumerate(sides):
-            if side.out:
-                continue
-            auras = [aura_of[u.card] for u in side.lanes if u is not None and u.active]
-            auras += [aura_of[b.card] for b in side.back if b is not None and b.face_up]
-            if side.leader >= 0 and side.leader_state == DORMANT:
-                auras.append(dormant_aura_of[side.leader])
-            for aura in auras:
-                if aura:
-                    atk, df, who = aura
-                    total = own[seat] if who == "friendly" else others[seat]
-                    total[0] += atk
-                    total[1] += df
-    for seat, side in enumerate(sides):
-        atk, df = own[seat]
-        for s, (o_atk, o_df) in enumerate(others):
-            if teams[s] != teams[seat]:
-                atk += o_atk
-                df += o_df
-        if seat == state.boss:
-            boss, phase = state.boss_def, state.boss_phase
-            atk += boss.atk[phase]
-            df += boss.df[phase]
-        side.aura_atk, side.aura_def = atk, df
+    return own, others
 
 
 # Cost discounts are kept per seat (``state.discounts``, by pool.COST_KINDS) and recomputed only
