@@ -131,6 +131,38 @@ def page_header(title: str) -> Path | None:
     return path if store_ready(path) else None
 
 
+def mode_page(title: str, read_runs, label, no_runs: str, help: dict[str, str], key: str,
+              tables: tuple[str, ...] = ("runs",), pick: str | None = None,
+              unit: str = "matches") -> tuple[str, pl.DataFrame, list[int]] | None:
+    """The start every mode's page shares (Free-for-all, Series, Turf Defense): title, store line,
+    the friendly empty states, the sidebar's choice of that mode's runs (``read_runs(path)``,
+    each labelled by ``label(row)``) and the glossary. (path, runs, chosen run ids), or None
+    when there is nothing to show."""
+    st.title(title)
+    path = db_path()
+    st.caption(f"Store: `{path}`")
+    if not path.exists():
+        st.info(f"No database at `{path}` yet. " + no_runs)
+        return None
+    try:
+        runs = read_runs(str(path)) if db.has_tables(path, *tables) else None
+    except db.StoreError as exc:
+        st.warning(str(exc))
+        return None
+    if runs is None or runs.is_empty():
+        st.info(no_runs)
+        return None
+    labels = {r["run_id"]: label(r) for r in runs.iter_rows(named=True)}
+    ids = list(labels)
+    run_ids = st.sidebar.multiselect(f"{title} runs", ids, default=ids[:1], format_func=labels.get,
+                                     help=f"the runs whose {unit} are counted; several are pooled", key=key)
+    glossary(help)
+    if not run_ids:
+        st.info(f"Pick at least one {pick or title} run in the sidebar.")
+        return None
+    return str(path), runs, run_ids
+
+
 def page_start(title: str) -> tuple[Path, pl.DataFrame, list[int]] | None:
     """The page header and the run filters every page starts with; None when there is nothing
     to show."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from reports import db
 from reports import ffa as metrics
-from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
 
 NO_RUNS = ("No free-for-all runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode ffa --seats 4 --matches 200`")
@@ -35,29 +34,12 @@ def _read(fn: str, path: str, *args):
 
 
 def render() -> None:
-    st.title("Free-for-all")
-    path = db_path()
-    st.caption(f"Store: `{path}`")
-    if not path.exists():
-        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+    start = mode_page("Free-for-all", lambda p: _read("runs", p), lambda r: (
+        f"run {r['run_id']}: {r['game']} {r['seats']}-seat ({r['rules_version']}, {r['pilots']}, "
+        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "ffa-runs", pick="free-for-all")
+    if start is None:
         return
-    try:
-        runs = _read("runs", str(path)) if db.has_tables(path, "runs") else None
-    except db.StoreError as exc:
-        st.warning(str(exc))
-        return
-    if runs is None or runs.is_empty():
-        st.info(NO_RUNS)
-        return
-    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} {r['seats']}-seat ({r['rules_version']}, "
-              f"{r['pilots']}, {r['matches_done']} matches, {r['status']})" for r in runs.iter_rows(named=True)}
-    ids = list(labels)
-    run_ids = st.sidebar.multiselect("Free-for-all runs", ids, default=ids[:1], format_func=labels.get,
-                                     help="the runs whose matches are counted; several are pooled", key="ffa-runs")
-    glossary(HELP)
-    if not run_ids:
-        st.info("Pick at least one free-for-all run in the sidebar.")
-        return
+    path, runs, run_ids = start
     pilots = ", ".join(sorted({p for r in runs.filter(runs["run_id"].is_in(run_ids)).iter_rows(named=True)
                                for p in r["pilots"].split(",")}))
     st.caption(f"Pilots: {pilots}. Every figure here is a fact about these pilots' play.")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from reports import db
 from reports import series as metrics
-from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
 
 NO_RUNS = ("No series runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode series --matches 100`  (100 best-of-3 series per pairing)")
@@ -27,29 +26,12 @@ def _read(fn: str, path: str, *args):
 
 
 def render() -> None:
-    st.title("Series")
-    path = db_path()
-    st.caption(f"Store: `{path}`")
-    if not path.exists():
-        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+    start = mode_page("Series", lambda p: _read("runs", p), lambda r: (
+        f"run {r['run_id']}: {r['game']} ({r['rules_version']}, {r['pilots']}, {r['series_done']} series, "
+        f"{r['status']})"), NO_RUNS, HELP, "series-runs", tables=("runs", "series"), pick="series", unit="series")
+    if start is None:
         return
-    try:
-        runs = _read("runs", str(path)) if db.has_tables(path, "runs", "series") else None
-    except db.StoreError as exc:
-        st.warning(str(exc))
-        return
-    if runs is None or runs.is_empty():
-        st.info(NO_RUNS)
-        return
-    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} ({r['rules_version']}, {r['pilots']}, "
-              f"{r['series_done']} series, {r['status']})" for r in runs.iter_rows(named=True)}
-    ids = list(labels)
-    run_ids = st.sidebar.multiselect("Series runs", ids, default=ids[:1], format_func=labels.get,
-                                     help="the runs whose series are counted; several are pooled", key="series-runs")
-    glossary(HELP)
-    if not run_ids:
-        st.info("Pick at least one series run in the sidebar.")
-        return
+    path, _runs, run_ids = start
     decks = _read("decks", str(path), run_ids)
     st.subheader("Decks: series against single games")
     if decks.is_empty():

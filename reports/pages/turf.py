@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from reports import db
 from reports import turf as metrics
-from reports.pages.common import count, db_path, glossary, pct, percent, rate_bars, table_with_download
+from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
 
 NO_RUNS = ("No Turf Defense runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode turf --matches 20`  (every pair of starter decks against every boss)")
@@ -29,29 +28,12 @@ def _read(fn: str, path: str, *args):
 
 
 def render() -> None:
-    st.title("Turf Defense")
-    path = db_path()
-    st.caption(f"Store: `{path}`")
-    if not path.exists():
-        st.info(f"No database at `{path}` yet. " + NO_RUNS)
+    start = mode_page("Turf Defense", lambda p: _read("runs", p), lambda r: (
+        f"run {r['run_id']}: {r['game']} ({r['rules_version']}, partners {r['pilots']}, boss {r['boss_pilot']}, "
+        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "turf-runs")
+    if start is None:
         return
-    try:
-        runs = _read("runs", str(path)) if db.has_tables(path, "runs") else None
-    except db.StoreError as exc:
-        st.warning(str(exc))
-        return
-    if runs is None or runs.is_empty():
-        st.info(NO_RUNS)
-        return
-    labels = {r["run_id"]: f"run {r['run_id']}: {r['game']} ({r['rules_version']}, partners {r['pilots']}, boss "
-              f"{r['boss_pilot']}, {r['matches_done']} matches, {r['status']})" for r in runs.iter_rows(named=True)}
-    ids = list(labels)
-    run_ids = st.sidebar.multiselect("Turf Defense runs", ids, default=ids[:1], format_func=labels.get,
-                                     help="the runs whose matches are counted; several are pooled", key="turf-runs")
-    glossary(HELP)
-    if not run_ids:
-        st.info("Pick at least one Turf Defense run in the sidebar.")
-        return
+    path, _runs, run_ids = start
     bosses = _read("bosses", str(path), run_ids)
     st.subheader("Bosses: clear rate")
     if bosses.is_empty():
