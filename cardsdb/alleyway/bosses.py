@@ -41,6 +41,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from cardsdb.alleyway.hideout import hideout_problems
 from cardsdb.models import SLUG, Strict
 
 BOSS_MAX_COPIES = 6   # copies of one card a boss deck may hold
@@ -142,17 +143,7 @@ def check_boss(boss: Boss, cards: dict, consts) -> list[tuple[str | None, str, s
             problems.append((card_id, "deck.cards", f"level {card.level} Strivers wait in the Hideout"))
     if not consts.deck_min <= total <= BOSS_MAX_CARDS:
         problems.append((None, "deck.cards", f"{total} cards, a boss deck has {consts.deck_min} to {BOSS_MAX_CARDS}"))
-    lower = {c.promotes_to: c.id for c in cards.values() if c.promotes_to}
-    for card_id, count in boss.deck.hideout.items():
-        card = known(card_id, count, "deck.hideout")
-        if card is None:
-            continue
-        if card.subtype != "striver" or (card.level or 1) < 2:
-            problems.append((card_id, "deck.hideout", "the Hideout holds the higher levels of Strivers only"))
-            continue
-        below = lower.get(card_id)
-        if below is None or (below not in boss.deck.cards and below not in boss.deck.hideout):
-            problems.append((card_id, "deck.hideout", "its lower level is in neither the deck nor the Hideout"))
+    hideout_problems(boss.deck.hideout, boss.deck.cards, cards, known, "deck.hideout", problems)
     prize = cards.get(boss.prize)
     if prize is None:
         problems.append((boss.prize, "prize", "unknown card in this rules version"))

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, model_validator
 
 from cardsdb.alleyway.bosses import Boss, check_boss
+from cardsdb.alleyway.hideout import hideout_problems
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Strict
 
 CLANS = ("arsonists", "militia", "underworld", "wildcard", "nebula", "pirates", "neutral")
@@ -763,17 +764,7 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
             problems.append((card_id, "cards", f"level {card.level} Strivers wait in the Hideout, not the deck"))
     if not consts.deck_min <= total <= consts.deck_max:
         problems.append((None, "cards", f"{total} cards, a deck has {consts.deck_min} to {consts.deck_max}"))
-    lower = {c.promotes_to: c.id for c in cards.values() if c.promotes_to}
-    for card_id, count in deck.hideout.items():
-        card = known(card_id, count, "hideout")
-        if card is None:
-            continue
-        if card.subtype != "striver" or (card.level or 1) < 2:
-            problems.append((card_id, "hideout", "the Hideout holds the higher levels of Strivers only"))
-            continue
-        below = lower.get(card_id)
-        if below is None or (below not in deck.cards and below not in deck.hideout):
-            problems.append((card_id, "hideout", "its lower level is in neither the deck nor the Hideout"))
+    hideout_problems(deck.hideout, deck.cards, cards, known, "hideout", problems)
     for card_id in list(deck.cards) + list(deck.hideout):
         card = cards.get(card_id)
         if card is not None and card.promotes_to and card.promotes_to not in cards:
