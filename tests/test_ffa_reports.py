@@ -9,7 +9,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from reports import ffa
+from reports import db, ffa
 from tests.conftest import run_cli
 
 DECKS = "archon-star-fleet,cinder-wildfire,graves-garrison,marlows-crew,veyr-bone-court"
@@ -28,11 +28,7 @@ def ffa_store(tmp_path_factory):
 
 
 def seats(path) -> pl.DataFrame:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return con.sql("SELECT * FROM match_seats WHERE run_id = 1").pl()
-    finally:
-        con.close()
+    return db.query(path, "SELECT * FROM match_seats WHERE run_id = 1")
 
 
 def test_ffa_runs_lists_only_the_free_for_all_run(ffa_store):
@@ -86,8 +82,6 @@ def test_who_put_whom_out_counts_every_seat_that_went_out(ffa_store):
 
 
 def test_targets_come_from_the_attacks_and_opponent_choices_of_the_event_log(ffa_store):
-    from reports import db
-
     targets = ffa.ffa_targets(ffa_store, [1])
     attacks = db.query(ffa_store, """SELECT count(*) AS n FROM events WHERE run_id = 1 AND kind = 'attack'
                                      AND regexp_extract(detail, '^p(\\d+)', 1) <> CAST(seat AS VARCHAR)""")["n"][0]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import csv
 
-import duckdb
 import polars as pl
 import pytest
 
 from cardsdb.alleyway.schema import Constants
+from reports import db
 from sim.core.series import game_seed, next_first, over, rank_points, tally
 from tests.conftest import run_cli
 
@@ -49,20 +49,12 @@ def series_store(tmp_path_factory):
     return path
 
 
-def read(path, sql: str) -> pl.DataFrame:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return con.sql(sql).pl()
-    finally:
-        con.close()
-
-
 def test_a_series_run_stores_each_series_and_its_games(series_store):
-    series = read(series_store, "SELECT * FROM series WHERE run_id = 1 ORDER BY series_no")
-    assert read(series_store, "SELECT mode, kind, matches_done FROM runs WHERE run_id = 1").row(0) == ("series", "series", 36)
+    series = db.query(series_store, "SELECT * FROM series WHERE run_id = 1 ORDER BY series_no")
+    assert db.query(series_store, "SELECT mode, kind, matches_done FROM runs WHERE run_id = 1").row(0) == ("series", "series", 36)
     assert series.height == 36 and set(series["games"]) <= {2, 3}
     assert {"2-0", "0-2"} & set(series["score"]) and {"2-1", "1-2"} & set(series["score"])  # both kinds happen
-    games = read(series_store, """SELECT m.series_no, m.game_no, m.match_no, m.winner_deck, s.deck AS first_deck
+    games = db.query(series_store, """SELECT m.series_no, m.game_no, m.match_no, m.winner_deck, s.deck AS first_deck
                                   FROM matches m JOIN match_seats s USING (run_id, match_no)
                                   WHERE m.run_id = 1 AND s.seat = 0 ORDER BY m.match_no""")
     assert games.height == series["games"].sum()
@@ -80,16 +72,16 @@ def test_a_series_run_stores_each_series_and_its_games(series_store):
 
 
 def test_game_one_of_each_series_is_the_duel_on_the_same_seed(series_store):
-    first = read(series_store, """SELECT series_no AS n, seed, winner_deck, turns FROM matches
+    first = db.query(series_store, """SELECT series_no AS n, seed, winner_deck, turns FROM matches
                                   WHERE run_id = 1 AND game_no = 1 ORDER BY n""")
-    duel = read(series_store, "SELECT match_no AS n, seed, winner_deck, turns FROM matches WHERE run_id = 2 ORDER BY n")
+    duel = db.query(series_store, "SELECT match_no AS n, seed, winner_deck, turns FROM matches WHERE run_id = 2 ORDER BY n")
     assert first.equals(duel)
 
 
 def test_a_later_game_of_a_series_replays_as_stored(series_store):
     from workbench.replay import replay_match
 
-    third = read(series_store, "SELECT match_no FROM matches WHERE run_id = 1 AND game_no = 3 LIMIT 1")["match_no"][0]
+    third = db.query(series_store, "SELECT match_no FROM matches WHERE run_id = 1 AND game_no = 3 LIMIT 1")["match_no"][0]
     for match_no in (1, int(third)):
         out = replay_match(series_store, 1, match_no)
         assert out["consistent"], out["stored"]
@@ -100,7 +92,7 @@ def test_series_figures_and_exports(series_store, tmp_path):
 
     decks = series.series_decks(series_store, [1])
     assert decks["series"].sum() == 2 * 36 and set(decks["deck"]) == set(DECKS.split(","))
-    stored = read(series_store, "SELECT * FROM series WHERE run_id = 1")
+    stored = db.query(series_store, "SELECT * FROM series WHERE run_id = 1")
     for r in decks.iter_rows(named=True):
         as_a = stored.filter(pl.col("deck_a") == r["deck"])
         as_b = stored.filter(pl.col("deck_b") == r["deck"])

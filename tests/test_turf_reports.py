@@ -7,11 +7,10 @@ from __future__ import annotations
 import csv
 import json
 
-import duckdb
 import polars as pl
 import pytest
 
-from reports import turf
+from reports import db, turf
 from tests.conftest import run_cli
 from workbench.runspec import RunSpec
 
@@ -38,24 +37,16 @@ def turf_store(tmp_path_factory):
     return path
 
 
-def read(path, sql: str) -> pl.DataFrame:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return con.sql(sql).pl()
-    finally:
-        con.close()
-
-
 def test_a_turf_run_stores_teams_the_boss_seat_and_the_outcome(turf_store):
     from cardsdb.loader import load_ruleset
 
     bosses = load_ruleset("alleyway", "base")[1].bosses
-    runs = read(turf_store, "SELECT mode, kind, matches_done FROM runs")
+    runs = db.query(turf_store, "SELECT mode, kind, matches_done FROM runs")
     assert runs.row(0) == ("turf", "turf", 3 * len(bosses) * 4)
-    seats = read(turf_store, "SELECT * FROM match_seats ORDER BY match_no, seat")
+    seats = db.query(turf_store, "SELECT * FROM match_seats ORDER BY match_no, seat")
     assert seats.group_by("match_no").agg(pl.col("team"))["team"].to_list() == [[0, 0, 1]] * runs["matches_done"][0]
     assert set(seats.filter(pl.col("team") == 1)["deck"]) == {f"boss:{b}" for b in bosses}
-    matches = read(turf_store, "SELECT m.outcome, b.result FROM matches m JOIN match_seats b "
+    matches = db.query(turf_store, "SELECT m.outcome, b.result FROM matches m JOIN match_seats b "
                                "USING (run_id, match_no) WHERE b.team = 1")
     for outcome, boss_result in matches.iter_rows():
         o = json.loads(outcome)
@@ -64,13 +55,13 @@ def test_a_turf_run_stores_teams_the_boss_seat_and_the_outcome(turf_store):
         if o["prize"] is not None:
             assert o["prize"] == bosses[o["boss"]].prize
     # the partners share the result: both win when the boss is beaten, the one who fell too
-    shared = read(turf_store, "SELECT match_no, list(DISTINCT result) AS r FROM match_seats WHERE team = 0 GROUP BY 1")
+    shared = db.query(turf_store, "SELECT match_no, list(DISTINCT result) AS r FROM match_seats WHERE team = 0 GROUP BY 1")
     assert all(len(r) == 1 for r in shared["r"])
 
 
 def test_the_boss_report_matches_the_stored_matches(turf_store):
     bosses = turf.turf_bosses(turf_store, [1])
-    stored = read(turf_store, """SELECT json_extract_string(m.outcome, '$.boss') AS boss, b.result = 'loss' AS cleared
+    stored = db.query(turf_store, """SELECT json_extract_string(m.outcome, '$.boss') AS boss, b.result = 'loss' AS cleared
                                  FROM matches m JOIN match_seats b USING (run_id, match_no) WHERE b.team = 1""")
     for r in bosses.iter_rows(named=True):
         mine = stored.filter(pl.col("boss") == r["boss"])
