@@ -8,13 +8,13 @@ check that a diff points at that card, and that an A/A comparison points at none
 """
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from cardsdb.registry import DATA_ROOT
+from cardsdb.workspace import copy_game
 
 PLANTED_VERSION = "planted"
 
@@ -35,11 +35,11 @@ def planted(game: str) -> Planted:
 
 def planted_data(game: str, target: Path) -> Path:
     """A copy of the game's data under ``target`` with the planted version added; returns the
-    data folder to pass as ``WORKBENCH_DATA_DIR`` (or ``data_dir``)."""
+    data folder to pass as ``WORKBENCH_DATA`` (or ``data_dir``)."""
     plant = planted(game)
     folder = Path(target) / game
     if not folder.exists():
-        shutil.copytree(DATA_ROOT / game, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+        copy_game(game, folder)
     rules = {"version": PLANTED_VERSION, "extends": "base", "patch": {plant.card: plant.patch}}
     (folder / "rules" / f"{PLANTED_VERSION}.yaml").write_text(yaml.safe_dump(rules, sort_keys=False), encoding="utf-8")
     return Path(target)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,9 @@ from pydantic import ValidationError
 from cardsdb.bounds import max_number, number_problem
 from cardsdb.errors import DataError, DataErrors, from_validation
 from cardsdb.models import RulesFile, ScenarioFile
-from cardsdb.registry import DATA_ROOT, GAMES
+from cardsdb.registry import GAMES
 from cardsdb.registry import schema as game_schema
+from cardsdb.workspace import data_root, is_shipped
 from cardsdb.yamlfile import read_yaml
 
 
@@ -72,8 +72,11 @@ class Ruleset:
 def game_root(game: str, data_dir: str | Path | None = None) -> Path:
     if game not in GAMES:
         raise DataError(None, f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    base = Path(data_dir or os.environ.get("WORKBENCH_DATA_DIR") or DATA_ROOT)
-    return base / game
+    root = data_root(data_dir) / game
+    if not root.is_dir() and not is_shipped(root.parent) and root.parent.is_dir():
+        raise DataError(root.parent, f"this data folder has no {game} folder (add it with: workbench init "
+                        f"{_rel(root.parent)} --game {game})")
+    return root
 
 
 def _rel(path: Path) -> str:

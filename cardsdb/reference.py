@@ -20,12 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardsdb.errors import DataError
-from cardsdb.registry import DATA_ROOT
+from cardsdb.workspace import data_root
 from cardsdb.yamlfile import read_yaml
 
 
 def reference_file(game: str, root: Path | None = None) -> Path:
-    return (root or DATA_ROOT) / game / "reference.yaml"
+    return data_root(root) / game / "reference.yaml"
 
 
 def reference_ids(game: str, root: Path | None = None) -> list[str]:

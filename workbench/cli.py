@@ -71,6 +71,25 @@ def _chunk(help: str):
     return typer.Option(None, min=1, max=MAX_CHUNK, help=help)
 
 
+# one option object for every command that reads card data (typer reads it, never changes it)
+DATA_OPTION = typer.Option(None, "--data", "--data-dir", metavar="DIR",
+                           help="card data folder made by `workbench init` (default: $WORKBENCH_DATA, else the "
+                           "shipped data)")
+
+
+def _use_data(folder: Optional[Path]) -> None:
+    """Read card data from ``folder`` for the rest of this command: set WORKBENCH_DATA, which
+    the loaders read (cardsdb/workspace.py) and worker processes inherit. ``main`` puts the
+    variable back as it was when the command ends."""
+    import os
+
+    if folder is None:
+        return
+    if not folder.is_dir():
+        raise UserError(f"--data {folder}: no such folder (make one with: workbench init {folder})")
+    os.environ["WORKBENCH_DATA"] = str(folder.resolve())
+
+
 def _run_id(help: str):
     return typer.Option(None, min=1, max=MAX_RUN_ID, help=help)
 
@@ -105,8 +124,10 @@ def simulate(
     boss: Optional[str] = typer.Option(None, help=BOSS_HELP),
     boss_pilot: Optional[str] = typer.Option(None, help="who plays the boss in Turf Defense (default: the partners' "
                                              "first pilot)"),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
+    _use_data(data)
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate import simulate as run
 
@@ -133,8 +154,10 @@ def diff(
     mode: str = typer.Option("duel", help=MODE_HELP + "; a free-for-all or series diff compares the decks' "
                              "win share or series win rate"),
     seats: Optional[int] = typer.Option(None, help=SEATS_HELP),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
+    _use_data(data)
     from workbench.commands.diff import run_diff
 
     run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
@@ -161,8 +184,10 @@ def value(
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Measure what each card adds to its deck: twins with its copies replaced by a vanilla reference card."""
+    _use_data(data)
     from workbench.commands.value import run_value
 
     chosen = _ids(cards, "--cards")
@@ -186,8 +211,10 @@ def ladder(
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write ladder.csv and ladder_pairs.csv"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Rate pilots: a round robin of every pair over the field (Bradley-Terry ratings, pairwise win rates, cost)."""
+    _use_data(data)
     from sim.core.pilots import PILOTS
     from workbench.commands.ladder import run_ladder
 
@@ -209,8 +236,10 @@ def pilot_sensitivity(
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write pilot_sensitivity.csv and skill_premium.csv"),
     quiet: bool = typer.Option(False, help="no progress bar"),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """How much the pilot matters: the field under each pilot on the same seeds, the figures and conclusions that change."""
+    _use_data(data)
     from workbench.commands.pilot_sensitivity import run_pilot_sensitivity
 
     run_pilot_sensitivity(game, _split(pilots) or [], matches, _ids(decks, "--decks"), seed, rules, workers, db, quiet, csv,
@@ -227,8 +256,10 @@ def batch(
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     max_matches: Optional[int] = typer.Option(None, min=2, max=MAX_MATCHES,
                                               help="cap every suite's matches (a quick smoke run)"),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
+    _use_data(data)
     from workbench.batch.run import check_day, run_batch
 
     fired = run_batch(file, db, out, check_day(day), workers, check_cluster(cluster), max_matches, err)
@@ -253,8 +284,10 @@ def simulate_run(
     quiet: bool = typer.Option(False, help="no progress bar"),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     parts: Optional[str] = typer.Option(None, help=PARTS_HELP),
+    data: Optional[Path] = DATA_OPTION,
 ):
     """Play a batch of seeded campaign runs (Frontier Run) and store runs, nodes, rewards and fights."""
+    _use_data(data)
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate_run import simulate_run as run
 
@@ -309,8 +342,9 @@ def report(
 
 
 @cards_app.command("validate")
-def cards_validate(game: str, data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+def cards_validate(game: str, data_dir: Optional[Path] = DATA_OPTION):
     """Check every card, deck and rules version of a game."""
+    _use_data(data_dir)
     from workbench.commands.cards import validate
 
     validate(game, data_dir, out, err)
@@ -318,8 +352,9 @@ def cards_validate(game: str, data_dir: Optional[Path] = typer.Option(None, help
 
 @cards_app.command("export")
 def cards_export(game: str, rules: str = typer.Option("base"), csv: Path = typer.Option(..., help="CSV file"),
-                 data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+                 data_dir: Optional[Path] = DATA_OPTION):
     """Write a rules version's card table as CSV, for editing in a spreadsheet."""
+    _use_data(data_dir)
     from workbench.commands.cards import export_cards
 
     export_cards(game, rules, csv, data_dir, err)
@@ -328,16 +363,18 @@ def cards_export(game: str, rules: str = typer.Option("base"), csv: Path = typer
 @cards_app.command("import")
 def cards_import(file: Path, game: str = typer.Option(...), as_: str = typer.Option(..., "--as", help="new version"),
                  base: str = typer.Option("base", help="the version the sheet was exported from"),
-                 data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+                 data_dir: Optional[Path] = DATA_OPTION):
     """Turn an edited card sheet into a new rules version holding only the changes."""
+    _use_data(data_dir)
     from workbench.commands.cards import import_cards
 
     import_cards(file, game, as_, base, data_dir, err)
 
 
 @scenario_app.command("run")
-def scenario_run(files: List[Path], data_dir: Optional[Path] = typer.Option(None, help="card data folder")):
+def scenario_run(files: List[Path], data_dir: Optional[Path] = DATA_OPTION):
     """Play scenario files; exit 1 if an expectation fails."""
+    _use_data(data_dir)
     from workbench.commands.scenarios import run_files
 
     if not run_files(files, data_dir, out):
@@ -345,10 +382,21 @@ def scenario_run(files: List[Path], data_dir: Optional[Path] = typer.Option(None
 
 
 @app.command()
-def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501, min=1, max=65535)):
+def init(folder: Path = typer.Argument(..., help="the workspace folder to make (DIR/<game>/ per game)"),
+         game: Optional[str] = typer.Option(None, help="copy only these games, comma separated (default: all)")):
+    """Copy the shipped card data into a folder you own, to edit; then pass --data FOLDER (or set WORKBENCH_DATA)."""
+    from workbench.commands.workspace import init_folder
+
+    init_folder(folder, _ids(game, "--game"), out)
+
+
+@app.command()
+def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501, min=1, max=65535),
+              data: Optional[Path] = DATA_OPTION):
     """Open the dashboard on localhost."""
     from workbench.commands.dashboard import launch
 
+    _use_data(data)
     raise typer.Exit(launch(db, port))
 
 
@@ -435,8 +483,17 @@ def main(argv: Optional[list[str]] = None) -> None:
     """The command line (``argv``: the arguments after the program name, for tests). Every user
     mistake is one line and exit code 2; nothing else is printed. A store the command created
     and left empty (it failed before storing anything) is removed again."""
-    with unused_stores_removed():
-        _run(argv)
+    import os
+
+    data = os.environ.get("WORKBENCH_DATA")
+    try:
+        with unused_stores_removed():
+            _run(argv)
+    finally:  # --data set it for one command only (tests call main in one process)
+        if data is None:
+            os.environ.pop("WORKBENCH_DATA", None)
+        else:
+            os.environ["WORKBENCH_DATA"] = data
 
 
 def _run(argv: Optional[list[str]]) -> None:

@@ -347,7 +347,8 @@ ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_turn INTEGER;
 ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS series_no INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS game_no INTEGER;
-ALTER TABLE matches ADD COLUMN IF NOT EXISTS outcome VARCHAR;"""
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS outcome VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS data_dir VARCHAR;"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -417,9 +418,10 @@ class Store:
 
     # --- runs -------------------------------------------------------------------------------
     def create_run(self, spec: dict, spec_hash: str, card_rows: list[dict], chunks_target: int,
-                   code_version: str) -> int:
+                   code_version: str, data_dir: str | None = None) -> int:
         """A new run: a batch of duels, or of campaign runs (``spec["kind"] == "campaign"``,
-        whose ``matches_target`` counts campaign runs)."""
+        whose ``matches_target`` counts campaign runs). ``data_dir``: the card data folder it
+        was read from (its content is in the spec's rules and deck hashes)."""
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
@@ -429,12 +431,12 @@ class Store:
             con.execute(
                 """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
                    matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
-                   code_version, status, pid, created_at, updated_at, kind, mode)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)""",
+                   code_version, status, pid, created_at, updated_at, kind, mode, data_dir)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)""",
                 [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
                  ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
                  spec.get("swap", False), spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
-                 code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel")])
+                 code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel"), data_dir])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
         return run_id

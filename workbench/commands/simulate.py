@@ -9,6 +9,7 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from cardsdb.workspace import data_root
 from reports.db import StoreError
 from workbench import games, locks
 from workbench.errors import UserError
@@ -90,7 +91,7 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     check_total(f"{matches:,} {'series' if mode == 'series' else 'matches'} x {len(spec.pairings)} "
                 f"{'tables' if mode == 'ffa' else 'pairings'}",
                 spec.matches_total)
-    return spec, payload_for(spec, ruleset, decks)
+    return spec, {**payload_for(spec, ruleset, decks), "data_dir": str(data_root(data_dir).resolve())}
 
 
 def check_counts(units: int, seed: int, chunk_size: int | None, unit: str = "--matches") -> None:
@@ -111,7 +112,7 @@ def create(store: Store, spec, payload: dict) -> int:
 
     store.init()
     return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
-                            spec.n_chunks, code_version())
+                            spec.n_chunks, code_version(), payload.get("data_dir"))
 
 
 def find_done(store: Store, spec: RunSpec) -> int | None:

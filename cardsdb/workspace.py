@@ -1,0 +1,56 @@
+"""Where a game's data is read from, and a designer's own copy of it (a *workspace*).
+
+The shipped data lives inside the package (``cardsdb/<game>/``). A designer who wants to edit
+cards runs ``workbench init DIR``: the YAML of every game (or of one) is copied to ``DIR/<game>/``,
+and every command given ``--data DIR`` (or run with ``WORKBENCH_DATA=DIR`` set) reads from there.
+Only data is copied (cards, decks, rules versions, scenarios, bosses, campaign stages, the game's
+own YAML files); the Python that validates them stays in the package."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from cardsdb.errors import DataError
+from cardsdb.registry import DATA_ROOT, GAMES
+
+# WORKBENCH_DATA is the documented name; WORKBENCH_DATA_DIR is the older one, still read
+ENV_NAMES = ("WORKBENCH_DATA", "WORKBENCH_DATA_DIR")
+# sheriffs.yaml and calibration.yaml are read from the package (the schema and the planted-truth
+# calibration), so a copy would be edited in vain
+_NOT_DATA = shutil.ignore_patterns("*.py", "__pycache__", "*.pyc", "sheriffs.yaml", "calibration.yaml")
+
+
+def data_root(data_dir: str | Path | None = None) -> Path:
+    """The folder holding one sub-folder per game: ``data_dir`` when given, else the first
+    environment variable of ENV_NAMES that is set, else the shipped data."""
+    chosen = data_dir or next((os.environ[n] for n in ENV_NAMES if os.environ.get(n)), None)
+    return Path(chosen) if chosen else DATA_ROOT
+
+
+def is_shipped(root: Path) -> bool:
+    return Path(root).resolve() == DATA_ROOT.resolve()
+
+
+def copy_game(game: str, target: Path) -> Path:
+    """The shipped data of ``game`` copied to ``target`` (which must not exist yet)."""
+    shutil.copytree(DATA_ROOT / game, target, ignore=_NOT_DATA)
+    return target
+
+
+def init_workspace(folder: Path, games: list[str] | None = None) -> list[Path]:
+    """Copy the shipped data of ``games`` (default: every game) into ``folder``. A game folder
+    already there is refused before anything is copied: a workspace is never overwritten."""
+    chosen = games or list(GAMES)
+    for game in chosen:
+        if game not in GAMES:
+            raise DataError(None, f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise DataError(folder, "exists and is not a folder")
+    taken = [g for g in chosen if (folder / g).exists()]
+    if taken:
+        raise DataError(folder / taken[0], "already exists: a workspace is never overwritten "
+                        "(edit it, or choose another folder)")
+    folder.mkdir(parents=True, exist_ok=True)
+    return [copy_game(game, folder / game) for game in chosen]
