@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, series, turf, value
+from reports import campaign, costs, db, ffa, keywords, matchups, meta, series, turf, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -30,6 +30,7 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "win_rate_by_cost": costs.win_rate_by_cost,
     "matchups": matchups.matchups,
     "deck_field": matchups.deck_field,
+    "meta_mix": meta.meta_mix,
     "campaign_clear_rates": lambda p, f: campaign.clear_rates(p, f.runs or None),
     "campaign_reward_lift": lambda p, f: campaign.reward_lift(p, f.runs or None),
     "card_value": lambda p, f: value.card_values(p, f.game, f.versions, f.decks),

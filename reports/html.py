@@ -1,7 +1,8 @@
 """``workbench report``: one self-contained HTML file (plotly inline) with the headline findings
 first: the most over- and under-performing cards with intervals, the card values measured by
-``workbench value`` when there are any, keyword prices, cost-curve outliers, the matchup matrix,
-and a version diff when asked."""
+``workbench value`` when there are any, keyword prices, cost-curve outliers, the matchup matrix
+and the meta a rational field would play (its equilibrium mix of decks), and a version diff when
+asked."""
 from __future__ import annotations
 
 import html
@@ -12,7 +13,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 import polars as pl
 
-from reports import costs, db, keywords, matchups, overview, value
+from reports import costs, db, keywords, matchups, meta, overview, value
 from reports.cards import card_metrics
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -161,6 +162,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                         yaxis_title="Deck")))
         parts.append(_table(m, {"deck": "deck", "opponent": "opponent", "games": "games", "win_rate": "win rate",
                                 "win_rate_lo": "low", "win_rate_hi": "high"}, ("win_rate", "win_rate_lo", "win_rate_hi")))
+        parts.append(_meta_section(path, filters))
 
     if diff_base is not None:
         parts.append(_diff_section(path, diff_base, run_ids[0]))
@@ -275,6 +277,25 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -
         parts.append(f"<h3>{html.escape(title)}</h3>" + _table(ranking, cols, ("wr_with", "wr_without"), "significant"))
         parts.append(fig(value.value_chart(ranking, f"Win rate added per card: {title}")))
     return "".join(parts)
+
+
+def _meta_section(path, filters: Filters) -> str:
+    """The equilibrium mix of decks of the matchup matrix (reports/meta.py), with the pilots that
+    produced it; the decks the matrix could not hold are named below it."""
+    mix = meta.meta_mix(path, filters)
+    solved = mix.filter(pl.col("share").is_not_null())
+    if solved.is_empty():
+        return ""
+    shown = _interval(_interval(solved, "share"), "wr_vs_mix")
+    left_out = "".join(f"<p class='note'>{html.escape(r['deck'])}: {html.escape(r['note'])}</p>"
+                       for r in mix.filter(pl.col("share").is_null()).iter_rows(named=True))
+    return (f"<h2>The meta a rational field would play</h2><p class='note'>{html.escape(meta.MEANING)}. "
+            f"{html.escape(meta.METHOD.format(resamples=meta.RESAMPLES))}. Pilots: "
+            f"{html.escape(', '.join(sorted(set(solved['pilots']))))}.</p>"
+            + _table(shown, {"game": "game", "deck": "deck", "pilots": "pilots", "share": "equilibrium share",
+                             "share_ci": "95%", "in_mix": "in the mix (resamples)", "wr_vs_mix": "WR vs the mix",
+                             "wr_vs_mix_ci": "95%", "games": "games"}, ("share", "in_mix", "wr_vs_mix"))
+            + left_out)
 
 
 def _diff_section(path, base_run: int, candidate_run: int) -> str:

@@ -1,11 +1,14 @@
 """Matchups page: the deck-vs-deck matrix (the row deck's win rate against the column deck, with
-its sample size and 95% interval) and each deck against the whole field."""
+its sample size and 95% interval), each deck against the whole field, and the meta a rational
+field would play (the matrix's equilibrium mix of decks, reports/meta.py). A line at the top
+names the pilots: every figure here is a fact about their play."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
+from reports import meta
 from reports.pages.common import (
     cached,
     count,
@@ -23,6 +26,11 @@ HELP = {
                 "95% Wilson interval",
     "games": "matches between the two decks (a mirror match counts once for each seat)",
     "field": "a deck's win rate against every other deck pooled (mirror matches left out)",
+    "equilibrium share": "the deck's share of the Nash equilibrium mix of the game whose payoff is the row deck's "
+                         "win rate minus 50% (a draw counts half): the field no deck can beat on average; "
+                         "95% bootstrap interval over seeds",
+    "WR vs the mix": "the deck's win rate (a draw counts half) against a field playing the equilibrium mix, its "
+                     "own mirror included at 50%: 50% for every deck the mix plays, less for a deck it leaves out",
 }
 
 
@@ -77,7 +85,8 @@ def render() -> None:
     if m.is_empty():
         st.info("No two-seat matches in these runs.")
         return
-    st.caption("Two-seat matches only. The row deck's win rate against the column deck; hover a cell for its "
+    st.caption(f"Pilots: {', '.join(pilots_of(path, filters))}. Every figure on this page is a fact about these "
+               "pilots' play. Two-seat matches only. The row deck's win rate against the column deck; hover a cell for its "
                "95% interval. A deck filter keeps the rows of those decks.")
     st.plotly_chart(heatmap(m), width="stretch")
     config = dict(RATE_CONFIG, deck="deck", opponent="opponent")
@@ -86,7 +95,17 @@ def render() -> None:
     row = m.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example": "Replay an example match"}, "matchup",
                     f"{row['deck']} against {row['opponent']}" if row else "")
+    field_section(path, filters)
+    meta_section(path, filters)
 
+
+def pilots_of(path, filters) -> list[str]:
+    """The pilots whose seats the page counts: those the pilot filter keeps, else every pilot of
+    the chosen runs."""
+    return filters.pilots or cached("options", str(path), tuple(filters.runs))["pilots"]
+
+
+def field_section(path, filters) -> None:
     st.subheader("Each deck against the field")
     field = cached("deck_field", str(path), filters)
     if field.is_empty():
@@ -101,3 +120,31 @@ def render() -> None:
     row = raw.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example_win": "Replay a win", "example_loss": "Replay a loss"}, "field",
                     f"deck {row['deck']} against the field" if row else "")
+
+
+META_CONFIG = {
+    "deck": st.column_config.TextColumn("deck", pinned=True),
+    "share": pct("equilibrium share", HELP["equilibrium share"]),
+    "share_lo": pct("share lo", "95% bootstrap lower bound (percentile)"),
+    "share_hi": pct("share hi", "95% bootstrap upper bound (percentile)"),
+    "in_mix": pct("in the mix", "of the bootstrap resamples, those whose equilibrium plays this deck at all"),
+    "wr_vs_mix": pct("WR vs the mix", HELP["WR vs the mix"]),
+    "wr_vs_mix_lo": pct("lo", "95% bootstrap lower bound, the mix held fixed"),
+    "wr_vs_mix_hi": pct("hi", "95% bootstrap upper bound, the mix held fixed"),
+    "games": count("games", "the deck's matches against the other decks of the matrix"),
+    "note": st.column_config.TextColumn("note", help="why a deck is not in the matrix"),
+}
+META_RATES = ["share", "share_lo", "share_hi", "in_mix", "wr_vs_mix", "wr_vs_mix_lo", "wr_vs_mix_hi"]
+
+
+def meta_section(path, filters) -> None:
+    """The equilibrium mix: what a field that adapted to these matchups would play."""
+    st.subheader("The meta a rational field would play")
+    mix = cached("meta_mix", str(path), filters)
+    if mix["share"].is_null().all():
+        st.info("No two different decks met in these duel runs, so there is no game to solve.")
+        return
+    st.markdown(f"{meta.MEANING}. Pilots: **{mix['pilots'][0]}**.")
+    st.caption(meta.METHOD.format(resamples=meta.RESAMPLES) + ". A deck filter solves the game of those decks alone.")
+    order = [c for c in META_CONFIG if c != "note" or mix["note"].is_not_null().any()]
+    table_with_download(percent(mix, META_RATES), "meta_mix", META_CONFIG, download=mix, column_order=order)
