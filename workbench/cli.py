@@ -155,13 +155,31 @@ def diff(
                              "win share or series win rate"),
     seats: Optional[int] = typer.Option(None, help=SEATS_HELP),
     data: Optional[Path] = DATA_OPTION,
+    until_decided: bool = typer.Option(False, "--until-decided", help="play in rounds and stop as soon as a sequential "
+                                       "test decides, for each deck the change touches, between no change and a "
+                                       "change of at least --delta points"),
+    delta: float = typer.Option(5.0, min=0.1, max=100, help="--until-decided: the smallest change worth finding, in "
+                                "win-rate points"),
+    delta0: float = typer.Option(0.0, min=0, max=99, help="--until-decided: a change this small counts as none (points)"),
+    alpha: float = typer.Option(0.05, help="--until-decided: the most false 'change' answers allowed (share)"),
+    beta: float = typer.Option(0.05, help="--until-decided: the most missed changes of --delta allowed (share)"),
+    max_matches: int = _matches(4000, "--until-decided: at most this many matches per pairing and version"),
+    status: Optional[Path] = typer.Option(None, help="--until-decided: a JSON file rewritten after every round "
+                                          "(what a dashboard shows)"),
 ):
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
     _use_data(data)
     from workbench.commands.diff import run_diff
 
-    run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [], matches, seed, workers, db, quiet, csv, out, err,
-             cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats)
+    plan = None
+    if until_decided:
+        from workbench.commands.sequential_diff import plan_from_options
+        plan = plan_from_options(delta, delta0, alpha, beta)
+    elif status is not None:
+        raise UserError("--status is for --until-decided")
+    run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [],
+             max_matches if until_decided else matches, seed, workers, db, quiet, csv, out, err,
+             cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats, plan=plan, status_path=status)
 
 
 @app.command()

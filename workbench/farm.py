@@ -114,7 +114,8 @@ class _Pending:
 def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], workers: int,
                on_chunk: Callable[[int, int], None] | None = None,
                on_start: Callable[[], None] | None = None, cluster: str | None = None,
-               parts: str | None = None, worker: tuple[Callable, Callable] = (init_worker, play_chunk)) -> FarmReport:
+               parts: str | None = None, worker: tuple[Callable, Callable] = (init_worker, play_chunk),
+               executor=None) -> FarmReport:
     """Play and store ``chunks`` on local worker processes, or on a Dask cluster when ``cluster``
     is given; ``on_chunk(chunk, units)`` after each is stored. ``on_start`` runs once the
     workers exist (start progress threads there, not before: a fork must not copy a held lock).
@@ -122,13 +123,17 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     workers write event-log parts when they cannot write beside the database (a shared folder or
     an fsspec URL); the writer copies each part in before it stores the chunk. ``worker`` is the
     (set up a process, play a chunk) pair: duels by default, campaign runs with
-    workbench/campaign/chunk.py."""
+    workbench/campaign/chunk.py. ``executor``: workers already started for this payload
+    (``make_executor``), used and left running for the caller's next call (a sequential diff
+    plays many short rounds; starting workers each round would cost more than the round)."""
     started, cpu_started = time.perf_counter(), time.process_time()
     if not chunks:
         return FarmReport(0, 0, 0.0)
     if parts:
         payload = {**payload, "events_dir": parts}
-    executor = make_executor(max(1, min(workers, len(chunks))), payload, cluster, worker)
+    owned = executor is None
+    if owned:
+        executor = make_executor(max(1, min(workers, len(chunks))), payload, cluster, worker)
     todo = iter(chunks)
     in_flight = 0
     tally = _Tally()
@@ -176,7 +181,8 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
                         on_chunk(arrived.chunk, arrived.units)
         aborted = False
     finally:
-        executor.close(abort=aborted)
+        if owned or aborted:
+            executor.close(abort=aborted)
         if writer is not None:
             stored_cpu(writer.close)
     return FarmReport(tally.chunks, tally.units, time.perf_counter() - started, tally.decisions,

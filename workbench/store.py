@@ -348,7 +348,24 @@ ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS out_by INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS series_no INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS game_no INTEGER;
 ALTER TABLE matches ADD COLUMN IF NOT EXISTS outcome VARCHAR;
-ALTER TABLE runs ADD COLUMN IF NOT EXISTS data_dir VARCHAR;"""
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS data_dir VARCHAR;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS decision VARCHAR;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS matches_used INTEGER;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS delta_points DOUBLE;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS delta0_points DOUBLE;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS alpha DOUBLE;
+ALTER TABLE diffs ADD COLUMN IF NOT EXISTS beta DOUBLE;
+CREATE TABLE IF NOT EXISTS diff_verdicts (  -- a sequential diff's answer per deck it tested
+    diff_id INTEGER NOT NULL,
+    deck VARCHAR NOT NULL,
+    seeds INTEGER NOT NULL,
+    change_points DOUBLE,
+    change_lo DOUBLE,
+    change_hi DOUBLE,
+    llr_up DOUBLE,
+    llr_down DOUBLE,
+    decision VARCHAR NOT NULL
+);"""
 
 # Event logs are the bulk of the data. Workers write each chunk's log as an immutable Parquet
 # part (temporary name, then rename) into a folder beside the database; ``events`` is a view over
@@ -533,12 +550,26 @@ class Store:
         return ladder_id
 
     def record_diff(self, game: str, base_run: int, candidate_run: int, base_version: str,
-                    candidate_version: str) -> int:
+                    candidate_version: str, sequential: dict | None = None) -> int:
+        """A diff of two runs. ``sequential``: a sequential diff's ``decision``, ``matches_used``
+        (per version), ``delta_points``, ``delta0_points``, ``alpha``, ``beta`` and its per-deck
+        ``verdicts`` (rows of diff_verdicts without the id)."""
+        seq = dict(sequential or {})
+        rows = seq.pop("verdicts", [])
         with connect(self.path) as con:
+            con.execute(MIGRATIONS)
             con.execute("BEGIN")
             diff_id = con.execute("SELECT coalesce(max(diff_id), 0) + 1 FROM diffs").fetchall()[0][0]
-            con.execute("INSERT INTO diffs VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [diff_id, game, base_run, candidate_run, base_version, candidate_version, now()])
+            con.execute("""INSERT INTO diffs (diff_id, game, base_run, candidate_run, base_version, candidate_version,
+                           created_at, decision, matches_used, delta_points, delta0_points, alpha, beta)
+                           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                        [diff_id, game, base_run, candidate_run, base_version, candidate_version, now(),
+                         *(seq.get(k) for k in ("decision", "matches_used", "delta_points", "delta0_points",
+                                                "alpha", "beta"))])
+            for r in rows:
+                con.execute("INSERT INTO diff_verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            [diff_id, r["deck"], r["seeds"], r["change"], r["lo"], r["hi"], r["llr_up"],
+                             r["llr_down"], r["decision"]])
             con.execute("COMMIT")
         return diff_id
 

@@ -23,12 +23,18 @@ from workbench.store_guard import check_store_path
 def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,
              seed: int, workers: int | None, db: Path, quiet: bool, csv_dir: Path | None, out: Console,
              err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None,
-             mode: str = "duel", seats: int | None = None) -> dict:
+             mode: str = "duel", seats: int | None = None, plan=None, status_path: Path | None = None,
+             data_dir=None) -> dict:
+    """A fixed-size diff of ``matches`` per pairing, or with a sequential ``plan``
+    (reports/sequential.Plan) one that plays rounds up to ``matches`` and stops when decided."""
     if base == candidate and not pilot_salt:
         raise UserError("--base and --candidate name the same version: nothing would differ")
     workers = workers or default_workers(cluster)
     games.known_game(game)
     check_folder(csv_dir, "--csv")
+    if plan is not None:
+        return run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out,
+                              err, pilot_salt, cluster, parts, mode, plan, status_path, data_dir)
     # both versions checked whole before the first match: a bad candidate fails before base plays
     planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt,
                        mode=mode, seats=seats)
@@ -44,6 +50,52 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     if csv_dir is not None:
         export(result, csv_dir, err)
     return result
+
+
+def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out, err,
+                   pilot_salt, cluster, parts, mode, plan, status_path, data_dir) -> dict:
+    """``--until-decided``: rounds until the sequential test decides (workbench/commands/sequential_diff.py)."""
+    from workbench.commands.sequential_diff import CHUNK, Status, deck_rows, max_matches_for, sequential_diff
+
+    if mode != "duel":
+        raise UserError("--until-decided compares duels; a free-for-all or series diff plays its full --matches")
+    cap = max_matches_for(matches, plan)
+    try:
+        planned = [new_run(game, version, decks, pilots, cap, seed, True, 0.0, CHUNK, workers, data_dir,
+                           pilot_salt=salt) for version, salt in ((base, 0), (candidate, pilot_salt))]
+        check_store_path(db)
+    except Exception as exc:  # a bad candidate: the dashboard reading the status file sees why
+        Status(status_path, game, base, candidate, 0).write(state="failed", message=str(exc))
+        raise
+    store = Store(db)
+    seq = sequential_diff(store, planned, plan, workers, quiet, err, status_path, cluster, parts)
+    b, c = seq["runs"]
+    verdict_rows = deck_rows(seq["verdicts"])
+    diff_id = store.record_diff(game, b, c, base, candidate, {
+        "decision": seq["decision"], "matches_used": seq["matches"], "delta_points": 100 * plan.delta1,
+        "delta0_points": 100 * plan.delta0, "alpha": plan.alpha, "beta": plan.beta, "verdicts": verdict_rows})
+    seq["status"].write(state="decided" if seq["decision"] != "undecided" else "undecided", diff_id=diff_id,
+                        message=f"{seq['decision']} after {seq['matches']:,} matches per version")
+    show_sequential(seq, plan, base, candidate, cap * len(planned[0][0].pairings), out)
+    result = version_diff(db, b, c)
+    show(result, base, candidate, out)
+    if csv_dir is not None:
+        export(result, csv_dir, err)
+    return {**result, "decision": seq["decision"], "matches_used": seq["matches"], "verdicts": seq["verdicts"],
+            "diff_id": diff_id, "rounds": seq["rounds"]}
+
+
+def show_sequential(seq: dict, plan, base: str, candidate: str, cap: int, out: Console) -> None:
+    answer = {"change": "a change", "no change": "no change", "undecided": "undecided"}[seq["decision"]]
+    out.print(Text.assemble(("sequential diff: ", "bold"), (answer, "bold"),
+                            f" after {seq['matches']:,} of at most {cap:,} matches per version ({seq['rounds']} rounds); "
+                            f"tested: a change of at least {100 * plan.delta1:g} pts against none over "
+                            f"{100 * plan.delta0:g} pts, at most {plan.alpha:.0%} false changes and "
+                            f"{plan.beta:.0%} missed ones"))
+    t = Table("deck", "seeds", "change (pts)", "95% (unadjusted)", "decision", title="Decks the change touches")
+    for v in seq["verdicts"]:
+        t.add_row(v.deck, f"{v.seeds:,}", _pct(v.change), f"{_pct(v.lo)} to {_pct(v.hi)}", v.decision)
+    out.print(t)
 
 
 def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, csv_dir: Path | None,
