@@ -44,7 +44,7 @@ DECISIONS = ("stronger", "weaker", "no change", "undecided")
 class Plan:
     """What a sequential diff decides between, and how sure it must be. Changes are shares
     (0.05 = 5 points)."""
-    delta1: float = 0.05
+    delta1: float = 0.03
     delta0: float = 0.0
     alpha: float = 0.05
     beta: float = 0.05

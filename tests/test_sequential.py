@@ -12,7 +12,7 @@ from reports import db
 from reports.sequential import Plan, fixed_seeds_for_power, replay_rounds, seed_differences, verdict
 from tests.conftest import cli_here, run_cli
 
-PLAN = Plan()  # 5 points, 5% / 5%
+PLAN = Plan(delta1=0.05)  # 5 points, 5% / 5%
 
 
 def _trials(mean: float, n_trials: int, seeds: int, rng) -> list:
@@ -86,7 +86,7 @@ def test_a_planted_buff_is_decided_early_and_the_same_diff_reuses_its_rounds(tmp
     assert doc["decks"][0]["decision"] == "stronger" and doc["decks"][0]["change"] > 0
     assert "sequential diff: a change after" in r.stdout
     row = db.query(store, "SELECT decision, matches_used, delta_points FROM diffs").rows()
-    assert row == [("change", doc["matches"], 5.0)]
+    assert row == [("change", doc["matches"], 3.0)]  # the default delta
     assert db.query(store, "SELECT deck, decision FROM diff_verdicts").rows() == [("lawmen-posse", "stronger")]
     runs = db.query(store, "SELECT status, matches_done, note FROM runs ORDER BY run_id").rows()
     assert [(s, n) for s, n, _ in runs] == [("stopped", doc["matches"])] * 2 and "sequential diff" in runs[0][2]
@@ -104,3 +104,27 @@ def test_bad_sequential_options_are_one_line(tmp_path):
         r = cli_here(*common, *extra)
         assert r.returncode == 2 and words in r.stderr and r.stderr.count("\n") == 1, r.stderr
     assert not (tmp_path / "s.duckdb").exists()
+
+
+def test_the_calibrations_real_trials_are_what_the_command_answers(tmp_path, planted):
+    """bench --stats replays each calibration block in play order: on that block's seed,
+    `diff --until-decided` (which reuses the block's finished runs) gives the same answer."""
+    from rich.console import Console
+
+    from workbench.calibration import Calibration, sequential_calibration
+    from workbench.store import Store
+
+    store = tmp_path / "cal.duckdb"
+    cal = Calibration(Store(store), "frontier", planted, ["random"], 2, Console(quiet=True))
+    block = cal.block(1000, [100])
+    rows = sequential_calibration(store, "frontier", [block.runs], 100, deltas=(3.0,))
+    status = tmp_path / "st.json"
+    r = run_cli("diff", "frontier", "--base", "base", "--candidate", "planted", "--decks", "lawmen-posse,goblin-gold-gang",
+                "--pilots", "random", "--until-decided", "--max-matches", "200", "--seed", "1000", "--db", str(store),
+                "--data", str(planted), "--status", str(status), "--quiet")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(status.read_text())
+    assert (doc["base_run"], doc["candidate_run"]) == block.runs[:2]  # reused: nothing played again
+    assert rows[0].real_planted_seeds == [doc["decks"][0]["seeds"]]
+    assert rows[0].real_planted_found == (doc["decks"][0]["decision"] == "stronger")
+    assert 0 <= rows[0].boot_aa_false <= 1 and rows[0].fixed_seeds_delta > 0

@@ -17,6 +17,7 @@ or extended with more blocks.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ class BlockResult:
     game: str
     seed: int
     sizes: list[SizeResult] = field(default_factory=list)
+    runs: tuple[int, int, int] = (0, 0, 0)  # base, planted, A/A
 
 
 @dataclass(slots=True)
@@ -85,7 +87,7 @@ class Calibration:
         n = max(sizes)
         base, cand, aa = (self.run("base", n, seed), self.run(PLANTED_VERSION, n, seed),
                           self.run("base", n, seed, salt=AA_SALT))
-        result = BlockResult(self.game, seed)
+        result = BlockResult(self.game, seed, runs=(base, cand, aa))
         for seeds in sorted(sizes):
             result.sizes.append(self.read(base, cand, aa, seeds))
         return result
@@ -150,3 +152,92 @@ def summary_rows(results: list[BlockResult]) -> list[dict]:
                      "median_effect_points": float(np.nanmedian([s.effect_points for s in at])),
                      "variance_saved": float(np.nanmedian([s.variance_saved for s in at]))})
     return rows
+
+
+# --- sequential diffs -------------------------------------------------------------------------
+
+SEQUENTIAL_DELTAS = (2.0, 3.0, 5.0)  # points: the smallest change worth finding, as a designer sets it
+BOOTSTRAP_TRIALS = 2000
+
+
+@dataclass(slots=True)
+class SequentialRow:
+    """How ``diff --until-decided`` at one delta did on the calibration's seeds. ``real_*``: each
+    block read in play order, exactly what the command would have answered on that base seed;
+    ``boot_*``: trials resampling the pooled seeds with replacement (more trials than blocks)."""
+    delta: float
+    blocks: int
+    real_aa_false: int
+    real_planted_found: int
+    real_aa_seeds: list[int]
+    real_planted_seeds: list[int]
+    boot_aa_false: float
+    boot_planted_found: float
+    boot_aa_seeds_median: float
+    boot_planted_seeds_median: float
+    boot_planted_seeds_mean: float
+    effect_points: float
+    var: float
+    fixed_seeds_delta: float     # a fixed-size paired diff sized for 80% power at delta
+    fixed_seeds_effect: float    # ... sized (knowing it) for the planted change itself
+    max_seeds: int
+
+
+def sequential_calibration(store_path: Path, game: str, blocks: list[tuple[int, int, int]], max_seeds: int,
+                           deltas=SEQUENTIAL_DELTAS) -> list[SequentialRow]:
+    """``blocks``: (base, planted, A/A) run ids of each block. The tested decks are those the
+    planted change touches, as the command picks them (tested_decks)."""
+    from reports.diff import changed_cards, touched_decks, twins
+    from reports.sequential import seed_differences
+    from workbench.commands.sequential_diff import tested_decks
+    from workbench.runspec import RunSpec
+
+    spec = RunSpec.from_json(json.loads(Store(store_path).run(blocks[0][0])["spec"]))
+    base, cand, _aa = blocks[0]
+    changed = changed_cards(store_path, base, cand)["card"].to_list()
+    decks = tested_decks(touched_decks(store_path, base, cand, changed, sorted(spec.decks)), spec)
+    planted_obs, aa_obs = [], []
+    for base, cand, aa in blocks:
+        planted_obs.append(seed_differences(twins(store_path, base, cand), decks))
+        aa_obs.append(seed_differences(twins(store_path, base, aa), decks))
+    return [_sequential_row(d, planted_obs, aa_obs, max_seeds) for d in deltas]
+
+
+def _sequential_row(delta: float, planted_obs: list[dict], aa_obs: list[dict], max_seeds: int) -> SequentialRow:
+    from reports.sequential import Plan, fixed_seeds_for_power, replay_rounds
+
+    plan = Plan(delta1=delta / 100)
+    real_p = [replay_rounds(o, plan, max_seeds) for o in planted_obs]
+    real_a = [replay_rounds(o, plan, max_seeds) for o in aa_obs]
+    boot_p = _bootstrap(planted_obs, plan, max_seeds, seed=1)
+    boot_a = _bootstrap(aa_obs, plan, max_seeds, seed=2)
+    pooled = np.concatenate([x for o in planted_obs for x in o.values()])
+    effect, var = float(pooled.mean()), float(pooled.var(ddof=1))
+    return SequentialRow(
+        delta, len(planted_obs), sum(o.decision == "change" for o in real_a), sum(_found(o) for o in real_p),
+        [o.seeds for o in real_a], [o.seeds for o in real_p],
+        float(np.mean([o.decision == "change" for o in boot_a])), float(np.mean([_found(o) for o in boot_p])),
+        float(np.median([o.seeds for o in boot_a])), float(np.median([o.seeds for o in boot_p])),
+        float(np.mean([o.seeds for o in boot_p])), 100 * effect, var,
+        fixed_seeds_for_power(var, plan.delta1), fixed_seeds_for_power(var, effect), max_seeds)
+
+
+def _found(outcome) -> bool:
+    """The planted buff found: the diff answered "change" and called its deck stronger."""
+    return outcome.decision == "change" and any(v.decision == "stronger" for v in outcome.verdicts)
+
+
+def _bootstrap(obs: list[dict], plan, max_seeds: int, seed: int) -> list:
+    """Sequential diffs on seeds drawn with replacement from every block's seeds (each deck's
+    differences drawn at the same seed indices, so a seed stays whole)."""
+    from reports.sequential import replay_rounds
+
+    rng = np.random.default_rng(seed)
+    decks = list(obs[0])
+    pooled = {d: np.concatenate([o[d] for o in obs]) for d in decks}
+    n = len(pooled[decks[0]])
+    out = []
+    for _ in range(BOOTSTRAP_TRIALS):
+        idx = rng.integers(0, n, size=max_seeds)
+        out.append(replay_rounds({d: pooled[d][idx] for d in decks}, plan))
+    return out

@@ -158,7 +158,7 @@ def diff(
     until_decided: bool = typer.Option(False, "--until-decided", help="play in rounds and stop as soon as a sequential "
                                        "test decides, for each deck the change touches, between no change and a "
                                        "change of at least --delta points"),
-    delta: float = typer.Option(5.0, min=0.1, max=100, help="--until-decided: the smallest change worth finding, in "
+    delta: float = typer.Option(3.0, min=0.1, max=100, help="--until-decided: the smallest change worth finding, in "
                                 "win-rate points"),
     delta0: float = typer.Option(0.0, min=0, max=99, help="--until-decided: a change this small counts as none (points)"),
     alpha: float = typer.Option(0.05, help="--until-decided: the most false 'change' answers allowed (share)"),

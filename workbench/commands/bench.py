@@ -293,6 +293,7 @@ def stats_calibration(game_list: list[str] | None, blocks: int, sizes: list[int]
             results, value = calibrate(game, store_path, Path(tmp) / "data", blocks, sizes, pilots,
                                        default_workers(), out, with_value)
             show_calibration(game, results, value, pilots, out)
+            show_sequential(game, results, store_path, max(sizes), pilots, out)
 
 
 def show_calibration(game: str, results, value, pilots: list[str], out: Console) -> None:
@@ -319,6 +320,31 @@ def show_calibration(game: str, results, value, pilots: list[str], out: Console)
                   f"[{value.base['value_lo']:+.1f}, {value.base['value_hi']:+.1f}], planted "
                   f"{value.planted['value_points']:+.1f} [{value.planted['value_lo']:+.1f}, {value.planted['value_hi']:+.1f}]; "
                   f"change {c['change_points']:+.1f} pts [{c['change_lo']:+.1f}, {c['change_hi']:+.1f}], p {c['p_value']:.2g}")
+
+
+def show_sequential(game: str, results, store_path: Path, max_seeds: int, pilots: list[str], out: Console) -> None:
+    """``diff --until-decided`` on the calibration's seeds at several deltas (calibration.py)."""
+    from workbench.calibration import BOOTSTRAP_TRIALS, sequential_calibration
+
+    rows = sequential_calibration(store_path, game, [r.runs for r in results], max_seeds)
+    table = Table("delta (pts)", "A/A false 'change': blocks", f"A/A false: {BOOTSTRAP_TRIALS:,} resampled",
+                  "A/A seeds (median)", "planted found: blocks", "planted found: resampled",
+                  "planted seeds: median / mean", "fixed diff, 80% power at delta", "fixed, 80% at the planted change",
+                  "seeds saved vs fixed at delta",
+                  title=f"workbench bench --stats: sequential diffs (--until-decided, alpha = beta = 5%), {game}, "
+                        f"pilots {','.join(pilots)}, at most {max_seeds:,} seeds; planted change "
+                        f"{rows[0].effect_points:+.1f} pts on its deck, per-seed variance {rows[0].var:.3f}")
+    for r in rows:
+        b = r.blocks
+        table.add_row(f"{r.delta:g}", f"{r.real_aa_false}/{b}", f"{r.boot_aa_false:.1%}", f"{r.boot_aa_seeds_median:,.0f}",
+                      f"{r.real_planted_found}/{b} (seeds {', '.join(str(s) for s in r.real_planted_seeds)})",
+                      f"{r.boot_planted_found:.0%}", f"{r.boot_planted_seeds_median:,.0f} / {r.boot_planted_seeds_mean:,.0f}",
+                      f"{r.fixed_seeds_delta:,.0f}", f"{r.fixed_seeds_effect:,.0f}",
+                      f"{1 - r.boot_planted_seeds_mean / r.fixed_seeds_delta:.0%}")
+    out.print(table)
+    out.print("seeds are per pairing, two matches each (both seats), per version; 'resampled' trials draw seeds with "
+              "replacement from every block's, so the A/A pool's own small mean is part of their truth; a trial "
+              f"undecided at {max_seeds:,} seeds counts as not found (planted) and not false (A/A)")
 
 
 # --- soak ------------------------------------------------------------------------------------------

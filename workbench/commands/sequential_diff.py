@@ -24,7 +24,7 @@ from rich.console import Console
 from reports.diff import changed_cards, touched_decks, twins
 from reports.sequential import Plan, Verdict, decided, overall, seed_differences, verdicts
 from workbench import locks
-from workbench.commands.simulate import create, writer_lock
+from workbench.commands.simulate import create, find_done, writer_lock
 from workbench.errors import UserError
 from workbench.executors import make_executor
 from workbench.farm import run_chunks
@@ -81,8 +81,13 @@ def _pts(x: float) -> float | None:
 
 
 def open_run(store: Store, spec: RunSpec, payload: dict) -> int:
-    """The run of these matches, whatever its status (rounds already stored are kept), else a new one."""
-    for status in ("done", "stopped", "running", "failed"):
+    """The run of these matches: a finished one however it was cut into chunks (a fixed diff of
+    the same seeds and size), else this spec's run whatever its status (rounds already stored
+    are kept), else a new one."""
+    done = find_done(store, spec)
+    if done is not None:
+        return done
+    for status in ("stopped", "running", "failed"):
         run_id = store.find_run(spec.spec_hash(), status=status)
         if run_id is not None:
             return run_id
@@ -99,8 +104,13 @@ class Player:
         if parts:
             self.payload["events_dir"] = parts
         self.executor = None
+        # a finished run holds every match, however its chunks were cut: nothing to play (its
+        # chunk numbers need not be this spec's)
+        self.finished = store.run(run_id)["status"] == "done"
 
     def play(self, chunks: list[int]) -> int:
+        if self.finished:
+            return 0
         done = self.store.done_chunks(self.run_id)
         todo = [c for c in chunks if c not in done]
         if not todo:
@@ -178,7 +188,9 @@ def _rounds(store, runs, planned, players, plan, quiet, err, status) -> dict:
             break
     played = status.doc["matches"]
     complete = played >= spec_b.matches_total
-    for run_id in runs:
+    for run_id, player in zip(runs, players):
+        if player.finished:
+            continue
         store.set_status(run_id, "done" if complete else "stopped", pid=None,
                          note=None if complete else f"sequential diff stopped after {played:,} of "
                          f"{spec_b.matches_total:,} matches: {overall(found)}")
