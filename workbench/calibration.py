@@ -172,6 +172,7 @@ class SequentialRow:
     real_aa_seeds: list[int]
     real_planted_seeds: list[int]
     boot_aa_false: float
+    boot_aa_false_centered: float  # the A/A pool's seeds shifted to mean 0: the null exactly
     boot_planted_found: float
     boot_aa_seeds_median: float
     boot_planted_seeds_median: float
@@ -211,12 +212,14 @@ def _sequential_row(delta: float, planted_obs: list[dict], aa_obs: list[dict], m
     real_a = [replay_rounds(o, plan, max_seeds) for o in aa_obs]
     boot_p = _bootstrap(planted_obs, plan, max_seeds, seed=1)
     boot_a = _bootstrap(aa_obs, plan, max_seeds, seed=2)
+    boot_c = _bootstrap(aa_obs, plan, max_seeds, seed=3, centered=True)
     pooled = np.concatenate([x for o in planted_obs for x in o.values()])
     effect, var = float(pooled.mean()), float(pooled.var(ddof=1))
     return SequentialRow(
         delta, len(planted_obs), sum(o.decision == "change" for o in real_a), sum(_found(o) for o in real_p),
         [o.seeds for o in real_a], [o.seeds for o in real_p],
-        float(np.mean([o.decision == "change" for o in boot_a])), float(np.mean([_found(o) for o in boot_p])),
+        float(np.mean([o.decision == "change" for o in boot_a])), float(np.mean([o.decision == "change" for o in boot_c])),
+        float(np.mean([_found(o) for o in boot_p])),
         float(np.median([o.seeds for o in boot_a])), float(np.median([o.seeds for o in boot_p])),
         float(np.mean([o.seeds for o in boot_p])), 100 * effect, var,
         fixed_seeds_for_power(var, plan.delta1), fixed_seeds_for_power(var, effect), max_seeds)
@@ -227,14 +230,17 @@ def _found(outcome) -> bool:
     return outcome.decision == "change" and any(v.decision == "stronger" for v in outcome.verdicts)
 
 
-def _bootstrap(obs: list[dict], plan, max_seeds: int, seed: int) -> list:
+def _bootstrap(obs: list[dict], plan, max_seeds: int, seed: int, centered: bool = False) -> list:
     """Sequential diffs on seeds drawn with replacement from every block's seeds (each deck's
-    differences drawn at the same seed indices, so a seed stays whole)."""
+    differences drawn at the same seed indices, so a seed stays whole). ``centered``: each
+    deck's pool shifted to mean 0 first (an A/A pool's own mean is noise, not a change)."""
     from reports.sequential import replay_rounds
 
     rng = np.random.default_rng(seed)
     decks = list(obs[0])
     pooled = {d: np.concatenate([o[d] for o in obs]) for d in decks}
+    if centered:
+        pooled = {d: x - x.mean() for d, x in pooled.items()}
     n = len(pooled[decks[0]])
     out = []
     for _ in range(BOOTSTRAP_TRIALS):

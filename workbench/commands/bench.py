@@ -328,6 +328,7 @@ def show_sequential(game: str, results, store_path: Path, max_seeds: int, pilots
 
     rows = sequential_calibration(store_path, game, [r.runs for r in results], max_seeds)
     table = Table("delta (pts)", "A/A false 'change': blocks", f"A/A false: {BOOTSTRAP_TRIALS:,} resampled",
+                  "A/A false: resampled around 0",
                   "A/A seeds (median)", "planted found: blocks", "planted found: resampled",
                   "planted seeds: median / mean", "fixed diff, 80% power at delta", "fixed, 80% at the planted change",
                   "seeds saved vs fixed at delta",
@@ -336,14 +337,16 @@ def show_sequential(game: str, results, store_path: Path, max_seeds: int, pilots
                         f"{rows[0].effect_points:+.1f} pts on its deck, per-seed variance {rows[0].var:.3f}")
     for r in rows:
         b = r.blocks
-        table.add_row(f"{r.delta:g}", f"{r.real_aa_false}/{b}", f"{r.boot_aa_false:.1%}", f"{r.boot_aa_seeds_median:,.0f}",
+        table.add_row(f"{r.delta:g}", f"{r.real_aa_false}/{b}", f"{r.boot_aa_false:.1%}", f"{r.boot_aa_false_centered:.1%}",
+                      f"{r.boot_aa_seeds_median:,.0f}",
                       f"{r.real_planted_found}/{b} (seeds {', '.join(str(s) for s in r.real_planted_seeds)})",
                       f"{r.boot_planted_found:.0%}", f"{r.boot_planted_seeds_median:,.0f} / {r.boot_planted_seeds_mean:,.0f}",
                       f"{r.fixed_seeds_delta:,.0f}", f"{r.fixed_seeds_effect:,.0f}",
                       f"{1 - r.boot_planted_seeds_mean / r.fixed_seeds_delta:.0%}")
     out.print(table)
     out.print("seeds are per pairing, two matches each (both seats), per version; 'resampled' trials draw seeds with "
-              "replacement from every block's, so the A/A pool's own small mean is part of their truth; a trial "
+              "replacement from every block's, so the A/A pool's own small mean is part of their truth ('around 0': "
+              "shifted to mean 0 first, the exact null); a trial "
               f"undecided at {max_seeds:,} seeds counts as not found (planted) and not false (A/A)")
 
 
