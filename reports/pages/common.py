@@ -61,10 +61,32 @@ QUERIES = {
 }
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def cached(fn_name: str, path: str, *args):
-    """Queries cached for a few seconds: fresh enough to follow a run, cheap to re-render."""
+def store_state(path: str | Path) -> tuple:
+    """What the store holds, as cheap to read as a file's size: the database file's and its
+    write-ahead log's modification time and size. Every stored chunk is a committed write that
+    changes them, so a query cached under this key is fresh the moment a writing run stores
+    more, and answered from the cache as long as nothing was stored. Reading it opens no
+    connection (a held connection would block the writer)."""
+    state = []
+    for name in (str(path), f"{path}.wal"):
+        try:
+            st_ = os.stat(name)
+        except OSError:
+            state.append(None)
+            continue
+        state.append((st_.st_mtime_ns, st_.st_size))
+    return tuple(state)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _cached(fn_name: str, path: str, state: tuple, *args):
     return QUERIES[fn_name](path, *args)
+
+
+def cached(fn_name: str, path: str, *args):
+    """A query's result cached per store state (``store_state``): a re-render, another page or
+    another session asks the store nothing until a run stores more."""
+    return _cached(fn_name, path, store_state(path), *args)
 
 
 # --- empty states and the filters every page starts with ------------------------------------------
