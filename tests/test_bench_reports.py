@@ -137,3 +137,34 @@ def test_bench_reports_prints_the_query_and_the_page_with_the_verdict():
                     r"wall: (yes|no) \(median ([\d.]+) s wall; ([\d.]+) CPU-s", res.stdout)
     assert bar, res.stdout
     assert int(bar.group(1)) == RUNS and bar.group(2) == rows[1][5] and bar.group(3) == rows[1][1]
+
+
+def test_every_page_is_timed_cold_and_warm(split_store):
+    """bench --reports --pages's measurement on a small store: every page of the navigation
+    renders without an exception, cold and warm."""
+    from workbench.bench.pages import PAGES, available_pages, time_page
+
+    assert set(available_pages()) <= set(PAGES)
+    for title, module in available_pages().items():
+        t = time_page(split_store.path, title, module, 1)
+        assert t.error is None, (title, t.error)
+        assert len(t.cold) == len(t.warm) == 1 and t.cold[0].wall > 0
+
+
+def test_the_page_cache_asks_the_store_again_only_when_it_changed(tmp_path, fresh_cache):
+    """Queries are cached per store state: a second ask is answered from the cache; a write
+    to the store (a stored chunk) makes the next ask query again."""
+    from reports.pages import common
+    from workbench.store import Store
+
+    path = tmp_path / "s.duckdb"
+    Store(path).init()
+    calls = []
+    common.QUERIES["_count_runs"] = lambda p: calls.append(p) or len(calls)
+    try:
+        assert common.cached("_count_runs", str(path)) == 1
+        assert common.cached("_count_runs", str(path)) == 1 and len(calls) == 1
+        Store(path).record_diff("frontier", 1, 2, "base", "base")  # a committed write
+        assert common.cached("_count_runs", str(path)) == 2
+    finally:
+        del common.QUERIES["_count_runs"]

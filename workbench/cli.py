@@ -409,6 +409,42 @@ def init(folder: Path = typer.Argument(..., help="the workspace folder to make (
 
 
 @app.command()
+def tune(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
+    band: str = typer.Option("45-55", help="every deck's field win rate must end inside LOW-HIGH, in percent"),
+    max_changes: int = typer.Option(6, min=1, max=100, help="card numbers the proposal may change at most"),
+    matches_budget: int = typer.Option(60_000, min=1, max=MAX_MATCHES, help="matches the search may read, its "
+                                       "starting run included (the verification comes on top)"),
+    matches: Optional[int] = typer.Option(None, min=2, max=MAX_MATCHES, help="matches per pairing in the search "
+                                          "(default 100); with --card, per opponent and number (default 200)"),
+    verify_matches: int = typer.Option(200, min=2, max=MAX_MATCHES, help="matches per pairing of each fresh "
+                                       "verification run (both seats)"),
+    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck"),
+    seed: int = _seed("base seed of the search (each verification's seeds are hashed from it)"),
+    rules: str = typer.Option("base", help="the rules version to start from (the proposal extends it)"),
+    as_: Optional[str] = typer.Option(None, "--as", help="the proposal's rules version name (default: "
+                                      "RULES-tuned, or RULES-CARD-STAT with --card)"),
+    card: Optional[str] = typer.Option(None, help="instead: propose this card's fair number (with --stat)"),
+    stat: Optional[str] = typer.Option(None, help="with --card: the number to tune, e.g. atk, def, cost"),
+    workers: Optional[int] = _workers(),
+    db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
+    csv: Optional[Path] = typer.Option(None, help="folder to write tune_changes.csv, tune_decks.csv and tune_steps.csv "
+                                       "(or tune_values.csv)"),
+    quiet: bool = typer.Option(False, help="no progress bars"),
+    data: Optional[Path] = DATA_OPTION,
+):
+    """Propose card-number changes that bring every deck's field win rate into --band (verified on fresh seeds),
+    or with --card X --stat S one card's fair number, written as a rules version into the --data workspace."""
+    _use_data(data)
+    from workbench.commands.tune import run_tune
+
+    code = run_tune(game, _ids(decks, "--decks"), band, max_changes, matches_budget, matches, verify_matches,
+                    _split(pilots) or [], seed, rules, as_, card, stat, workers, db, csv, quiet, out, err)
+    raise typer.Exit(code)
+
+
+@app.command()
 def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int = typer.Option(8501, min=1, max=65535),
               data: Optional[Path] = DATA_OPTION):
     """Open the dashboard on localhost."""
@@ -429,6 +465,9 @@ def bench(
     skip_farm: bool = typer.Option(False, help="measure the engine alone"),
     reports: bool = typer.Option(False, "--reports", help="instead: time the Cards page split by run (issue 13's bar: "
                                  "80 runs, 10M card_games rows, under 3 s)"),
+    pages: bool = typer.Option(False, "--pages", help="with --reports: time every dashboard page cold and warm "
+                               "instead (issue 18's bar: 1M card_games rows, under 3 s cold and 1 s warm; "
+                               "defaults then --rows 1000000 --runs 10 --repeats 3)"),
     stats: bool = typer.Option(False, "--stats", help="instead: calibrate diffs and value with a planted moderate buff "
                                "and A/A twins on real simulations, per game"),
     dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
@@ -471,6 +510,10 @@ def bench(
                         blocks, skip_farm, out, _split(pilots), seconds)
     elif dask:
         b.dask_speed(farm_matches, repeats, out)
+    elif reports and pages:
+        if not b.pages_speed(1_000_000 if rows == 10_000_000 else rows, 10 if runs == 80 else runs,
+                             3 if repeats == 5 else repeats, out):
+            raise typer.Exit(1)
     elif reports:
         b.reports_speed(rows, runs, repeats, out)
     elif stats:

@@ -65,8 +65,9 @@ def store_state(path: str | Path) -> tuple:
     """What the store holds, as cheap to read as a file's size: the database file's and its
     write-ahead log's modification time and size. Every stored chunk is a committed write that
     changes them, so a query cached under this key is fresh the moment a writing run stores
-    more, and answered from the cache as long as nothing was stored. Reading it opens no
-    connection (a held connection would block the writer)."""
+    more (to the file system's timestamp resolution: two writes within one tick of it and the
+    same size read as one), and answered from the cache as long as nothing was stored. Reading
+    it opens no connection (a held connection would block the writer)."""
     state = []
     for name in (str(path), f"{path}.wal"):
         try:

@@ -277,6 +277,43 @@ def reports_speed(rows_wanted: int, runs: int, repeats: int, out: Console, game:
               f"{os.getloadavg()[0]:.1f})")
 
 
+def pages_speed(rows_wanted: int, runs: int, repeats: int, out: Console, game: str = "frontier") -> bool:
+    """Issue 18's bar: every dashboard page rendered server side (AppTest) cold and warm on a
+    scratch store of ``runs`` runs and at least ``rows_wanted`` card_games rows, with a diff of
+    its first two runs recorded so the Version diff page has one to show. True when every page
+    met both bars (wall)."""
+    import os
+
+    from workbench.bench.pages import COLD_BAR, WARM_BAR, time_pages
+    from workbench.bench.split_store import build_split_store
+    from workbench.store import Store
+
+    if min(rows_wanted, runs, repeats) < 1 or runs < 2:
+        raise UserError("--rows and --repeats must be at least 1 and --runs at least 2")
+    with tempfile.TemporaryDirectory() as tmp:
+        built = build_split_store(Path(tmp) / "pages.duckdb", game, runs, rows_wanted, default_workers())
+        Store(built.path).record_diff(game, built.run_ids[0], built.run_ids[1], "base", "base")
+        timings = time_pages(built.path, repeats)
+    table = Table("page", "cold wall s", "cold CPU s", "warm wall s", "warm CPU s", f"cold < {COLD_BAR:g} s",
+                  f"warm < {WARM_BAR:g} s",
+                  title=f"workbench bench --reports --pages: {len(built.run_ids)} runs, {built.card_rows:,} card_games "
+                        f"rows, medians of {repeats}, server side (AppTest), default views; {os.cpu_count()} cores, "
+                        f"load average {os.getloadavg()[0]:.1f}")
+    met = True
+    for t in timings:
+        if t.error:
+            table.add_row(t.page, "failed: " + t.error, "", "", "", "no", "no")
+            met = False
+            continue
+        cold, warm = t.median("cold", "wall"), t.median("warm", "wall")
+        met &= cold < COLD_BAR and warm < WARM_BAR
+        table.add_row(t.page, f"{cold:.2f}", f"{t.median('cold', 'cpu'):.2f}", f"{warm:.2f}",
+                      f"{t.median('warm', 'cpu'):.2f}", "yes" if cold < COLD_BAR else "no",
+                      "yes" if warm < WARM_BAR else "no")
+    out.print(table)
+    return met
+
+
 def stats_calibration(game_list: list[str] | None, blocks: int, sizes: list[int], pilots: list[str],
                       db: Path | None, out: Console, with_value: bool = True) -> None:
     """Planted-truth calibration per game (workbench/calibration.py): how often ``diff`` flags a
