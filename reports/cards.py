@@ -70,7 +70,7 @@ METRICS = {
                    "strength and when the card is played",
     "_lo / _hi": "bounds of the 95% interval of the column before them (Wilson; Newcombe for IWD; "
                  "stratified for OH excess)",
-    "example_win / example_loss": "a match that shows the card played in a win / a loss: run:match:seat",
+    "example_win / example_loss": "a match that shows the card played in a win / a loss: r<run>-m<match>-s<seat>",
 }
 
 GROUPS = ("rules_version", "run_id", "deck", "pilot")

@@ -1,6 +1,8 @@
 """Example matches behind aggregate rows: for each row (a card, keyword, cost, turn, deck, a card
-in a version diff), the first match (``run:match:seat``) that shows it in a win and the first
-that shows it in a loss, so every aggregate row of the reports and exports links to a replay."""
+in a version diff), the first match (``r<run>-m<match>-s<seat>``) that shows it in a win and the
+first that shows it in a loss, so every aggregate row of the reports and exports links to a replay.
+The key is written so that no spreadsheet reads it as something else (``1:9:0`` became a clock
+time, ``1-9-0`` a date)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,10 +27,10 @@ _KINDS = {
 
 
 def unpack(column: str) -> pl.Expr:
-    """``run:match:seat`` from a packed key column (None stays None)."""
+    """``r<run>-m<match>-s<seat>`` from a packed key column (None stays None)."""
     key = pl.col(column)
     return pl.when(key.is_null()).then(None).otherwise(
-        (key // 1_000_000_000).cast(pl.Utf8) + ":" + ((key % 1_000_000_000) // 16).cast(pl.Utf8) + ":"
+        "r" + (key // 1_000_000_000).cast(pl.Utf8) + "-m" + ((key % 1_000_000_000) // 16).cast(pl.Utf8) + "-s"
         + (key % 16).cast(pl.Utf8))
 
 

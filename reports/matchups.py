@@ -29,7 +29,8 @@ def matchups(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
     return frame.with_columns(
         pl.Series("win_rate", rate(frame["won"], frame["games"])), pl.Series("win_rate_lo", lo),
         pl.Series("win_rate_hi", hi),
-        ((pl.col("example_key") // 1_000_000_000).cast(pl.Utf8) + ":" + (pl.col("example_key") % 1_000_000_000).cast(pl.Utf8)).alias("example")
+        ("r" + (pl.col("example_key") // 1_000_000_000).cast(pl.Utf8) + "-m"
+         + (pl.col("example_key") % 1_000_000_000).cast(pl.Utf8)).alias("example")
     ).drop("example_key")
 
 

@@ -417,7 +417,7 @@ def test_selecting_a_card_shows_it_and_asks_for_its_example_replay(small_store, 
     [button] = [b for b in at.button if b.label == "Replay an example match"]
     button.click().run()
     assert not at.exception, [e.value for e in at.exception]
-    run_id, match_no, seat = (int(x) for x in table["example_win"].iloc[0].split("ex=")[1].split(":"))
+    run_id, match_no, seat = (int(x[1:]) for x in table["example_win"].iloc[0].split("ex=")[1].split("-"))
     request = at.session_state["replay_request"]
     assert (request["run"], request["match"], request["seat"]) == (run_id, match_no, seat)
     assert at.query_params["run"] == str(run_id) and at.query_params["match"] == str(match_no)
@@ -436,7 +436,7 @@ def test_three_clicks_from_cards_to_a_replay(small_store, monkeypatch):
     [b for b in at.button if b.label == "Replay an example match"][0].click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert [t.value for t in at.title] == ["Match replay"]
-    run_id, match_no, seat = (int(x) for x in top["example_win"].split("ex=")[1].split(":"))
+    run_id, match_no, seat = (int(x[1:]) for x in top["example_win"].split("ex=")[1].split("-"))
     assert at.subheader[0].value.startswith(f"Run {run_id} · match {match_no} ·")
     assert any("agrees with the stored result" in s.value for s in at.success)
     assert any(c.value.startswith(f"Opened as an example of: {top['name']}") for c in at.caption)

@@ -301,16 +301,21 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
 # --- links to example matches -------------------------------------------------------------------------
 
 def parse_example(key: str | None) -> tuple[int, int, int | None] | None:
-    """(run, match, seat) from an example key ``run:match[:seat]``; None when there is none."""
+    """(run, match, seat) from an example key ``r<run>-m<match>[-s<seat>]`` (or the older
+    ``run:match[:seat]``); None when there is none."""
     if not key:
         return None
-    parts = [int(p) for p in str(key).split(":")]
+    text = str(key)
+    if text.startswith("r"):
+        parts = [int(p[1:]) for p in text.split("-")]
+    else:
+        parts = [int(p) for p in text.split(":")]
     return parts[0], parts[1], parts[2] if len(parts) > 2 else None
 
 
 def replay_url(key: str | None) -> str | None:
     """A link to the Match replay page for an example key; the trailing ``ex`` only gives the
-    link its readable text (run:match:seat)."""
+    link its readable text (r<run>-m<match>-s<seat>)."""
     found = parse_example(key)
     if found is None:
         return None
@@ -326,7 +331,7 @@ def with_replay_links(frame: pl.DataFrame, columns: dict[str, str], config: dict
             out = out.with_columns(pl.col(column).map_elements(replay_url, return_dtype=pl.Utf8))
             config[column] = st.column_config.LinkColumn(
                 label, display_text=r"ex=(.*)$",
-                help="an example match (run:match:seat) that shows this row; click to replay it turn by turn")
+                help="an example match (r<run>-m<match>-s<seat>: run, match, seat) that shows this row; click to replay it turn by turn")
     return out
 
 
