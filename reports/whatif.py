@@ -1,0 +1,130 @@
+"""What-if from the dashboard: a card's definition and decks as the store holds them, and the
+sequential diff that measures one change to it, started as its own process.
+
+The card comes from the store's ``cards`` table (shared columns, and the game's own fields in
+``extra``) under the rules version of the run it was picked in; its decks from that run's
+``card_games``. The change itself is written by cardsdb/whatif.py into the designer's workspace
+(the dashboard's ``WORKBENCH_DATA``); the diff is ``workbench diff --until-decided`` run by
+reports/jobs.py, which the page follows through the diff's status file. ``reports`` imports no
+``workbench``: the command is a command line, as a designer would type it."""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from reports import db, jobs
+from reports.card_fields import change_text, parse
+
+# how the diff is asked: the smallest change worth finding (points) and the pilots, seed and cap
+# the dashboard uses unless the designer says otherwise
+DELTA_POINTS = 5.0
+PILOTS = "greedy"
+SEED = 1
+MAX_MATCHES = 1000  # per pairing and version: the sequential diff usually stops far sooner
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    run_id: int
+    game: str
+    rules_version: str
+    rules_hash: str
+    decks: list[str]
+    pilots: list[str]
+    pairings: list[tuple[int, ...]]
+    data_dir: str | None
+
+
+def run_info(path: str | Path, run_id: int) -> RunInfo | None:
+    rows = db.query(path, "SELECT * FROM runs WHERE run_id = ?", [run_id])
+    if rows.is_empty():
+        return None
+    r = rows.row(0, named=True)
+    spec = json.loads(r["spec"]) if r.get("spec") else {}
+    decks = spec.get("decks") or r["decks"].split(",")
+    pairings = [tuple(p) for p in spec.get("pairings") or []] or \
+        [(i, j) for i in range(len(decks)) for j in range(i + 1, len(decks))] or [(0, 0)]
+    return RunInfo(r["run_id"], r["game"], r["rules_version"], r["rules_hash"], list(decks),
+                   spec.get("pilots") or r["pilots"].split(","), pairings, r.get("data_dir"))
+
+
+def pick_run(path: str | Path, run_ids: list[int], version: str | None = None) -> RunInfo | None:
+    """The run a what-if starts from: the newest of ``run_ids`` under ``version`` (any, when None)."""
+    if not run_ids:
+        return None
+    marks = ", ".join("?" for _ in run_ids)
+    rows = db.query(path, f"SELECT run_id, rules_version FROM runs WHERE run_id IN ({marks}) ORDER BY run_id DESC",
+                    list(run_ids))
+    for r in rows.iter_rows(named=True):
+        if version is None or r["rules_version"] == version:
+            return run_info(path, r["run_id"])
+    return None
+
+
+def card_definition(path: str | Path, run_id: int, card: str) -> dict | None:
+    """The card as the run played it: the ``cards`` row of the run's rules version, with
+    ``fields`` (the parsed ``extra``)."""
+    rows = db.query(path, """SELECT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
+                             WHERE r.run_id = ? AND c.card = ?""", [run_id, card])
+    if rows.is_empty():
+        return None
+    row = rows.row(0, named=True)
+    return {**row, "fields": parse(row.get("extra"))}
+
+
+def card_decks(path: str | Path, run_ids: list[int], card: str) -> pl.DataFrame:
+    """The decks that hold the card in these runs: copies, and the seats (match x seat) it was in."""
+    marks = ", ".join("?" for _ in run_ids)
+    return db.query(path, f"""SELECT deck, max(copies) AS copies, count(*) AS seats,
+                                     count(DISTINCT run_id) AS runs
+                              FROM card_games WHERE run_id IN ({marks}) AND card = ? AND copies > 0
+                              GROUP BY deck ORDER BY deck""", [*run_ids, card])
+
+
+def default_decks(run: RunInfo, holding: list[str]) -> list[str]:
+    """The run's decks that hold the card plus every deck they meet in the run's pairings, in the
+    run's order (a two-deck run: both)."""
+    held = {i for i, d in enumerate(run.decks) if d in holding}
+    chosen = set(held)
+    for pairing in run.pairings:
+        if held & set(pairing):
+            chosen |= set(pairing)
+    out: list[str] = []
+    for i, deck in enumerate(run.decks):
+        if i in chosen and deck not in out:
+            out.append(deck)
+    return out
+
+
+def diff_command(game: str, base: str, candidate: str, decks: list[str], db_path: str | Path, data_dir: str | Path,
+                 pilots: str = PILOTS, seed: int = SEED, delta: float = DELTA_POINTS,
+                 max_matches: int = MAX_MATCHES) -> list[str]:
+    """The sequential diff's command line; ``{status}`` stands for the status file's path
+    (reports/jobs.py fills it in)."""
+    return [sys.executable, "-m", "workbench.cli", "diff", game, "--base", base, "--candidate", candidate,
+            "--decks", ",".join(decks), "--pilots", pilots, "--seed", str(seed), "--db", str(Path(db_path).resolve()),
+            "--data", str(Path(data_dir).resolve()), "--quiet", "--until-decided", "--delta", f"{delta:g}",
+            "--max-matches", str(max_matches), "--status", "{status}"]
+
+
+def start_diff(db_path: str | Path, game: str, base: str, candidate: str, card: str, changes: list[dict],
+               decks: list[str], data_dir: str | Path, **options) -> jobs.Job:
+    """Start the sequential diff of a what-if in the background (raises jobs.JobRefused while
+    another job of this store runs)."""
+    command = diff_command(game, base, candidate, decks, db_path, data_dir, **options)
+    meta = {"kind": "whatif", "title": f"{card} {change_text(changes)}", "game": game, "base": base, "candidate": candidate, "card": card,
+            "change": change_text(changes), "changes": changes, "decks": decks, "data_dir": str(data_dir),
+            "options": options}
+    return jobs.start(db_path, command, meta=meta)
+
+
+def job_for_diff(db_path: str | Path, diff_id: int) -> jobs.Job | None:
+    """The what-if job that recorded this diff, if one did."""
+    for job in jobs.jobs(db_path):
+        if jobs.job_state(job).get("diff_id") == diff_id:
+            return job
+    return None
