@@ -21,6 +21,7 @@ from reports.pages import (
     series,
     turf,
     value,
+    whatif,
 )
 from reports.pages.common import PAGES_KEY
 from workbench.replay import replay_match
@@ -38,6 +39,7 @@ pages = [
     st.Page(costs.render, title="Cost curves", url_path="costs"),
     st.Page(matchups.render, title="Matchups", url_path="matchups"),
     st.Page(diff.render, title="Version diff", url_path="diff"),
+    st.Page(whatif.render, title="What-if", url_path="whatif"),
     st.Page(value.render, title="Card value", url_path="value"),
     st.Page(match_replay, title="Match replay", url_path="replay"),
     st.Page(ffa.render, title="Free-for-all", url_path="ffa"),

@@ -3,7 +3,8 @@ play rate, dead %, average turn played, each with its sample size and 95% interv
 two rankings: by default within the card's deck (its opening-hand excess over the same deck,
 deck and seat held fixed, tested against that deck), or by played win rate pooled over decks
 (which carries deck strength); significance after Benjamini-Hochberg. Select a card to see its
-win rate by the turn it was first played and to replay an example match."""
+win rate by the turn it was first played and to replay an example match, with what the card is
+(cost, stats, keywords, text, decks) and a form that tries a change to it (reports/pages/whatif.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from reports.pages.common import (
     win_rate_config,
     with_replay_links,
 )
+from reports.pages.whatif import card_about, change_section
 from reports.pilot_sensitivity import premium_hint, premium_partner, skill_premium
 
 # metric groups a designer can show or hide: label -> (sample size column, rate column)
@@ -276,10 +278,12 @@ def turn_chart(card: str, name: str, frame: pl.DataFrame) -> go.Figure:
 
 
 def card_detail(path, filters, row: dict, group_by: list[str], label_groups: list[str]) -> None:
-    """The selected card: its headline numbers, replay buttons, win rate by turn first played."""
+    """The selected card: what it is (cost, stats, keywords, text, decks), its headline numbers,
+    replay buttons, win rate by turn first played, and the "Try a change" form."""
     name = row["name"] or row["card"]
     with st.container(border=True):
         st.subheader(row_label(row, label_groups))
+        about = card_about(path, filters.runs, row["card"], row["rules_version"] if "rules_version" in group_by else None)
         c0, c1, c2, c3, c4 = st.columns(5)
         if row["oh_excess"] is not None:
             c0.metric("OH excess over its deck", f"{row['oh_excess'] * 100:+.1f} pts", help=METRICS["oh_excess"])
@@ -303,20 +307,39 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
                       note=f"{name}, played by the marked seat in a {'win' if row['example_win'] else 'loss'}")
         replay_button("Replay an example loss", row["example_loss"], "replay-card-loss", where=b2, focus=name,
                       note=f"{name}, played by the marked seat in a loss")
-        turns = cached("turn_played", str(path), filters)
-        mine = turns.filter(pl.col("card") == row["card"])
-        if "rules_version" in group_by:
-            mine = mine.filter(pl.col("rules_version") == row["rules_version"])
-        if mine.is_empty():
-            st.caption("Never played in these matches.")
-            return
-        st.plotly_chart(turn_chart(row["card"], name, mine), width="stretch")
-        raw = mine
-        config = {"turn": st.column_config.NumberColumn("turn first played", format="%d"),
-                  **win_rate_config("games where the card was first played on this turn", "won / games")}
-        shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
-                                  {"example_win": "example win", "example_loss": "example loss"}, config)
-        table_with_download(shown, f"turn_played_{row['card']}", config, download=raw)
+        played_by_turn(path, filters, row, group_by, name)
+        if about is not None:
+            change_section(path, about)
+
+
+def played_by_turn(path, filters, row: dict, group_by: list[str], name: str) -> None:
+    """Win rate by the turn the card was first played: chart and table."""
+    turns = cached("turn_played", str(path), filters)
+    mine = turns.filter(pl.col("card") == row["card"])
+    if "rules_version" in group_by:
+        mine = mine.filter(pl.col("rules_version") == row["rules_version"])
+    if mine.is_empty():
+        st.caption("Never played in these matches.")
+        return
+    st.plotly_chart(turn_chart(row["card"], name, mine), width="stretch")
+    raw = mine
+    config = {"turn": st.column_config.NumberColumn("turn first played", format="%d"),
+              **win_rate_config("games where the card was first played on this turn", "won / games")}
+    shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
+                              {"example_win": "example win", "example_loss": "example loss"}, config)
+    table_with_download(shown, f"turn_played_{row['card']}", config, download=raw)
+
+
+def picked_card(view: pl.DataFrame, picked: int | None) -> dict | None:
+    """The row selected in the table (its card then stands in the URL, ``?card=ID``), else the
+    first row of the card the URL names."""
+    if picked is not None and picked < view.height:
+        row = view.row(picked, named=True)
+        st.query_params["card"] = row["card"]
+        return row
+    wanted = st.query_params.get("card")
+    found = view.filter(pl.col("card") == wanted) if wanted else view.clear()
+    return found.row(0, named=True) if found.height else None
 
 
 def caption(frame: pl.DataFrame, view: View) -> str:
@@ -374,9 +397,11 @@ def render() -> None:
     picked = table_with_download(shown, "card_stats", config, download=view, select_key="cards_table",
                                  column_order=order)
     label_groups = [g for g in group_by if view[g].n_unique() > 1]
-    if picked is not None and picked < view.height:
-        card_detail(path, filters, view.row(picked, named=True), group_by, label_groups)
+    row = picked_card(view, picked)
+    if row is not None:
+        card_detail(path, filters, row, group_by, label_groups)
     else:
-        st.caption("Select a card (the box at the left of its row) to see its win rate by turn played and "
-                   "replay an example match; or click an example link to open its replay in a new tab.")
+        st.caption("Select a card (the box at the left of its row) to see what it is, its win rate by turn played, "
+                   "replay an example match and try a change to it; or click an example link to open its replay in "
+                   "a new tab.")
     st.plotly_chart(ranking_chart(view, label_groups, ranking), width="stretch")

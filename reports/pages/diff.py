@@ -1,8 +1,10 @@
 """Version diff page: a stored rules-version diff (``workbench diff``: the same seeds, seats, decks
-and pilots under two rules versions), read pair by pair: per-deck and first-seat changes with
-paired and unpaired intervals, the game-length change, the cards that moved significantly after
+and pilots under two rules versions), read pair by pair. It leads with what the candidate changed,
+field by field ("you changed X: atk 4 → 3"), that card's own effect, the decks it is in (with a
+sequential diff's verdicts), the first seat and any other card that moved beyond its deck; then
+per-deck and first-seat changes with paired and unpaired intervals, the game-length change, the cards that moved significantly after
 Benjamini-Hochberg, the per-card table, the matches a diff needs, and the variance the pairing
-saved."""
+saved. ``?diff=ID`` in the URL opens a given diff (the What-if does)."""
 from __future__ import annotations
 
 import math
@@ -11,6 +13,8 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
+from reports import db
+from reports.card_fields import change_text, field_changes, shown
 from reports.pages.common import (
     cached,
     card_filters,
@@ -21,9 +25,11 @@ from reports.pages.common import (
     pct,
     percent,
     pts,
+    store_state,
     table_with_download,
     with_replay_links,
 )
+from reports.whatif import job_for_diff
 
 HELP = {
     "twins": "matches (x seat) played on the same seed, seat and decks under both versions",
@@ -54,13 +60,23 @@ NO_DIFF = ("No version diff stored yet. A diff plays the same seeds under two ru
 
 
 def pick_diff(diffs: pl.DataFrame) -> dict:
+    """The diff to show: the one the URL names (``?diff=3``, as the What-if opens it), else the
+    sidebar's choice; the URL then names the diff shown, so it can be shared or reloaded."""
+    asked = st.query_params.get("diff")
+    wanted = diffs.filter(pl.col("diff_id") == int(asked)) if asked and asked.isdigit() else diffs.clear()
+    if asked and wanted.is_empty():
+        st.warning(f"There is no diff {asked} in this store; showing the newest.")
     games = sorted(diffs["game"].unique().to_list())
-    game = st.sidebar.selectbox("Game", games, help="which game's diffs to list")
+    game = st.sidebar.selectbox("Game", games, index=games.index(wanted["game"][0]) if wanted.height else 0,
+                                help="which game's diffs to list")
     mine = diffs.filter(pl.col("game") == game)
     labels = {r["diff_id"]: f"diff {r['diff_id']}: {r['base_version']} → {r['candidate_version']} "
                             f"(runs {r['base_run']} and {r['candidate_run']}, {r['created_at']:%Y-%m-%d %H:%M})"
               for r in mine.iter_rows(named=True)}
-    chosen = st.sidebar.selectbox("Diff", list(labels), format_func=labels.get, help="stored by `workbench diff`")
+    ids = list(labels)
+    at = ids.index(wanted["diff_id"][0]) if wanted.height and wanted["diff_id"][0] in ids else 0
+    chosen = st.sidebar.selectbox("Diff", ids, index=at, format_func=labels.get, help="stored by `workbench diff`")
+    st.query_params["diff"] = str(chosen)
     return mine.filter(pl.col("diff_id") == chosen).row(0, named=True)
 
 
@@ -238,21 +254,87 @@ def card_section(path, d: dict, r: dict) -> None:
                     f"{row['name'] or row['card']} in hand in {d['base_version']} → {d['candidate_version']}" if row else "")
 
 
-def changed_cards_summary(r: dict) -> None:
-    """The pre-declared hypotheses first: what the designer changed, and what it did within its deck."""
+def changed_fields(path, d: dict, r: dict) -> pl.DataFrame:
+    """One row per field the candidate changed, card by card (added and removed cards as one row)."""
+    names = dict(cached("card_names", str(path), (d["base_run"], d["candidate_run"])).select("card", "name").iter_rows())
+    rows = []
+    for c in r["changed_cards"].iter_rows(named=True):
+        fields = field_changes(c["base"], c["candidate"]) if c["change"] == "changed" else \
+            [{"field": "(the card)", "base": None if c["change"] == "added" else "in the pool",
+              "candidate": "in the pool" if c["change"] == "added" else None}]
+        rows += [{"card": c["card"], "name": names.get(c["card"]), "change": c["change"], "field": f["field"],
+                  "base": shown(f["base"]), "candidate": shown(f["candidate"])} for f in fields]
+    return pl.DataFrame(rows, schema={k: pl.Utf8 for k in ("card", "name", "change", "field", "base", "candidate")})
+
+
+SHOWN_CHANGES = 5  # changed cards named one by one above the table
+
+
+def changed_cards_summary(path, d: dict, r: dict) -> None:
+    """The pre-declared hypotheses first: what the designer changed, field by field, and what each
+    changed card did within its deck."""
     if r["changed_cards"].is_empty():
         st.info("The candidate changes no card (a rules change): every card is exploratory.")
         return
+    fields = changed_fields(path, d, r)
     measured = {c["card"]: c for c in r["primary_cards"].iter_rows(named=True)}
-    for card, kind in r["changed_cards"].select("card", "change").iter_rows():
+    cards = r["changed_cards"]["card"].to_list()
+    for card in cards[:SHOWN_CHANGES]:
+        mine = fields.filter(pl.col("card") == card)
+        name = mine["name"][0] or card
+        what = change_text(mine.to_dicts(), "→")
         c = measured.get(card)
         if c is None:
-            st.info(f"You changed **{card}** ({kind}): no deck of this diff holds it.")
+            st.info(f"You changed **{name}**: {what}. No deck of this diff holds it.")
             continue
-        text = (f"You changed **{c.get('name') or card}** ({kind}): its effect within its deck is "
-                f"**{c['effect_points']:+.1f} pts** [{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, "
-                f"q {c['q_value']:.3g} ({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
+        text = (f"You changed **{name}**: {what}. Its own effect within its deck: **{c['effect_points']:+.1f} pts** "
+                f"[{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
+                f"({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
         (st.error if c["flagged"] else st.info)(text + (" Flagged." if c["flagged"] else " Not flagged."))
+    if len(cards) > SHOWN_CHANGES:
+        st.caption(f"... and {len(cards) - SHOWN_CHANGES} more changed cards, in the table below.")
+    table_with_download(fields, "diff_changed_fields", {
+        "field": st.column_config.TextColumn("field", help="the card's field (a keyword by its name)"),
+        "base": st.column_config.TextColumn("base", help="its value under the base version"),
+        "candidate": st.column_config.TextColumn("candidate", help="its value under the candidate version")})
+
+
+def _interval(row: dict) -> str:
+    return (f"{row['wr_base']:.1%} → {row['wr_candidate']:.1%}, **{row['change'] * 100:+.1f} pts** (paired 95% "
+            f"{row['change_lo'] * 100:+.1f} to {row['change_hi'] * 100:+.1f}, McNemar p {row['mcnemar_p']:.3g}, "
+            f"n = {row['twins']:,})")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _verdicts(path: str, state: tuple, diff_id: int) -> pl.DataFrame:
+    if not db.has_tables(path, "diff_verdicts"):
+        return pl.DataFrame()
+    return db.query(path, "SELECT * FROM diff_verdicts WHERE diff_id = ? ORDER BY deck", [diff_id])
+
+
+def focus(path, d: dict, r: dict) -> None:
+    """After what changed: the decks it touches (with a sequential diff's verdicts), the first
+    seat, and any other card that moved beyond its deck."""
+    verdicts = {v["deck"]: v for v in _verdicts(str(path), store_state(path), d["diff_id"]).iter_rows(named=True)}
+    if d.get("decision"):
+        st.markdown(f"**Sequential diff: {d['decision']}** after {d['matches_used']:,} matches per version "
+                    f"(a change of at least {d['delta_points']:g} pts against none)")
+    decks = r["decks"].filter(pl.col("deck").is_in(r["touched_decks"]))
+    lines = []
+    for row in decks.iter_rows(named=True):
+        v = verdicts.get(row["deck"])
+        lines.append(f"- **{row['deck']}**: {_interval(row)}" + (f"; the sequential test: **{v['decision']}**" if v else ""))
+    st.markdown(("The decks it is in:\n" if r["changed_cards"].height else "Every deck (a rules change):\n")
+                + "\n".join(lines))
+    st.markdown(f"- **The first seat**: {_interval(r['first_seat'])}")
+    flagged = r["flagged_cards"]
+    st.markdown("- **Other cards that moved beyond their deck**: " + (
+        ", ".join(f"{c['card']} {c['effect_points']:+.1f} pts (q {c['q_value']:.3g})" for c in flagged.iter_rows(named=True))
+        if flagged.height else "none (attribution, Benjamini-Yekutieli at FDR 5%)"))
+    job = job_for_diff(path, d["diff_id"])
+    if job is not None:
+        st.caption(f"Started from the dashboard (What-if job {job.id}): {job.meta.get('card')} {job.meta.get('change')}; "
+                   f"the version is `{job.meta.get('candidate')}.yaml` in `{job.meta.get('data_dir')}`.")
 
 
 def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Figure:
@@ -306,11 +388,8 @@ def render() -> None:
     st.caption(f"Base run {d['base_run']} and candidate run {d['candidate_run']}: {r['twins'] // 2:,} matches "
                "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers); "
                f"pilots: **{r['pilots']}**, and every figure below is about matches they played.")
-    changed = r["changed_cards"]
-    if changed.height:
-        with st.expander(f"Cards the candidate changes ({changed.height})"):
-            table_with_download(changed, "diff_changed_cards")
-    changed_cards_summary(r)  # the pre-declared hypotheses lead, before any deck figure
+    changed_cards_summary(path, d, r)  # the pre-declared hypotheses lead, before any deck figure
+    focus(path, d, r)
     headline(d, r)
     deck_section(path, d, r)
     card_section(path, d, r)
