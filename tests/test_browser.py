@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -134,15 +135,15 @@ def mixed_store(diff_store, tmp_path):
     return path
 
 
-@pytest.mark.browser
-@pytest.mark.heavy
-def test_pages_render_in_chromium(mixed_store):
+@contextmanager
+def dashboard_in_chromium(env: dict):
+    """The dashboard served as a user starts it (``env``: its environment) and a Chromium page:
+    yields (base URL, page). The server's stderr must hold no traceback."""
     chromium = chromium_or_skip()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WORKBENCH_DB": str(mixed_store)}
     cmd = [sys.executable, "-m", "streamlit", "run", "streamlit_app.py", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -152,25 +153,33 @@ def test_pages_render_in_chromium(mixed_store):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
-                page = browser.new_page(viewport={"width": WIDTH, "height": 900})
-                for name, path, title, text, charts in PAGES:
-                    page.goto(base + path, wait_until="domcontentloaded", timeout=WAIT_MS)
-                    expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=WAIT_MS)
-                    expect(page.get_by_text(text).first).to_be_visible(timeout=WAIT_MS)
-                    expect(page.locator(CHART).first).to_be_visible(timeout=WAIT_MS)
-                    expect(page.locator(CHART)).to_have_count(charts, timeout=WAIT_MS)
-                    expect(page.locator(TABLE).first).to_be_visible(timeout=WAIT_MS)
-                    # plotly drew a titled axis and some data, not an empty frame
-                    expect(page.locator(".js-plotly-plot .xtitle").first).to_be_visible(timeout=WAIT_MS)
-                    assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
-                    no_exception(page, name)
-                    screenshot(page, name)
-                three_clicks(page, base, mixed_store, expect)
+                yield base, browser.new_page(viewport={"width": WIDTH, "height": 900})
             finally:
                 browser.close()
     finally:
         out, err = stop(server)
     assert "Traceback" not in err, err
+
+
+@pytest.mark.browser
+@pytest.mark.heavy
+def test_pages_render_in_chromium(mixed_store):
+    from playwright.sync_api import expect
+
+    with dashboard_in_chromium({**os.environ, "WORKBENCH_DB": str(mixed_store)}) as (base, page):
+        for name, path, title, text, charts in PAGES:
+            page.goto(base + path, wait_until="domcontentloaded", timeout=WAIT_MS)
+            expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=WAIT_MS)
+            expect(page.get_by_text(text).first).to_be_visible(timeout=WAIT_MS)
+            expect(page.locator(CHART).first).to_be_visible(timeout=WAIT_MS)
+            expect(page.locator(CHART)).to_have_count(charts, timeout=WAIT_MS)
+            expect(page.locator(TABLE).first).to_be_visible(timeout=WAIT_MS)
+            # plotly drew a titled axis and some data, not an empty frame
+            expect(page.locator(".js-plotly-plot .xtitle").first).to_be_visible(timeout=WAIT_MS)
+            assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
+            no_exception(page, name)
+            screenshot(page, name)
+        three_clicks(page, base, mixed_store, expect)
 
 
 def three_clicks(page, base: str, store: Path, expect) -> None:
