@@ -1,6 +1,7 @@
 """Run-level numbers: runs, first-seat advantage, win reasons, game lengths."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -10,10 +11,26 @@ from reports.stats import wilson
 
 
 def runs(path: str | Path) -> pl.DataFrame:
-    """Every run, newest first; ``kind`` is duel (a simulate run) or campaign (its fights)."""
-    return db.query(path, """SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
-                             matches_done, matches_target, errors, status, code_version, created_at, updated_at
+    """Every run, newest first; ``kind`` is duel (a simulate run) or campaign (its fights).
+    ``matches_key``: equal for runs that hold the same matches (``matches_key``)."""
+    frame = db.query(path, """SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
+                             matches_done, matches_target, errors, status, code_version, created_at, updated_at, spec
                              FROM runs ORDER BY run_id DESC""")
+    keys = [matches_key(s) for s in frame["spec"].to_list()] if frame.height else []
+    return frame.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8)).drop("spec")
+
+
+# how a run was cut into chunks and how much event log it kept do not change its matches
+NOT_MATCHES = ("chunk_size", "event_sample")
+
+
+def matches_key(spec: str | None) -> str:
+    """A run's spec without what does not decide its matches: two runs with the same key hold
+    the same matches (the workbench's result hash, read from the stored spec)."""
+    if not spec:
+        return ""
+    d = json.loads(spec)
+    return json.dumps({k: v for k, v in d.items() if k not in NOT_MATCHES}, sort_keys=True)
 
 
 def _where(run_ids: list[int] | None) -> tuple[str, list | None]:

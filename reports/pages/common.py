@@ -109,13 +109,76 @@ def store_ready(path: Path) -> bool:
     return True
 
 
+# --- filters that follow you: kept across pages in the session, and in the URL ------------------
+
+def _url_list(name: str) -> list[str]:
+    raw = st.query_params.get(name)
+    return [v for v in str(raw).split(",") if v] if raw else []
+
+
+def kept(name: str, options: list, default: list, many: bool) -> list:
+    """The remembered choice of filter ``name`` among ``options``: this session's (it follows
+    the user from page to page), else the URL's (a copied link opens the same view), else
+    ``default``. Values no longer offered are dropped; the choice is written back to the URL."""
+    ss = st.session_state
+    chosen = ss.get(f"keep:{name}")
+    if chosen is None:
+        by_text = {str(o): o for o in options}
+        chosen = [by_text[v] for v in _url_list(name) if v in by_text] or None
+    if chosen is None:
+        chosen = list(default)
+    else:  # an emptied multiselect stays empty; a choice whose values are all gone falls back
+        valid = [o for o in chosen if o in options]
+        chosen = valid if valid or not chosen else list(default)
+    if not many:
+        chosen = chosen[:1] or list(default)[:1]
+    ss[f"keep:{name}"] = chosen
+    return chosen
+
+
+def _remember(name: str, widget_key: str, many: bool) -> None:
+    value = st.session_state[widget_key]
+    st.session_state[f"keep:{name}"] = list(value) if many else [value]
+
+
+def sync_url(**values: list) -> None:
+    """Write the filters' choices into the URL (only when they changed: a rewrite reruns nothing,
+    but keeps the browser history short)."""
+    for name, chosen in values.items():
+        text = ",".join(str(v) for v in chosen)
+        if st.query_params.get(name) != text:
+            if text:
+                st.query_params[name] = text
+            elif name in st.query_params:
+                del st.query_params[name]
+
+
+def sidebar_choice(name: str, label: str, options: list, default: list, many: bool, **widget):
+    """A sidebar selectbox (or multiselect with ``many``) whose choice is ``kept`` across pages
+    and in the URL. The widget's own state is set before it is drawn (a page change forgets
+    widget state; the kept choice does not)."""
+    chosen = kept(name, options, default, many)
+    key = f"w:{name}"
+    st.session_state[key] = chosen if many else chosen[0]
+    draw = st.sidebar.multiselect if many else st.sidebar.selectbox
+    value = draw(label, options, key=key, on_change=_remember, args=(name, key, many), **widget)
+    sync_url(**{name: list(value) if many else [value]})
+    return value
+
+
+def newest_first_games(runs: pl.DataFrame) -> list[str]:
+    """The games, the newest run's first (the view a designer opens is the one just played)."""
+    return list(dict.fromkeys(runs.sort("run_id", descending=True)["game"].to_list()))
+
+
 def pick_game(path: Path) -> pl.DataFrame:
-    """Sidebar filter: the game; returns that game's runs, newest first."""
+    """Sidebar filter: the game (kept across pages and in the URL; default: the newest run's);
+    returns that game's runs, newest first."""
     runs = cached("runs", str(path))
     if runs.is_empty():
         return runs
-    games = sorted(runs["game"].unique().to_list())
-    game = st.sidebar.selectbox("Game", games, help="which game's runs to show")
+    games = newest_first_games(runs)
+    game = sidebar_choice("game", "Game", sorted(games), [games[0]], many=False, help="which game's runs to show")
     return runs.filter(pl.col("game") == game)
 
 
@@ -141,9 +204,30 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
-    chosen = st.sidebar.multiselect("Runs", ids, default=(duels or ids)[:1], format_func=labels.get,
-                                    help="the runs whose matches are counted; several are pooled")
+    # options are run ids (their labels, which count a writing run's matches, are only shown), so
+    # a run that stores more does not reset the choice
+    chosen = sidebar_choice("runs", "Runs", ids, (duels or ids)[:1], many=True, format_func=labels.get,
+                            help="the runs whose matches are counted; several are pooled")
+    warn_same_matches(mine, chosen)
     return mine, chosen
+
+
+def warn_same_matches(runs: pl.DataFrame, chosen: list[int]) -> None:
+    """Two chosen runs holding the very same matches (same spec, however chunked) would be
+    pooled into twice the matches and a falsely narrow interval: say so, offer to keep one."""
+    if "matches_key" not in runs.columns or len(chosen) < 2:
+        return
+    picked = runs.filter(pl.col("run_id").is_in(chosen))
+    for _key, group in picked.group_by("matches_key"):
+        ids = sorted(group["run_id"].to_list())
+        if len(ids) < 2:
+            continue
+        st.sidebar.warning(f"Runs {', '.join(map(str, ids))} hold the same matches (same spec and seeds): pooled, "
+                           "each match counts more than once and the intervals are too narrow.")
+        keep = ids[-1]
+        if st.sidebar.button(f"Keep only run {keep}", key=f"dedupe-{'-'.join(map(str, ids))}"):
+            st.session_state["keep:runs"] = [r for r in chosen if r not in ids[:-1]]
+            st.rerun()
 
 
 def page_header(title: str) -> Path | None:

@@ -1,0 +1,74 @@
+"""Filters that follow the user (issue 18): the game and the runs are kept across pages and in
+the URL, a run that stores more does not reset the choice, the default game is the newest run's,
+and two runs of the very same matches are not pooled without a word."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from reports import db
+
+pytestmark = pytest.mark.usefixtures("fresh_cache")
+
+
+def page(name: str) -> AppTest:
+    return AppTest.from_string(f"from reports.pages.{name} import render\nrender()", default_timeout=60)
+
+
+def sidebar(at: AppTest, label: str):
+    found = [w for w in [*at.sidebar.selectbox, *at.sidebar.multiselect] if w.label == label]
+    assert found, label
+    return found[0]
+
+
+@pytest.fixture()
+def store(small_store, tmp_path, monkeypatch):
+    """small_store's two Frontier runs, plus a third run row of another game (newest), and a
+    fourth: a copy of run 1 (the very same spec)."""
+    path = tmp_path / "s.duckdb"
+    shutil.copy(small_store, path)
+    with db.connect(path, read_only=False) as con:
+        con.execute("""INSERT INTO runs SELECT * REPLACE (3 AS run_id, 'alleyway' AS game) FROM runs WHERE run_id = 2""")
+        con.execute("""INSERT INTO runs SELECT * REPLACE (4 AS run_id) FROM runs WHERE run_id = 1""")
+    monkeypatch.setenv("WORKBENCH_DB", str(path))
+    return path
+
+
+def test_the_game_follows_the_user_from_page_to_page_and_defaults_to_the_newest_run(store):
+    cards = page("cards").run()
+    assert sidebar(cards, "Game").value == "frontier"  # run 4, the newest, is Frontier
+    sidebar(cards, "Game").set_value("alleyway").run()
+    assert cards.session_state["keep:game"] == ["alleyway"]
+    assert cards.query_params["game"] in ("alleyway", ["alleyway"])
+    keywords = page("keywords")
+    keywords.session_state["keep:game"] = cards.session_state["keep:game"]  # one session, another page
+    keywords.run()
+    assert sidebar(keywords, "Game").value == "alleyway"
+
+
+def test_a_copied_link_opens_the_same_view(store):
+    at = page("cards")
+    at.query_params["game"] = "frontier"
+    at.query_params["runs"] = "2"
+    at.run()
+    assert sidebar(at, "Game").value == "frontier" and sidebar(at, "Runs").value == [2]
+
+
+def test_a_run_that_stores_more_keeps_the_runs_chosen(store):
+    at = page("cards").run()
+    sidebar(at, "Runs").set_value([2]).run()
+    with db.connect(store, read_only=False) as con:  # run 2's label changes as a writing run's does
+        con.execute("UPDATE runs SET matches_done = matches_done + 1, status = 'running' WHERE run_id = 2")
+    at.run()
+    assert sidebar(at, "Runs").value == [2]
+
+
+def test_two_runs_of_the_same_matches_are_not_pooled_without_a_word(store):
+    at = page("cards").run()
+    sidebar(at, "Runs").set_value([1, 4]).run()
+    warned = [w.value for w in at.sidebar.warning]
+    assert any("Runs 1, 4 hold the same matches" in w for w in warned), warned
+    [b for b in at.sidebar.button if b.label == "Keep only run 4"][0].click().run()
+    assert sidebar(at, "Runs").value == [4] and not at.sidebar.warning
