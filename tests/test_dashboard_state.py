@@ -72,3 +72,20 @@ def test_two_runs_of_the_same_matches_are_not_pooled_without_a_word(store):
     assert any("Runs 1, 4 hold the same matches" in w for w in warned), warned
     [b for b in at.sidebar.button if b.label == "Keep only run 4"][0].click().run()
     assert sidebar(at, "Runs").value == [4] and not at.sidebar.warning
+
+
+def test_deck_and_pilot_filters_follow_the_user_and_live_in_the_url(store):
+    at = page("cards").run()
+    sidebar(at, "Runs").set_value([2]).run()  # run 4 (the default) is a bare copy: no matches, no decks
+    sidebar(at, "Deck").set_value(["lawmen-posse"]).run()
+    assert at.query_params["decks"] in ("lawmen-posse", ["lawmen-posse"])
+    other = page("keywords")
+    for name in ("runs", "decks"):
+        other.session_state[f"keep:{name}"] = at.session_state[f"keep:{name}"]
+    other.run()
+    assert sidebar(other, "Deck").value == ["lawmen-posse"]
+    linked = page("cards")
+    linked.query_params["runs"] = "1"
+    linked.query_params["pilots"] = "random"
+    linked.run()
+    assert sidebar(linked, "Pilot").value == ["random"]

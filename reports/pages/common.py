@@ -299,12 +299,14 @@ def pick_filters(path: Path, runs: pl.DataFrame, run_ids: list[int], decks: bool
                  pilots: bool = True) -> Filters:
     """Sidebar filters below the runs: rules version, deck and pilot (empty means all)."""
     opts = cached("options", str(path), tuple(run_ids))
-    versions = st.sidebar.multiselect("Rules version", opts["versions"], placeholder="all versions",
-                                      help="count only the chosen runs' matches under these rules versions")
-    chosen_decks = st.sidebar.multiselect("Deck", opts["decks"], placeholder="all decks",
-                                          help="count only seats playing these decks") if decks else []
-    chosen_pilots = st.sidebar.multiselect("Pilot", opts["pilots"], placeholder="all pilots",
-                                           help="count only seats played by these AI pilots") if pilots else []
+    # kept across pages and in the URL, like the game and the runs
+    versions = sidebar_choice("rules", "Rules version", list(opts["versions"]), [], many=True,
+                              placeholder="all versions",
+                              help="count only the chosen runs' matches under these rules versions")
+    chosen_decks = sidebar_choice("decks", "Deck", list(opts["decks"]), [], many=True, placeholder="all decks",
+                                  help="count only seats playing these decks") if decks else []
+    chosen_pilots = sidebar_choice("pilots", "Pilot", list(opts["pilots"]), [], many=True, placeholder="all pilots",
+                                   help="count only seats played by these AI pilots") if pilots else []
     game = runs["game"][0] if runs.height else None
     return Filters(game=game, runs=list(run_ids), versions=versions, decks=chosen_decks, pilots=chosen_pilots)
 
