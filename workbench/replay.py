@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from reports import db
 from sim.core.decks import compile_decks
@@ -85,7 +86,7 @@ def _duel(spec_json: dict, match_no: int):
     result = play_match(engine, pool, compiled, seed, pilots, log=True, on_decision=watcher,
                         pilot_salt=spec.pilot_salt, seating=seating)
     out = {"seed": seed, "game": spec.game, "rules": spec.rules, "decks": names,
-           "pilots": pilots, **timeline(engine, pool, ruleset, result, watcher.boards)}
+           "pilots": pilots, **timeline(engine, pool, ruleset, result, watcher.boards, watcher)}
     return out, ruleset
 
 
@@ -137,38 +138,147 @@ def _campaign_fight(spec_json: dict, match_no: int):
     out = {"seed": f.result.seed, "game": spec.game, "rules": spec.rules, "decks": f.decks, "pilots": f.pilots,
            "campaign": {"run_no": run_no, "fight": fight, "crew": crew, "run_seed": seed, "stage": spec.stage,
                         "player_seat": f.player_seat},
-           **timeline(engine, pool, ruleset, f.result, watcher.boards)}
+           **timeline(engine, pool, ruleset, f.result, watcher.boards, watcher)}
     return out, ruleset
 
 
+class Decision(NamedTuple):
+    """One decision of a replay, as the watcher saw it before the action: the turn, the seat that
+    chose, the action in the engine's words, how many events were logged before it, the drawn
+    board then, and the cards first played since the decision before (by seat, card id)."""
+    turn: int
+    seat: int
+    action: str
+    events: int
+    drawn: dict
+    plays: list
+
+
 class BoardWatcher:
-    """The ``on_decision`` hook of a replay: keeps, for each turn, the board at its last decision:
-    the board as the turn's actions left it, before the action that ends it (its End Phase) and
-    before the next seat draws and is paid."""
+    """The ``on_decision`` hook of a replay. ``boards`` keeps, for each turn, the table board at
+    its last decision: the board as the turn's actions left it, before the action that ends it
+    (its End Phase) and before the next seat draws and is paid. A turn that asked no decision
+    (Allegiance's setup, turn 0, where the Strongholds are placed) gets the board its events left,
+    the one at the next decision, not the final board. ``decisions`` keeps every decision with its
+    drawn board, from which ``timeline`` builds the steps of each turn."""
 
     def __init__(self, engine):
         self.engine = engine
         self.boards: dict[int, dict] = {}
+        self.decisions: list[Decision] = []
+        self._turn = -1
+        self._played: list[int] = []
 
-    def __call__(self, state, _action) -> None:
-        self.boards[state.turn] = self.engine.board(state)
+    def __call__(self, state, action) -> None:
+        board = self.engine.board(state)
+        for skipped in range(self._turn + 1, state.turn):
+            self.boards.setdefault(skipped, board)
+        self._turn = state.turn
+        self.boards[state.turn] = board
+        if state.events is not None:
+            drawn = self.engine.drawn_board(state)
+            if self.decisions and self.decisions[-1].drawn == drawn:
+                drawn = self.decisions[-1].drawn  # one object for an unchanged board: a smaller replay to cache
+            self.decisions.append(Decision(state.turn, state.to_act, self.engine.describe(state, action),
+                                           len(state.events), drawn, self.new_plays(state)))
+
+    def new_plays(self, state) -> list[tuple[int, int]]:
+        """(seat, card) of every card the ledger saw first played since the last call."""
+        if state.ledger is None:
+            return []
+        firsts = state.ledger.first_played
+        self._played += [0] * (len(firsts) - len(self._played))
+        found = []
+        for seat, cards in enumerate(firsts):
+            if len(cards) > self._played[seat]:
+                found += [(seat, card) for card in list(cards)[self._played[seat]:]]
+                self._played[seat] = len(cards)
+        return found
 
 
-def timeline(engine, pool, ruleset, result, boards: dict[int, dict]) -> dict:
-    """Winner, reason, turns, and per turn its events in words and the board at its end."""
+def timeline(engine, pool, ruleset, result, boards: dict[int, dict], watcher: BoardWatcher | None = None) -> dict:
+    """Winner, reason, turns, and per turn its events (in the engine's shorthand, ``events``, and
+    in plain words, ``said``) and the table board at its end. With the ``watcher`` that saw the
+    match, each turn also has its ``steps`` (the turn's start, then one per decision), each with
+    its events in words and the drawn board after it, and the match the turn and step at which
+    each card was first played (``first_played``)."""
     names = {c.id: c.name for c in ruleset.cards.values()}
     ev = result.events
     turns: dict[int, dict] = {}
+    words = []
     for i in range(len(ev)):
         t = ev.turn[i]
-        entry = turns.setdefault(t, {"turn": t, "seat": ev.seat[i], "events": []})
+        entry = turns.setdefault(t, {"turn": t, "seat": ev.seat[i], "events": [], "said": []})
         card = engine.card_name(pool, ev.card[i])
         target = engine.card_name(pool, ev.target[i])
         lane = ev.lane[i]
         lane = None if lane < 0 else engine.lane_name(pool, lane)
         entry["events"].append(describe_event(names, engine.kinds.name(ev.kind[i]), ev.seat[i], card, target,
                                               ev.amount[i], lane, ev.detail[i]))
+        words.append(engine.event_words(pool, ev.seat[i], ev.kind[i], ev.card[i], ev.target[i], ev.amount[i],
+                                        ev.lane[i], ev.detail[i]))
+        entry["said"].append(words[-1])
     final = engine.board(result.state)
     last = max(turns) if turns else None
-    steps = [{**turns[t], "board": final if t == last else boards.get(t, final)} for t in sorted(turns)]
-    return {"winner": result.winner, "reason": result.reason, "turns": result.turns, "timeline": steps}
+    entries = [{**turns[t], "board": final if t == last else boards.get(t, final)} for t in sorted(turns)]
+    out = {"winner": result.winner, "reason": result.reason, "turns": result.turns, "timeline": entries}
+    if watcher is not None and watcher.decisions and ev is not None:
+        out["first_played"] = _steps(engine, pool, names, result, watcher, entries, words)
+    return out
+
+
+def _steps(engine, pool, names: dict, result, watcher: BoardWatcher, entries: list[dict], words: list[str]) -> list:
+    """Cut each turn into steps: its start (the events before its first decision: draws, income,
+    start-of-turn effects, or a setup that asks no decision) and one step per decision, each with
+    the drawn board after it. An event logged while a decision of an earlier turn resolved (the
+    next seat's draw inside the action that ends a turn) opens its own turn's start."""
+    decisions = watcher.decisions
+    ev = result.events
+    n = len(ev)
+    after = [d.drawn for d in decisions[1:]] + [engine.drawn_board(result.state)]
+    plays_after = [d.plays for d in decisions[1:]] + [watcher.new_plays(result.state)]
+    start_events: dict[int, list[int]] = {}
+    step_events: list[list[int]] = [[] for _ in decisions]
+    k = -1
+    for i in range(n):
+        while k + 1 < len(decisions) and decisions[k + 1].events <= i:
+            k += 1
+        if k >= 0 and decisions[k].turn == ev.turn[i]:
+            step_events[k].append(i)
+        else:
+            start_events.setdefault(ev.turn[i], []).append(i)
+    by_turn: dict[int, list[int]] = {}
+    for k, d in enumerate(decisions):
+        by_turn.setdefault(d.turn, []).append(k)
+
+    def card_word(seat: int, card: int) -> str:
+        slug = engine.card_name(pool, card)
+        return names.get(slug, slug or str(card))
+
+    first_played = []
+    setup_plays = decisions[0].plays
+    for entry in entries:
+        t = entry["turn"]
+        mine = by_turn.get(t, [])
+        opening = start_events.get(t, [])
+        if mine:
+            start_board = decisions[mine[0]].drawn
+        else:  # no decision this turn: the board once its events were done
+            done = (opening[-1] + 1) if opening else 0
+            start_board = next((d.drawn for d in decisions if d.events >= done), after[-1])
+        steps = [{"label": f"start of turn {t}", "seat": entry["seat"], "said": [words[i] for i in opening],
+                  "board": start_board, "played": []}]
+        if setup_plays and entry is entries[0]:
+            steps[0]["played"] = setup_plays
+        for k in mine:
+            said = [words[i] for i in step_events[k]]
+            d = decisions[k]
+            label = said[0] if said else f"p{d.seat} chooses: {d.action}"
+            steps.append({"label": label, "seat": d.seat, "said": said, "board": after[k], "played": plays_after[k]})
+        for index, step in enumerate(steps):
+            plays, step["played"] = step["played"], []
+            for seat, card in plays:
+                step["played"].append(card_word(seat, card))
+                first_played.append({"card": step["played"][-1], "seat": seat, "turn": t, "step": index})
+        entry["steps"] = steps
+    return first_played

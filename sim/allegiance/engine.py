@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sim.allegiance import drawn
 from sim.allegiance import scenario as scenario_mod
 from sim.allegiance.actions import (
     ATTACK,
@@ -158,6 +159,13 @@ class AllegianceEngine(EngineDefaults):
 
     def board(self, state: AllegianceState) -> dict:
         return scenario_mod.board(state)
+
+    def drawn_board(self, state: AllegianceState) -> dict:
+        return drawn.drawn_board(state)
+
+    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
+                    detail: str | None) -> str:
+        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
 
     def check_invariants(self, state: AllegianceState) -> list[str]:
         return check_invariants(state)

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from sim.alleyway import board as board_mod
-from sim.alleyway import brawl, effects, play, resolve, turns
+from sim.alleyway import brawl, drawn, effects, play, resolve, turns
 from sim.alleyway import scenario as scenario_mod
 from sim.alleyway.actions import (
     ACTIVATE,
@@ -220,6 +220,13 @@ class AlleyWayEngine(EngineDefaults):
 
     def board(self, state: AlleyState) -> dict:
         return board_mod.board(state)
+
+    def drawn_board(self, state: AlleyState) -> dict:
+        return drawn.drawn_board(state)
+
+    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
+                    detail: str | None) -> str:
+        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
 
     def check_invariants(self, state: AlleyState) -> list[str]:
         return check_invariants(state)

@@ -31,7 +31,9 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from sim.core.drawn import from_rows
 from sim.core.events import EventKinds
+from sim.core.words import plain, said
 
 
 class Engine(Protocol):
@@ -97,6 +99,15 @@ class Engine(Protocol):
         "field": [row per card on the field]}``, rows being flat dicts of plain values. Hidden
         zones appear as counts and a face-down card without its name."""
 
+    def drawn_board(self, state: Any) -> dict:
+        """The table as a replay draws it (sim/core/drawn.py): zones, the cells cards stand in,
+        and each card with its name and current numbers, as plain values. Public, like ``board``."""
+
+    def event_words(self, pool: Any, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
+                    detail: str | None) -> str:
+        """One logged event (its columns as stored) as a sentence a designer reads
+        (sim/core/words.py), not the engine's shorthand."""
+
     def check_invariants(self, state: Any) -> list[str]:
         """Broken invariants in words; empty when the state is sound."""
 
@@ -149,6 +160,16 @@ class EngineDefaults:
         seats = [{"seat": key, **{k: v for k, v in part.items() if not isinstance(v, (dict, list))}}
                  for key, part in snap.items() if isinstance(part, dict) and key.startswith("p")]
         return {"seats": seats, "field": []}
+
+    def drawn_board(self, state: Any) -> dict:
+        """A panel per seat and its field rows as cards, from ``board`` (sim/core/drawn.py)."""
+        return from_rows(self.board(state))
+
+    def event_words(self, pool: Any, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
+                    detail: str | None) -> str:
+        """The generic sentence of sim/core/words.py, cards by their stored names."""
+        return plain(said(self, pool, lambda c: self.card_name(pool, c) or "", seat, kind, card, target, amount,
+                          lane, detail))
 
 
 ATTRIBUTES = ("name", "kinds")

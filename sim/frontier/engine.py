@@ -10,6 +10,7 @@ from sim.core.decks import CompiledDeck, card_number, card_numbers
 from sim.core.hidden import believe, redeal_open
 from sim.core.setup import deal, draw_opening, record_opening_hands
 from sim.core.state import release_hold
+from sim.frontier import drawn
 from sim.frontier import scenario as scenario_mod
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.blank import blank_state, set_deputies, set_sheriff
@@ -128,6 +129,13 @@ class FrontierEngine(EngineDefaults):
 
     def board(self, state: FrontierState) -> dict:
         return scenario_mod.board(state)
+
+    def drawn_board(self, state: FrontierState) -> dict:
+        return drawn.drawn_board(state)
+
+    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
+                    detail: str | None) -> str:
+        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
 
     def check_invariants(self, state: FrontierState) -> list[str]:
         return check_invariants(state)
