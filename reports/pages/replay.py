@@ -1,6 +1,9 @@
 """Match replay page: one match turn by turn, rebuilt by playing its seed again with full logging
-(so it works when the run kept no event log): the events of each turn, the board after it, each
-seat's numbers over the match, and whether the replay agrees with what the store recorded.
+(so it works when the run kept no event log): the table drawn as the game looks at any turn and
+any step within it (reports/board/), the events in plain words beside it, each seat's numbers
+over the match, and whether the replay agrees with what the store recorded. It can open on the
+turn a chosen card was first played, and show a diff's twin (the same match under the other
+rules version) side by side.
 
 Opened from any example link (the URL carries ``?run=&match=``) or button (the request waits in
 the session), or by choosing a run and a match. ``reports`` may not import ``sim``: the replay
@@ -13,6 +16,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
+from reports.board import draw, from_plain, pixel_width
 from reports.pages.common import REPLAY_REQUEST, cached, page_header, replay_button, run_label, table_with_download
 
 ReplayFn = Callable[[str, int, int], dict]
@@ -133,8 +137,9 @@ def board_rows(timeline: list[dict], part: str) -> pl.DataFrame:
 
 
 def event_rows(timeline: list[dict]) -> pl.DataFrame:
-    rows = [{"turn": e["turn"], "acting_seat": f"p{e['seat']}", "n": i + 1, "event": text}
-            for e in timeline for i, text in enumerate(e["events"])]
+    """Every event: in plain words, and as the engine logs it (kind, cards, amount, place)."""
+    rows = [{"turn": e["turn"], "acting_seat": f"p{e['seat']}", "n": i + 1, "event": said, "engine_log": text}
+            for e in timeline for i, (said, text) in enumerate(zip(e.get("said", e["events"]), e["events"], strict=True))]
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
@@ -167,42 +172,138 @@ def verdict(result: dict) -> None:
         st.warning(result["warning"])
 
 
-def twin_buttons(path, run_id: int, match_no: int, seat: int | None) -> None:
-    """When the run is one side of a version diff: open the same match under the other version."""
+def twin_runs(path, run_id: int) -> list[dict]:
+    """The other side of every version diff this run is part of: its run, rules version and diff."""
     diffs = cached("diffs", str(path))
     if diffs.is_empty():
-        return
-    twins = diffs.filter((pl.col("base_run") == run_id) | (pl.col("candidate_run") == run_id))
-    seen = set()
-    for d in twins.iter_rows(named=True):
+        return []
+    out, seen = [], set()
+    for d in diffs.filter((pl.col("base_run") == run_id) | (pl.col("candidate_run") == run_id)).iter_rows(named=True):
         base = d["base_run"] == run_id
         other, version = (d["candidate_run"], d["candidate_version"]) if base else (d["base_run"], d["base_version"])
-        if other in seen:
-            continue
-        seen.add(other)
+        if other not in seen:
+            seen.add(other)
+            out.append({"run": other, "version": version, "diff": d["diff_id"]})
+    return out
+
+
+def twin_buttons(twins: list[dict], run_id: int, match_no: int, seat: int | None) -> None:
+    """When the run is one side of a version diff: open the same match under the other version."""
+    for twin in twins:
+        other = twin["run"]
         key = f"{other}:{match_no}" + (f":{seat}" if seat is not None else "")
-        replay_button(f"Open its twin under {version} (run {other})", key, f"twin-{other}",
-                      note=f"the twin of run {run_id} match {match_no} in diff {d['diff_id']}",
+        replay_button(f"Open its twin under {twin['version']} (run {other})", key, f"twin-{other}",
+                      note=f"the twin of run {run_id} match {match_no} in diff {twin['diff']}",
                       where=st.columns([2, 3])[0])
 
 
-def turn_view(result: dict, turn: int, focus: str | None) -> None:
-    entry = next(e for e in result["timeline"] if e["turn"] == turn)
+def turn_tables(entry: dict) -> None:
+    """The board after the turn as tables (every number of each seat and unit), and the turn's
+    events in the engine's own shorthand, for a designer checking the engine."""
+    turn = entry["turn"]
+    with st.expander(f"Board after turn {turn} as tables, and the engine's log"):
+        seats = pl.DataFrame(entry["board"].get("seats", []))
+        if seats.height:
+            st.dataframe(seats.to_pandas(), hide_index=True, width="stretch")
+        field = pl.DataFrame(entry["board"].get("field", []), infer_schema_length=None)
+        if field.height:
+            st.dataframe(field.to_pandas(), hide_index=True, width="stretch")
+        else:
+            st.caption("No units on the board.")
+        st.code("\n".join(entry["events"]) or "(no events)", language=None, wrap_lines=True)
+
+
+MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|$~:"})
+
+
+def md(text: str) -> str:
+    """Plain text that markdown shows as it is (card names with brackets, dollars, stars...)."""
+    return text.translate(MD_SPECIAL)
+
+
+def steps_of(entry: dict) -> list[dict]:
+    """The turn's steps (its start, then one per decision); an older replay without steps has one."""
+    return entry.get("steps") or [{"label": f"turn {entry['turn']}", "seat": entry["seat"],
+                                   "said": entry.get("said", entry["events"]), "board": None, "played": []}]
+
+
+def default_step(steps: list[dict]) -> int:
+    """Where a turn opens: the last step that did something (the board as the turn left it)."""
+    return max((i for i, step in enumerate(steps) if step["said"]), default=len(steps) - 1)
+
+
+def event_lines(entry: dict, step: int, focus: str | None) -> str:
+    """The turn's events in plain words, step by step: the chosen step's in bold, later ones grey;
+    a step that logged nothing (a choice inside an action) shows its choice when chosen."""
+    out = []
+    for i, s in enumerate(steps_of(entry)):
+        lines = s["said"] or ([s["label"]] if i == step else [])
+        for text in lines:
+            line = ("» " if focus and focus in text else "") + md(text)
+            out.append(f"**▶ {line}**" if i == step else f":gray[{line}]" if i > step else line)
+    return "  \n".join(out) or "(no events)"
+
+
+def marks_of(board, step: dict, chosen: str | None) -> set[str]:
+    """The cards to frame: those the step's events name, and the card chosen."""
+    named = {c.name for c in board.cards() if not c.face_down and any(c.name in t for t in step["said"])}
+    return named | ({chosen} if chosen else set())
+
+
+def board_view(result: dict, turn: int, step: int, chosen: str | None, focus: str | None, where=st) -> None:
+    """One match's drawn board at a turn's step, with the step in words and its card frames."""
+    entry = next((e for e in result["timeline"] if e["turn"] == turn), None)
+    if entry is None:  # a twin that ended sooner: its last board
+        entry = result["timeline"][-1]
+        where.caption(f"This match ended after turn {entry['turn']}; its last board:")
+        step = len(steps_of(entry)) - 1
+    steps = steps_of(entry)
+    step = min(step, len(steps) - 1)
+    here = steps[step]
     decks = result["decks"]
-    deck = decks[entry["seat"]] if 0 <= entry["seat"] < len(decks) else ""
-    left, right = st.columns([1, 1])
-    left.markdown(f"**Turn {turn}**: p{entry['seat']} ({deck}) acts, {len(entry['events'])} events")
-    lines = [("» " if focus and focus in text else "  ") + text for text in entry["events"]]
-    left.code("\n".join(lines) or "(no events)", language=None, wrap_lines=True)
-    right.markdown(f"**Board after turn {turn}**")
-    seats = pl.DataFrame(entry["board"].get("seats", []))
-    if seats.height:
-        right.dataframe(seats.to_pandas(), hide_index=True, width="stretch")
-    field = pl.DataFrame(entry["board"].get("field", []), infer_schema_length=None)
-    if field.height:
-        right.dataframe(field.to_pandas(), hide_index=True, width="stretch")
-    else:
-        right.caption("No units on the board.")
+    if here["board"] is None:
+        where.info("This replay carries no drawn board (an older replay function); see the tables below.")
+        return
+    board = from_plain(here["board"])
+    where.markdown(draw(board, {i: d for i, d in enumerate(decks)}, marks_of(board, here, chosen)), unsafe_allow_html=True)
+    where.caption(f"Turn {entry['turn']}, step {step} of {len(steps) - 1}: {here['label']}. The board after this step"
+                  + (f"; first played here: {', '.join(here['played'])}" if here["played"] else "")
+                  + ". Hover a card for all it says.")
+
+
+def open_on(result: dict, focus: str | None) -> tuple[int, int]:
+    """The turn and step a replay opens on: where the example's card was first played, else the
+    first turn whose events name it, else the first turn."""
+    timeline = result["timeline"]
+    for played in result.get("first_played", []):
+        if focus and played["card"] == focus:
+            return played["turn"], played["step"]
+    for e in timeline:
+        if focus and any(focus in t for t in e.get("said", []) + e["events"]):
+            return e["turn"], default_step(steps_of(e))
+    return timeline[0]["turn"], default_step(steps_of(timeline[0]))
+
+
+def card_chooser(result: dict, keys: str, turn_key: str, step_key) -> str | None:
+    """A card of the match: choosing one moves the turn and step to where it was first played."""
+    played = result.get("first_played", [])
+    if not played:
+        return None
+    key = f"replay_card_{keys}"
+
+    def jump() -> None:
+        index = st.session_state.get(key)
+        if index is not None:
+            p = played[index]
+            st.session_state[turn_key] = p["turn"]
+            st.session_state[step_key(p["turn"])] = p["step"]
+
+    index = st.selectbox("Open on the turn a card was first played", list(range(len(played))), index=None, key=key,
+                         format_func=lambda i: f"{played[i]['card']} (p{played[i]['seat']}), turn {played[i]['turn']}",
+                         on_change=jump, placeholder="choose a card played in this match",
+                         help="every card played in the match, in the order each was first played; the board opens "
+                              "on the step that played it, the card framed in amber")
+    return played[index]["card"] if index is not None else None
 
 
 def render(replay_fn: ReplayFn) -> None:
@@ -245,22 +346,50 @@ def render(replay_fn: ReplayFn) -> None:
                 f"{len(result['timeline'])} turns, ended by **{result['reason']}**.")
     st.dataframe(seats.to_pandas(), hide_index=True)
     verdict(result)
-    twin_buttons(path, run["run_id"], match_no, target.get("seat") if target else None)
+    twins = twin_runs(path, run["run_id"])
+    twin_buttons(twins, run["run_id"], match_no, target.get("seat") if target else None)
     if not result["timeline"]:
         st.info("The replay logged no events.")
         return
     turns = [e["turn"] for e in result["timeline"]]
     numbers = seat_numbers(result["timeline"])
-    # open on the first turn that shows the example (the focus card's first event), else turn one
-    first = next((e["turn"] for e in result["timeline"] if focus and any(focus in t for t in e["events"])), turns[0])
-    turn = st.select_slider("Turn", turns, value=first, key=f"replay_turn_{run['run_id']}_{match_no}_{focus}",
-                            help="the events of this turn and the board when it ended")
+    keys = f"{run['run_id']}_{match_no}_{focus}"
+    turn_key = f"replay_turn_{keys}"
+
+    def step_key(t: int) -> str:
+        return f"replay_step_{keys}_{t}"
+
+    if turn_key not in st.session_state or st.session_state[turn_key] not in turns:  # open where the example is
+        first_turn, first_step = open_on(result, focus)
+        st.session_state[turn_key] = first_turn
+        st.session_state[step_key(first_turn)] = first_step
+    chosen = card_chooser(result, keys, turn_key, step_key) or focus
+    turn = st.select_slider("Turn", turns, key=turn_key, help="the turn to show: its board and its events in words")
+    entry = next(e for e in result["timeline"] if e["turn"] == turn)
+    steps = steps_of(entry)
+    key = step_key(turn)
+    if st.session_state.get(key) not in range(len(steps)):
+        st.session_state[key] = default_step(steps)
+    step = st.select_slider("Step within the turn", list(range(len(steps))), key=key,
+                            format_func=lambda i: f"{i}: {steps[i]['label'][:70]}",
+                            help="0 is the turn's start (draws, income, start-of-turn effects); each later step is "
+                                 "one decision and what it set off. The board shows the table after the step.")
+    twin = pick_twin(twins, run["run_id"], match_no)
+    if twin is None:
+        drawn = steps[min(step, len(steps) - 1)]["board"]
+        left, right = st.columns([pixel_width(from_plain(drawn)) if drawn else 600, 420])  # the board as wide as it can
+        board_view(result, turn, step, chosen, focus, left)
+        deck = result["decks"][entry["seat"]] if 0 <= entry["seat"] < len(result["decks"]) else ""
+        right.markdown(f"**Turn {turn}**: p{entry['seat']} ({deck}) acts, {len(entry['events'])} events")
+        right.markdown(event_lines(entry, step, focus))
+    else:
+        twin_view(replay_fn, str(path), result, twin, (turn, step), chosen, focus)
+    turn_tables(entry)
     stats = [c for c in numbers.columns if c not in ("turn", "seat")] if numbers.height else []
     if stats:
         stat = st.selectbox("Seat number to chart", stats, key="replay_stat",
                             help="each seat's value after every turn (from the board view of the game)")
         st.plotly_chart(stat_chart(numbers, stat, result["decks"], turn), width="stretch")
-    turn_view(result, turn, focus)
     st.subheader("The whole match")
     tag = f"replay_run{run['run_id']}_match{match_no}"
     st.markdown("**Every event, turn by turn**")
@@ -272,3 +401,33 @@ def render(replay_fn: ReplayFn) -> None:
     if field.height:
         st.markdown("**The board after every turn** (one row per unit)")
         table_with_download(field, f"{tag}_board")
+
+
+def pick_twin(twins: list[dict], run_id: int, match_no: int) -> dict | None:
+    """A toggle per twin run: show the same match under the other rules version beside this one."""
+    for twin in twins:
+        if st.toggle(f"Side by side with its twin under {twin['version']} (run {twin['run']})",
+                     key=f"replay_twin_{run_id}_{match_no}_{twin['run']}",
+                     help="the same seed, seats, decks and pilots played under the other rules version of the "
+                          "diff: the boards at the same turn and step, so you see where the versions part"):
+            return twin
+    return None
+
+
+def twin_view(replay_fn: ReplayFn, path: str, result: dict, twin: dict, at: tuple[int, int], chosen: str | None,
+              focus: str | None) -> None:
+    """This match and its twin, their boards and events at the same turn and step, side by side."""
+    turn, step = at
+    try:
+        other = _replay(replay_fn, path, twin["run"], result["match_no"])
+    except Exception as exc:  # the twin cannot be replayed: say so, keep this match
+        st.error(f"The twin (run {twin['run']}) cannot be replayed: {type(exc).__name__}: {exc}")
+        return
+    for where, res, name in zip(st.columns(2), (result, other), (result["rules"], twin["version"]), strict=True):
+        where.markdown(f"**{name}** (run {res['run_id']}): " + (
+            f"seat {res['winner']} won" if res["winner"] is not None else "a draw") + f", {res['reason']}, "
+            f"{len(res['timeline'])} turns")
+        board_view(res, turn, step, chosen, focus, where)
+        entry = next((e for e in res["timeline"] if e["turn"] == turn), None)
+        if entry is not None:
+            where.markdown(event_lines(entry, min(step, len(steps_of(entry)) - 1), focus))
