@@ -89,3 +89,19 @@ def test_deck_and_pilot_filters_follow_the_user_and_live_in_the_url(store):
     linked.query_params["pilots"] = "random"
     linked.run()
     assert sidebar(linked, "Pilot").value == ["random"]
+
+
+def test_a_download_records_the_filters_that_made_it(store, downloads):
+    import csv
+    import io
+    from pathlib import Path
+
+    from reports.pages.common import download_name
+
+    at = page("cards").run()
+    sidebar(at, "Runs").set_value([2]).run()
+    sidebar(at, "Deck").set_value(["lawmen-posse"]).run()
+    button = [b for b in at.get("download_button") if "card_stats" in b.proto.label]
+    rows = list(csv.DictReader(io.StringIO(downloads[Path(button[0].proto.url).stem].decode("utf-8"))))
+    assert rows and {r["filters"] for r in rows} == {"game=frontier; runs=2; decks=lawmen-posse"}
+    assert download_name("card_stats", {"game": "frontier", "runs": "2,5"}) == "card_stats__frontier__runs-2-5.csv"

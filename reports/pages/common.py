@@ -365,6 +365,37 @@ def win_rate_config(games_help: str, rate_help: str) -> dict:
             "win_rate_hi": pct("hi", "95% Wilson upper bound")}
 
 
+ROW_PX, MAX_TABLE_PX = 35, 735  # a row of st.dataframe, and at most 20 rows before it scrolls
+
+
+def table_height(rows: int) -> int:
+    """Tall enough for the whole table up to 20 rows (Streamlit's default shows about 10)."""
+    return min(MAX_TABLE_PX, ROW_PX * (rows + 1) + 3)
+
+
+FILTER_NAMES = ("game", "runs", "rules", "decks", "pilots")
+
+
+def chosen_filters() -> dict[str, str]:
+    """The sidebar filters this session has chosen (``kept``), by name, as text."""
+    out = {}
+    for name in FILTER_NAMES:
+        chosen = st.session_state.get(f"keep:{name}")
+        if chosen:
+            out[name] = ",".join(str(v) for v in chosen)
+    return out
+
+
+def download_name(name: str, filters: dict[str, str]) -> str:
+    """``name`` plus the game and runs it covers, e.g. ``card_stats__frontier__runs-2-5.csv``."""
+    parts = [name]
+    if filters.get("game"):
+        parts.append(filters["game"])
+    if filters.get("runs"):
+        parts.append("runs-" + filters["runs"].replace(",", "-"))
+    return "__".join(parts)[:120] + ".csv"  # a long run list is cut: the filters column has it whole
+
+
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
                         download: pl.DataFrame | None = None, select_key: str | None = None,
                         column_order: list[str] | None = None):
@@ -373,11 +404,14 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     With ``select_key`` one row can be selected; returns the selected row index or None."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
     event = st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config,
-                         column_order=column_order, **kwargs)
+                         column_order=column_order, height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame
     flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
+    what = chosen_filters()
+    if what:  # the file says which view it came from, in a column a spreadsheet keeps with each row
+        flat = flat.with_columns(pl.lit("; ".join(f"{k}={v}" for k, v in what.items())).alias("filters"))
     st.download_button(f"Download {name} as CSV", flat.write_csv().encode("utf-8"),
-                       file_name=f"{name}.csv", mime="text/csv", key=f"csv-{name}")
+                       file_name=download_name(name, what), mime="text/csv", key=f"csv-{name}")
     if select_key and event is not None:
         rows = event.selection.rows
         return rows[0] if rows else None
