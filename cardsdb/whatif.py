@@ -18,7 +18,6 @@ from typing import Any
 import yaml
 
 from cardsdb.errors import DataError, DataErrors
-from cardsdb.loader import check_deck, load_ruleset
 from cardsdb.workspace import data_root, is_shipped
 
 PREFIX = "try-"
@@ -87,6 +86,8 @@ def write_trial(game: str, base: str, card: str, edits: dict[str, Any], decks: l
                 data_dir: str | Path | None = None) -> Trial:
     """Write and check the what-if version (see the module's docstring); raises DataError or
     DataErrors, having removed what it wrote."""
+    from cardsdb.loader import check_deck, load_ruleset  # here: the dashboard imports this module to render
+
     if is_shipped(data_root(data_dir)):
         raise DataError(None, SHIPPED)
     data, ruleset = load_ruleset(game, base, data_dir)
