@@ -92,11 +92,43 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
 
 
 def diff_table(path: Path, name: str, diff_id: int) -> pl.DataFrame:
+    """A table of a version diff, spreadsheet-clean: card names beside their ids, and the changed
+    cards one row per changed field (not two whole cards as JSON)."""
     row = db.query(path, "SELECT base_run, candidate_run FROM diffs WHERE diff_id = ?", [diff_id])
     if row.is_empty():
         raise LookupError(f"no diff {diff_id} (see `workbench export diffs`)")
     base, candidate = row.row(0)
-    return version_diff(path, base, candidate)[name.removeprefix("diff_")]
+    frame = version_diff(path, base, candidate)[name.removeprefix("diff_")]
+    if name == "diff_changed_cards":
+        frame = changed_fields(frame)
+    if "card" in frame.columns and frame.height:
+        frame = with_card_names(path, frame, candidate)
+    return frame
+
+
+def changed_fields(changed: pl.DataFrame) -> pl.DataFrame:
+    """``changed_cards`` (a card's two definitions as JSON) as one row per changed field:
+    card, change (added, removed, changed), field, base, candidate (values as text)."""
+    from reports.card_fields import field_changes, shown
+
+    rows = []
+    for r in changed.iter_rows(named=True):
+        for c in field_changes(r["base"], r["candidate"]) or [{"field": "", "base": None, "candidate": None}]:
+            rows.append({"card": r["card"], "change": r["change"], "field": c["field"],
+                         "base": shown(c["base"]), "candidate": shown(c["candidate"])})
+    return pl.DataFrame(rows, schema={k: pl.Utf8 for k in ("card", "change", "field", "base", "candidate")})
+
+
+def with_card_names(path: Path, frame: pl.DataFrame, run_id: int) -> pl.DataFrame:
+    """``name`` beside ``card``, as the run's rules version names it (else the other version's)."""
+    names = db.query(path, """SELECT c.card, any_value(c.name) AS name FROM cards c
+                              WHERE c.rules_hash IN (SELECT rules_hash FROM runs WHERE run_id = ?)
+                                 OR c.rules_hash IN (SELECT r.rules_hash FROM diffs d JOIN runs r ON r.run_id = d.base_run
+                                                     WHERE d.candidate_run = ?)
+                              GROUP BY 1""", [run_id, run_id])
+    out = frame.join(names, on="card", how="left")
+    order = ["card", "name", *[c for c in frame.columns if c != "card"]]
+    return out.select(order)
 
 
 def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None) -> pl.DataFrame:

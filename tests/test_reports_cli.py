@@ -107,3 +107,23 @@ def test_html_report_is_self_contained(diffed, tmp_path):
         assert heading in text
     res = cli_here("report", "1", "--diff", "99", "--html", str(out), "--db", str(db))
     assert res.returncode == 2 and "no run 99" in res.stderr
+
+
+def test_diff_exports_are_spreadsheet_clean(diffed, tmp_path):
+    """Card names beside ids; changed cards one row per changed field, no JSON blobs."""
+    import polars as pl
+
+    from reports.exports import changed_fields, export_frame
+    from reports.filters import Filters
+
+    db, _ = diffed
+    cards = export_frame(db, "diff_cards", Filters(), 1)
+    assert cards.columns[:2] == ["card", "name"] and cards["name"].null_count() == 0
+    assert cards.filter(pl.col("card") == "iron-horse-cavalry")["name"].to_list() == ["Iron Horse Cavalry"]
+    changed = pl.DataFrame({"card": ["a", "b"], "change": ["changed", "added"],
+                            "base": ['{"atk": 4, "def": 4, "keywords": {"ambush": true, "fortify": 1}}', None],
+                            "candidate": ['{"atk": 3, "def": 4, "keywords": {"ambush": false, "fortify": 1}}',
+                                          '{"atk": 1}']})
+    rows = changed_fields(changed).rows()
+    assert rows == [("a", "changed", "atk", "4", "3"), ("a", "changed", "ambush", "yes", "no"),
+                    ("b", "added", "atk", "—", "1")]
