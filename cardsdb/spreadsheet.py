@@ -1,10 +1,12 @@
 """A rules version's cards as a flat table for a spreadsheet, and an edited table back into the
 changes of a new rules version (patch, add, remove) relative to the version it came from.
 
-Columns are the card's fields flattened with dots (cost.mana); keywords are one cell like
-"ambush; fortify=2"; abilities, and any other list or nested value (a list of abilities, a
-keyword's list of statuses), are one cell of JSON. Derived columns (budget_cost, stat_points,
-budget_points) are written for reading and ignored on import.
+Columns are the card's fields flattened with dots (cost.mana), lists numbered from 1: a card's
+abilities become ``abilities.1.when``, ``abilities.1.do.1.effect``, ``abilities.1.do.1.amount``
+and so on, one value a cell, so a spreadsheet holds no JSON. Keywords are one cell like
+"ambush; fortify=2; immune=[stun|freeze]" (a keyword's list in brackets, its items split by |).
+Derived columns (budget_cost, stat_points, budget_points) are written for reading and ignored on
+import. A cell of JSON (sheets written before) is still read.
 """
 from __future__ import annotations
 
@@ -21,9 +23,24 @@ from cardsdb.loader import Ruleset, check_numbers
 DERIVED = ("budget_cost", "stat_points", "budget_points")
 
 
-def _json(value: Any) -> Any:
-    """Lists and mappings inside a cell are written as JSON; plain values as they are."""
-    return json.dumps(value, separators=(", ", ": ")) if isinstance(value, (list, dict)) else value
+def _keyword_value(value: Any) -> str:
+    """A keyword's value in the keywords cell: a number or word, or a list as [a|b]."""
+    if isinstance(value, list):
+        return "[" + "|".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def flatten(value: Any, prefix: str, row: dict[str, Any]) -> None:
+    """``value`` into ``row`` under dotted column names: a mapping by its keys, a list by its
+    positions from 1, anything else as one cell. An empty list or mapping is one empty cell."""
+    if isinstance(value, dict) and value:
+        for key, v in value.items():
+            flatten(v, f"{prefix}.{key}", row)
+    elif isinstance(value, list) and value:
+        for i, v in enumerate(value, 1):
+            flatten(v, f"{prefix}.{i}", row)
+    else:
+        row[prefix] = "" if isinstance(value, (list, dict)) else value
 
 
 def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
@@ -31,12 +48,9 @@ def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
     row: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "keywords":
-            row[key] = "; ".join(k if v is True else f"{k}={_json(v)}" for k, v in value.items() if v)
-        elif isinstance(value, list):
-            row[key] = _json(value) if value else ""
-        elif isinstance(value, dict):
-            for sub, v in value.items():
-                row[f"{key}.{sub}"] = _json(v)
+            row[key] = "; ".join(k if v is True else f"{k}={_keyword_value(v)}" for k, v in value.items() if v)
+        elif isinstance(value, (list, dict)):
+            flatten(value, key, row)
         else:
             row[key] = value
     sch, consts = ruleset.schema, ruleset.constants
@@ -80,6 +94,46 @@ def _cell(text: str) -> Any:
     return text
 
 
+def _keyword_cell(text: str) -> Any:
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            return json.loads(text)  # a sheet written before lists were split by |
+        except json.JSONDecodeError:
+            return [_cell(v) for v in text[1:-1].split("|") if v.strip()]
+    return _cell(text)
+
+
+def _put(card: dict[str, Any], path: list[str], value: Any) -> None:
+    """Set ``value`` at a dotted column's ``path`` (numbers are list positions from 1)."""
+    node: Any = card
+    for step, nxt in zip(path, path[1:]):
+        key: Any = int(step) - 1 if step.isdigit() else step
+        empty = [] if nxt.isdigit() else {}
+        if isinstance(node, list):
+            while len(node) <= key:
+                node.append(None)
+            node[key] = node[key] if node[key] is not None else empty
+            node = node[key]
+        else:
+            node = node.setdefault(key, empty)
+    last = path[-1]
+    if isinstance(node, list):
+        i = int(last) - 1
+        while len(node) <= i:
+            node.append(None)
+        node[i] = value
+    else:
+        node[last] = value
+
+
+def _json_cell(text: str, file: str, label: str, column: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(file, f"{column} is not valid JSON: {exc.msg}", card=label, field=column) from None
+
+
 def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
     card: dict[str, Any] = {}
     label = row.get("id") or f"row {line}"
@@ -92,21 +146,15 @@ def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
             kws: dict[str, Any] = {}
             for part in filter(None, (p.strip() for p in (text or "").split(";"))):
                 name, _, value = part.partition("=")
-                kws[name.strip()] = _cell(value) if value else True
+                kws[name.strip()] = _keyword_cell(value) if value else True
             if kws:
                 card["keywords"] = kws
-        elif column == "abilities" or (text or "").strip().startswith("["):
-            if text and text.strip():
-                try:
-                    card[column] = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise DataError(file, f"{column} is not valid JSON: {exc.msg}", card=label,
-                                    field=column) from None
+        elif (text or "").strip()[:1] in ("[", "{") and (column == "abilities" or "." not in column):
+            card[column] = _json_cell(text.strip(), file, label, column)  # a sheet of JSON cells
         elif "." in column:
-            head, sub = column.split(".", 1)
             value = _cell(text or "")
             if value is not None:
-                card.setdefault(head, {})[sub] = value
+                _put(card, column.split("."), value)
         else:
             value = _cell(text or "")
             if column in ("id", "name", "text") and value is not None:
