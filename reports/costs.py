@@ -2,9 +2,11 @@
 curves; win rate when played, by cost.
 
 The budget line is an ordinary least squares fit of a card's stat points (what it gives, as its
-game counts them) on its budget cost (what it costs), per game, rules version and card type.
-A card is flagged when its studentized residual is beyond +-2: it gives much more or much less
-than cards of its cost do."""
+game counts them) on its budget cost (what it costs), per game, rules version and card type: what
+the designs actually charge. A card is flagged off budget by the game's own budget, the rule
+``workbench cards validate`` uses (cardsdb/budget.py): its stat points minus its budget points
+beyond +-1 stat point. Its studentized residual from the fitted line is shown beside it, for
+reading, not as a flag: with a close fit (R^2 near 1) a card one point off is a "large" residual."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,18 +14,25 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from cardsdb.budget import TOLERANCE, is_off_budget
 from reports import db
 from reports.examples import by_key
 from reports.filters import Filters
 from reports.keywords import _cards
 from reports.stats import rate, wilson
 
-OUTLIER_Z = 2.0
+FIT_MIN_CARDS = 5  # fewer cards of a type, or all at one cost: "too few cards for a fit"
+TOO_FEW = "too few cards for a fit"
+ALL_ALIKE = "every card has the same stat points: no line to fit"
+OFF_BUDGET = (f"stat points minus budget points (the game's own budget, its RULES.md) beyond ±{TOLERANCE:g} stat "
+              "point, the rule `workbench cards validate` uses")
 
 
 def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(cards with fitted line, residual and flag; one row per fitted line with its slope,
-    intercept and R^2)."""
+    """(cards with their surplus over the game's budget, the off-budget flag, the fitted line's
+    value and the residual; one row per type with the line's slope, intercept and R^2, or
+    instead a ``note`` and no line: "too few cards for a fit" (fewer than ``FIT_MIN_CARDS``, or
+    all at one cost), or every card with the same stat points)."""
     import statsmodels.api as sm  # here, not at the top: see reports/stats.py
 
     cards = _cards(path, filters).filter(pl.col("stat_points").is_not_null() & pl.col("budget_cost").is_not_null())
@@ -31,23 +40,28 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
     for (game, version, ctype), part in cards.group_by(["game", "rules_version", "type"], maintain_order=True):
         x = part["budget_cost"].to_numpy().astype(float)
         y = part["stat_points"].to_numpy().astype(float)
-        if part.height >= 3 and np.ptp(x) > 0:
+        fitted, resid = np.full(part.height, np.nan), np.full(part.height, np.nan)
+        line = {"game": game, "rules_version": version, "type": ctype, "intercept": None, "slope": None,
+                "r_squared": None, "cards": part.height,
+                "note": TOO_FEW if part.height < FIT_MIN_CARDS or np.ptp(x) == 0 else ALL_ALIKE if np.ptp(y) == 0 else None}
+        if line["note"] is None:
             with np.errstate(invalid="ignore", divide="ignore"):  # a perfect fit has no residual scale
                 fit = sm.OLS(y, sm.add_constant(x)).fit()
                 fitted = np.asarray(fit.fittedvalues)
                 resid = np.asarray(fit.get_influence().resid_studentized_internal)
-                r_squared = float(fit.rsquared)
-            lines.append({"game": game, "rules_version": version, "type": ctype, "intercept": float(fit.params[0]),
-                          "slope": float(fit.params[1]), "r_squared": r_squared, "cards": part.height})
-        else:
-            fitted, resid = np.full(part.height, np.nan), np.full(part.height, np.nan)
+            line.update(intercept=float(fit.params[0]), slope=float(fit.params[1]), r_squared=float(fit.rsquared))
+        lines.append(line)
+        surplus = (part["stat_points"] - part["budget_points"]).cast(pl.Float64)
         parts.append(part.select("game", "rules_version", "card", "name", "type", "faction", "budget_cost",
                                  "stat_points", "budget_points", "attack", "defense")
-                     .with_columns(pl.Series("fitted_stats", fitted), pl.Series("residual_z", resid),
-                                   pl.Series("off_budget", np.abs(np.nan_to_num(resid)) > OUTLIER_Z)))
+                     .with_columns(pl.Series("surplus", surplus),
+                                   pl.Series("off_budget", [is_off_budget(v) for v in surplus.to_list()], pl.Boolean),
+                                   pl.Series("fitted_stats", fitted).fill_nan(None),
+                                   pl.Series("residual_z", resid).fill_nan(None)))
     if not parts:
         return pl.DataFrame(), pl.DataFrame()
-    return pl.concat(parts, how="vertical_relaxed"), pl.DataFrame(lines)
+    return pl.concat(parts, how="vertical_relaxed"), pl.DataFrame(lines, schema_overrides={
+        "intercept": pl.Float64, "slope": pl.Float64, "r_squared": pl.Float64, "note": pl.Utf8})
 
 
 def deck_curves(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:

@@ -141,10 +141,12 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     parts.append("<h2>Cost curve</h2>")
     if not fitted.is_empty():
         off = fitted.filter(pl.col("off_budget"))
-        parts.append(f"<p>{off.height} of {fitted.height} cards sit off the fitted stat budget (studentized residual beyond ±2).</p>")
+        parts.append(f"<p>{off.height} of {fitted.height} cards sit off their game's stat budget "
+                     f"({html.escape(costs.OFF_BUDGET)}).</p>")
         if off.height:
-            parts.append(_table(off, {"name": "card", "type": "type", "budget_cost": "cost", "stat_points": "stats",
-                                      "fitted_stats": "fitted", "residual_z": "residual z"}))
+            parts.append(_table(off.sort(pl.col("surplus").abs(), descending=True),
+                                {"name": "card", "type": "type", "budget_cost": "cost", "stat_points": "stats",
+                                 "budget_points": "budget", "surplus": "surplus", "fitted_stats": "fitted line"}))
         parts.append(fig(px.scatter(fitted.to_pandas(), x="budget_cost", y="stat_points", color="type", symbol="off_budget",
                                     hover_name="name", trendline=None,
                                     labels={"budget_cost": "Budget cost", "stat_points": "Stat points", "type": "Type",

@@ -8,7 +8,8 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.costs import OUTLIER_Z
+from cardsdb.budget import TOLERANCE
+from reports.costs import OFF_BUDGET
 from reports.pages.common import (
     cached,
     card_filters,
@@ -24,49 +25,104 @@ from reports.pages.common import (
 HELP = {
     "cost": "the card's budget cost: the one number its game's cost curve uses",
     "stat points": "what the card gives, as its game counts it (its RULES.md explains the budget)",
-    "budget line": "an ordinary least squares fit of stat points on cost, per rules version and card type",
-    "residual z": "the card's studentized distance from its type's budget line; beyond ±2 it is flagged off-budget",
+    "budget points": "what the card's cost allows, by its game's budget",
+    "surplus": "stat points minus budget points: above 0 the card gives more than its cost allows",
+    "off budget": OFF_BUDGET,
+    "budget line": "an ordinary least squares fit of stat points on cost, per rules version and card type: what the "
+                   "designs actually charge",
+    "residual z": "the card's studentized distance from its type's fitted line, for reading (not the off-budget "
+                  "rule: with a close fit a card one point off is a large z)",
     "win rate when played": "win rate of games where a card of this cost was played (one count per match, seat "
                             "and card), with its 95% Wilson interval",
 }
 COLORS = px.colors.qualitative.Plotly
+LABELS_MAX = 10  # off-budget points named on the chart (the farthest first); the rest on hover
+# positions a label may take around its point, in turn, so labels of nearby points part
+LABEL_POSITIONS = ("top center", "bottom center", "middle right", "middle left")
+LEGEND_ON_TOP = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
+
+
+def line_name(ctype: str, line: dict) -> str:
+    """A type's budget line in the legend, or why it has none."""
+    if line.get("note"):
+        return f"{ctype}: {line['note']} (n={line['cards']})"
+    return (f"{ctype} budget: {line['intercept']:+.1f} + {line['slope']:.2f} × cost (R² {line['r_squared']:.2f}, "
+            f"n={line['cards']})")
+
+
+def off_budget_points(off: pl.DataFrame) -> pl.DataFrame:
+    """The off-budget cards one row per point of the chart (cost, stat points), farthest first,
+    with the label it carries: a name, "name +N" where more share it; only the ``LABELS_MAX``
+    farthest points are labelled."""
+    points = (off.with_columns(pl.col("surplus").abs().alias("away"))
+              .sort("away", "name", descending=[True, False])
+              .group_by("budget_cost", "stat_points", maintain_order=True)
+              .agg(pl.col("name"), pl.col("surplus").first(), pl.col("budget_points").first(), pl.col("away").max()))
+    labels = [(names[0] + (f" +{len(names) - 1}" if len(names) > 1 else "")) if i < LABELS_MAX else ""
+              for i, names in enumerate(points["name"])]
+    return points.with_columns(pl.Series("label", labels), pl.col("name").list.join(", ").alias("names"))
 
 
 def budget_chart(cards: pl.DataFrame, lines: pl.DataFrame) -> go.Figure:
-    """One marker per (type, cost, stats) point, sized by how many cards share it; off-budget cards
-    drawn on top with their names."""
+    """One marker per (type, cost, stats) point, sized by how many cards share it, and each type's
+    fitted line; off-budget cards drawn on top, the farthest named."""
     fig = go.Figure()
     types = sorted(cards["type"].unique().to_list())
+    by_type = {r["type"]: r for r in lines.iter_rows(named=True)} if lines.height else {}
     for i, ctype in enumerate(types):
         color = COLORS[i % len(COLORS)]
         part = cards.filter(pl.col("type") == ctype)
         points = part.group_by("budget_cost", "stat_points").agg(pl.col("name").sort().alias("names"), pl.len().alias("n"))
+        line = by_type.get(ctype)
         fig.add_trace(go.Scatter(
             x=points["budget_cost"], y=points["stat_points"], mode="markers", name=f"{ctype} cards",
             marker={"color": color, "size": [8 + 3 * n for n in points["n"]], "opacity": 0.6},
             customdata=[[n, ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")]
                         for n, names in zip(points["n"], points["names"])],
             hovertemplate="cost %{x}, %{y} stat points: %{customdata[0]} card(s)<br>%{customdata[1]}<extra></extra>"))
-        line = lines.filter(pl.col("type") == ctype) if lines.height else lines
-        if line.height:
-            ln = line.row(0, named=True)
-            xs = [float(part["budget_cost"].min()), float(part["budget_cost"].max())]
-            fig.add_trace(go.Scatter(
-                x=xs, y=[ln["intercept"] + ln["slope"] * x for x in xs], mode="lines", line={"color": color, "dash": "dash"},
-                name=f"{ctype} budget: {ln['intercept']:+.1f} + {ln['slope']:.2f} × cost (R² {ln['r_squared']:.2f}, "
-                     f"n={ln['cards']})", hoverinfo="skip"))
+        if line is None:
+            continue
+        if line["note"]:  # no line: say so in the legend instead of an R² of nan
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=line_name(ctype, line),
+                                     line={"color": color, "dash": "dot"}, hoverinfo="skip"))
+            continue
+        xs = [float(part["budget_cost"].min()), float(part["budget_cost"].max())]
+        fig.add_trace(go.Scatter(
+            x=xs, y=[line["intercept"] + line["slope"] * x for x in xs], mode="lines",
+            line={"color": color, "dash": "dash"}, name=line_name(ctype, line), hoverinfo="skip"))
     off = cards.filter(pl.col("off_budget"))
     if off.height:
+        points = off_budget_points(off)
         fig.add_trace(go.Scatter(
-            x=off["budget_cost"], y=off["stat_points"], mode="markers+text", name=f"off budget (|z| > {OUTLIER_Z:g})",
-            text=off["name"], textposition="top center", marker={"symbol": "x", "size": 12, "color": "#d62728"},
-            customdata=off.select("fitted_stats", "residual_z").rows(),
-            hovertemplate="%{text}: cost %{x}, %{y} stat points (line %{customdata[0]:.1f}, "
-                          "z %{customdata[1]:+.1f})<extra></extra>"))
+            x=points["budget_cost"], y=points["stat_points"], mode="markers+text",
+            name=f"off budget (more than {TOLERANCE:g} stat point from its budget)", text=points["label"],
+            textposition=[LABEL_POSITIONS[i % len(LABEL_POSITIONS)] for i in range(points.height)],
+            marker={"symbol": "x", "size": 12, "color": "#d62728"},
+            customdata=points.select("names", "budget_points", "surplus").rows(),
+            hovertemplate="%{customdata[0]}: cost %{x}, %{y} stat points (budget %{customdata[1]:g}, "
+                          "%{customdata[2]:+.1f})<extra></extra>"))
     fig.update_layout(title="Stat points against cost, with the fitted budget line per card type",
-                      xaxis_title="Budget cost", yaxis_title="Stat points", height=480,
-                      legend={"orientation": "h", "y": -0.2})
+                      xaxis_title="Budget cost", yaxis_title="Stat points", height=560,
+                      legend=LEGEND_ON_TOP, margin={"t": 140})
     return fig
+
+
+BUDGET_CONFIG = {
+    "name": st.column_config.TextColumn("card", pinned=True, help="the card's name"),
+    "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
+    "type": st.column_config.TextColumn("type"), "faction": st.column_config.TextColumn("faction / clan"),
+    "budget_cost": st.column_config.NumberColumn("cost", help=HELP["cost"], format="%g"),
+    "stat_points": st.column_config.NumberColumn("stat points", help=HELP["stat points"], format="%g"),
+    "budget_points": st.column_config.NumberColumn("budget points", help=HELP["budget points"], format="%g"),
+    "surplus": st.column_config.NumberColumn("surplus", help=HELP["surplus"], format="%+.1f"),
+    "off_budget": st.column_config.CheckboxColumn("off budget", help=HELP["off budget"]),
+    "fitted_stats": st.column_config.NumberColumn("on the fitted line", help=HELP["budget line"], format="%.1f"),
+    "residual_z": st.column_config.NumberColumn("distance from the line (z)", help=HELP["residual z"], format="%+.2f"),
+    "attack": st.column_config.NumberColumn("attack", format="%g"),
+    "defense": st.column_config.NumberColumn("defense", format="%g"),
+}
+BUDGET_ORDER = ["name", "type", "faction", "budget_cost", "stat_points", "budget_points", "surplus", "off_budget",
+                "fitted_stats", "residual_z", "attack", "defense", "card"]
 
 
 def budget_section(path, filters) -> tuple[float, float] | None:
@@ -84,30 +140,34 @@ def budget_section(path, filters) -> tuple[float, float] | None:
     view, cost_range = card_filters(cards.rename({"budget_cost": "cost"}))
     view = view.rename({"cost": "budget_cost"})
     off = view.filter(pl.col("off_budget"))
-    st.caption(f"{view.height} cards of {version}; {off.height} off their type's budget line (studentized residual "
-               f"beyond ±{OUTLIER_Z:g}). Hover a point for the cards on it.")
+    st.caption(budget_caption(view.height, off.height, version))
     st.plotly_chart(budget_chart(view, lines.filter(pl.col("type").is_in(view["type"].unique().to_list()))
                                  if lines.height else lines), width="stretch")
-    config = {"card": st.column_config.TextColumn("card id", pinned=True), "name": st.column_config.TextColumn("name", pinned=True),
-              "budget_cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
-              "stat_points": st.column_config.NumberColumn("stat points", help=HELP["stat points"]),
-              "budget_points": st.column_config.NumberColumn("budget points", help="what the card's cost allows, by its game's budget"),
-              "fitted_stats": st.column_config.NumberColumn("on the line", help=HELP["budget line"], format="%.1f"),
-              "residual_z": st.column_config.NumberColumn("residual z", help=HELP["residual z"], format="%+.2f"),
-              "off_budget": st.column_config.CheckboxColumn("off budget", help=HELP["residual z"])}
-    st.markdown("**Cards off the budget line**" if off.height else "**No card is off its budget line.**")
+    st.markdown("**Cards off budget**" if off.height else "**No card is off budget.**")
     if off.height:
-        table_with_download(off.sort(pl.col("residual_z").abs(), descending=True), "off_budget_cards", config)
-    with st.expander("Every card against its budget line"):
-        table_with_download(view.sort("type", "budget_cost", "card"), "card_budget", config)
+        table_with_download(off.sort(pl.col("surplus").abs(), "name", descending=[True, False]), "off_budget_cards",
+                            BUDGET_CONFIG, column_order=BUDGET_ORDER)
+    with st.expander("Every card against its budget"):
+        table_with_download(view.sort("type", "budget_cost", "name"), "card_budget", BUDGET_CONFIG,
+                            column_order=BUDGET_ORDER)
     if lines.height:
         st.markdown("**Budget lines**")
         table_with_download(lines, "budget_lines", {
-            "intercept": st.column_config.NumberColumn("intercept", format="%.2f", help=HELP["budget line"]),
+            "type": st.column_config.TextColumn("card type"),
+            "intercept": st.column_config.NumberColumn("intercept", format="%+.2f", help=HELP["budget line"]),
             "slope": st.column_config.NumberColumn("stat points per cost", format="%.2f", help=HELP["budget line"]),
             "r_squared": st.column_config.NumberColumn("R²", format="%.2f", help="how well the line fits"),
-            "cards": count("cards", "cards of the type the line is fitted over")})
+            "cards": count("cards", "cards of the type the line is fitted over"),
+            "note": st.column_config.TextColumn("no line because", help="why a type has no fitted line")},
+            column_order=["type", "cards", "intercept", "slope", "r_squared", "note"])
     return cost_range
+
+
+def budget_caption(cards: int, off: int, version: str) -> str:
+    return (f"{cards} cards of {version}; {off} off budget: {OFF_BUDGET}. A bubble's size "
+            "is how many cards share that cost and stat points: hover it for their names. Only off-budget cards are "
+            f"named on the chart (the {LABELS_MAX} farthest; hover the others). The dashed lines are what the designs "
+            "actually charge, fitted per card type.")
 
 
 def curves_section(path, filters, cost_range) -> None:

@@ -6,14 +6,13 @@ from pathlib import Path
 import yaml
 from rich.console import Console
 
+from cardsdb.budget import TOLERANCE, off_budget_cards
 from cardsdb.errors import DataErrors
 from cardsdb.loader import game_root, load_game, resolve, validate_all
 from cardsdb.spreadsheet import import_cards_csv, write_cards_csv
 from workbench import games
 from workbench.errors import UserError
 from workbench.outputs import check_file
-
-BUDGET_TOLERANCE = 1.0  # stat points a card may sit off its budget before validate mentions it
 
 
 def validate(game: str, data_dir, out: Console, err: Console) -> None:
@@ -24,18 +23,26 @@ def validate(game: str, data_dir, out: Console, err: Console) -> None:
         raise DataErrors(errors)
     for line in lines:
         out.print(line)
-    base = resolve(data, "base") if "base" in data.rules else None
-    if base is not None:
-        off = []
-        for card in base.cards.values():
-            delta = data.schema.stat_points(card, base.constants) - data.schema.budget_points(card, base.constants)
-            if abs(delta) > BUDGET_TOLERANCE:
-                off.append(f"  {card.id}: {delta:+.1f} stat points against its budget")
-        if off:
-            out.print(f"note: {len(off)} cards sit off the stat budget (RULES.md explains it):")
-            for line in off:
-                out.print(line)
+    for version, off in budget_notes(data).items():
+        out.print(f"note: {version}: {len(off)} cards sit off the stat budget by more than {TOLERANCE:g} stat "
+                  "point (RULES.md explains it):")
+        for card, value in off.items():
+            out.print(f"  {card}: {value:+.1f} stat points against its budget")
     out.print(f"ok: {game}: {len(data.cards)} cards, {len(data.decks)} decks, {len(data.rules)} rules versions")
+
+
+def budget_notes(data) -> dict[str, dict[str, float]]:
+    """Per rules version, the cards off the stat budget (cardsdb/budget.py, the rule the Cost curves
+    page uses), each named where it goes off: a version that extends another lists only the cards
+    whose surplus it changes, so base's cards are not named again under every version."""
+    off = {version: off_budget_cards(data.schema, resolve(data, version)) for version in sorted(data.rules)}
+    notes = {}
+    for version, cards in off.items():
+        parent = off.get(data.rules[version].extends or "", {})
+        new = {card: value for card, value in cards.items() if parent.get(card) != value}
+        if new:
+            notes[version] = new
+    return notes
 
 
 def export_cards(game: str, rules: str, csv: Path, data_dir, err: Console) -> None:
