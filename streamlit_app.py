@@ -19,6 +19,7 @@ from reports.pages import (
     pilots,
     replay,
     series,
+    tune,
     turf,
     value,
     whatif,
@@ -31,9 +32,16 @@ def match_replay() -> None:
     replay.render(replay_match)
 
 
+def start() -> None:
+    """The app's root (/): the Overview, at its own path, so that every page, the Overview
+    included, answers at its url (/overview). The default page of Streamlit's navigation is
+    served at the root only; this one just moves on, keeping the link's filters."""
+    st.switch_page(st.session_state[PAGES_KEY]["overview"], query_params=dict(st.query_params))
+
+
 st.set_page_config(page_title="Card balance workbench", layout="wide")
 pages = [
-    st.Page(overview.render, title="Overview", url_path="overview", default=True),
+    st.Page(overview.render, title="Overview", url_path="overview"),
     st.Page(cards.render, title="Cards", url_path="cards"),
     st.Page(keywords.render, title="Keywords", url_path="keywords"),
     st.Page(costs.render, title="Cost curves", url_path="costs"),
@@ -47,10 +55,16 @@ pages = [
     st.Page(turf.render, title="Turf Defense", url_path="turf"),
     st.Page(campaign.render, title="Campaign", url_path="campaign"),
     st.Page(pilots.render, title="Pilots", url_path="pilots"),
+    st.Page(tune.render, title="Rebalancing", url_path="tune"),
 ]
 # pages switch to one another (an example row opens the replay) through the session
 st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}
+# the menu is drawn here, not by the navigation, so the root page stays out of it
+navigation = st.navigation([st.Page(start, title="Overview", url_path="start", default=True), *pages],
+                           position="hidden")
+for page in pages:
+    st.sidebar.page_link(page)
 try:
-    st.navigation(pages).run()
+    navigation.run()
 except StoreError as exc:  # a damaged store, or one held too long: its one line, not a traceback
     st.error(str(exc))

@@ -1,8 +1,8 @@
 """``workbench report``: one self-contained HTML file (plotly inline) with the headline findings
 first: the most over- and under-performing cards with intervals, the card values measured by
-``workbench value`` when there are any, keyword prices, cost-curve outliers, the matchup matrix
-and the meta a rational field would play (its equilibrium mix of decks), and a version diff when
-asked."""
+``workbench value`` and the rebalancing proposals of ``workbench tune`` when there are any, keyword
+prices, cost-curve outliers, the matchup matrix and the meta a rational field would play (its
+equilibrium mix of decks), and a version diff when asked."""
 from __future__ import annotations
 
 import html
@@ -13,7 +13,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 import polars as pl
 
-from reports import costs, db, keywords, matchups, meta, overview, value
+from reports import costs, db, keywords, matchups, meta, overview, tune, value
 from reports.cards import card_metrics
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -122,6 +122,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                   "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100})
     ).update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", height=max(400, 16 * chart.height))))
     parts.append(_value_section(path, sorted(set(runs["game"])), sorted(set(runs["rules_version"])), fig))
+    parts.append(_tune_section(path, sorted(set(runs["game"]))))
 
     prices = keywords.keyword_prices(path, filters)
     impact = keywords.keyword_impact(path, filters)
@@ -278,6 +279,40 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -
         title = value.context_title(context)
         parts.append(f"<h3>{html.escape(title)}</h3>" + _table(ranking, cols, ("wr_with", "wr_without"), "significant"))
         parts.append(fig(value.value_chart(ranking, f"Win rate added per card: {title}")))
+    return "".join(parts)
+
+
+TUNE_SHOWN = 3  # the newest proposals of the report's games
+
+
+def _tune_section(path, games: list[str]) -> str:
+    """The newest rebalancing proposals (``workbench tune``) of the report's games: each change,
+    and every deck's field win rate before and after on fresh seeds; nothing when there are none."""
+    found = tune.proposals(path)
+    found = found.filter(pl.col("game").is_in(games)).head(TUNE_SHOWN) if found.height else found
+    if found.is_empty():
+        return ""
+    parts = [f"<h2>Rebalancing proposals</h2><p class='note'>{html.escape(tune.MEANING.capitalize())}; "
+             f"{html.escape(tune.VERIFIED)}; 95% Wilson intervals, the change paired.</p>"]
+    for p in found.iter_rows(named=True):
+        parts.append(f"<h3>tune {p['tune_id']}: {html.escape(p['game'])} {html.escape(p['base_version'])} → "
+                     f"{html.escape(p['version'] or '(no change)')}</h3><p>{html.escape(p['verdict'])}. Pilots "
+                     f"{html.escape(p['pilots'])}; {p['matches_search']:,} matches in the search, "
+                     f"{p['matches_verify']:,} in verification.</p>")
+        changes = tune.proposal_table(path, "tune_changes", p["tune_id"])
+        if changes.height:
+            parts.append(_table(changes, {"card": "card", "field": "number", "before": "before", "after": "after",
+                                          "surplus_before": "budget before", "surplus_after": "budget after",
+                                          "decks": "decks"}))
+        if p["kind"] == "card":
+            parts.append(f"<p class='note'>{html.escape(p['why'] or '')}</p>")
+            continue
+        decks = tune.proposal_table(path, "tune_decks", p["tune_id"])
+        if decks["wr_after"].is_not_null().any():
+            shown = _interval(_interval(_interval(decks, "wr_before"), "wr_after"), "change")
+            parts.append(_table(shown, {"deck": "deck", "wr_before": "before", "wr_before_ci": "95%",
+                                        "wr_after": "after", "wr_after_ci": "95%", "change": "paired change",
+                                        "change_ci": "95%", "in_band": "in band"}, ("wr_before", "wr_after", "change")))
     return "".join(parts)
 
 

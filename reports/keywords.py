@@ -121,7 +121,8 @@ def _design(data: pl.DataFrame, keywords: list[str]) -> np.ndarray:
     fixed = [c for c in FIXED_EFFECTS if c in data.columns]
     if fixed:
         groups = data.select(pl.concat_str(fixed, separator=" / ").alias("fe"))
-        columns.append(groups.to_dummies(drop_first=True).to_numpy().astype(float))
+        if groups["fe"].n_unique() > 1:  # one deck (a deck filter): no contrast to take, no dummy
+            columns.append(groups.to_dummies(drop_first=True).to_numpy().astype(float))
     return sm.add_constant(np.column_stack(columns), has_constant="add")
 
 

@@ -36,6 +36,7 @@ WAIT_MS = 60_000
 # (screenshot name, URL path, page title, a text the page must show once its data is in, its charts)
 PAGES = (
     ("overview", "/", "Overview", "First-seat win rate", 2),
+    ("overview-url", "/overview", "Overview", "First-seat win rate", 2),  # every page answers at its path
     ("cards", "/cards", "Cards", "ranked by shrunken played WR", 1),
     ("keywords", "/keywords", "Keywords", "Keyword price list", 2),
     ("costs", "/costs", "Cost curves", "Win rate when played, by cost", 3),
@@ -179,7 +180,27 @@ def test_pages_render_in_chromium(mixed_store):
             assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
             no_exception(page, name)
             screenshot(page, name)
+        filters_follow(page, base, expect)
         three_clicks(page, base, mixed_store, expect)
+
+
+def filters_follow(page, base: str, expect) -> None:
+    """A filter chosen on one page (here from a copied link) is still chosen on the next page
+    and after a reload of that page's URL."""
+    page.goto(base + "/cards?decks=lawmen-posse", wait_until="domcontentloaded", timeout=WAIT_MS)
+    expect(page.get_by_role("heading", name="Cards", exact=True).first).to_be_visible(timeout=WAIT_MS)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    chip = sidebar.get_by_text("lawmen-posse", exact=True).first
+    expect(chip).to_be_visible(timeout=WAIT_MS)
+    sidebar.get_by_role("link", name="Keywords", exact=True).first.click()
+    expect(page.get_by_role("heading", name="Keywords", exact=True).first).to_be_visible(timeout=WAIT_MS)
+    expect(sidebar.get_by_text("lawmen-posse", exact=True).first).to_be_visible(timeout=WAIT_MS)
+    page.wait_for_function("() => window.location.search.includes('decks=lawmen-posse')", timeout=WAIT_MS)
+    assert "/keywords" in page.url, page.url
+    page.reload(wait_until="domcontentloaded", timeout=WAIT_MS)
+    expect(page.get_by_role("heading", name="Keywords", exact=True).first).to_be_visible(timeout=WAIT_MS)
+    expect(sidebar.get_by_text("lawmen-posse", exact=True).first).to_be_visible(timeout=WAIT_MS)
+    no_exception(page, "filters follow")
 
 
 def three_clicks(page, base: str, store: Path, expect) -> None:

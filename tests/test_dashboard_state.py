@@ -105,3 +105,13 @@ def test_a_download_records_the_filters_that_made_it(store, downloads):
     rows = list(csv.DictReader(io.StringIO(downloads[Path(button[0].proto.url).stem].decode("utf-8"))))
     assert rows and {r["filters"] for r in rows} == {"game=frontier; runs=2; decks=lawmen-posse"}
     assert download_name("card_stats", {"game": "frontier", "runs": "2,5"}) == "card_stats__frontier__runs-2-5.csv"
+
+
+def test_the_keywords_page_takes_a_one_deck_filter(store):
+    """One deck chosen: the keyword model has no deck contrast to take (it failed building one)."""
+    at = page("keywords")
+    at.query_params["runs"] = "2"
+    at.query_params["decks"] = "lawmen-posse"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert sidebar(at, "Deck").value == ["lawmen-posse"]

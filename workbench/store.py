@@ -400,6 +400,19 @@ def now() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
 
 
+def insert_rows(con, tables: dict[str, list[dict]], **key) -> None:
+    """Insert each table's rows (dicts, by column name), every row given the ``key`` columns too
+    (one record's id), inside the caller's transaction; a table without rows is left alone."""
+    import pyarrow as pa
+
+    for name, rows in tables.items():
+        if not rows:
+            continue
+        con.register("new_rows", pa.Table.from_pylist([{**r, **key} for r in rows]))
+        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM new_rows")
+        con.unregister("new_rows")
+
+
 def connect(path: str | Path, read_only: bool = False):
     """The shared brief-open helper (reports/db.py), for writing by default: a writer waits for
     the file as long as it takes, and needs no ``events`` view."""
@@ -531,21 +544,14 @@ class Store:
     def record_ladder(self, ladder_rows: list[dict], pair_rows: list[dict], match_rows: list[dict]) -> int:
         """One ``workbench ladder``: its pilots, pairs and matches under a new ladder_id, in one
         transaction (a ladder is stored whole or not at all)."""
-        import pyarrow as pa
-
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
             con.execute("BEGIN")
             ladder_id = con.execute("SELECT coalesce(max(ladder_id), 0) + 1 FROM ladder").fetchall()[0][0]
             t = now()
-            for name, rows in (("ladder", [{**r, "created_at": t} for r in ladder_rows]),
-                               ("ladder_pairs", pair_rows), ("ladder_matches", match_rows)):
-                if not rows:
-                    continue
-                con.register("new_rows", pa.Table.from_pylist([{**r, "ladder_id": ladder_id} for r in rows]))
-                con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM new_rows")
-                con.unregister("new_rows")
+            insert_rows(con, {"ladder": [{**r, "created_at": t} for r in ladder_rows], "ladder_pairs": pair_rows,
+                              "ladder_matches": match_rows}, ladder_id=ladder_id)
             con.execute("COMMIT")
         return ladder_id
 

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 from cardsdb.frontier.campaign import Crew, Stage, check_campaign
 from cardsdb.frontier.sheriffs import load_sheriffs
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Draw, Strict
+from cardsdb.tune import Knob
 
 FACTIONS = ("humans", "goblins", "desert_devils", "straw_elves", "gnomes", "dwarves", "beasts")
 WILD_FACTIONS = ("beasts",)  # "Beasts are wild cards": any deck may add them
@@ -450,6 +451,18 @@ def budget_points(card: Card, consts: Constants) -> float:
     return 2.0 * budget_cost(card, consts) + (1.0 if card.type == "creature" else 0.0)
 
 
+# What `workbench tune` may turn (cardsdb/tune.py): a step of attack or defence is one stat point,
+# a Mana of cost two budget points, a Gold of a Deputy's off-board ability 2 x gold_budget_weight
+# (the budget prices each step; these say where the numbers are and how far they may go).
+TUNE_KNOBS = (
+    Knob("atk", ("atk",), low=0, kinds=("creature", "deputy")),
+    Knob("def", ("def",), low=1, kinds=("creature", "deputy")),
+    Knob("cost", ("cost", "mana"), low=1, high=10, stronger=-1, kinds=("creature", "spell", "deputy")),
+    Knob("off-board-gold", ("abilities", {"when": "off_board"}, "gold"), low=1, high=5, stronger=-1,
+         kinds=("deputy",)),
+)
+
+
 # --- deck construction -------------------------------------------------------------------------
 
 def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tuple[str | None, str, str]]:
@@ -520,6 +533,7 @@ class Schema:
     budget_cost = staticmethod(budget_cost)
     stat_points = staticmethod(stat_points)
     budget_points = staticmethod(budget_points)
+    tune_knobs = TUNE_KNOBS
 
     @staticmethod
     def card_summary(card: Card, consts: Constants) -> dict:

@@ -53,13 +53,15 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
             pilot_salt: int = 0, pairings: list[tuple[int, int]] | None = None,
             substitute: dict[str, dict[str, str]] | None = None, mode: str = "duel",
             seats: int | None = None, bosses: list[str] | None = None,
-            boss_pilot: str | None = None) -> tuple[RunSpec, dict]:
+            boss_pilot: str | None = None, loaded: tuple | None = None) -> tuple[RunSpec, dict]:
     """The spec of a new run and what its workers need, checked (one-line errors). ``pairings``
     (default: every pairing of the decks) and ``substitute`` (an intervention) are for
-    ``workbench value``; ``mode`` and ``seats`` seat a free-for-all (runspec.py)."""
+    ``workbench value``; ``mode`` and ``seats`` seat a free-for-all (runspec.py). ``loaded``: the
+    (game data, resolved version) to play instead of loading ``rules`` from the files (a version
+    ``workbench tune`` tries before it writes one)."""
     from sim.core.pilots import check_pilot
 
-    data, ruleset = games.load(game, rules, data_dir)
+    data, ruleset = loaded or games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, deck_ids)
     for pilot in pilots:
         try:

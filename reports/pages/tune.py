@@ -1,0 +1,141 @@
+"""Rebalancing page: a stored ``workbench tune`` proposal: the card numbers it changes, every
+deck's field win rate before and after on fresh seeds (with intervals), the candidates its search
+tried, and for a one-card proposal the value measured at each number."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+
+from reports import tune as tn
+from reports.pages.common import count, glossary, page_header, pct, percent, pts, table_with_download
+
+NO_PROPOSAL = ("No rebalancing proposal in this store yet. `workbench tune` searches for the fewest card-number "
+               "changes that bring every deck's field win rate into a band, verifies them on fresh seeds and writes "
+               "them as a rules version into a workspace, for example:\n\n"
+               "`workbench init my-data && workbench tune frontier --band 45-55 --data my-data`")
+HELP = {
+    "field win rate": tn.MEANING,
+    "before / after": tn.VERIFIED + "; 95% Wilson intervals",
+    "paired change": "after minus before over the twins (the same seed, seat and opponent), with its paired 95% "
+                     "interval: the luck both versions share cancels",
+    "search estimate": "the deck's field win rate on the search's own seeds, at its start and with the proposal: "
+                       "what the search steered by (the verification is the figure to trust)",
+    "budget": "the card's stat points minus its budget points under the game's stat budget (0: on the line)",
+    "objective": "the search's score of a candidate: squared points outside the target band, summed over decks "
+                 "(0: every deck inside)",
+    "value": "the deck with the card minus the same deck with its copies replaced by a vanilla reference card of its "
+             "cost, same seeds and seats, in win-rate points with a paired 95% interval (0: worth a vanilla body)",
+}
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _proposals(path: str) -> pl.DataFrame:
+    return tn.proposals(path)
+
+
+@st.cache_data(ttl=3, show_spinner=False)
+def _rows(path: str, table: str, tune_id: int) -> pl.DataFrame:
+    return tn.proposal_table(path, table, tune_id)
+
+
+def label(r: dict) -> str:
+    what = (f"{r['card']} {r['field']}" if r["kind"] == "card" else
+            f"{r['changes']} change{'s' if r['changes'] != 1 else ''}, band {r['band_lo']:.0%}-{r['band_hi']:.0%}")
+    return f"tune {r['tune_id']}: {r['game']} {r['base_version']} -> {r['version'] or '(no change)'} ({what})"
+
+
+def deck_chart(decks: pl.DataFrame, band: tuple[float, float]) -> go.Figure:
+    fig = go.Figure()
+    for column, name in (("wr_before", "before"), ("wr_after", "after")):
+        rates = decks[column].to_numpy()
+        lo, hi = decks[f"{column}_lo"].to_numpy(), decks[f"{column}_hi"].to_numpy()
+        fig.add_trace(go.Bar(name=name, y=decks["deck"].to_list(), x=rates * 100, orientation="h",
+                             error_x={"type": "data", "symmetric": False, "array": (hi - rates) * 100,
+                                      "arrayminus": (rates - lo) * 100},
+                             hovertemplate="%{y}: %{x:.1f}%<extra>" + name + "</extra>"))
+    for x in band:
+        fig.add_vline(x=x * 100, line_dash="dash", line_color="grey")
+    fig.update_layout(barmode="group", xaxis_title="field win rate (%)", height=80 + 60 * decks.height,
+                      margin={"l": 10}, title="Field win rate before and after, fresh seeds (band dashed)")
+    return fig
+
+
+def render() -> None:
+    path = page_header("Rebalancing proposals")
+    if path is None:
+        return
+    found = _proposals(str(path))
+    if found.is_empty():
+        st.info(NO_PROPOSAL)
+        return
+    rows = {r["tune_id"]: r for r in found.iter_rows(named=True)}
+    chosen = st.sidebar.selectbox("Proposal", list(rows), format_func=lambda i: label(rows[i]),
+                                  help="a stored `workbench tune` (the newest first)", key="tune-proposal")
+    glossary(HELP)
+    p = rows[chosen]
+    st.subheader(label(p))
+    st.markdown(f"**{p['verdict']}**")
+    st.caption(f"Pilots **{p['pilots']}**; field {p['decks']}; seed {p['seed']}; "
+               f"{p['matches_search']:,} matches in the search and {p['matches_verify']:,} in verification"
+               + (f"; written to `{p['file']}`" if p["file"] else "") + ".")
+    changes = _rows(str(path), "tune_changes", chosen)
+    if changes.height:
+        st.markdown("#### Changes")
+        table_with_download(changes.select("card", "name", "field", "before", "after", "surplus_before",
+                                           "surplus_after", "decks"), f"tune_{chosen}_changes",
+                            {"surplus_before": st.column_config.NumberColumn("budget before", help=HELP["budget"],
+                                                                             format="%+.1f"),
+                             "surplus_after": st.column_config.NumberColumn("budget after", help=HELP["budget"],
+                                                                            format="%+.1f")})
+    if p["kind"] == "card":
+        _card(path, p, chosen)
+        return
+    decks = _rows(str(path), "tune_decks", chosen)
+    verified = decks.filter(pl.col("wr_after").is_not_null())
+    if verified.height:
+        st.plotly_chart(deck_chart(verified, (p["band_lo"], p["band_hi"])), width="stretch")
+    st.markdown("#### Decks")
+    shown = percent(decks, ["search_before", "search_after", "wr_before", "wr_before_lo", "wr_before_hi", "wr_after",
+                            "wr_after_lo", "wr_after_hi", "change", "change_lo", "change_hi"])
+    table_with_download(shown, f"tune_{chosen}_decks", {
+        "search_before": pct("search start", HELP["search estimate"]),
+        "search_after": pct("search end", HELP["search estimate"]),
+        "games_before": count("games", "the deck's matches x seats in the verification, per version"),
+        "wr_before": pct("before", HELP["before / after"]), "wr_before_lo": pct("lo", "95% Wilson"),
+        "wr_before_hi": pct("hi", "95% Wilson"), "wr_after": pct("after", HELP["before / after"]),
+        "wr_after_lo": pct("lo", "95% Wilson"), "wr_after_hi": pct("hi", "95% Wilson"),
+        "change": pts("paired change", HELP["paired change"]), "change_lo": pts("lo", "paired 95%"),
+        "change_hi": pts("hi", "paired 95%"), "in_band": st.column_config.CheckboxColumn("in band")},
+        download=decks, column_order=["deck", "wr_before", "wr_before_lo", "wr_before_hi", "wr_after", "wr_after_lo",
+                                      "wr_after_hi", "change", "change_lo", "change_hi", "in_band", "games_before",
+                                      "search_before", "search_after"])
+    steps = _rows(str(path), "tune_steps", chosen)
+    if steps.height:
+        with st.expander(f"The search: {steps.height} candidates tried, {int(steps['accepted'].sum())} taken"):
+            table_with_download(percent(steps, ["deck_wr"]), f"tune_{chosen}_steps", {
+                "objective": st.column_config.NumberColumn("objective", help=HELP["objective"], format="%.1f"),
+                "deck_wr": pct("deck with it", "the deck's estimate with the candidate, search seeds"),
+                "accepted": st.column_config.CheckboxColumn("taken")}, download=steps)
+
+
+def _card(path, p: dict, chosen: int) -> None:
+    st.markdown(f"**Why**: {p['why']}")
+    values = _rows(str(path), "tune_values", chosen)
+    if values.is_empty():
+        return
+    fig = go.Figure(go.Scatter(
+        x=values["number"].to_list(), y=values["value_points"].to_list(), mode="markers+lines",
+        error_y={"type": "data", "symmetric": False,
+                 "array": (values["value_hi"] - values["value_points"]).to_list(),
+                 "arrayminus": (values["value_points"] - values["value_lo"]).to_list()}))
+    fig.add_hline(y=0, line_dash="dash", line_color="grey")
+    fig.update_layout(xaxis_title=p["field"], yaxis_title="value (win-rate points)", height=360,
+                      title=f"{p['card']}: value at each {p['field']} measured (0: worth a vanilla body of its cost)")
+    st.plotly_chart(fig, width="stretch")
+    table_with_download(values.select("number", "value_points", "value_lo", "value_hi", "twins", "surplus",
+                                      "reference", "chosen"), f"tune_{chosen}_values", {
+        "value_points": pts("value", HELP["value"]), "value_lo": pts("lo", "paired 95%"),
+        "value_hi": pts("hi", "paired 95%"), "twins": count("twins", "paired match x seat rows of the deck"),
+        "surplus": st.column_config.NumberColumn("budget", help=HELP["budget"], format="%+.1f"),
+        "chosen": st.column_config.CheckboxColumn("proposed")})

@@ -1,0 +1,201 @@
+"""``workbench tune``: rebalancing proposals written as rules versions into a workspace.
+
+Random pilots and few matches: these check what the command does (a valid version the loader
+reads, nothing proposed when nothing is wrong, a planted imbalance met where it was planted, the
+same proposal from the same seed, one card's fair number with its reason, bad input in one line),
+not how good its proposals are (docs/ARCHITECTURE.md and reports/METRICS.md give the greedy
+figures)."""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from cardsdb.loader import load_ruleset
+from reports import db
+from reports.tune import proposal_table, proposals
+from tests.conftest import cli_here, run_cli
+
+FIELD = "deeproot-hollow,goblin-gold-gang,lawmen-posse"
+PLANTED = "stonebeard-miner"  # a 3-of in deeproot-hollow, planted as a 12/12 for 1 Mana (base: 1/1)
+
+
+def workspace(tmp_path, name="ws"):
+    ws = tmp_path / name
+    assert cli_here("init", str(ws), "--game", "frontier").returncode == 0
+    (ws / "frontier" / "rules" / "planted.yaml").write_text(
+        f"version: planted\nextends: base\npatch:\n  {PLANTED}: {{atk: 12, def: 12}}\n", encoding="utf-8")
+    return ws
+
+
+def tune(ws, store, *extra, runner=run_cli):
+    return runner("tune", "frontier", "--decks", FIELD, "--pilots", "random", "--matches", "30",
+                  "--verify-matches", "30", "--workers", "1", "--quiet", "--db", str(store), "--data", str(ws), *extra)
+
+
+def tree(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_the_shipped_data_is_refused_in_one_line(tmp_path):
+    store = tmp_path / "s.duckdb"
+    r = cli_here("tune", "frontier", "--db", str(store))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "workbench init" in r.stderr and "shipped" in r.stderr
+    assert not store.exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--band", "55-45"), "LOW must be below HIGH"),
+    (("--band", "half"), "--band takes LOW-HIGH"),
+    (("--card", PLANTED), "--card and --stat go together"),
+    (("--card", "no-such-card", "--stat", "atk"), "no card 'no-such-card'"),
+    (("--card", PLANTED, "--stat", "speed"), "--stat 'speed'"),
+    (("--card", "root-snare", "--stat", "atk"), "has no atk"),
+    (("--card", "mossback-warden", "--stat", "atk"), "beside the deck"),
+    (("--as", "base"), "already exists"),
+    (("--as", "../out"), "a rules version name"),
+    (("--decks", "lawmen-posse"), "at least two different decks"),
+    (("--decks", "lawmen-posse,nope"), "nope"),
+    (("--rules", "nope"), "no rules version 'nope'"),
+    (("--pilots", "clairvoyant"), "clairvoyant"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
+    ws = workspace(tmp_path)
+    before = tree(tmp_path)
+    r = tune(ws, tmp_path / "s.duckdb", *args, runner=cli_here)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and tree(tmp_path) == before
+
+
+def test_a_field_in_band_needs_no_change(tmp_path):
+    ws, store = workspace(tmp_path), tmp_path / "s.duckdb"
+    r = tune(ws, store, "--band", "10-90")
+    assert r.returncode == 0, r.stderr
+    assert "already inside the band: no change proposed" in r.stdout
+    assert not (ws / "frontier" / "rules" / "base-tuned.yaml").exists()
+    p = proposals(store).row(0, named=True)
+    assert p["changes"] == 0 and p["version"] is None and p["in_band"] and p["matches_verify"] == 0
+    assert proposal_table(store, "tune_changes", p["tune_id"]).is_empty()
+    assert proposal_table(store, "tune_decks", p["tune_id"]).height == 3
+
+
+def _planted_proposal(tmp_path, name):
+    ws, store = workspace(tmp_path, name), tmp_path / f"{name}.duckdb"
+    r = tune(ws, store, "--rules", "planted", "--band", "40-60", "--max-changes", "2", "--matches-budget", "500",
+             "--csv", str(tmp_path / name))
+    assert r.returncode in (0, 1), r.stderr
+    return ws, store, r
+
+
+def test_a_planted_imbalance_is_met_in_its_deck_by_a_valid_version(tmp_path):
+    ws, store, r = _planted_proposal(tmp_path, "a")
+    p = proposals(store).row(0, named=True)
+    changes = proposal_table(store, "tune_changes", p["tune_id"])
+    assert 1 <= changes.height <= 2 and p["version"] == "planted-tuned"
+    assert all("deeproot-hollow" in decks.split(",") for decks in changes["decks"]), changes
+    decks = {d["deck"]: d for d in proposal_table(store, "tune_decks", p["tune_id"]).iter_rows(named=True)}
+    assert decks["deeproot-hollow"]["wr_after"] < decks["deeproot-hollow"]["wr_before"]
+    assert decks["deeproot-hollow"]["change_lo"] <= decks["deeproot-hollow"]["change"] <= 0
+    # the proposal is a rules version the loader reads: it extends the starting one with the changes
+    path = ws / "frontier" / "rules" / "planted-tuned.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert doc["extends"] == "planted" and set(doc["patch"]) == set(changes["card"])
+    _data, ruleset = load_ruleset("frontier", "planted-tuned", ws)
+    assert ruleset.hash == p["rules_hash"]
+    assert cli_here("cards", "validate", "frontier", "--data", str(ws)).returncode == 0
+    # the verification played that very version, and the diff pairs it with the starting one
+    runs = db.query(store, "SELECT run_id, rules_version, rules_hash FROM runs WHERE run_id IN (?, ?) ORDER BY 1",
+                    [p["base_run"], p["candidate_run"]]).rows()
+    assert [r[1] for r in runs] == ["planted", "planted-tuned"] and runs[1][2] == ruleset.hash
+    assert db.query(store, "SELECT candidate_run FROM diffs WHERE diff_id = ?", [p["diff_id"]]).item() == p["candidate_run"]
+    steps = proposal_table(store, "tune_steps", p["tune_id"])
+    assert steps["accepted"].sum() >= changes.height and (steps["deck"] == "deeproot-hollow").any()
+    assert f"wrote {path}" in r.stdout and (tmp_path / "a" / "tune_decks.csv").exists()
+    assert 0 < p["matches_search"] <= 500 and p["matches_verify"] % (2 * 30 * 3) == 0
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_proposal(tmp_path):
+    ws_a, store_a, _ = _planted_proposal(tmp_path, "a")
+    ws_b, store_b, _ = _planted_proposal(tmp_path, "b")
+    text = [(ws / "frontier" / "rules" / "planted-tuned.yaml").read_text(encoding="utf-8") for ws in (ws_a, ws_b)]
+    assert text[0] == text[1]
+    tables = [proposal_table(s, "tune_steps", 1).drop("run_id") for s in (store_a, store_b)]
+    assert tables[0].equals(tables[1])
+
+
+def test_one_cards_fair_number_names_why(tmp_path):
+    ws, store = workspace(tmp_path), tmp_path / "s.duckdb"
+    r = tune(ws, store, "--rules", "planted", "--card", PLANTED, "--stat", "atk", "--matches", "30")
+    assert r.returncode == 0, r.stderr
+    p = proposals(store).row(0, named=True)
+    assert p["kind"] == "card" and p["card"] == PLANTED and p["field"] == "atk"
+    values = proposal_table(store, "tune_values", p["tune_id"])
+    assert values.height >= 1 and values["chosen"].sum() == 1 and (values["reference"] == "reference-creature-1").all()
+    chosen = values.filter(values["chosen"]).row(0, named=True)
+    assert "why:" in r.stdout and any(w in p["why"] for w in ("nearest 0", "holds 0", "comes nearer 0"))
+    assert "budget line" in p["why"]
+    if chosen["number"] != 12:  # a 12/12 for 1 Mana: the measurement asked for a weaker card
+        assert chosen["number"] < 12 and p["version"] == "planted-stonebeard-miner-atk"
+        doc = yaml.safe_load((ws / "frontier" / "rules" / f"{p['version']}.yaml").read_text(encoding="utf-8"))
+        assert doc["patch"] == {PLANTED: {"atk": chosen["number"]}}
+        assert load_ruleset("frontier", p["version"], ws)[1].cards[PLANTED].atk == chosen["number"]
+
+
+# --- the page and the report, on a hand-made store ------------------------------------------------
+
+def _stored(tmp_path):
+    from workbench.store import Store
+    from workbench.tune.record import record
+
+    store = Store(tmp_path / "hand.duckdb")
+    base = {"game": "frontier", "base_version": "base", "pilots": "greedy", "seed": 1, "search_matches": 100,
+            "matches_search": 5000, "matches_verify": 6000}
+    record(store, {**base, "kind": "field", "version": "base-tuned", "rules_hash": "abc", "file": "ws/base-tuned.yaml",
+                   "decks": "a,b", "band_lo": 0.45, "band_hi": 0.55, "changes": 1, "in_band": True,
+                   "verdict": "every deck inside 45%-55% on fresh seeds with 1 change", "why": "done"},
+           {"tune_changes": [{"change_no": 1, "card": "bison-bull", "name": "Bison Bull", "field": "cost", "before": 4,
+                              "after": 5, "surplus_before": 0.0, "surplus_after": -2.0, "decks": "a"}],
+            "tune_decks": [{"deck": d, "search_before": w0, "search_after": w1, "games_before": 400, "wr_before": w0,
+                            "wr_before_lo": w0 - 0.05, "wr_before_hi": w0 + 0.05, "games_after": 400, "wr_after": w1,
+                            "wr_after_lo": w1 - 0.05, "wr_after_hi": w1 + 0.05, "twins": 400, "change": w1 - w0,
+                            "change_lo": w1 - w0 - 0.03, "change_hi": w1 - w0 + 0.03, "in_band": True}
+                           for d, w0, w1 in (("a", 0.62, 0.53), ("b", 0.38, 0.47))],
+            "tune_steps": [{"round": 1, "step": 1, "candidate_no": 1, "deck": "a", "direction": "nerf",
+                            "card": "bison-bull", "field": "cost", "before": 4, "after": 5, "objective": 4.0,
+                            "accepted": True, "run_id": 3, "matches": 500, "deck_wr": 0.53}]})
+    record(store, {**base, "kind": "card", "version": None, "decks": "a,b", "changes": 0, "verdict": "x atk: keep 3",
+                   "why": "keep 3: its value's 95% interval holds 0", "card": "x", "field": "atk"},
+           {"tune_values": [{"card": "x", "field": "atk", "number": 3, "deck": "a", "reference": "r", "twins": 200,
+                             "value_points": 0.5, "value_lo": -1.0, "value_hi": 2.0, "p_value": 0.5, "surplus": 0.0,
+                             "chosen": True, "run_id": 1, "reference_run": 2}]})
+    return store.path
+
+
+def test_the_rebalancing_page_and_report_show_a_proposal(tmp_path, monkeypatch, fresh_cache):
+    from streamlit.testing.v1 import AppTest
+
+    from reports.html import _tune_section
+
+    path = _stored(tmp_path)
+    monkeypatch.setenv("WORKBENCH_DB", str(path))
+    at = AppTest.from_string("from reports.pages.tune import render\nrender()", default_timeout=60).run()
+    assert not at.exception, at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "every deck inside 45%-55%" not in text  # the newest proposal (the card's) is shown first
+    assert "keep 3" in text and at.get("plotly_chart")
+    at.sidebar.selectbox[0].set_value(1).run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "every deck inside 45%-55% on fresh seeds with 1 change" in text and not at.exception
+    assert len(at.dataframe) >= 2 and at.get("plotly_chart")
+    report = _tune_section(path, ["frontier"])
+    assert "Rebalancing proposals" in report and "bison-bull" in report and "53.0%" in report
+    assert _tune_section(path, ["alleyway"]) == ""
+
+
+def test_the_page_without_proposals_says_how_to_make_one(tmp_path, monkeypatch, small_store, fresh_cache):
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = AppTest.from_string("from reports.pages.tune import render\nrender()", default_timeout=60).run()
+    assert not at.exception and any("workbench tune" in i.value for i in at.info)
