@@ -15,7 +15,7 @@ from reports.filters import Filters
 # the store's tables (raw rows); `card_defs` is the store table `cards` (card definitions)
 RAW = {"runs": "run_id", "chunks": "run_id, chunk", "card_defs": "rules_hash, card", "matches": "run_id, match_no",
        "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
-       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "series": "run_id, series_no", "campaign_runs": "run_id, run_no",
+       "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "diff_verdicts": "diff_id, deck", "series": "run_id, series_no", "campaign_runs": "run_id, run_no",
        "campaign_nodes": "run_id, run_no, step", "campaign_rewards": "run_id, run_no, step, card"}
 
 COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
@@ -81,11 +81,17 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
         elif name == "diffs":
             clauses.append(f"(base_run IN ({marks}) OR candidate_run IN ({marks}))")
             params.extend(filters.runs)
+        elif name == "diff_verdicts":
+            clauses.append(f"diff_id IN (SELECT diff_id FROM diffs WHERE base_run IN ({marks}) OR candidate_run IN ({marks}))")
+            params.extend(filters.runs)
         else:
             clauses.append(f"run_id IN ({marks})")
         params.extend(filters.runs)
     if filters.game and name in ("runs", "card_defs", "diffs"):
         clauses.append("game = ?")
+        params.append(filters.game)
+    elif filters.game and name == "diff_verdicts":
+        clauses.append("diff_id IN (SELECT diff_id FROM diffs WHERE game = ?)")
         params.append(filters.game)
     where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
     return db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}", params or None)
