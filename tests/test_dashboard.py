@@ -22,6 +22,10 @@ from reports import db
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
 PAGES = ("overview", "cards", "keywords", "costs", "matchups", "diff", "value", "replay", "campaign")
+# every page of the navigation: each says what to do when there is no store or nothing in it
+EVERY_PAGE = PAGES + ("ffa", "series", "turf", "pilots", "whatif", "tune")
+# the command a page's empty state names ("workbench simulate" unless the page has its own)
+WHAT_TO_RUN = {"pilots": "workbench ladder"}
 # page queries are cached in-process (st.cache_data): no test may see another's results
 pytestmark = pytest.mark.usefixtures("fresh_cache")
 
@@ -306,20 +310,20 @@ def test_campaign_page_without_campaign_runs_says_what_to_do(small_store, monkey
 
 # --- nothing to show yet --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", EVERY_PAGE)
 def test_missing_database_says_what_to_do(page, tmp_path, monkeypatch):
     path = tmp_path / "nowhere" / "missing.duckdb"
     monkeypatch.setenv("WORKBENCH_DB", str(path))
     at = page_app(page).run()
     assert not at.exception, [e.value for e in at.exception]
     infos = [i.value for i in at.info]
-    assert any("workbench simulate" in text for text in infos), infos
+    assert any(WHAT_TO_RUN.get(page, "workbench simulate") in text for text in infos), infos
     assert any(str(path) in text for text in infos), infos
     assert not at.get("plotly_chart") and not at.dataframe and not at.metric
     assert not path.exists(), "looking at the dashboard must not create a store"
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", EVERY_PAGE)
 def test_empty_database_says_what_to_do(page, tmp_path, monkeypatch):
     path = tmp_path / "empty.duckdb"
     duckdb.connect(str(path)).close()  # a valid DuckDB file with no tables
@@ -328,7 +332,7 @@ def test_empty_database_says_what_to_do(page, tmp_path, monkeypatch):
     at = page_app(page).run()
     assert not at.exception, [e.value for e in at.exception]
     infos = [i.value for i in at.info]
-    assert any("workbench simulate" in text for text in infos), infos
+    assert any(WHAT_TO_RUN.get(page, "workbench simulate") in text for text in infos), infos
     assert not at.get("plotly_chart") and not at.dataframe and not at.metric
 
 
