@@ -17,9 +17,10 @@ How it searches (greedy, deterministic; the why is in reports/METRICS.md, "Rebal
    the target), and within FAR_POINTS of it also of the knob priced lowest: each candidate is the
    current changes plus that step, played only on the pairings whose decks hold that card (the
    others play the same matches as before: common random numbers) and judged by every deck's
-   estimate. The objective is the sum over decks of the squared points outside the target; the
-   best candidate is taken when it lowers it. A step back towards the starting number is a
-   candidate like any other, and undoes the change.
+   estimate. A step that carries its deck past the other side of the target is followed by the
+   same card's next smaller move (``finer``). The objective is the sum over decks of the squared
+   points outside the target; the best candidate is taken when it lowers it. A step back towards
+   the starting number is a candidate like any other, and undoes the change.
 4. The search stops when every deck is inside the target, no candidate helps, ``--max-changes``
    is used up (a change is one card's one number; more steps of the same number stay one change,
    at most MAX_STEPS from the start) or the next candidate would pass ``--matches-budget``.
@@ -234,7 +235,10 @@ class Search:
             for tier in range(max(len(above), len(below))):
                 evaluated = []
                 for deck, direction in [(side[tier], d) for side, d in ((above, -1), (below, 1)) if tier < len(side)]:
-                    for change, new_steps in self.candidates(deck, direction, steps, rates, parts):
+                    queue = self.candidates(deck, direction, steps, rates, parts)
+                    seen = {change for change, _ in queue}
+                    while queue:
+                        change, new_steps = queue.pop(0)
                         cost = seeds.matches * len(self.touched(change.card))
                         if self.spent + cost > o.budget:
                             if evaluated:
@@ -243,6 +247,10 @@ class Search:
                         n += 1
                         evaluated.append(self.evaluate(rnd, step_no, n, deck, direction, steps, change, new_steps,
                                                        parts, seeds, rates, score, tried))
+                        if self.overshoots(evaluated[-1][-1][deck], direction):  # the same card, a smaller move
+                            finer = [c for c in self.finer(change, direction, steps) if c[0] not in seen]
+                            seen.update(c for c, _ in finer)
+                            queue[:0] = finer
                 if evaluated:
                     top = min(evaluated, key=lambda e: e[:3])
                     if top[0] < score - 1e-9:  # (a candidate that moved nothing sums the same in another order)
@@ -254,6 +262,31 @@ class Search:
             t.accepted = True
             self.err.print(f"take: {versions.describe(self.s, steps)}; " + _rates_line(rates), markup=False,
                            highlight=False)
+
+    def overshoots(self, rate: float, direction: int) -> bool:
+        """A nerf that left the deck below the target, or a buff above it."""
+        lo, hi = self.opts.target
+        return rate < lo if direction < 0 else rate > hi
+
+    def finer(self, change: Step, direction: int, steps) -> list[tuple[Step, tuple]]:
+        """After a step that carried its deck past the target: the largest move of the same card
+        smaller than it (one step of the same knob instead of two, else the next knob the budget
+        prices lower), as (step, change set)."""
+        s = self.s
+        _data, ruleset = versions.resolved(s, steps) if steps else (s.data, s.ruleset)
+        current = {(x.card, x.knob): x for x in steps}
+        moves = sorted(self.knob_steps(change.card, direction, steps, current, ruleset, 1))
+        own = next((m for m in moves if m[1] == change.knob), None)
+        if own is None:
+            return []
+        pick = own if own[2] != change.value else max((m for m in moves if m[0] < own[0]), default=None)
+        if pick is None:  # (own differs when the step was a jump of two: then one)
+            return []
+        _delta, knob, value = pick
+        rest = [x for x in steps if (x.card, x.knob) != (change.card, knob)]
+        if value != s.base_value(change.card, knob):
+            rest.append(Step(change.card, knob, value))
+        return [(Step(change.card, knob, value), versions.normal(rest))]
 
     def farthest(self, rates: dict[str, float], side) -> list[str]:
         """The decks on one side of the target, the farthest first (a tie: by id)."""
