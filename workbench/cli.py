@@ -435,7 +435,13 @@ def tune(
     data: Optional[Path] = DATA_OPTION,
 ):
     """Propose card-number changes that bring every deck's field win rate into --band (verified on fresh seeds),
-    or with --card X --stat S one card's fair number, written as a rules version into the --data workspace."""
+    or with --card X --stat S one card's fair number, written as a rules version into the --data workspace.
+
+    The fair number is where the card's measured value (as `workbench value`: the deck with it minus the deck with a
+    vanilla reference card of its cost in its place, same seeds) is nearest 0: the reference sits exactly on the stat
+    budget, so value 0 is "worth its cost" as play measures it; the budget formula's own number is shown beside it,
+    and the current number stays when its value's 95% interval holds 0 (reports/METRICS.md, "Rebalancing
+    proposals")."""
     _use_data(data)
     from workbench.commands.tune import run_tune
 

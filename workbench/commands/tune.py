@@ -155,27 +155,33 @@ def _pts(x) -> str:
 
 def _show_field(s, o: Options, r: Result, verdict: str, changes: list[dict], decks: list[dict], written,
                 tune_id: int, out: Console) -> None:
+    lo, hi = o.band
     out.print(f"tune {tune_id}: {verdict}")
     if changes:
-        t = Table("card", "name", "field", "before -> after", "budget before", "budget after", "decks",
+        t = Table("card", "name", "number", "before -> after", "over budget before", "after", "decks",
                   title=f"Proposal {o.proposal} (extends {s.version})")
         for c in changes:
             t.add_row(c["card"], c["name"], c["field"], f"{c['before']} -> {c['after']}", f"{c['surplus_before']:+.1f}",
                       f"{c['surplus_after']:+.1f}", c["decks"])
         out.print(t)
     final = r.final
-    title = (f"Field win rates, {s.version} -> {o.proposal}: fresh seeds (base seed {final.seed}), "
-             f"{o.verify_matches} matches per pairing, both seats, pilots {','.join(o.pilots)}" if final else
-             f"Field win rates under {s.version}: the search's seeds ({o.matches} matches per pairing, both seats)")
-    t = Table("deck", "before", "95%", "after", "95%", "paired change (pts)", "95%", "in band", title=title)
-    for d in decks:
-        if final:
+    if final is None:  # nothing verified: the search's own figures
+        t = Table("deck", "games", "field win rate", "95%", "in band",
+                  title=f"Field win rates under {s.version}: the search's seeds ({o.matches} matches per pairing, "
+                        f"both seats, pilots {','.join(o.pilots)})")
+        for d in r.start_table.iter_rows(named=True):
+            t.add_row(d["deck"], f"{d['games']:,}", _pct(d["win_rate"]), _interval(d["win_rate_lo"], d["win_rate_hi"]),
+                      "yes" if lo <= d["win_rate"] <= hi else "NO")
+        out.print(t)
+    else:
+        t = Table("deck", "before", "95%", "after", "95%", "paired change (pts)", "95%", "in band",
+                  title=f"Field win rates, {s.version} -> {o.proposal}: fresh seeds (base seed {final.seed}), "
+                        f"{o.verify_matches} matches per pairing, both seats, pilots {','.join(o.pilots)}")
+        for d in decks:
             t.add_row(d["deck"], _pct(d["wr_before"]), _interval(d["wr_before_lo"], d["wr_before_hi"]),
                       _pct(d["wr_after"]), _interval(d["wr_after_lo"], d["wr_after_hi"]), _pts(d["change"]),
                       f"{_pts(d['change_lo'])} to {_pts(d['change_hi'])}", "yes" if d["in_band"] else "NO")
-        else:
-            t.add_row(d["deck"], _pct(d["search_before"]), "", "", "", "", "", "")
-    out.print(t)
+        out.print(t)
     out.print(f"matches: {matches_line(r)}; {len(r.tried)} candidates tried")
     if written:
         out.print(f"wrote {written}: play it with --rules {o.proposal} --data {s.data.root.parent}")

@@ -123,6 +123,7 @@ class Result:
     matches_verify: int = 0
     stop: str = ""
     ruleset_hash: str | None = None
+    start_table: pl.DataFrame | None = None  # the search's first figures, with their intervals
 
     @property
     def final(self) -> Verified | None:
@@ -187,7 +188,7 @@ class Search:
         seeds.base_run = next(iter(parts.values()))[0]
         self.spent += o.matches * len(self.pairings)
         rates = self.rates(parts)
-        result = Result((), rates, rates)
+        result = Result((), rates, rates, start_table=field_rates(self.rows(parts)))
         self.err.print("start: " + _rates_line(rates), markup=False, highlight=False)
         if all(self.outside(r, o.band) == 0 for r in rates.values()):
             result.stop = "every deck is already inside the band"
