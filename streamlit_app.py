@@ -9,8 +9,10 @@ import streamlit as st
 from reports.db import StoreError
 from reports.pages import (
     campaign,
+    card,
     cards,
     costs,
+    deck,
     diff,
     ffa,
     keywords,
@@ -57,10 +59,12 @@ pages = [
     st.Page(pilots.render, title="Pilots", url_path="pilots"),
     st.Page(tune.render, title="Rebalancing", url_path="tune"),
 ]
+# one card's or one deck's page (?card=ID, ?deck=ID): opened from a search box or a link, not in the menu
+item_pages = [st.Page(card.render, title="Card", url_path="card"), st.Page(deck.render, title="Deck", url_path="deck")]
 # pages switch to one another (an example row opens the replay) through the session
-st.session_state[PAGES_KEY] = {page.url_path: page for page in pages}
+st.session_state[PAGES_KEY] = {page.url_path: page for page in pages + item_pages}
 # the menu is drawn here, not by the navigation, so the root page stays out of it
-navigation = st.navigation([st.Page(start, title="Overview", url_path="start", default=True), *pages],
+navigation = st.navigation([st.Page(start, title="Overview", url_path="start", default=True), *pages, *item_pages],
                            position="hidden")
 for page in pages:
     st.sidebar.page_link(page)

@@ -28,6 +28,7 @@ from reports.pages.common import (
     win_rate_config,
     with_replay_links,
 )
+from reports.pages.lookup import CARD, open_item, search_box
 from reports.pages.whatif import card_about, change_section
 from reports.pilot_sensitivity import premium_hint, premium_partner, skill_premium
 
@@ -301,12 +302,15 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
         if row["iwd"] is not None:
             c4.metric("IWD", f"{row['iwd'] * 100:+.1f} pts", help=METRICS["iwd"])
             c4.caption(f"95% CI {row['iwd_lo'] * 100:+.1f} to {row['iwd_hi'] * 100:+.1f} pts")
-        b1, b2, _ = st.columns([1, 1, 2])
+        b1, b2, b3 = st.columns([1, 1, 2])
         main = row["example_win"] or row["example_loss"]
         replay_button("Replay an example match", main, "replay-card-main", primary=True, where=b1, focus=name,
                       note=f"{name}, played by the marked seat in a {'win' if row['example_win'] else 'loss'}")
         replay_button("Replay an example loss", row["example_loss"], "replay-card-loss", where=b2, focus=name,
                       note=f"{name}, played by the marked seat in a loss")
+        if b3.button(f"Open {name}'s card page", key="open-card-page",
+                     help="every run and rules version of the game: trend, decks, turns, seats, budget"):
+            open_item(CARD, row["card"], "cards")
         played_by_turn(path, filters, row, group_by, name)
         if about is not None:
             change_section(path, about)
@@ -364,6 +368,7 @@ def render() -> None:
     if start is None:
         return
     path, filters = start
+    search_box(path, filters.game, "cards", where=st.sidebar)
     group_by = st.sidebar.multiselect("Split by", list(GROUPS), default=["rules_version"],
                                       format_func=GROUP_LABELS.get,
                                       help="one row per card and per value of these; shrinkage, z and q are "

@@ -502,3 +502,10 @@ def rate_bars(rates, ci, labels: list[str], hover: str, x_title: str, height: in
         hovertemplate=hover))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title="", height=height, margin={"l": 10})
     return fig
+
+
+def register_queries(**queries) -> None:
+    """Add a page's own queries to ``QUERIES`` (name -> a function of the store path and
+    hashable arguments), so ``cached`` serves them like the shared ones; the page module calls
+    it when it is imported."""
+    QUERIES.update(queries)

@@ -1,0 +1,81 @@
+"""The figures of one card across every run of its game (the dashboard's Card page): its played
+win rate run by run or rules version by rules version, each pilot apart (``trend``, over
+``cards.card_metrics``); its win rate from the first and from the second seat (``play_draw``);
+what the store records of opening hands and redraws (``redraws_logged``).
+
+The page reads the rest from the shared queries filtered to the card: ``cards.card_metrics`` by
+deck, ``cards.win_rate_by_turn_played`` and ``costs.stat_budget`` (its surplus over its game's
+budget and the fitted line of its type), so its numbers are the Cards and Cost curves pages'."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from reports import db
+from reports.examples import KEY_SQL, unpack
+from reports.filters import Filters
+from reports.stats import rate, wilson
+
+# what a trend point counts: the card was played at least once (Played WR), with its interval
+TREND_COLUMNS = ("played_games", "played_won", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
+                 "oh_excess", "oh_excess_lo", "oh_excess_hi", "example_win", "example_loss")
+# the games play_draw counts, per seat: (label, condition on card_games)
+COUNTED = (("in the deck", "cg.copies > 0"), ("in the opening hand", "cg.in_opening_hand > 0"),
+           ("played", "cg.played > 0"))
+SEATS = {True: "first", False: "second"}
+
+
+def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.DataFrame:
+    """The card's rows of ``card_metrics(..., group_by=(by, "pilot"))`` (``by``: run_id or
+    rules_version) in the order the runs were made (a rules version at its first run), each
+    with a ``label`` ("run 3 · base", or the version) and its place ``order``."""
+    mine = metrics.filter(pl.col("card") == card)
+    if by == "run_id":
+        order = runs.select("run_id", pl.col("run_id").alias("order"),
+                            pl.format("run {} · {}", "run_id", "rules_version").alias("label"))
+    else:
+        order = runs.group_by(by).agg(pl.col("run_id").min().alias("order")).with_columns(
+            pl.col(by).alias("label"))
+    keep = [c for c in TREND_COLUMNS if c in mine.columns]
+    return (mine.join(order, on=by, how="inner").sort("order", "pilot")
+            .select("order", "label", by, "pilot", *keep))
+
+
+def play_draw(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per card and seat (``first``: the seat acted first, ``card_games.on_play``): the games
+    with the card in the deck, in the opening hand and played, each with its win rate, 95%
+    Wilson interval and an example win and loss (``r<run>-m<match>-s<seat>``)."""
+    filters = filters or Filters()
+    where, params = filters.where("r", "cg")
+    parts = []
+    for i, (_, cond) in enumerate(COUNTED):
+        parts += [f"count_if({cond}) AS games_{i}", f"count_if({cond} AND cg.won) AS won_{i}",
+                  f"min(CASE WHEN {cond} AND cg.won THEN {KEY_SQL} END) AS win_{i}",
+                  f"min(CASE WHEN {cond} AND NOT cg.won THEN {KEY_SQL} END) AS loss_{i}"]
+    wide = db.query(path, f"""SELECT r.game, cg.card, cg.on_play, {', '.join(parts)}
+                              FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where}
+                              GROUP BY ALL ORDER BY ALL""", params or None)
+    long = pl.concat([wide.select(
+        "game", "card", pl.col("on_play").replace_strict(SEATS, return_dtype=pl.Utf8).alias("seat"),
+        pl.lit(label).alias("counted"), pl.col(f"games_{i}").alias("games"), pl.col(f"won_{i}").alias("won"),
+        unpack(f"win_{i}").alias("example_win"), unpack(f"loss_{i}").alias("example_loss"))
+        for i, (label, _) in enumerate(COUNTED)]).sort("game", "card", "seat")
+    lo, hi = wilson(long["won"], long["games"])
+    return long.with_columns(pl.Series("win_rate", rate(long["won"], long["games"])), pl.Series("win_rate_lo", lo),
+                             pl.Series("win_rate_hi", hi)).select(
+        "game", "card", "seat", "counted", "games", "won", "win_rate", "win_rate_lo", "win_rate_hi", "example_win",
+        "example_loss")
+
+
+def redraws_logged(path: str | Path, filters: Filters | None = None) -> dict:
+    """What the event log says of mulligans in the filters' matches: ``redraws`` (events of kind
+    ``redraw``: a seat sent its opening hand back and drew anew) over ``matches_logged`` (matches
+    whose events were kept). The log names the seat, never the cards of the hand sent back."""
+    filters = filters or Filters()
+    where, params = filters.where("r")
+    row = db.query(path, f"""SELECT count(*) FILTER (WHERE e.kind = 'redraw') AS redraws,
+                                    count(DISTINCT (e.run_id, e.match_no)) AS matches_logged
+                             FROM events e JOIN runs r ON r.run_id = e.run_id {where}""", params or None)
+    return row.row(0, named=True)
+

@@ -1,0 +1,234 @@
+"""Card page (``?card=ID``): one card across every duel run and rules version of its game.
+
+What it is (cost, stats, keywords, text, decks: the Cards page's card facts) and where it sits
+against its cost's budget line; its played win rate run by run or version by version, one line
+per pilot, with 95% intervals; by deck; by the turn it was first played; in the opening hand or
+not (what the store records of mulligans, said plainly); from the first seat and the second;
+and example matches to replay. The figures are the Cards and Cost curves pages' own
+(reports/card_page.py reads them per card); the sidebar's rules version and pilot filters narrow
+them."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+
+from reports.card_page import play_draw, redraws_logged, trend
+from reports.costs import OFF_BUDGET
+from reports.db import StoreError
+from reports.pages.cards import column_config, played_by_turn
+from reports.pages.common import (
+    cached,
+    percent,
+    register_queries,
+    replay_url,
+    table_with_download,
+    with_replay_links,
+)
+from reports.pages.costs import budget_chart
+from reports.pages.lookup import CARD, DECK, EXAMPLES, item_start, pilots_note, seat_table, with_page_links
+from reports.pages.whatif import card_about
+
+register_queries(card_play_draw=play_draw, redraws_logged=redraws_logged)
+TREND_BY = {"run": "run_id", "rules version": "rules_version"}
+TREND_ORDER = ["label", "pilot", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
+               "oh_excess", "oh_excess_lo", "oh_excess_hi", "example_win", "example_loss"]
+DECK_COLUMNS = ["deck", "games", "gp_wr", "gp_wr_lo", "gp_wr_hi", "played_games", "played_wr", "played_wr_lo",
+                "played_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q", "avg_turn_played",
+                "example_win", "example_loss"]
+OPENING_COLUMNS = ["deck", "oh_games", "oh_wr", "oh_wr_lo", "oh_wr_hi", "not_oh_games", "not_oh_wr", "not_oh_wr_lo",
+                   "not_oh_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q"]
+SCALED = ["gp_wr", "gp_wr_lo", "gp_wr_hi", "played_wr", "played_wr_lo", "played_wr_hi", "oh_wr", "oh_wr_lo",
+          "oh_wr_hi", "not_oh_wr", "not_oh_wr_lo", "not_oh_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi"]
+
+
+# --- what it is, and its budget ------------------------------------------------------------------
+
+def budget_section(path: str, filters, card: str, name: str) -> None:
+    """Its stat points against the budget its cost buys and the fitted line of its type."""
+    st.markdown("##### Against its cost's budget")
+    cards, lines = cached("stat_budget", path, filters)
+    mine = cards.filter(pl.col("card") == card) if cards.height else cards
+    if mine.is_empty():
+        st.caption("No budget position: the store holds no cost and stat points for this card.")
+        return
+    row = newest_version_row(path, filters, mine)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Budget cost", f"{row['budget_cost']:g}", help="the one number its game's cost curve uses")
+    c2.metric("Stat points", f"{row['stat_points']:g}", help="what the card gives, as its game counts it")
+    c3.metric("Budget points of its cost", f"{row['budget_points']:g}",
+              delta=f"{row['surplus']:+g} over budget" if row["surplus"] else "on budget", delta_color="off",
+              help="what its cost buys by its game's budget (its RULES.md); the difference is its surplus")
+    line = f"{row['fitted_stats']:.1f}" if row["fitted_stats"] is not None else "—"
+    c4.metric(f"{row['type']} line at its cost", line,
+              help="the stat points the least-squares line of its type gives at its cost (Cost curves page)")
+    z = row["residual_z"]
+    st.caption(f"{row['rules_version']}: " + ("**off budget**" if row["off_budget"] else "on budget")
+               + f" (surplus {row['surplus']:+g}; off budget: {OFF_BUDGET}). "
+               + (f"Studentized residual from its type's fitted line {z:+.2f}, for reading." if z is not None
+                  else "Its type has no fitted line."))
+    same = cards.filter((pl.col("rules_version") == row["rules_version"]) & (pl.col("type") == row["type"]))
+    fitted = lines.filter((pl.col("rules_version") == row["rules_version"]) & (pl.col("type") == row["type"])) \
+        if lines.height else lines
+    st.plotly_chart(marked_budget_chart(same, fitted, row, name), width="stretch")
+    if mine.height > 1:
+        table_with_download(mine.select("rules_version", "budget_cost", "stat_points", "budget_points", "surplus",
+                                        "fitted_stats", "residual_z", "off_budget"), f"budget_{card}")
+
+
+def newest_version_row(path: str, filters, rows: pl.DataFrame) -> dict:
+    """The row of the rules version of the newest run counted (else the last row)."""
+    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs)
+                                       & pl.col("rules_version").is_in(rows["rules_version"].to_list()))
+    version = runs.sort("run_id")["rules_version"][-1] if runs.height else rows["rules_version"][-1]
+    return rows.filter(pl.col("rules_version") == version).row(0, named=True)
+
+
+def marked_budget_chart(cards: pl.DataFrame, lines: pl.DataFrame, row: dict, name: str) -> go.Figure:
+    """The Cost curves page's budget chart of its type, the card marked."""
+    fig = budget_chart(cards, lines)
+    fig.add_trace(go.Scatter(x=[row["budget_cost"]], y=[row["stat_points"]], mode="markers+text", text=[name],
+                             name=name, textposition="top center",
+                             marker={"symbol": "star", "size": 18, "color": "#ff7f0e", "line": {"width": 1}}))
+    fig.update_layout(title={"text": f"{name} against the {row['type']} budget line ({row['rules_version']})"})
+    return fig
+
+
+# --- its figures ---------------------------------------------------------------------------------
+
+def trend_section(path: str, filters, card: str, name: str) -> None:
+    st.subheader("Across runs and rules versions")
+    by = st.radio("Trend by", list(TREND_BY), horizontal=True, key="card_trend_by",
+                  help="a point per run (in the order they were made) or per rules version (at its first run), "
+                       "one line per pilot")
+    column = TREND_BY[by]
+    metrics = cached("card_metrics", path, filters, (column, "pilot"))
+    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
+    points = trend(metrics, card, column, runs).filter(pl.col("played_games") > 0) if metrics.height else metrics
+    if points.is_empty():
+        st.caption("Never played in these runs.")
+        return
+    st.plotly_chart(trend_chart(points, name, by), width="stretch")
+    config = dict(column_config([]), label=st.column_config.TextColumn(by), pilot="pilot")
+    shown = with_replay_links(percent(points, SCALED), dict(EXAMPLES), config)
+    table_with_download(shown, f"card_trend_{card}", config, download=points, column_order=TREND_ORDER)
+
+
+def trend_chart(points: pl.DataFrame, name: str, by: str) -> go.Figure:
+    """Played win rate per run or version, a line per pilot, 95% Wilson error bars."""
+    fig = go.Figure()
+    for (pilot,), part in points.group_by("pilot", maintain_order=True):
+        fig.add_trace(go.Scatter(
+            x=part["label"], y=part["played_wr"] * 100, mode="lines+markers", name=f"pilot {pilot}",
+            text=[f"n={n:,}" for n in part["played_games"]],
+            error_y={"type": "data", "symmetric": False, "array": (part["played_wr_hi"] - part["played_wr"]) * 100,
+                     "arrayminus": (part["played_wr"] - part["played_wr_lo"]) * 100},
+            hovertemplate="%{x}: %{y:.1f}% won when played, %{text}<extra>%{fullData.name}</extra>"))
+    fig.update_layout(title=f"{name}: played win rate by {by} (95% Wilson interval), one line per pilot",
+                      xaxis_title="Run (in the order made)" if by == "run" else "Rules version (in the order first run)",
+                      yaxis_title="Played win rate (%)", height=400, legend={"orientation": "h", "y": -0.25},
+                      xaxis={"type": "category", "categoryorder": "array",
+                             "categoryarray": list(dict.fromkeys(points["label"].to_list()))})
+    return fig
+
+
+def deck_rows(path: str, filters, card: str) -> pl.DataFrame:
+    """The card's rows of card_metrics by deck: the decks that held it or played it (a card
+    that enters from outside the deck, such as a Deputy, has no games in the deck)."""
+    metrics = cached("card_metrics", path, filters, ("deck",))
+    if metrics.is_empty():
+        return metrics
+    held = (pl.col("games") > 0) | (pl.col("played_games") > 0)
+    return metrics.filter((pl.col("card") == card) & held).sort("games", "played_games", descending=True)
+
+
+def deck_section(path: str, filters, card: str, rows: pl.DataFrame) -> None:
+    st.subheader("By deck")
+    if rows.is_empty():
+        st.caption("No deck of these runs held it.")
+        return
+    st.caption(f"Each deck that held it ({pilots_note(path, filters)}): games with it in the deck, its played win "
+               "rate, and what it adds to that deck (OH excess, deck and seat held fixed; q across the deck's cards).")
+    config = column_config(["deck"])
+    shown = with_page_links(with_replay_links(percent(rows, SCALED), dict(EXAMPLES), config), "deck", DECK, config,
+                            "deck")
+    table_with_download(shown, f"card_by_deck_{card}", config, download=rows.select(DECK_COLUMNS),
+                        column_order=DECK_COLUMNS)
+
+
+def turn_section(path: str, filters, card: str, name: str) -> None:
+    st.subheader("By the turn it was first played")
+    st.caption(f"Win rate of games by the seat's own turn it was first played ({pilots_note(path, filters)}), "
+               "per rules version.")
+    played_by_turn(path, filters, {"card": card}, [], name)
+
+
+def opening_section(path: str, filters, rows: pl.DataFrame) -> None:
+    st.subheader("Opening hand and mulligans")
+    st.markdown(mulligan_sentence(path, filters))
+    if rows.is_empty():
+        return
+    st.caption(f"Per deck ({pilots_note(path, filters)}): win rate with it in the opening hand against the same "
+               "deck's games without it there; OH excess holds deck and seat fixed.")
+    config = column_config(["deck"])
+    table_with_download(percent(rows, SCALED), f"card_opening_hand_{rows['card'][0]}", config,
+                        download=rows.select(OPENING_COLUMNS), column_order=OPENING_COLUMNS)
+
+
+def mulligan_sentence(path: str, filters) -> str:
+    """What the store records of opening-hand decisions, said plainly."""
+    try:
+        logged = cached("redraws_logged", path, filters)
+    except StoreError:
+        logged = None
+    hands = ("The store records the opening hand as kept (after any redraw), so the table below compares games with "
+             "the card in it against games without it.")
+    if logged and logged["redraws"]:
+        return (f"Keep and redraw choices per card are **not stored**: the event log records that a seat redrew its "
+                f"opening hand ({logged['redraws']:,} redraws in {logged['matches_logged']:,} logged matches), never "
+                f"the cards of the hand it sent back. " + hands)
+    return "Keep and redraw choices are **not stored**: these matches record no mulligan decision. " + hands
+
+
+def play_draw_section(path: str, filters, card: str) -> None:
+    st.subheader("On the play and on the draw")
+    split = cached("card_play_draw", path, filters)
+    mine = split.filter(pl.col("card") == card) if split.height else split
+    if mine.is_empty():
+        st.caption("No games with it in these runs.")
+        return
+    st.caption(f"Win rate when its seat acted first against second ({pilots_note(path, filters)}): games with it in "
+               "the deck, in the opening hand and played.")
+    seat_table(mine, f"card_play_draw_{card}", ["seat", "counted"], "games of that seat with the card so",
+               {"counted": st.column_config.TextColumn("games with the card")})
+
+
+def examples_section(rows: pl.DataFrame) -> None:
+    st.subheader("Example matches")
+    if rows.is_empty():
+        st.caption("No example: it was never played in these runs.")
+        return
+    lines = []
+    for r in rows.iter_rows(named=True):
+        links = [f"[{what} ({r[column]})]({replay_url(r[column])})"
+                 for column, what in (("example_win", "a win"), ("example_loss", "a loss")) if r[column]]
+        if links:
+            lines.append(f"- **{r['deck']}**: played in " + " · ".join(links))
+    st.markdown("\n".join(lines) if lines else "It was never played in these runs.")
+    st.caption("Each opens the Match replay on that match, the seat that played the card marked.")
+
+
+def render() -> None:
+    start = item_start(CARD)
+    if start is None:
+        return
+    path, filters, card, name = start
+    card_about(path, filters.runs, card, filters.versions[0] if len(filters.versions) == 1 else None)
+    budget_section(path, filters, card, name)
+    trend_section(path, filters, card, name)
+    rows = deck_rows(path, filters, card)
+    deck_section(path, filters, card, rows)
+    turn_section(path, filters, card, name)
+    opening_section(path, filters, rows)
+    play_draw_section(path, filters, card)
+    examples_section(rows)

@@ -1,0 +1,116 @@
+"""Deck page (``?deck=ID``): one deck across every duel run of its game.
+
+Its list (cards and copies, as the newest run that played it holds them), its cost curve (the
+Cost curves page's), its win rate against each opponent and from the first and the second seat,
+and its cards ranked within it by what each adds to it (the Cards page's OH excess, computed
+within the deck). The sidebar's rules version and pilot filters narrow every figure."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import polars as pl
+import streamlit as st
+
+from reports.deck_page import deck_list, ranked_cards, seat_split
+from reports.pages.cards import WITHIN_DECK, column_config, ranking_chart
+from reports.pages.common import (
+    cached,
+    count,
+    percent,
+    rate_bars,
+    register_queries,
+    table_with_download,
+    win_rate_config,
+    with_replay_links,
+)
+from reports.pages.costs import curves_section
+from reports.pages.lookup import CARD, DECK, EXAMPLES, RATES, item_start, pilots_note, seat_table, with_page_links
+
+register_queries(deck_list=deck_list, deck_seats=seat_split)
+RANKED = ["rank", "card", "name", "type", "cost", "copies", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q",
+          "oh_games", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "gih_wr", "iwd",
+          "avg_turn_played", "example_win", "example_loss"]
+RANKED_SCALED = ["oh_excess", "oh_excess_lo", "oh_excess_hi", "played_wr", "played_wr_lo", "played_wr_hi", "gih_wr",
+                 "iwd"]
+
+
+def list_section(path: str, filters, deck: str) -> pl.DataFrame:
+    """The list as the newest run of the deck holds it; returns it (for the ranked cards' copies)."""
+    st.subheader("The list")
+    cards = cached("deck_list", path, filters)
+    mine = cards.filter(pl.col("deck") == deck) if cards.height else cards
+    if mine.is_empty():
+        st.caption("No list: no run of these filters played it.")
+        return mine
+    first = mine.row(0, named=True)
+    st.caption(f"{int(mine['copies'].sum())} cards, {mine.height} different, as run {first['run_id']} "
+               f"({first['rules_version']}) played it; cheapest first.")
+    config = {"copies": count("copies", "copies of the card in the deck"),
+              "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses")}
+    shown = with_page_links(mine.select("card", "name", "copies", "cost", "type", "faction"), "card", CARD, config,
+                            "card id")
+    table_with_download(shown, f"deck_list_{deck}", config, download=mine)
+    return mine
+
+
+def opponents_section(path: str, filters) -> None:
+    st.subheader("Against each opponent")
+    rows = cached("matchups", path, filters)
+    if rows.is_empty():
+        st.caption("No two-seat matches of this deck in these runs.")
+        return
+    rows = rows.sort("win_rate", descending=True)
+    st.plotly_chart(rate_bars(rows["win_rate"], (rows["win_rate_lo"], rows["win_rate_hi"]),
+                              [f"vs {o} (n={n})" for o, n in zip(rows["opponent"], rows["games"])],
+                              "%{y}: %{x:.1f}% won<extra></extra>", "Win rate (%)", 120 + 40 * rows.height,
+                              title=f"Win rate against each opponent (95% Wilson interval; {pilots_note(path, filters)})"),
+                    width="stretch")
+    config = {**win_rate_config("matches of this deck against the opponent", "won / games (a draw is not won)"),
+              "drawn": count("drawn", "of those, draws")}
+    shown = with_page_links(with_replay_links(percent(rows, RATES), {"example": "example match"}, config),
+                            "opponent", DECK, config, "opponent")
+    table_with_download(shown, "deck_opponents", config, download=rows,
+                        column_order=["opponent", "games", "won", "drawn", "win_rate", "win_rate_lo", "win_rate_hi",
+                                      "example"])
+
+
+def seat_section(path: str, filters) -> None:
+    st.subheader("From the first seat and the second")
+    rows = cached("deck_seats", path, filters)
+    if rows.is_empty():
+        st.caption("No matches of this deck in these runs.")
+        return
+    st.caption(f"Its win rate when it acted first (on the play) and second ({pilots_note(path, filters)}); mirror "
+               "matches count from both seats.")
+    seat_table(rows, "deck_seats", ["seat"], "matches of this deck from this seat",
+               {"drawn": count("drawn", "of those, draws")})
+
+
+def cards_section(path: str, filters, deck: str, listed: pl.DataFrame) -> None:
+    st.subheader("Its cards, ranked within it")
+    metrics = cached("card_metrics", path, filters, ("deck",))
+    ranked = ranked_cards(metrics, deck, listed) if metrics.height else metrics
+    if ranked.is_empty():
+        st.caption("No card rows of this deck in these runs.")
+        return
+    st.caption(f"By what each card adds to this deck ({pilots_note(path, filters)}): its opening-hand win rate "
+               "minus the deck's win rate without it there, seat held fixed; q Benjamini-Hochberg across the deck's "
+               "cards. Rules versions chosen in the sidebar are pooled (each its own stratum).")
+    config = dict(column_config(["deck"]), rank=count("rank", "1: adds the most to the deck"))
+    shown = with_page_links(with_replay_links(percent(ranked, RANKED_SCALED), dict(EXAMPLES), config),
+                            "card", CARD, config, "card id")
+    table_with_download(shown, f"deck_cards_{deck}", config, download=ranked.select(RANKED), column_order=RANKED)
+    st.plotly_chart(ranking_chart(ranked, [], WITHIN_DECK), width="stretch")
+
+
+def render() -> None:
+    start = item_start(DECK)
+    if start is None:
+        return
+    path, filters, deck, _ = start
+    mine = replace(filters, decks=[deck])
+    listed = list_section(path, mine, deck)
+    curves_section(path, mine, None)
+    opponents_section(path, mine)
+    seat_section(path, mine)
+    cards_section(path, mine, deck, listed)
