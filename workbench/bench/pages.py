@@ -56,8 +56,11 @@ def time_page(path: Path, title: str, module: str, repeats: int) -> PageTiming:
 
     os.environ["WORKBENCH_DB"] = str(path)
     cold, warm = [], []
+    params = item_params(path, module)
     for _ in range(repeats):
         app = AppTest.from_string(page_script(module), default_timeout=PAGE_TIMEOUT)
+        for key, value in params.items():
+            app.query_params[key] = value
         st.cache_data.clear()
         timing, _ = timed(app.run)
         if app.exception:
@@ -66,6 +69,19 @@ def time_page(path: Path, title: str, module: str, repeats: int) -> PageTiming:
         timing, _ = timed(app.run)
         warm.append(timing)
     return PageTiming(title, cold, warm)
+
+
+def item_params(path: Path, module: str) -> dict[str, str]:
+    """The Card and Deck pages show one item: the store's most played card, its first deck."""
+    from reports import db
+
+    if module == "card":
+        rows = db.query(path, "SELECT card FROM card_games GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1").rows()
+        return {"card": rows[0][0]} if rows else {}
+    if module == "deck":
+        rows = db.query(path, "SELECT deck FROM match_seats GROUP BY 1 ORDER BY 1 LIMIT 1").rows()
+        return {"deck": rows[0][0]} if rows else {}
+    return {}
 
 
 def time_pages(path: Path, repeats: int) -> list[PageTiming]:
