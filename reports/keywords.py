@@ -39,6 +39,17 @@ FIXED_EFFECTS = ("rules_version", "deck")  # one intercept per deck of a rules v
 MAX_LOG_ODDS_WIDTH = 20.0  # a 95% interval wider than this (odds ratios spanning e^20) is separation
 
 
+def keyword_name(keyword: str) -> str:
+    """A keyword as a reader names it: its data id in words, each capitalised (``double_barrel``
+    -> "Double Barrel"); ``attack`` and ``defense`` (the price list's stat terms) likewise."""
+    return " ".join(w.capitalize() for w in keyword.replace("-", "_").split("_") if w)
+
+
+def with_keyword_names(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+    """A ``<column>_name`` column beside a column of keyword ids: each as a reader names it."""
+    return frame.with_columns(pl.col(column).map_elements(keyword_name, return_dtype=pl.Utf8).alias(f"{column}_name"))
+
+
 def exposures(path: str | Path, filters: Filters | None = None, basis: str = "played") -> pl.DataFrame:
     """One row per match x seat: won, on_play, ``cost``, rules_version, deck and one column per
     keyword.

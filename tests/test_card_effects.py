@@ -258,7 +258,8 @@ def test_the_keywords_page_puts_the_causal_estimate_first_and_warns_when_signs_d
     at = page("keywords", small_store, monkeypatch)
     assert not at.exception, [e.value for e in at.exception]
     warnings = [w.value for w in at.warning]
-    assert len(warnings) == 1 and "contrary" in warnings[0] and "agreeing" not in warnings[0]
+    # the warning names the keyword as a reader does (reports.keywords.keyword_name)
+    assert len(warnings) == 1 and "Contrary" in warnings[0] and "Agreeing" not in warnings[0]
     shown = table(at, "seats_dealt")
     assert dict(zip(shown["keyword"], shown["signs_disagree"])) == {"agreeing": False, "contrary": True}
     order = list(at.dataframe[0].proto.column_order)

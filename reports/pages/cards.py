@@ -15,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from reports.cards import GROUPS, METRICS
+from reports.pages.charts import legend_on_top
 from reports.pages.common import (
     cached,
     card_filters,
@@ -46,6 +47,7 @@ COUNT_LABELS = {"games": "GP n", "oh_games": "OH n", "gd_games": "GD n", "gih_ga
 RATE_COLUMNS = [c for _, r in RATE_GROUPS.values() for c in (r, f"{r}_lo", f"{r}_hi")]
 CHART_ROWS = 60
 TOO_STRONG, TOO_WEAK, NEUTRAL = "#d62728", "#1f77b4", "#7f7f7f"
+Q = "%.3f"  # q- and p-values: three decimals read against 0.05 (the CSV keeps them exact)
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,16 @@ VIEW_HELP = ("Within its deck (the default): how much the card moves its own dec
 
 def column_config(group_by: list[str]) -> dict:
     config = {
-        "card": st.column_config.TextColumn("card id", help="the card's stable id", pinned=True),
-        "name": st.column_config.TextColumn("name", pinned=True), "type": "type",
+        "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
+        "name": st.column_config.TextColumn("card", help="the card's name", pinned=True),
+        "type": st.column_config.TextColumn("type", help="the card's type"),
         "faction": st.column_config.TextColumn("faction / clan"),
-        "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses"),
+        "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses",
+                                              format="%g"),
         "oh_excess": pts("OH excess", METRICS["oh_excess"]),
         "oh_excess_lo": pts("OH excess lo", "95% lower bound of the OH excess (stratified by deck and seat)"),
         "oh_excess_hi": pts("OH excess hi", "95% upper bound of the OH excess (stratified by deck and seat)"),
-        "oh_excess_q": st.column_config.NumberColumn("q beyond deck (BH)", help=METRICS["oh_excess_q"], format="%.3g"),
+        "oh_excess_q": st.column_config.NumberColumn("q beyond deck", help=METRICS["oh_excess_q"], format=Q),
         "oh_excess_significant": st.column_config.CheckboxColumn("beyond its deck",
                                                                  help=METRICS["oh_excess_significant"]),
         "value_points": st.column_config.NumberColumn("card value (pts)", help=VALUE_HELP, format="%+.1f"),
@@ -108,15 +112,15 @@ def column_config(group_by: list[str]) -> dict:
                                                   format="%+.1f"),
         "value_hi": st.column_config.NumberColumn("value hi", help="95% upper bound of the card value (paired)",
                                                   format="%+.1f"),
-        "value_q": st.column_config.NumberColumn("value q (BH)", help="Benjamini-Hochberg q of the card value over "
-                                                 "the cards of its measurement", format="%.3g"),
+        "value_q": st.column_config.NumberColumn("value q", help="Benjamini-Hochberg q of the card value over "
+                                                 "the cards of its measurement", format=Q),
         "value_by": st.column_config.TextColumn("value measured", help="the deck, opponents, pilots and rules version "
                                                 "of the newest `workbench value` measurement of this card"),
         "skill_premium": pts("skill premium", SKILL_HELP),
         "skill_premium_lo": pts("premium lo", "95% lower bound of the skill premium"),
         "skill_premium_hi": pts("premium hi", "95% upper bound of the skill premium"),
-        "skill_premium_q": st.column_config.NumberColumn("premium q (BY)", help="Benjamini-Yekutieli q of the skill "
-                                                         "premium across the cards", format="%.3g"),
+        "skill_premium_q": st.column_config.NumberColumn("premium q", help="Benjamini-Yekutieli q of the skill "
+                                                         "premium across the cards", format=Q),
         "not_oh_games": count("not OH n", METRICS["not_oh_games"]),
         "not_oh_wr": pct("deck WR without it in OH", METRICS["not_oh_wr"]),
         "not_oh_wr_lo": pct("without lo", "95% Wilson lower bound"),
@@ -124,8 +128,8 @@ def column_config(group_by: list[str]) -> dict:
         "played_wr_shrunk": pct("Played WR shrunk", METRICS["played_wr_shrunk"]),
         "gih_wr_shrunk": pct("GIH WR shrunk", METRICS["gih_wr_shrunk"]),
         "played_wr_z": st.column_config.NumberColumn("z", help=METRICS["played_wr_z"], format="%+.2f"),
-        "played_wr_p": st.column_config.NumberColumn("p", help=METRICS["played_wr_p"], format="%.3g"),
-        "played_wr_q": st.column_config.NumberColumn("q (BH)", help=METRICS["played_wr_q"], format="%.3g"),
+        "played_wr_p": st.column_config.NumberColumn("p", help=METRICS["played_wr_p"], format=Q),
+        "played_wr_q": st.column_config.NumberColumn("q", help=METRICS["played_wr_q"], format=Q),
         "significant": st.column_config.CheckboxColumn("played WR off the pool", help=METRICS["significant"]),
         "iwd": pts("IWD", METRICS["iwd"]), "iwd_lo": pts("IWD lo", "95% Newcombe lower bound of IWD"),
         "iwd_hi": pts("IWD hi", "95% Newcombe upper bound of IWD"),
@@ -200,7 +204,8 @@ def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame
 
 
 def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
-    cols = ["card", "name", "type", "faction", "cost"] + [g for g in group_by] + list(view.columns)
+    """The table's columns: the card's name first, its id last (names, not ids, are read)."""
+    cols = ["name", "type", "faction", "cost"] + [g for g in group_by] + list(view.columns)
     for label in groups:
         if label in RATE_GROUPS:
             n, rate = RATE_GROUPS[label]
@@ -209,7 +214,7 @@ def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[st
             cols += ["iwd", "iwd_lo", "iwd_hi"]
         elif label == "Avg turn played":
             cols.append("avg_turn_played")
-    return cols + ["example_win", "example_loss"]
+    return cols + ["example_win", "example_loss", "card"]
 
 
 def group_text(row: dict, group_by: list[str]) -> str:
@@ -258,23 +263,31 @@ def ranking_chart(frame: pl.DataFrame, label_groups: list[str], view: View) -> g
     fig.add_vline(x=center * k, line_dash="dot", line_color="gray",
                   annotation_text=f"{view.center_label} {center * k:.1f}", annotation_position="top")
     fig.update_layout(title=view.chart_title, xaxis_title=view.x_title, yaxis_title="",
-                      height=max(420, 20 * len(rows) + 140),
-                      yaxis={"categoryorder": "array", "categoryarray": all_labels[::-1]},
-                      legend={"orientation": "h", "y": -0.08 if len(rows) > 20 else -0.2}, margin={"l": 10, "t": 60})
-    return fig
+                      height=max(420, 20 * len(rows) + 180),
+                      yaxis={"categoryorder": "array", "categoryarray": all_labels[::-1], "automargin": True},
+                      margin={"l": 10})
+    return legend_on_top(fig)  # below the chart it covered the x-axis title
 
 
 def turn_chart(card: str, name: str, frame: pl.DataFrame) -> go.Figure:
+    """Win rate by the turn first played, a bar per rules version; each turn's sample sizes stand
+    under the axis (``n=12``, one per version in the legend's order, ``·`` between them), where
+    the error bars cannot hide them."""
     fig = go.Figure()
+    versions = frame["rules_version"].unique(maintain_order=True).to_list()
     for version, part in frame.group_by("rules_version", maintain_order=True):
         fig.add_trace(go.Bar(
-            x=part["turn"], y=part["win_rate"] * 100, name=str(version[0]), text=[f"n={n}" for n in part["games"]],
+            x=part["turn"], y=part["win_rate"] * 100, name=str(version[0]), customdata=part["games"],
             error_y={"type": "data", "symmetric": False, "array": (part["win_rate_hi"] - part["win_rate"]) * 100,
                      "arrayminus": (part["win_rate"] - part["win_rate_lo"]) * 100},
-            hovertemplate="turn %{x}: %{y:.1f}% won, %{text}<extra>%{fullData.name}</extra>"))
+            hovertemplate="turn %{x}: %{y:.1f}% won, n=%{customdata}<extra>%{fullData.name}</extra>"))
+    games = {(r["turn"], r["rules_version"]): r["games"] for r in frame.iter_rows(named=True)}
+    turns = sorted(frame["turn"].unique().to_list())
+    ticks = [f"{t}<br>n={' · '.join(str(games.get((t, v), 0)) for v in versions)}" for t in turns]
     fig.update_layout(title=f"{name}: win rate by the turn it was first played (95% Wilson interval)",
-                      xaxis_title="Seat's own turn when first played", yaxis_title="Win rate (%)", barmode="group",
-                      legend_title="rules version", height=380)
+                      xaxis={"title": "Seat's own turn when first played", "tickvals": turns,
+                             "ticktext": ticks},
+                      yaxis_title="Win rate (%)", barmode="group", legend_title="rules version", height=400)
     return fig
 
 

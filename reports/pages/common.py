@@ -403,6 +403,10 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     for reading, e.g. rates as percentages, and the file should hold the documented columns).
     With ``select_key`` one row can be selected; returns the selected row index or None."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
+    from reports.pages.columns import readable_config
+
+    # every column a human label, its internal name in the help, a width that fits its values
+    column_config = readable_config(frame, column_config)
     event = st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config,
                          column_order=column_order, height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame

@@ -37,9 +37,10 @@ HELP = {
 }
 COLORS = px.colors.qualitative.Plotly
 LABELS_MAX = 10  # off-budget points named on the chart (the farthest first); the rest on hover
-# positions a label may take around its point, in turn, so labels of nearby points part
-LABEL_POSITIONS = ("top center", "bottom center", "middle right", "middle left")
-LEGEND_ON_TOP = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
+# a label beside its point, the points of one cost taking right and left in turn (by stat
+# points), so the labels of a column of points part
+LABEL_POSITIONS = ("middle right", "middle left")
+LEGEND_RIGHT = {"orientation": "v", "yanchor": "top", "y": 1, "xanchor": "left", "x": 1.02}
 
 
 def line_name(ctype: str, line: dict) -> str:
@@ -60,7 +61,9 @@ def off_budget_points(off: pl.DataFrame) -> pl.DataFrame:
               .agg(pl.col("name"), pl.col("surplus").first(), pl.col("budget_points").first(), pl.col("away").max()))
     labels = [(names[0] + (f" +{len(names) - 1}" if len(names) > 1 else "")) if i < LABELS_MAX else ""
               for i, names in enumerate(points["name"])]
-    return points.with_columns(pl.Series("label", labels), pl.col("name").list.join(", ").alias("names"))
+    side = (pl.col("stat_points").rank("ordinal").over("budget_cost") - 1) % len(LABEL_POSITIONS)
+    return points.with_columns(pl.Series("label", labels), pl.col("name").list.join(", ").alias("names"),
+                               side.map_elements(LABEL_POSITIONS.__getitem__, return_dtype=pl.Utf8).alias("position"))
 
 
 def budget_chart(cards: pl.DataFrame, lines: pl.DataFrame) -> go.Figure:
@@ -96,15 +99,14 @@ def budget_chart(cards: pl.DataFrame, lines: pl.DataFrame) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=points["budget_cost"], y=points["stat_points"], mode="markers+text",
             name=f"off budget (more than {TOLERANCE:g} stat point from its budget)", text=points["label"],
-            textposition=[LABEL_POSITIONS[i % len(LABEL_POSITIONS)] for i in range(points.height)],
+            textposition=points["position"].to_list(),
             marker={"symbol": "x", "size": 12, "color": "#d62728"},
             customdata=points.select("names", "budget_points", "surplus").rows(),
             hovertemplate="%{customdata[0]}: cost %{x}, %{y} stat points (budget %{customdata[1]:g}, "
                           "%{customdata[2]:+.1f})<extra></extra>"))
     fig.update_layout(title="Stat points against cost, with the fitted budget line per card type",
-                      xaxis_title="Budget cost", yaxis_title="Stat points", height=560,
-                      legend=LEGEND_ON_TOP, margin={"t": 140})
-    return fig
+                      xaxis_title="Budget cost", yaxis_title="Stat points", height=560, legend=LEGEND_RIGHT)
+    return fig  # the legend beside the plot: below it, it covered the x-axis title
 
 
 BUDGET_CONFIG = {

@@ -10,6 +10,7 @@ import polars as pl
 import streamlit as st
 from plotly.subplots import make_subplots
 
+from reports.keywords import keyword_name, with_keyword_names
 from reports.pages.common import (
     cached,
     count,
@@ -45,10 +46,14 @@ HELP = {
 }
 
 
+P = "%.3f"  # p-values: three decimals read against 0.05 (the CSV keeps them exact)
+STAT_TERMS = ("attack", "defense")
+
+
 def impact_chart(impact: pl.DataFrame) -> go.Figure:
     """``impact``: the keyword table with each model's odds-ratio bounds (``odds_ratio_lo`` ...)."""
     rows = impact.to_dicts()
-    labels = [f"{r['keyword']} (n={r['seats_exposed']})" for r in rows]
+    labels = [f"{keyword_name(r['keyword'])} (n={r['seats_exposed']})" for r in rows]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.04,
                         subplot_titles=("Plain difference: win rate with minus without (points)",
                                         "Model: odds ratio dealt in the opening hand (blue, causal) or per card "
@@ -75,7 +80,7 @@ def impact_chart(impact: pl.DataFrame) -> go.Figure:
                      tickvals=[0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10])
     fig.update_layout(title="Keyword impact on winning (95% intervals)", showlegend=False,
                       height=max(360, 34 * len(rows) + 160), margin={"t": 90},
-                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1], "automargin": True})
     return fig
 
 
@@ -98,8 +103,8 @@ def odds_trace(rows: list[dict], labels: list[str], prefix: str, name: str, mark
 
 def price_chart(prices: pl.DataFrame, title: str) -> go.Figure:
     rows = prices.to_dicts()
-    labels = [f"{r['term']} (per point)" if r["term"] in ("attack", "defense") else f"{r['term']} ({r['cards_with']} cards)"
-              for r in rows]
+    labels = [f"{keyword_name(r['term'])} (per point)" if r["term"] in STAT_TERMS
+              else f"{keyword_name(r['term'])} ({r['cards_with']} cards)" for r in rows]
     fig = go.Figure(go.Scatter(
         x=[r["cost"] for r in rows], y=labels, mode="markers", marker={"size": 9, "color": "#1f77b4"},
         error_x={"type": "data", "symmetric": False, "array": [r["cost_hi"] - r["cost"] for r in rows],
@@ -108,7 +113,7 @@ def price_chart(prices: pl.DataFrame, title: str) -> go.Figure:
         hovertemplate="%{y}: %{x:.2f} cost (95% CI %{customdata[0]:.2f} to %{customdata[1]:.2f})<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="gray")
     fig.update_layout(title=title, xaxis_title="Cost units", yaxis_title="", height=max(320, 34 * len(rows) + 120),
-                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1], "automargin": True})
     return fig
 
 
@@ -126,7 +131,7 @@ def impact_section(path, filters) -> None:
                "strength first. Keywords seen by fewer than 10 seats get no model estimate, nor do keywords the data "
                "cannot price (separation: in a small run, say, every seat that played it won, and the estimate runs "
                "off to infinity). n = seats exposed (played).")
-    disagree = impact.filter(pl.col("signs_disagree"))["keyword"].to_list()
+    disagree = [keyword_name(k) for k in impact.filter(pl.col("signs_disagree"))["keyword"].to_list()]
     if disagree:
         st.warning(f"The causal (opening-hand) and the per-card-played estimates point in opposite directions for "
                    f"{', '.join(disagree)}: read the opening-hand one. Cards played follow how the game went (a seat "
@@ -136,7 +141,9 @@ def impact_section(path, filters) -> None:
         pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
     ).sort("oh_odds_ratio", descending=True, nulls_last=True)
     st.plotly_chart(impact_chart(raw), width="stretch")
-    config = {"keyword": st.column_config.TextColumn("keyword", pinned=True),
+    config = {"keyword_name": st.column_config.TextColumn("keyword", help="the keyword as the rules name it",
+                                                          pinned=True),
+              "keyword": st.column_config.TextColumn("keyword id", help="the keyword's name in the card data"),
               "seats_dealt": count("seats dealt", HELP["seats dealt"]),
               "signs_disagree": st.column_config.CheckboxColumn("signs disagree", help=HELP["signs disagree"]),
               "seats_exposed": count("seats exposed", HELP["seats exposed"]),
@@ -151,22 +158,23 @@ def impact_section(path, filters) -> None:
               "log_odds": st.column_config.NumberColumn("log-odds", help="the model coefficient (log of the odds ratio)",
                                                         format="%+.3f"),
               "log_odds_lo": None, "log_odds_hi": None,
-              "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format="%.3g"),
+              "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format=P),
               "oh_odds_ratio": st.column_config.NumberColumn("dealt OR", help=HELP["dealt odds ratio"], format="%.2f"),
               "oh_odds_ratio_lo": st.column_config.NumberColumn("dealt lo", help="95% lower bound", format="%.2f"),
               "oh_odds_ratio_hi": st.column_config.NumberColumn("dealt hi", help="95% upper bound", format="%.2f"),
-              "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format="%.3g")}
-    order = ["keyword", "seats_dealt", "oh_odds_ratio", "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value",
+              "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format=P)}
+    order = ["keyword_name", "seats_dealt", "oh_odds_ratio", "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value",
              "signs_disagree", "seats_exposed", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value",
              "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi",
-             "example_win", "example_loss"]
-    shown = with_replay_links(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi"]),
+             "example_win", "example_loss", "keyword"]
+    shown = with_replay_links(with_keyword_names(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo",
+                                                       "plain_diff_hi"]), "keyword"),
                               {"example_win": "example win", "example_loss": "example loss"}, config)
     picked = table_with_download(shown, "keyword_impact", config, download=raw, select_key="keywords_table",
                                  column_order=order)
     row = raw.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example_win": "Replay a win with it", "example_loss": "Replay a loss with it"}, "keyword",
-                    f"keyword {row['keyword']}" if row else "")
+                    f"keyword {keyword_name(row['keyword'])}" if row else "")
 
 
 def prices_section(path, filters) -> None:
@@ -184,14 +192,19 @@ def prices_section(path, filters) -> None:
                "Keywords on fewer than two cards of the type get no price.")
     st.plotly_chart(price_chart(part, f"What each term costs: {choice[1]} cards, {choice[0]} (95% intervals)"),
                     width="stretch")
-    config = {"term": st.column_config.TextColumn("term", help="attack, defense (per point) or a keyword (flag)"),
+    config = {"term_name": st.column_config.TextColumn("term", help="attack, defense (per point) or a keyword (flag)",
+                                                       pinned=True),
+              "term": st.column_config.TextColumn("term id", help="the term's name in the card data"),
+              "type": st.column_config.TextColumn("card type"),
               "cost": st.column_config.NumberColumn("price (cost)", help=HELP["price"], format="%.2f"),
               "cost_lo": st.column_config.NumberColumn("lo", help="95% lower bound", format="%.2f"),
               "cost_hi": st.column_config.NumberColumn("hi", help="95% upper bound", format="%.2f"),
               "cards_with": count("cards with it", "cards of this type carrying the term"),
               "cards": count("cards fitted", "cards of this type in the rules version"),
               "r_squared": st.column_config.NumberColumn("R²", help=HELP["R²"], format="%.2f")}
-    table_with_download(prices, "keyword_prices", config)
+    table_with_download(with_keyword_names(prices, "term"), "keyword_prices", config, download=prices,
+                        column_order=["term_name", "cost", "cost_lo", "cost_hi", "cards_with", "cards", "r_squared",
+                                      "rules_version", "type", "game", "term"])
 
 
 def render() -> None:
