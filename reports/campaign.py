@@ -4,13 +4,19 @@ win-rate lift of each reward card when taken.
 Clear rate: share of campaign runs that cleared the stage, per stage, crew, policy and fight
 pilot, with its 95% Wilson interval; average trail HP left when cleared; average floor reached.
 
-Reward lift: for every offer of a card (after a battle or an elite, or on a shop shelf), the
+Reward lift: for every offer of a card (``name``: as the batch's rules version names it) (after a battle or an elite, or on a shop shelf), the
 fights fought after that offer in the same run, split by whether the card was taken there.
   fights_taken / wr_taken      fights after offers where it was taken, and the share won
   fights_skipped / wr_skipped  fights after offers where it was not taken
-  lift = wr_taken - wr_skipped, with each rate's Wilson interval; the same split of the runs'
-  clear rate (clear_taken, clear_skipped, clear_lift). A card offered twice in a run counts twice.
-  This is an observational comparison (the policy chose what to take), not an experiment.
+  lift = wr_taken - wr_skipped, with each rate's Wilson interval and the difference's 95%
+  Newcombe interval (lift_lo, lift_hi); the same split of the runs' clear rate
+  (clear_rate_taken over clear_taken_n offers, clear_rate_skipped over clear_skipped_n;
+  clear_lift with clear_lift_lo, clear_lift_hi). Differences are shares (the page shows
+  points). Cards are ranked by clear_lift_lo, the lower bound: a card taken once in a run that
+  cleared has a lift of up to +100 points and an interval to match, and ranks below a smaller
+  lift seen over many runs. A card offered twice in a run counts twice, and the fights of one
+  run are not independent, so the intervals are somewhat narrow. This is an observational
+  comparison (the policy chose what to take), not an experiment.
 """
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from reports import db
-from reports.stats import rate, wilson
+from reports.stats import diff_interval, rate, wilson
 
 
 def _where(run_ids: list[int] | None, alias: str = "") -> tuple[str, list | None]:
@@ -70,7 +76,7 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
             SELECT o.card, o.taken, n.result
             FROM offers o JOIN campaign_nodes n
               ON n.run_id = o.run_id AND n.run_no = o.run_no AND n.step > o.step AND n.match_no IS NOT NULL)
-        SELECT c.card, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
+        SELECT c.card, n.name, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
                coalesce(f.fights_taken, 0) AS fights_taken, coalesce(f.wins_taken, 0) AS wins_taken,
                coalesce(f.fights_skipped, 0) AS fights_skipped, coalesce(f.wins_skipped, 0) AS wins_skipped
         FROM (SELECT card, count(*) AS offers, count(*) FILTER (WHERE taken) AS taken,
@@ -84,6 +90,8 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
                           count(*) FILTER (WHERE NOT taken) AS fights_skipped,
                           count(*) FILTER (WHERE NOT taken AND result = 'win') AS wins_skipped
                    FROM later GROUP BY card) f USING (card)
+        LEFT JOIN (SELECT o.card, any_value(d.name) AS name FROM offers o JOIN runs r USING (run_id)
+                   JOIN cards d ON d.rules_hash = r.rules_hash AND d.card = o.card GROUP BY o.card) n USING (card)
         ORDER BY c.card""", params)
     out = _with_rate(frame, "wr_taken", "wins_taken", "fights_taken")
     out = _with_rate(out, "wr_skipped", "wins_skipped", "fights_skipped")
@@ -92,7 +100,16 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
     out = out.with_columns((pl.col("wr_taken") - pl.col("wr_skipped")).alias("lift"),
                            (pl.col("clear_rate_taken") - pl.col("clear_rate_skipped")).alias("clear_lift"),
                            (pl.col("taken") / pl.col("offers")).alias("take_rate"))
-    return out.sort("lift", descending=True, nulls_last=True)
+    out = _with_difference(out, "lift", ("wins_taken", "fights_taken"), ("wins_skipped", "fights_skipped"))
+    out = _with_difference(out, "clear_lift", ("clear_taken", "clear_taken_n"), ("clear_skipped", "clear_skipped_n"))
+    return out.sort("clear_lift_lo", "lift_lo", "card", descending=[True, True, False], nulls_last=True)
+
+
+def _with_difference(frame: pl.DataFrame, name: str, first: tuple[str, str], second: tuple[str, str]) -> pl.DataFrame:
+    """The 95% Newcombe interval (``name``_lo, ``name``_hi) of the difference of two rates, each
+    given as (successes, trials) columns; empty where either rate has no trials."""
+    lo, hi = diff_interval(*(frame[c].to_numpy() for c in (*first, *second)))
+    return frame.with_columns(pl.Series(f"{name}_lo", lo).fill_nan(None), pl.Series(f"{name}_hi", hi).fill_nan(None))
 
 
 def _with_rate(frame: pl.DataFrame, name: str, won: str, games: str) -> pl.DataFrame:

@@ -44,7 +44,7 @@ PAGES = (
     ("diff", "/diff", "Version diff", "Matches a diff needs", 2),
     ("value", "/value", "Card value", "Every figure below was produced by these pilots", 1),
     ("replay", "/replay?run=1&match=3", "Match replay", "The replay agrees with the stored result", 1),
-    ("campaign", "/campaign", "Campaign", "Reward cards: win-rate lift when taken", 1),
+    ("campaign", "/campaign", "Campaign", "Reward cards: lift when taken", 2),
     ("card", "/card?card=ash-wraith", "Card", "Across runs and rules versions", 3),  # budget, trend, turns
     ("deck", "/deck?deck=lawmen-posse", "Deck", "Its cards, ranked within it", 3),  # curve, opponents, ranking
 )

@@ -255,7 +255,7 @@ def test_campaign_shows_clear_rates_and_reward_lift(campaign_store, monkeypatch,
     monkeypatch.setenv("WORKBENCH_DB", str(campaign_store))
     at = page_app("campaign").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert [s.value for s in at.subheader] == ["Clear rate by crew", "Reward cards: win-rate lift when taken"]
+    assert [s.value for s in at.subheader] == ["Clear rate by crew", "Reward cards: lift when taken"]
     bars = plotly_specs(at)[0]["data"][0]
     rates = store_sql(campaign_store, "SELECT crew, avg(cleared::INT) FROM campaign_runs GROUP BY crew ORDER BY crew")
     assert sorted(plotly_values(bars["x"]).tolist()) == sorted(100 * r for _c, r in rates)

@@ -1,15 +1,26 @@
-"""Campaign page: clear rate by crew (with 95% Wilson intervals) and the win-rate lift of each
-reward card when taken, for the chosen campaign batches; both tables download as CSV."""
+"""Campaign page: clear rate by crew (with 95% Wilson intervals) and the lift of each reward card
+when taken (clear rate and later fights' win rate, taken minus skipped, in points with 95%
+Newcombe intervals, ranked by the lower bound), for the chosen campaign batches; both tables
+download as CSV."""
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
 from reports import db
 from reports.campaign import __doc__ as ABOUT
-from reports.pages.common import cached, db_path, rate_bars, store_ready, table_with_download
-
-PCT = "%.1f%%"
+from reports.pages.common import (
+    cached,
+    count,
+    db_path,
+    pct,
+    percent,
+    pts,
+    rate_bars,
+    store_ready,
+    table_with_download,
+)
 
 
 def render() -> None:
@@ -45,22 +56,80 @@ def render() -> None:
                     "%{y}: %{x:.1f}% of runs cleared the stage<extra></extra>", "Stage clear rate (%)",
                     max(300, 40 * clear.height))
     st.plotly_chart(fig, width="stretch")
-    shown = clear.with_columns([(pl.col(c) * 100).round(1) for c in ("clear_rate", "clear_rate_lo", "clear_rate_hi")])
-    table_with_download(shown, "campaign_clear_rates", {
-        "clear_rate": st.column_config.NumberColumn("clear rate", format=PCT, help="runs that cleared the stage"),
-        "clear_rate_lo": st.column_config.NumberColumn("lo", format=PCT, help="95% Wilson lower bound"),
-        "clear_rate_hi": st.column_config.NumberColumn("hi", format=PCT, help="95% Wilson upper bound")},
-        download=clear)
+    table_with_download(percent(clear, CLEAR_RATES), "campaign_clear_rates", CLEAR_CONFIG, download=clear,
+                        column_order=list(CLEAR_CONFIG))
 
     lift = cached("reward_lift", str(path), run_ids)
-    st.subheader("Reward cards: win-rate lift when taken")
-    st.caption("Fights after an offer of the card, split by whether it was taken there. An observational "
-               "comparison: with the greedy policy the takes follow its ratings; the random policy's "
-               "coin-flip takes give the cleanest estimate.")
-    columns = ["card", "offers", "taken", "take_rate", "fights_taken", "wr_taken", "fights_skipped", "wr_skipped",
-               "lift", "clear_rate_taken", "clear_rate_skipped", "clear_lift"]
-    pct_cols = ("take_rate", "wr_taken", "wr_skipped", "lift", "clear_rate_taken", "clear_rate_skipped", "clear_lift")
-    shown = lift.select(columns).with_columns([(pl.col(c) * 100).round(1) for c in pct_cols])
-    table_with_download(shown, "campaign_reward_lift",
-                        {c: st.column_config.NumberColumn(c.replace("_", " "), format=PCT) for c in pct_cols},
-                        download=lift)
+    st.subheader("Reward cards: lift when taken")
+    st.caption(LIFT_CAPTION)
+    if lift.height:
+        st.plotly_chart(lift_chart(lift), width="stretch")
+    table_with_download(percent(lift, LIFT_RATES), "campaign_reward_lift", LIFT_CONFIG, download=lift,
+                        column_order=list(LIFT_CONFIG))
+
+
+CLEAR_CONFIG = {
+    "crew": st.column_config.TextColumn("crew", pinned=True),
+    "stage": st.column_config.TextColumn("stage"),
+    "policy": st.column_config.TextColumn("route and reward policy", help="how the campaign's choices were made"),
+    "fight_pilot": st.column_config.TextColumn("fight pilot", help="the AI pilot that played the fights"),
+    "runs": count("runs", "campaign runs of this crew, stage and policy"),
+    "cleared": count("cleared", "runs that cleared the stage"),
+    "clear_rate": pct("clear rate", "runs that cleared the stage"),
+    "clear_rate_lo": pct("lo", "95% Wilson lower bound"), "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
+    "avg_hp_left_cleared": st.column_config.NumberColumn("HP left when cleared", format="%.1f",
+                                                         help="mean trail HP left, over the runs that cleared"),
+    "avg_floor": st.column_config.NumberColumn("floor reached", format="%.1f", help="mean floor reached"),
+    "avg_fights": st.column_config.NumberColumn("fights", format="%.1f", help="mean fights fought per run"),
+    "avg_deck_size": st.column_config.NumberColumn("deck size", format="%.1f", help="mean deck size at the end"),
+    "errors": count("errors", "runs that ended in an engine error"),
+}
+CLEAR_RATES = ("clear_rate", "clear_rate_lo", "clear_rate_hi")
+LIFT_CONFIG = {
+    "name": st.column_config.TextColumn("card", pinned=True, help="the reward card offered"),
+    "offers": count("offers", "times the card was offered after a battle, an elite or on a shop shelf"),
+    "taken": count("taken n", "offers where it was taken"),
+    "take_rate": pct("take rate", "taken / offers"),
+    "clear_lift": pts("clear-rate lift", "clear rate of the runs where it was taken minus where it was not; 95% "
+                      "Newcombe interval beside it; the table is ranked by its lower bound"),
+    "clear_lift_lo": pts("lift lo", "95% Newcombe lower bound of the clear-rate lift (the ranking)"),
+    "clear_lift_hi": pts("lift hi", "95% Newcombe upper bound of the clear-rate lift"),
+    "clear_taken_n": count("runs taken n", "offers taken (each counted with its run's result)"),
+    "clear_rate_taken": pct("clear rate taken", "the runs' clear rate after offers where it was taken"),
+    "clear_skipped_n": count("runs skipped n", "offers not taken"),
+    "clear_rate_skipped": pct("clear rate skipped", "the runs' clear rate after offers where it was not taken"),
+    "lift": pts("fight win lift", "win rate of the later fights where it was taken minus where it was not; 95% "
+                "Newcombe interval beside it (the fights of a run are not independent: somewhat narrow)"),
+    "lift_lo": pts("fight lift lo", "95% Newcombe lower bound of the fight win lift"),
+    "lift_hi": pts("fight lift hi", "95% Newcombe upper bound of the fight win lift"),
+    "fights_taken": count("fights taken n", "fights after offers where it was taken"),
+    "wr_taken": pct("fight WR taken", "share of those fights won"),
+    "fights_skipped": count("fights skipped n", "fights after offers where it was not taken"),
+    "wr_skipped": pct("fight WR skipped", "share of those fights won"),
+    "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
+}
+LIFT_RATES = ("take_rate", "clear_lift", "clear_lift_lo", "clear_lift_hi", "clear_rate_taken", "clear_rate_skipped",
+              "lift", "lift_lo", "lift_hi", "wr_taken", "wr_skipped")
+LIFT_CAPTION = ("Lifts are in points: the clear rate (or later fights' win rate) after offers where the card was "
+                "taken minus after offers where it was not, with a 95% Newcombe interval. Cards are ranked by the "
+                "interval's lower bound, so a card taken once in a run that cleared does not top the list; n says "
+                "how many offers each side has. An observational comparison: with the greedy policy the takes "
+                "follow its ratings; the random policy's coin-flip takes give the cleanest estimate.")
+
+
+def lift_chart(lift: pl.DataFrame) -> go.Figure:
+    """The clear-rate lift per card with its interval, in the table's order (by the lower bound)."""
+    rows = lift.filter(pl.col("clear_lift").is_not_null()).to_dicts()
+    labels = [f"{r['name'] or r['card']} (n={r['clear_taken_n']}/{r['clear_skipped_n']})" for r in rows]
+    fig = go.Figure(go.Scatter(
+        x=[r["clear_lift"] * 100 for r in rows], y=labels, mode="markers", marker={"size": 9, "color": "#1f77b4"},
+        error_x={"type": "data", "symmetric": False, "array": [(r["clear_lift_hi"] - r["clear_lift"]) * 100 for r in rows],
+                 "arrayminus": [(r["clear_lift"] - r["clear_lift_lo"]) * 100 for r in rows]},
+        customdata=[[r["clear_lift_lo"] * 100, r["clear_lift_hi"] * 100] for r in rows],
+        hovertemplate="%{y}: %{x:+.1f} pts (95% CI %{customdata[0]:+.1f} to %{customdata[1]:+.1f})<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="gray")
+    fig.update_layout(title="Clear-rate lift when taken (points, 95% Newcombe interval; n = taken/skipped)",
+                      xaxis_title="Clear rate taken minus skipped (points)", yaxis_title="",
+                      height=max(300, 26 * len(rows) + 140),
+                      yaxis={"categoryorder": "array", "categoryarray": labels[::-1], "automargin": True})
+    return fig
