@@ -44,14 +44,24 @@ def _pct(x) -> str:
     return "" if x is None or x != x else f"{x * 100:.1f}%"
 
 
-def _table(frame: pl.DataFrame, columns: dict[str, str], pct: tuple[str, ...] = (), sig: str | None = None) -> str:
+def _pts(x, scale: float = 100.0) -> str:
+    """A change in win-rate points, signed: a share's 0.024 reads "+2.4 pts" (``scale`` 1 for a
+    value already in points)."""
+    return "" if x is None or x != x else f"{x * scale:+.1f} pts"
+
+
+def _table(frame: pl.DataFrame, columns: dict[str, str], pct: tuple[str, ...] = (), sig: str | None = None,
+           points: tuple[str, ...] = (), in_points: tuple[str, ...] = ()) -> str:
+    """An HTML table of ``columns`` (column -> header): ``pct`` shares as percentages, ``points``
+    differences of shares as signed points, ``in_points`` values already in points likewise."""
     head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
     rows = []
     for r in frame.iter_rows(named=True):
         cells = []
         for col in columns:
             v = r.get(col)
-            text = _pct(v) if col in pct else ("" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v))
+            text = (_pct(v) if col in pct else _pts(v) if col in points else _pts(v, 1.0) if col in in_points
+                    else "" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v))
             cls = ' class="sig"' if sig and r.get(sig) else ""
             cells.append(f"<td{cls}>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -64,7 +74,16 @@ def _interval(frame: pl.DataFrame, rate: str) -> pl.DataFrame:
                                         (pl.col(f"{rate}_hi") * 100).round(1)).alias(f"{rate}_ci"))
 
 
+def _points_interval(frame: pl.DataFrame, change: str) -> pl.DataFrame:
+    """A readable "+lo to +hi pts" column beside a change of shares."""
+    return frame.with_columns(pl.struct(f"{change}_lo", f"{change}_hi").map_elements(
+        lambda r: "" if r[f"{change}_lo"] is None else
+        f"{r[f'{change}_lo'] * 100:+.1f} to {r[f'{change}_hi'] * 100:+.1f} pts", return_dtype=pl.Utf8).alias(f"{change}_ci"))
+
+
 def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) -> str:
+    """The report of ``run_ids``; with ``diff_base``, the version diff of that run against the
+    first duel run leads it."""
     fig = _Figures()
     filters = Filters(runs=run_ids)
     runs = db.query(path, f"SELECT * FROM runs WHERE run_id IN ({', '.join('?' for _ in run_ids)})", run_ids)
@@ -76,6 +95,9 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
              f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
     modes = dict(zip(runs["run_id"], runs["mode"])) if "mode" in runs.columns else {}
     other = [r for r in run_ids if modes.get(r) in ("ffa", "series", "turf")]
+    duels = [r for r in run_ids if r not in other]
+    if diff_base is not None and duels:  # asked for a version diff: it is the headline, so it leads
+        parts.append(_diff_section(path, diff_base, duels[0]))
     for mode, section in (("ffa", _ffa_section), ("series", _series_section), ("turf", _turf_section)):
         ids = [r for r in run_ids if modes.get(r) == mode]
         if ids:
@@ -97,14 +119,14 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                  "held fixed (OH excess, in points), so a strong deck does not lift all its cards. Red: significant "
                  "against its own deck after Benjamini-Hochberg at a 5% false discovery rate.</p>")
     within = {"name": "card", "faction": "faction", "cost": "cost", "oh_games": "n in opening hand",
-              "oh_excess_text": "OH excess (pts)", "oh_excess_ci": "95% interval", "oh_excess_q": "q",
+              "oh_excess": "OH excess", "oh_excess_ci": "95% interval", "oh_excess_q": "q",
               "example_win": "example match"}
-    excess = cards.filter(pl.col("oh_excess").is_not_null()).with_columns(
-        (pl.col("oh_excess") * 100).round(1).cast(pl.Utf8).alias("oh_excess_text"),
-        pl.format("{} to {}", (pl.col("oh_excess_lo") * 100).round(1), (pl.col("oh_excess_hi") * 100).round(1))
-        .alias("oh_excess_ci")).sort("oh_excess", descending=True)
-    parts.append("<h3>Most over-performing within their deck</h3>" + _table(excess.head(TOP), within, sig="oh_excess_significant"))
-    parts.append("<h3>Most under-performing within their deck</h3>" + _table(excess.tail(TOP).reverse(), within, sig="oh_excess_significant"))
+    excess = _points_interval(cards.filter(pl.col("oh_excess").is_not_null()), "oh_excess").sort("oh_excess",
+                                                                                                   descending=True)
+    parts.append("<h3>Most over-performing within their deck</h3>"
+                 + _table(excess.head(TOP), within, sig="oh_excess_significant", points=("oh_excess",)))
+    parts.append("<h3>Most under-performing within their deck</h3>"
+                 + _table(excess.tail(TOP).reverse(), within, sig="oh_excess_significant", points=("oh_excess",)))
     parts.append("<h3>For reference: played win rate pooled over decks</h3><p class='note'>Shrunk toward the mean "
                  "(empirical Bayes). This carries deck strength and favours cards played late in games that lasted; "
                  "red: off the pooled rate after Benjamini-Hochberg. Intervals are 95% Wilson.</p>")
@@ -130,13 +152,14 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                  "(least squares of cost on stats and keywords). Impact: change in the log-odds of winning per card played "
                  "with the keyword, holding the cost played and seat order fixed, beside the plain with/without difference.</p>")
     if not prices.is_empty():
-        parts.append(_table(prices, {"type": "type", "term": "term", "cost": "cost", "cost_lo": "low", "cost_hi": "high",
-                                     "cards_with": "cards"}))
+        parts.append(_table(keywords.with_keyword_names(prices, "term"), {
+            "type": "type", "term_name": "term", "cost": "cost", "cost_lo": "low", "cost_hi": "high",
+            "cards_with": "cards"}))
     if not impact.is_empty():
-        parts.append(_table(impact, {"keyword": "keyword", "seats_exposed": "seats", "wr_with": "WR with",
-                                     "wr_without": "WR without", "plain_diff": "plain diff", "log_odds": "model log-odds",
-                                     "log_odds_lo": "low", "log_odds_hi": "high", "p_value": "p"},
-                        ("wr_with", "wr_without", "plain_diff")))
+        parts.append(_table(keywords.with_keyword_names(impact, "keyword"), {
+            "keyword_name": "keyword", "seats_exposed": "seats", "wr_with": "WR with", "wr_without": "WR without",
+            "plain_diff": "plain diff", "log_odds": "model log-odds", "log_odds_lo": "low", "log_odds_hi": "high",
+            "p_value": "p"}, ("wr_with", "wr_without"), points=("plain_diff",)))
 
     fitted, lines = costs.stat_budget(path, filters)
     parts.append("<h2>Cost curve</h2>")
@@ -167,8 +190,6 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                 "win_rate_lo": "low", "win_rate_hi": "high"}, ("win_rate", "win_rate_lo", "win_rate_hi")))
         parts.append(_meta_section(path, filters))
 
-    if diff_base is not None:
-        parts.append(_diff_section(path, diff_base, run_ids[0]))
     return _page(parts)
 
 
@@ -309,10 +330,11 @@ def _tune_section(path, games: list[str]) -> str:
             continue
         decks = tune.proposal_table(path, "tune_decks", p["tune_id"])
         if decks["wr_after"].is_not_null().any():
-            shown = _interval(_interval(_interval(decks, "wr_before"), "wr_after"), "change")
+            shown = _points_interval(_interval(_interval(decks, "wr_before"), "wr_after"), "change")
             parts.append(_table(shown, {"deck": "deck", "wr_before": "before", "wr_before_ci": "95%",
                                         "wr_after": "after", "wr_after_ci": "95%", "change": "paired change",
-                                        "change_ci": "95%", "in_band": "in band"}, ("wr_before", "wr_after", "change")))
+                                        "change_ci": "95%", "in_band": "in band"}, ("wr_before", "wr_after"),
+                                points=("change",)))
     return "".join(parts)
 
 
@@ -340,9 +362,10 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
     parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>",
              f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. Pairing removed "
              f"{_pct(r['variance_saved'])} of the variance of a deck's win-rate change.</p>"]
-    parts.append(_table(r["decks"], {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
-                                     "change": "change", "change_lo": "low", "change_hi": "high", "mcnemar_p": "McNemar p"},
-                        ("wr_base", "wr_candidate", "change", "change_lo", "change_hi")))
+    parts.append(_table(_points_interval(r["decks"], "change"),
+                        {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
+                         "change": "change", "change_ci": "95% interval (paired)", "mcnemar_p": "McNemar p"},
+                        ("wr_base", "wr_candidate"), points=("change",)))
     attribution = {"card": "card", "effect_points": "effect (pts)", "effect_lo": "low", "effect_hi": "high",
                    "p_value": "p", "q_value": "q (BH, its family)", "top_twins": "twins near the top",
                    "deep_twins": "twins deep"}
@@ -350,7 +373,8 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
         parts.append("<h3>The cards you changed</h3><p>Their effect within their deck: the paired change of twins "
                      "where the card's first copy lay near the top of the shuffled deck minus where it lay deep "
                      "(randomised by the shuffle); tested as pre-declared hypotheses. Red: flagged.</p>"
-                     + _table(r["primary_cards"], attribution, sig="flagged"))
+                     + _table(r["primary_cards"], attribution, sig="flagged",
+                              in_points=("effect_points", "effect_lo", "effect_hi")))
     flagged = r["flagged_cards"]
     parts.append("<p>Other cards whose change differs from their deck's (Benjamini-Yekutieli at 5% FDR): "
                  + (", ".join(html.escape(c) for c in flagged["card"].to_list()) if flagged.height else "none") + "</p>")
