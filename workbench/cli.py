@@ -413,7 +413,8 @@ def tune(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
     band: str = typer.Option("45-55", help="every deck's field win rate must end inside LOW-HIGH, in percent"),
-    max_changes: int = typer.Option(6, min=1, max=100, help="card numbers the proposal may change at most"),
+    max_changes: int = typer.Option(6, min=1, max=100, help="cards the proposal may change at most (each in one "
+                                     "or more of its numbers)"),
     matches_budget: int = typer.Option(60_000, min=1, max=MAX_MATCHES, help="matches the search may read, its "
                                        "starting run included (the verification comes on top)"),
     matches: Optional[int] = typer.Option(None, min=2, max=MAX_MATCHES, help="matches per pairing in the search "

@@ -40,8 +40,9 @@ def _rows(path: str, table: str, tune_id: int) -> pl.DataFrame:
 
 
 def label(r: dict) -> str:
+    cards = r.get("cards") if r.get("cards") is not None else r["changes"]
     what = (f"{r['card']} {r['field']}" if r["kind"] == "card" else
-            f"{r['changes']} change{'s' if r['changes'] != 1 else ''}, band {r['band_lo']:.0%}-{r['band_hi']:.0%}")
+            f"{cards} card{'s' if cards != 1 else ''} changed, band {r['band_lo']:.0%}-{r['band_hi']:.0%}")
     return f"tune {r['tune_id']}: {r['game']} {r['base_version']} -> {r['version'] or '(no change)'} ({what})"
 
 

@@ -104,7 +104,7 @@ def _field(s, store: Store, o: Options, r: Result, target: Path, csv_dir, out: C
                 "target_hi": o.target[1], "max_changes": o.max_changes, "seed": o.seed,
                 "search_matches": o.matches, "verify_seed": final.seed if final else None,
                 "verify_matches": o.verify_matches if final else None, "matches_search": r.matches_search,
-                "matches_verify": r.matches_verify, "changes": len(changes),
+                "matches_verify": r.matches_verify, "changes": len(changes), "cards": len({c["card"] for c in changes}),
                 "in_band": final.in_band if final else (not r.tried), "verdict": verdict, "why": r.stop,
                 "base_run": final.base_run if final else None,
                 "candidate_run": final.candidate_run if final else None, "diff_id": diff_id}
@@ -116,7 +116,9 @@ def _field(s, store: Store, o: Options, r: Result, target: Path, csv_dir, out: C
 
 
 def _n(steps) -> str:
-    return f"{len(steps)} change{'s' if len(steps) != 1 else ''}"
+    """``N cards changed (M numbers)``: --max-changes counts the cards."""
+    cards = len({x.card for x in steps})
+    return (f"{cards} card{'s' if cards != 1 else ''} changed ({len(steps)} number{'s' if len(steps) != 1 else ''})")
 
 
 def _change_rows(s, steps) -> list[dict]:
@@ -209,7 +211,8 @@ def _card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int
                 "rules_hash": hash_, "file": str(written) if written else None,
                 "decks": ",".join([f.deck, *f.opponents]), "pilots": ",".join(pilots), "seed": seed,
                 "search_matches": matches, "matches_search": f.matches, "matches_verify": 0,
-                "changes": len(changes), "verdict": verdict, "why": f.why, "card": card, "field": stat}
+                "changes": len(changes), "cards": len(changes), "verdict": verdict, "why": f.why, "card": card,
+                "field": stat}
     tune_id = record(store, proposal, {"tune_changes": changes, "tune_values": values})
     out.print(f"tune {tune_id}: {verdict}")
     out.print(f"why: {f.why}")

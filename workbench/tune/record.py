@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS tune (
     verify_matches INTEGER,            -- per pairing
     matches_search INTEGER NOT NULL,   -- matches the search read (played now or reused)
     matches_verify INTEGER NOT NULL,
-    changes INTEGER NOT NULL,          -- card numbers changed
+    changes INTEGER NOT NULL,          -- card numbers changed (rows of tune_changes)
     in_band BOOLEAN,                   -- the final verification put every deck inside the band
     verdict VARCHAR NOT NULL,          -- in words
     why VARCHAR,
@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS tune (
     field VARCHAR,
     created_at TIMESTAMP NOT NULL
 );
+ALTER TABLE tune ADD COLUMN IF NOT EXISTS cards INTEGER;  -- cards changed: what --max-changes counts
 CREATE TABLE IF NOT EXISTS tune_changes (
     tune_id INTEGER NOT NULL,
     change_no INTEGER NOT NULL,

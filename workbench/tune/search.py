@@ -22,8 +22,9 @@ How it searches (greedy, deterministic; the why is in reports/METRICS.md, "Rebal
    points outside the target; the best candidate is taken when it lowers it. A step back towards
    the starting number is a candidate like any other, and undoes the change.
 4. The search stops when every deck is inside the target, no candidate helps, ``--max-changes``
-   is used up (a change is one card's one number; more steps of the same number stay one change,
-   at most MAX_STEPS from the start) or the next candidate would pass ``--matches-budget``.
+   is used up (a change is one card, with one or more of its numbers moved, each at most
+   MAX_STEPS from the start: once the limit is reached only the changed cards move further) or
+   the next candidate would pass ``--matches-budget``.
 5. Verification: a fresh paired run on seeds hashed from the search seed (the starting version
    and the proposal, every pairing, ``--verify-matches`` per pairing, both seats). If a deck is
    still outside the band, its runs become the next round's search seeds and a new verification
@@ -367,7 +368,7 @@ class Search:
             start = s.base_value(card, knob.name)
             if abs(value - start) > MAX_STEPS * knob.step:
                 continue
-            if (card, knob.name) not in current and value != start and _changes(s, steps) >= self.opts.max_changes:
+            if card not in {x.card for x in steps} and value != start and _changes(s, steps) >= self.opts.max_changes:
                 continue
             model = s.data.schema.Card.model_validate(knob.set(now, value))
             after = s.data.schema.stat_points(model, ruleset.constants) - s.data.schema.budget_points(model, ruleset.constants)
@@ -410,7 +411,9 @@ def _now(s: Start, steps, card: str) -> dict:
 
 
 def _changes(s: Start, steps) -> int:
-    return sum(1 for x in steps if x.value != s.base_value(x.card, x.knob))
+    """Cards changed: a change is one card, with one or more of its numbers moved (as a patch note
+    lists it); ``tune_changes`` has a row per number."""
+    return len({x.card for x in steps if x.value != s.base_value(x.card, x.knob)})
 
 
 def _rates_line(rates: dict[str, float]) -> str:
