@@ -18,7 +18,7 @@ PAGES = {
     "Overview": "overview", "Cards": "cards", "Keywords": "keywords", "Cost curves": "costs",
     "Matchups": "matchups", "Version diff": "diff", "What-if": "whatif", "Card value": "value",
     "Match replay": "replay", "Free-for-all": "ffa", "Series": "series", "Turf Defense": "turf",
-    "Campaign": "campaign", "Pilots": "pilots", "Rebalancing": "tune",
+    "Campaign": "campaign", "Pilots": "pilots", "Rebalancing": "tune", "Card": "card", "Deck": "deck",
 }
 COLD_BAR, WARM_BAR = 3.0, 1.0
 
