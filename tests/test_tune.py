@@ -87,8 +87,15 @@ def _planted_proposal(tmp_path, name):
     return ws, store, r
 
 
-def test_a_planted_imbalance_is_met_in_its_deck_by_a_valid_version(tmp_path):
-    ws, store, r = _planted_proposal(tmp_path, "a")
+@pytest.fixture(scope="module")
+def planted_proposal(tmp_path_factory):
+    """One planted proposal, read by the tests below (a tune costs tens of seconds)."""
+    tmp = tmp_path_factory.mktemp("planted")
+    return (tmp, *_planted_proposal(tmp, "a"))
+
+
+def test_a_planted_imbalance_is_met_in_its_deck_by_a_valid_version(planted_proposal):
+    tmp_path, ws, store, r = planted_proposal
     p = proposals(store).row(0, named=True)
     changes = proposal_table(store, "tune_changes", p["tune_id"])
     assert 1 <= changes["card"].n_unique() == p["cards"] <= 2 and p["version"] == "planted-tuned"
@@ -116,8 +123,8 @@ def test_a_planted_imbalance_is_met_in_its_deck_by_a_valid_version(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_same_seed_gives_the_same_proposal(tmp_path):
-    ws_a, store_a, _ = _planted_proposal(tmp_path, "a")
+def test_the_same_seed_gives_the_same_proposal(planted_proposal, tmp_path):
+    _tmp, ws_a, store_a, _ = planted_proposal
     ws_b, store_b, _ = _planted_proposal(tmp_path, "b")
     text = [(ws / "frontier" / "rules" / "planted-tuned.yaml").read_text(encoding="utf-8") for ws in (ws_a, ws_b)]
     assert text[0] == text[1]
