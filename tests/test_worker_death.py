@@ -177,7 +177,13 @@ def gone(pid: int) -> bool:
         return True
 
 
-def test_the_workers_of_a_killed_parent_end_and_free_the_run_for_a_resume(tmp_path):
+def test_the_workers_of_a_killed_parent_end_and_free_the_run_for_a_resume(tmp_path, monkeypatch):
+    # a temp folder of this test's own: any run another test starts meanwhile clears the result
+    # folders of dead runs in the shared one (as it should), which this test looks for
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     path = tmp_path / "orphans.duckdb"
     proc = start_a_long_run(path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers = wait_for_workers(proc)
