@@ -119,7 +119,8 @@ def _url_list(name: str) -> list[str]:
 def kept(name: str, options: list, default: list, many: bool) -> list:
     """The remembered choice of filter ``name`` among ``options``: this session's (it follows
     the user from page to page), else the URL's (a copied link opens the same view), else
-    ``default``. Values no longer offered are dropped; the choice is written back to the URL."""
+    ``default``. Values no longer offered are dropped; ``sync_url`` writes the choice back to
+    the URL."""
     ss = st.session_state
     chosen = ss.get(f"keep:{name}")
     if chosen is None:

@@ -23,8 +23,7 @@ from workbench.store_guard import check_store_path
 def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilots: list[str], matches: int,
              seed: int, workers: int | None, db: Path, quiet: bool, csv_dir: Path | None, out: Console,
              err: Console, pilot_salt: int = 0, cluster: str | None = None, parts: str | None = None,
-             mode: str = "duel", seats: int | None = None, plan=None, status_path: Path | None = None,
-             data_dir=None) -> dict:
+             mode: str = "duel", seats: int | None = None, plan=None, status_path: Path | None = None) -> dict:
     """A fixed-size diff of ``matches`` per pairing, or with a sequential ``plan``
     (reports/sequential.Plan) one that plays rounds up to ``matches`` and stops when decided."""
     if base == candidate and not pilot_salt:
@@ -34,7 +33,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     check_folder(csv_dir, "--csv")
     if plan is not None:
         return run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out,
-                              err, pilot_salt, cluster, parts, mode, plan, status_path, data_dir)
+                              err, pilot_salt, cluster, parts, mode, plan, status_path)
     # both versions checked whole before the first match: a bad candidate fails before base plays
     planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt,
                        mode=mode, seats=seats)
@@ -53,7 +52,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
 
 
 def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out, err,
-                   pilot_salt, cluster, parts, mode, plan, status_path, data_dir) -> dict:
+                   pilot_salt, cluster, parts, mode, plan, status_path) -> dict:
     """``--until-decided``: rounds until the sequential test decides (workbench/commands/sequential_diff.py)."""
     from workbench.commands.sequential_diff import CHUNK, Status, deck_rows, max_matches_for, sequential_diff
 
@@ -61,8 +60,7 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
         raise UserError("--until-decided compares duels; a free-for-all or series diff plays its full --matches")
     cap = max_matches_for(matches, plan)
     try:
-        planned = [new_run(game, version, decks, pilots, cap, seed, True, 0.0, CHUNK, workers, data_dir,
-                           pilot_salt=salt) for version, salt in ((base, 0), (candidate, pilot_salt))]
+        planned = [new_run(game, version, decks, pilots, cap, seed, True, 0.0, CHUNK, workers, pilot_salt=salt) for version, salt in ((base, 0), (candidate, pilot_salt))]
         check_store_path(db)
     except Exception as exc:  # a bad candidate: the dashboard reading the status file sees why
         Status(status_path, game, base, candidate, 0).write(state="failed", message=str(exc))
@@ -94,7 +92,7 @@ def show_sequential(seq: dict, plan, base: str, candidate: str, cap: int, out: C
                             f"{plan.beta:.0%} missed ones"))
     t = Table("deck", "seeds", "change (pts)", "95% (unadjusted)", "decision", title="Decks the change touches")
     for v in seq["verdicts"]:
-        t.add_row(v.deck, f"{v.seeds:,}", _pct(v.change), f"{_pct(v.lo)} to {_pct(v.hi)}", v.decision)
+        t.add_row(v.deck, f"{v.seeds:,}", pct_points(v.change), f"{pct_points(v.lo)} to {pct_points(v.hi)}", v.decision)
     out.print(t)
 
 
@@ -111,7 +109,7 @@ def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, c
               title=f"{'Bosses' if mode == 'turf' else 'Decks'}' {what}: {base} -> {candidate} (runs {runs[0]} and {runs[1]}, same seeds, unpaired)")
     for d in decks.iter_rows(named=True):
         t.add_row(d["deck"], f"{d['n']:,}", f"{d['rate']:.1%}", f"{d['n_new']:,}", f"{d['rate_new']:.1%}",
-                  _pct(d["change"]), f"{_pct(d['change_lo'])} to {_pct(d['change_hi'])}")
+                  pct_points(d["change"]), f"{pct_points(d['change_lo'])} to {pct_points(d['change_hi'])}")
     out.print(t)
     if csv_dir is not None:
         csv_dir.mkdir(parents=True, exist_ok=True)
@@ -120,7 +118,8 @@ def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, c
     return {"base_run": runs[0], "candidate_run": runs[1], "decks": decks}
 
 
-def _pct(x: float) -> str:
+def pct_points(x: float) -> str:
+    """A change given as a share, written in points (+2.4), "-" when there is none."""
     return "-" if x is None or x != x else f"{x * 100:+.1f}"
 
 
@@ -153,8 +152,8 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     t = Table("deck", "twins", "WR base", "WR cand.", "change (pts)", "paired 95%", "unpaired 95%", "McNemar p",
               title="Decks (paired)")
     for d in r["decks"].iter_rows(named=True):
-        t.add_row(d["deck"], str(d["twins"]), f"{d['wr_base']:.1%}", f"{d['wr_candidate']:.1%}", _pct(d["change"]),
-                  f"{_pct(d['change_lo'])} to {_pct(d['change_hi'])}", f"{_pct(d['unpaired_lo'])} to {_pct(d['unpaired_hi'])}",
+        t.add_row(d["deck"], str(d["twins"]), f"{d['wr_base']:.1%}", f"{d['wr_candidate']:.1%}", pct_points(d["change"]),
+                  f"{pct_points(d['change_lo'])} to {pct_points(d['change_hi'])}", f"{pct_points(d['unpaired_lo'])} to {pct_points(d['unpaired_hi'])}",
                   f"{d['mcnemar_p']:.3g}")
     out.print(t)
     g = r["length"]

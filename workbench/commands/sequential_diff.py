@@ -16,7 +16,6 @@ import json
 import os
 import time
 from contextlib import ExitStack
-from dataclasses import asdict
 from pathlib import Path
 
 from rich.console import Console
@@ -24,6 +23,7 @@ from rich.console import Console
 from reports.diff import changed_cards, touched_decks, twins
 from reports.sequential import Plan, Verdict, decided, overall, seed_differences, verdicts
 from workbench import locks
+from workbench.commands.diff import pct_points
 from workbench.commands.simulate import create, find_done, writer_lock
 from workbench.errors import UserError
 from workbench.executors import make_executor
@@ -118,11 +118,8 @@ class Player:
         if self.executor is None:
             self.store.set_status(self.run_id, "running", pid=os.getpid())
             self.executor = make_executor(self.workers, self.payload, self.cluster)
-        report = run_chunks(self.store, self.run_id, self.payload, todo, self.workers, cluster=self.cluster,
-                            parts=self.parts, executor=self.executor)
-        if report is None:
-            return 0
-        return report.matches_stored
+        return run_chunks(self.store, self.run_id, self.payload, todo, self.workers, cluster=self.cluster,
+                          parts=self.parts, executor=self.executor).matches_stored
 
     def close(self, abort: bool = False) -> None:
         if self.executor is not None:
@@ -182,7 +179,7 @@ def _rounds(store, runs, planned, players, plan, quiet, err, status) -> dict:
                      message=f"round {r + 1}: " + ", ".join(f"{v.deck} {v.decision}" for v in found))
         if not quiet:
             err.print(f"round {r + 1}: {played:,} matches per version; " + "; ".join(
-                f"{v.deck} {_fmt(v.change)} pts [{_fmt(v.lo)}, {_fmt(v.hi)}] {v.decision}" for v in found),
+                f"{v.deck} {pct_points(v.change)} pts [{pct_points(v.lo)}, {pct_points(v.hi)}] {v.decision}" for v in found),
                 markup=False, highlight=False)
         if decided(found):
             break
@@ -208,17 +205,9 @@ def tested_decks(touched: list[str], spec: RunSpec) -> list[str]:
     return touched
 
 
-def _fmt(x: float) -> str:
-    return "-" if x != x else f"{100 * x:+.1f}"
-
-
 def plan_from_options(delta: float, delta0: float, alpha: float, beta: float) -> Plan:
     plan = Plan(delta1=delta / 100, delta0=delta0 / 100, alpha=alpha, beta=beta)
     problem = plan.check()
     if problem:
         raise UserError(problem)
     return plan
-
-
-def plan_json(plan: Plan) -> str:
-    return json.dumps(asdict(plan), sort_keys=True)
