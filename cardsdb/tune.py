@@ -3,7 +3,7 @@
 A game lists its *knobs* on its schema (``Schema.tune_knobs``): each names one number of a card
 (``atk``, ``def``, a cost...), where it lives in the card's data, the size of one step and its
 bounds, and whether raising it makes the card stronger (a stat) or weaker (a cost). What a step
-is worth on the stat budget is not declared: ``surplus`` asks the game's own ``stat_points`` and
+is worth on the stat budget is not declared: ``cardsdb.budget.surplus`` asks the game's own ``stat_points`` and
 ``budget_points``, so a Mana of cost and a point of attack are priced as the budget prices them.
 
 A *change set* is a tuple of ``Step`` (card, knob, new value), at most one per card and knob, in
@@ -104,8 +104,3 @@ def patch(raw_cards: dict[str, dict], knobs: dict[str, Knob], steps) -> dict[str
     changed = apply(raw_cards, knobs, steps)
     return {card: {key: new[key] for key in sorted(new) if new[key] != raw_cards[card].get(key)}
             for card, new in sorted(changed.items())}
-
-
-def surplus(schema, card_model, consts) -> float:
-    """Stat points over budget points (negative: under the game's budget line)."""
-    return float(schema.stat_points(card_model, consts) - schema.budget_points(card_model, consts))

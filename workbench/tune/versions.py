@@ -15,10 +15,11 @@ from pathlib import Path
 
 import yaml
 
+from cardsdb.budget import surplus
 from cardsdb.errors import DataError, DataErrors
 from cardsdb.loader import GameData, Ruleset, check_deck, load_ruleset, resolve
 from cardsdb.models import RulesFile
-from cardsdb.tune import Knob, Step, knobs_of, patch, raw_card, surplus
+from cardsdb.tune import Knob, Step, knobs_of, patch, raw_card
 from cardsdb.workspace import data_root, is_shipped
 from cardsdb.yamlfile import read_yaml
 from workbench import games
