@@ -7,7 +7,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, meta, series, turf, value
+from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, series, turf, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -22,6 +22,9 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "cards": lambda p, f: card_metrics(p, f),
     "cards_by_deck": lambda p, f: card_metrics(p, f, group_by=("rules_version", "deck")),
     "win_rate_by_turn": win_rate_by_turn_played,
+    "card_mulligan": mulligan.card_mulligan,
+    "card_mulligan_by_deck": lambda p, f: mulligan.card_mulligan(p, f, by_deck=True),
+    "deck_mulligan": mulligan.deck_mulligan,
     "keywords": keywords.keyword_impact,
     "keyword_prices": keywords.keyword_prices,
     "cost_curve": lambda p, f: costs.stat_budget(p, f)[0],

@@ -219,11 +219,13 @@ class _Columns:
                 reason=r.reason, turns=r.turns, decisions=r.decisions, wall_ms=r.wall_ms,
                 events_logged=log and r.events is not None, error=r.error, series_no=series_no, game_no=game_no,
                 outcome=None if not outcome else json.dumps(outcome, sort_keys=True))
+        # whether each seat redrew its opening hand (None: never offered one, or no ledger)
+        redrew = r.ledger.redrew if r.ledger is not None else [None] * len(r.standings)
         for seat, st in enumerate(r.standings):
             _append(self.seats, run_id=run_id, match_no=match_no, seat=seat, team=seat if teams is None else teams[seat],
                     deck=decks[seat],
                     pilot=pilots[seat], placement=st.placement, result=st.result, out_turn=st.out_turn,
-                    out_by=st.out_by)
+                    out_by=st.out_by, redrew=redrew[seat])
         if log and r.events is not None:
             self._add_events(run_id, match_no, r.events, engine, pool)
         if r.ledger is not None:
@@ -233,7 +235,8 @@ class _Columns:
                             pilot=pilots[seat], card=engine.card_name(pool, row.card), copies=row.copies,
                             in_opening_hand=row.opening, drawn=row.drawn, first_turn_drawn=row.first_drawn,
                             played=row.played, first_turn_played=row.first_played, on_play=seat == 0,
-                            won=result == "win", result=result, deck_position=row.deck_position)
+                            won=result == "win", result=result, deck_position=row.deck_position,
+                            in_dealt_hand=row.dealt, redrew=redrew[seat])
 
     def _add_events(self, run_id, match_no, buf, engine, pool):
         n = len(buf)
@@ -282,12 +285,13 @@ _SERIES_SCHEMA = pa.schema([
 _SEAT_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("team", _I32), ("deck", _STR),
     ("pilot", _STR), ("placement", _I32), ("result", _STR), ("out_turn", _I32), ("out_by", _I32),
+    ("redrew", _BOOL),
 ])
 _CARD_GAME_SCHEMA = pa.schema([
     ("run_id", _I32), ("match_no", _I32), ("seat", _I32), ("deck", _STR), ("pilot", _STR),
     ("card", _STR), ("copies", _I32), ("in_opening_hand", _I32), ("drawn", _I32),
     ("first_turn_drawn", _I32), ("played", _I32), ("first_turn_played", _I32), ("on_play", _BOOL),
-    ("won", _BOOL), ("result", _STR), ("deck_position", _I32),
+    ("won", _BOOL), ("result", _STR), ("deck_position", _I32), ("in_dealt_hand", _I32), ("redrew", _BOOL),
 ])
 EVENT_SCHEMA = pa.schema([
     ("run_id", pa.int32()), ("match_no", pa.int32()), ("chunk", pa.int32()), ("seq", pa.int32()), ("turn", pa.int32()),

@@ -138,7 +138,8 @@ CREATE TABLE IF NOT EXISTS match_seats (
                                        -- 1..seats by the order seats went out (a draw's survivors share 1)
     result VARCHAR NOT NULL,           -- win, loss, draw
     out_turn INTEGER,                  -- the player-turn the seat went out on; NULL: still playing at the end
-    out_by INTEGER                     -- the seat that put it out; NULL: nobody did (an empty deck) or not out
+    out_by INTEGER,                    -- the seat that put it out; NULL: nobody did (an empty deck) or not out
+    redrew BOOLEAN                     -- it redrew its opening hand; NULL: never offered a redraw
 );
 CREATE TABLE IF NOT EXISTS diffs (
     diff_id INTEGER PRIMARY KEY,
@@ -330,7 +331,9 @@ CREATE TABLE IF NOT EXISTS card_games (
     on_play BOOLEAN NOT NULL,          -- this seat acted first
     won BOOLEAN NOT NULL,
     result VARCHAR NOT NULL,
-    deck_position INTEGER              -- where the first copy lay in the shuffled deck (0: top card)
+    deck_position INTEGER,             -- where the first copy lay in the shuffled deck (0: top card)
+    in_dealt_hand INTEGER,             -- copies in the hand as first dealt, before any redraw
+    redrew BOOLEAN                     -- the seat redrew its opening hand; NULL: never offered a redraw
 );
 """
 
@@ -355,6 +358,9 @@ ALTER TABLE diffs ADD COLUMN IF NOT EXISTS delta_points DOUBLE;
 ALTER TABLE diffs ADD COLUMN IF NOT EXISTS delta0_points DOUBLE;
 ALTER TABLE diffs ADD COLUMN IF NOT EXISTS alpha DOUBLE;
 ALTER TABLE diffs ADD COLUMN IF NOT EXISTS beta DOUBLE;
+ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
+ALTER TABLE card_games ADD COLUMN IF NOT EXISTS in_dealt_hand INTEGER;
+ALTER TABLE card_games ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
 CREATE TABLE IF NOT EXISTS diff_verdicts (  -- a sequential diff's answer per deck it tested
     diff_id INTEGER NOT NULL,
     deck VARCHAR NOT NULL,

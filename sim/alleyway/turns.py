@@ -38,6 +38,8 @@ def begin_match(state: AlleyState) -> None:
 def mulligan(state: AlleyState, redraw: bool) -> None:
     seat = state.to_act
     side = state.sides[seat]
+    if state.ledger is not None:  # a real match: which hand the seat kept goes into card_games
+        state.ledger.mulligan(seat, redraw)
     if redraw:
         side.deck.extend(side.hand)
         side.hand.clear()

@@ -40,7 +40,8 @@ def deal(state: Any, decks: list[Any], seed: int, seat_setup: SeatSetup) -> None
     """Each seat's deck (``deck.cards``) into its ``deck`` zone, shuffled on the seat's stream
     ``("shuffle", seat)``; then ``seat_setup(side, seat, deck, rng)`` gives the seat the rest
     (its opening hand with ``draw_opening``, its own fields, other zones shuffled on the same
-    stream ``rng``). The card ledger is built from the decks as shuffled, before any draw."""
+    stream ``rng``). The card ledger is built from the decks as shuffled, before any draw, and
+    records each seat's hand as ``seat_setup`` dealt it (before any mulligan)."""
     streams = Streams(seed)
     shuffled = []
     for seat, deck in enumerate(decks):
@@ -53,6 +54,8 @@ def deal(state: Any, decks: list[Any], seed: int, seat_setup: SeatSetup) -> None
     # every real match keeps its card ledger (card metrics need it even when the event log is
     # sampled away); lookahead clones carry neither
     state.ledger = CardLedger(shuffled)
+    for seat in range(len(decks)):
+        state.ledger.dealt_hand(seat, state.sides[seat].hand)
 
 
 def draw_opening(side: Any, n: int) -> None:
