@@ -1,7 +1,8 @@
 """The figures of one card across every run of its game (the dashboard's Card page): its played
 win rate run by run or rules version by rules version, each pilot apart (``trend``, over
 ``cards.card_metrics``); its win rate from the first and from the second seat (``play_draw``);
-what the store records of opening hands and redraws (``redraws_logged``).
+its hands kept and redrawn per deck beside each deck's keep rate (``keep_redraw``, over
+reports/mulligan.py).
 
 The page reads the rest from the shared queries filtered to the card: ``cards.card_metrics`` by
 deck, ``cards.win_rate_by_turn_played`` and ``costs.stat_budget`` (its surplus over its game's
@@ -24,6 +25,7 @@ TREND_COLUMNS = ("played_games", "played_won", "played_wr", "played_wr_lo", "pla
 COUNTED = (("in the deck", "cg.copies > 0"), ("in the opening hand", "cg.in_opening_hand > 0"),
            ("played", "cg.played > 0"))
 SEATS = {True: "first", False: "second"}
+ALL_DECKS = "all decks"  # the keep/redraw row of every deck together
 
 
 def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.DataFrame:
@@ -68,14 +70,18 @@ def play_draw(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
         "example_loss")
 
 
-def redraws_logged(path: str | Path, filters: Filters | None = None) -> dict:
-    """What the event log says of mulligans in the filters' matches: ``redraws`` (events of kind
-    ``redraw``: a seat sent its opening hand back and drew anew) over ``matches_logged`` (matches
-    whose events were kept). The log names the seat, never the cards of the hand sent back."""
-    filters = filters or Filters()
-    where, params = filters.where("r")
-    row = db.query(path, f"""SELECT count(*) FILTER (WHERE e.kind = 'redraw') AS redraws,
-                                    count(DISTINCT (e.run_id, e.match_no)) AS matches_logged
-                             FROM events e JOIN runs r ON r.run_id = e.run_id {where}""", params or None)
-    return row.row(0, named=True)
-
+def keep_redraw(by_deck: pl.DataFrame, pooled: pl.DataFrame, decks: pl.DataFrame, card: str) -> pl.DataFrame:
+    """The card's ``mulligan.card_mulligan`` rows, one per deck (``by_deck``) and one for all its
+    decks together (``pooled``, deck ``all decks``), each with ``deck_keep_rate``: the keep rate
+    of every hand of that deck (``mulligan.deck_mulligan``; the pooled row's, over the decks
+    listed), so the card's own keep rate reads against the hands it was not in too."""
+    mine = by_deck.filter(pl.col("card") == card)
+    if mine.is_empty():
+        return mine.with_columns(pl.lit(None, pl.Float64).alias("deck_keep_rate"))
+    listed = decks.filter(pl.col("deck").is_in(mine["deck"].to_list()))
+    own = listed.select("deck", pl.col("keep_rate").alias("deck_keep_rate"))
+    everywhere = (listed["kept"].sum() / listed["offered"].sum()) if listed["offered"].sum() else None
+    total = pooled.filter(pl.col("card") == card).with_columns(
+        pl.lit(ALL_DECKS).alias("deck"), pl.lit(everywhere, pl.Float64).alias("deck_keep_rate"))
+    per_deck = mine.sort("dealt_games", "deck", descending=[True, False]).join(own, on="deck", how="left")
+    return pl.concat([per_deck, total.select(per_deck.columns)]) if mine.height > 1 else per_deck

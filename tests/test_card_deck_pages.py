@@ -129,11 +129,12 @@ def test_card_by_deck_turn_and_play_draw_tables_count_the_stores_games(small_sto
     assert set(split["counted"]) == {"in the deck", "in the opening hand", "played"}
 
 
-def test_card_page_says_plainly_that_keep_and_redraw_choices_are_not_stored(small_store, monkeypatch):
+def test_card_opening_hand_table_and_no_redraw_in_frontier(small_store, monkeypatch):
+    """Keep/redraw figures are tests/test_mulligan.py's; Wild Frontier has no redraw, said in one line."""
     card, _ = most_played_card(small_store)
     at = card_page(small_store, monkeypatch, card)
-    said = [m.value for m in at.markdown if "Keep and redraw" in m.value]
-    assert said and "**not stored**" in said[0], [m.value for m in at.markdown]
+    said = [m.value for m in at.markdown if "redraw" in m.value.lower() and "Kept or redrawn" not in m.value]
+    assert len(said) == 1 and said[0].startswith("**No redraw** in frontier"), [m.value for m in at.markdown]
     opening = table_labelled(at, "oh_games", "not_oh_games")
     oh = store_sql(small_store, "SELECT count(*) FROM card_games WHERE card = ? AND in_opening_hand > 0", [card])[0][0]
     assert opening["oh_games"].sum() == oh

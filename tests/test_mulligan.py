@@ -4,7 +4,9 @@ the seat redrew; the farm stores both (``card_games.in_dealt_hand``, ``redrew``,
 hand-made tables; a store from before the columns answers with empty tables."""
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -12,12 +14,15 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
 
 from reports import mulligan
 from reports.filters import Filters
 from reports.stats import diff_interval, wilson
 from tests.alleyway_common import act, alleyway
 from tests.conftest import run_cli
+from tests.test_dashboard import table_labelled
 from workbench.store import SCHEMA
 
 DECKS = "cinder-wildfire,graves-garrison"
@@ -189,6 +194,16 @@ def test_deck_keep_rates_count_the_seats_offered(planted):
                                                          "redrew": 3}
 
 
+def test_the_exports_are_the_reports_tables(planted):
+    from reports.exports import EXPORTS, export_frame
+
+    assert {"card_mulligan", "card_mulligan_by_deck", "deck_mulligan"} <= set(EXPORTS)
+    assert export_frame(planted, "card_mulligan", Filters()).equals(mulligan.card_mulligan(planted, Filters()))
+    by_deck = export_frame(planted, "card_mulligan_by_deck", Filters(decks=["x"]))
+    assert set(by_deck["deck"]) == {"x"} and by_deck["kept_games"].sum() == 3
+    assert export_frame(planted, "deck_mulligan", Filters())["offered"].to_list() == [4, 3]
+
+
 def drop_recorded_columns(path: Path) -> None:
     """Make ``path`` look like a store from before dealt hands were recorded."""
     con = duckdb.connect(str(path))
@@ -217,3 +232,112 @@ def test_rows_stored_before_the_columns_count_as_unrecorded(planted, tmp_path):
     assert (records["card_rows"], records["unrecorded"]) == (16, 8)
     assert mulligan.card_mulligan(copy, Filters()).filter(pl.col("card") == "a")["dealt_games"].to_list() == [2]
 
+
+# --- the Card page ---------------------------------------------------------------------------------
+
+def card_page_on(path: Path, card: str, monkeypatch) -> AppTest:
+    from tests.test_card_deck_pages import card_page
+
+    st.cache_data.clear()  # page queries are cached in-process: no test may see another store's
+    return card_page(path, monkeypatch, card)
+
+
+def most_dealt_card(path: Path) -> str:
+    return sql(path, "SELECT card FROM card_games WHERE in_dealt_hand > 0 AND copies > 0 GROUP BY 1 "
+                     "ORDER BY count(*) DESC, 1 LIMIT 1")[0][0]
+
+
+def kept_or_redrawn_table(at: AppTest):
+    assert "##### Kept or redrawn" in [m.value for m in at.markdown]
+    return table_labelled(at, "kept_games", "redrawn_games")
+
+
+def test_the_card_page_splits_the_hands_dealt_it_into_kept_and_redrawn(alley_store, monkeypatch, downloads):
+    card = most_dealt_card(alley_store)
+    at = card_page_on(alley_store, card, monkeypatch)
+    assert not at.exception, [e.value for e in at.exception]
+    table = kept_or_redrawn_table(at)
+    stored = {deck: (kept, redrawn) for deck, kept, redrawn in sql(alley_store, """
+        SELECT deck, count_if(NOT redrew), count_if(redrew) FROM card_games
+        WHERE card = ? AND in_dealt_hand > 0 GROUP BY 1""", [card])}
+    shown = {d: (k, r) for d, k, r in zip(table["deck"], table["kept_games"], table["redrawn_games"])}
+    assert {d: v for d, v in shown.items() if d != "all decks"} == stored
+    if len(stored) > 1:
+        assert shown["all decks"] == tuple(map(sum, zip(*stored.values())))
+    keep = dict(sql(alley_store, "SELECT deck, avg(CASE WHEN redrew THEN 0 ELSE 1 END) FROM match_seats GROUP BY 1"))
+    for deck, rate in zip(table["deck"], table["deck_keep_rate"]):
+        if deck in keep:
+            assert rate == pytest.approx(keep[deck] * 100), "the deck's keep rate over all its hands, as a percentage"
+    rows = csv_rows(at, downloads, f"card_mulligan_{card}")
+    assert {r["deck"] for r in rows} == set(shown)
+    assert [(r["kept_games"], r["redrawn_games"]) for r in rows] == \
+        [(str(k), str(r)) for k, r in zip(table["kept_games"], table["redrawn_games"])]
+
+
+def test_the_card_page_says_a_game_without_a_redraw_has_none(small_store, monkeypatch):
+    card = most_dealt_card(small_store)
+    at = card_page_on(small_store, card, monkeypatch)
+    said = [m.value for m in at.markdown if "No redraw" in m.value]
+    assert said == ["**No redraw** in frontier: its rules offer none in these runs, so the opening hand is the hand "
+                    "as dealt."]
+    assert not [f for f in at.dataframe if "kept_games" in f.value.columns]
+
+
+def test_a_store_from_before_the_columns_still_renders_the_card_page(alley_store, tmp_path, monkeypatch):
+    old = tmp_path / "old.duckdb"
+    shutil.copy(alley_store, old)
+    drop_recorded_columns(old)
+    card = most_dealt_card(alley_store)
+    at = card_page_on(old, card, monkeypatch)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("**not recorded**" in m.value for m in at.markdown)
+    assert table_labelled(at, "oh_games", "not_oh_games") is not None, "the rest of the section still shows"
+    assert not [f for f in at.dataframe if "kept_games" in f.value.columns]
+
+
+@pytest.fixture
+def named_downloads(monkeypatch) -> dict[str, tuple[str, bytes]]:
+    """(file name, bytes) behind each st.download_button, by media file id (as conftest's
+    ``downloads``, with the name the browser would save the file under)."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    stored: dict[str, tuple[str, bytes]] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        stored[file_id] = (filename, path_or_data)
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    return stored
+
+
+def test_every_card_page_table_downloads_with_the_runs_it_counts(alley_store, monkeypatch, named_downloads):
+    """Each table has its CSV, named with the game and the runs the page counts, its filters in a
+    column; what another page kept (its runs, a deck) is not what this page counted."""
+    from tests.test_dashboard import page_app
+
+    card = most_dealt_card(alley_store)
+    monkeypatch.setenv("WORKBENCH_DB", str(alley_store))
+    st.cache_data.clear()
+    at = page_app("card")
+    at.query_params["card"] = card
+    at.session_state["keep:runs"] = [7]  # chosen on the Cards page of another store, say
+    at.session_state["keep:decks"] = ["graves-garrison"]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    buttons = at.get("download_button")
+    assert len(buttons) == len(at.dataframe) >= 6, [b.label for b in buttons]
+    for button in buttons:
+        name, data = named_downloads[Path(button.proto.url).stem]
+        assert name.endswith("__alleyway__runs-1.csv"), name
+        rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+        assert rows and {r["filters"] for r in rows} == {"game=alleyway; runs=1"}, (name, rows[:1])
+
+
+def csv_rows(at: AppTest, downloads: dict[str, bytes], name: str) -> list[dict]:
+    button = [b for b in at.get("download_button") if b.label == f"Download {name} as CSV"]
+    assert button, [b.label for b in at.get("download_button")]
+    assert button[0].proto.url and name in button[0].proto.label
+    return list(csv.DictReader(io.StringIO(downloads[Path(button[0].proto.url).stem].decode("utf-8"))))

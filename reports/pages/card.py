@@ -3,8 +3,9 @@
 What it is (cost, stats, keywords, text, decks: the Cards page's card facts) and where it sits
 against its cost's budget line; its played win rate run by run or version by version, one line
 per pilot, with 95% intervals; by deck; by the turn it was first played; in the opening hand or
-not (what the store records of mulligans, said plainly); from the first seat and the second;
-and example matches to replay. The figures are the Cards and Cost curves pages' own
+not; in a game with a redraw, its hands kept against its hands redrawn (for a game without one,
+a line says so); from the first seat and the second; and example matches to replay. Every table
+has a CSV download recording the game, the runs counted and the filters. The figures are the Cards and Cost curves pages' own
 (reports/card_page.py reads them per card); the sidebar's rules version and pilot filters narrow
 them."""
 from __future__ import annotations
@@ -13,23 +14,36 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.card_page import play_draw, redraws_logged, trend
+from reports import mulligan
+from reports.card_page import ALL_DECKS, keep_redraw, play_draw, trend
 from reports.costs import OFF_BUDGET
-from reports.db import StoreError
 from reports.pages.cards import column_config, played_by_turn
 from reports.pages.common import (
     cached,
+    count,
+    pct,
     percent,
+    pts,
     register_queries,
     replay_url,
     table_with_download,
     with_replay_links,
 )
 from reports.pages.costs import budget_chart
-from reports.pages.lookup import CARD, DECK, EXAMPLES, item_start, pilots_note, seat_table, with_page_links
+from reports.pages.lookup import (
+    CARD,
+    DECK,
+    EXAMPLES,
+    item_scope,
+    item_start,
+    pilots_note,
+    seat_table,
+    with_page_links,
+)
 from reports.pages.whatif import card_about
 
-register_queries(card_play_draw=play_draw, redraws_logged=redraws_logged)
+register_queries(card_play_draw=play_draw, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
+                 hand_records=mulligan.hand_records)
 TREND_BY = {"run": "run_id", "rules version": "rules_version"}
 TREND_ORDER = ["label", "pilot", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
                "oh_excess", "oh_excess_lo", "oh_excess_hi", "example_win", "example_loss"]
@@ -40,11 +54,16 @@ OPENING_COLUMNS = ["deck", "oh_games", "oh_wr", "oh_wr_lo", "oh_wr_hi", "not_oh_
                    "not_oh_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q"]
 SCALED = ["gp_wr", "gp_wr_lo", "gp_wr_hi", "played_wr", "played_wr_lo", "played_wr_hi", "oh_wr", "oh_wr_lo",
           "oh_wr_hi", "not_oh_wr", "not_oh_wr_lo", "not_oh_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi"]
+KEEP_ORDER = ["deck", "dealt_games", "kept_games", "kept_wr", "kept_wr_lo", "kept_wr_hi", "redrawn_games",
+              "redrawn_wr", "redrawn_wr_lo", "redrawn_wr_hi", "kept_minus_redrawn", "kept_minus_redrawn_lo",
+              "kept_minus_redrawn_hi", "keep_rate", "keep_rate_lo", "keep_rate_hi", "deck_keep_rate"]
+KEEP_SCALED = ["kept_wr", "kept_wr_lo", "kept_wr_hi", "redrawn_wr", "redrawn_wr_lo", "redrawn_wr_hi", "keep_rate",
+               "keep_rate_lo", "keep_rate_hi", "deck_keep_rate"]
 
 
 # --- what it is, and its budget ------------------------------------------------------------------
 
-def budget_section(path: str, filters, card: str, name: str) -> None:
+def budget_section(path: str, filters, card: str, name: str, scope: dict) -> None:
     """Its stat points against the budget its cost buys and the fitted line of its type."""
     st.markdown("##### Against its cost's budget")
     cards, lines = cached("stat_budget", path, filters)
@@ -73,7 +92,8 @@ def budget_section(path: str, filters, card: str, name: str) -> None:
     st.plotly_chart(marked_budget_chart(same, fitted, row, name), width="stretch")
     if mine.height > 1:
         table_with_download(mine.select("rules_version", "budget_cost", "stat_points", "budget_points", "surplus",
-                                        "fitted_stats", "residual_z", "off_budget"), f"budget_{card}")
+                                        "fitted_stats", "residual_z", "off_budget"), f"budget_{card}",
+                            scope=scope)
 
 
 def newest_version_row(path: str, filters, rows: pl.DataFrame) -> dict:
@@ -96,7 +116,7 @@ def marked_budget_chart(cards: pl.DataFrame, lines: pl.DataFrame, row: dict, nam
 
 # --- its figures ---------------------------------------------------------------------------------
 
-def trend_section(path: str, filters, card: str, name: str) -> None:
+def trend_section(path: str, filters, card: str, name: str, scope: dict) -> None:
     st.subheader("Across runs and rules versions")
     by = st.radio("Trend by", list(TREND_BY), horizontal=True, key="card_trend_by",
                   help="a point per run (in the order they were made) or per rules version (at its first run), "
@@ -111,7 +131,7 @@ def trend_section(path: str, filters, card: str, name: str) -> None:
     st.plotly_chart(trend_chart(points, name, by), width="stretch")
     config = dict(column_config([]), label=st.column_config.TextColumn(by), pilot="pilot")
     shown = with_replay_links(percent(points, SCALED), dict(EXAMPLES), config)
-    table_with_download(shown, f"card_trend_{card}", config, download=points, column_order=TREND_ORDER)
+    table_with_download(shown, f"card_trend_{card}", config, download=points, column_order=TREND_ORDER, scope=scope)
 
 
 def trend_chart(points: pl.DataFrame, name: str, by: str) -> go.Figure:
@@ -142,7 +162,7 @@ def deck_rows(path: str, filters, card: str) -> pl.DataFrame:
     return metrics.filter((pl.col("card") == card) & held).sort("games", "played_games", descending=True)
 
 
-def deck_section(path: str, filters, card: str, rows: pl.DataFrame) -> None:
+def deck_section(path: str, filters, card: str, rows: pl.DataFrame, scope: dict) -> None:
     st.subheader("By deck")
     if rows.is_empty():
         st.caption("No deck of these runs held it.")
@@ -153,44 +173,81 @@ def deck_section(path: str, filters, card: str, rows: pl.DataFrame) -> None:
     shown = with_page_links(with_replay_links(percent(rows, SCALED), dict(EXAMPLES), config), "deck", DECK, config,
                             "deck")
     table_with_download(shown, f"card_by_deck_{card}", config, download=rows.select(DECK_COLUMNS),
-                        column_order=DECK_COLUMNS)
+                        column_order=DECK_COLUMNS, scope=scope)
 
 
-def turn_section(path: str, filters, card: str, name: str) -> None:
+def turn_section(path: str, filters, card: str, name: str, scope: dict) -> None:
     st.subheader("By the turn it was first played")
     st.caption(f"Win rate of games by the seat's own turn it was first played ({pilots_note(path, filters)}), "
                "per rules version.")
-    played_by_turn(path, filters, {"card": card}, [], name)
+    played_by_turn(path, filters, {"card": card}, [], name, scope)
 
 
-def opening_section(path: str, filters, rows: pl.DataFrame) -> None:
+def opening_section(path: str, filters, card: str, rows: pl.DataFrame, scope: dict) -> None:
     st.subheader("Opening hand and mulligans")
-    st.markdown(mulligan_sentence(path, filters))
-    if rows.is_empty():
+    if not rows.is_empty():
+        st.caption(f"Per deck ({pilots_note(path, filters)}): win rate with it in the opening hand (as kept, after any "
+                   "redraw) against the same deck's games without it there; OH excess holds deck and seat fixed.")
+        config = column_config(["deck"])
+        table_with_download(percent(rows, SCALED), f"card_opening_hand_{card}", config,
+                            download=rows.select(OPENING_COLUMNS), column_order=OPENING_COLUMNS, scope=scope)
+    keep_redraw_section(path, filters, card, scope)
+
+
+def keep_redraw_section(path: str, filters, card: str, scope: dict) -> None:
+    """Dealt it in the opening hand: the hands kept against the hands redrawn, per deck."""
+    st.markdown("##### Kept or redrawn")
+    records = cached("hand_records", path, filters)
+    missing = no_choice_line(records, filters.game)
+    if missing:
+        st.markdown(missing)
         return
-    st.caption(f"Per deck ({pilots_note(path, filters)}): win rate with it in the opening hand against the same "
-               "deck's games without it there; OH excess holds deck and seat fixed.")
-    config = column_config(["deck"])
-    table_with_download(percent(rows, SCALED), f"card_opening_hand_{rows['card'][0]}", config,
-                        download=rows.select(OPENING_COLUMNS), column_order=OPENING_COLUMNS)
+    rows = keep_redraw(cached("card_mulligan", path, filters, True), cached("card_mulligan", path, filters, False),
+                       cached("deck_mulligan", path, filters), card)
+    if rows.is_empty():
+        st.caption("No seat that was offered a redraw was dealt it in these runs.")
+        return
+    older = (f" {records['unrecorded']:,} of the {records['card_rows']:,} card rows counted come from runs stored "
+             "before the hand as dealt was recorded and are left out." if records["unrecorded"] else "")
+    st.caption(f"The seats dealt it in the opening hand ({pilots_note(path, filters)}): those that kept that hand and "
+               "those that sent it back and drew anew, each with its win rate (95% Wilson), the difference in points "
+               "(Newcombe), and its keep rate beside its deck's keep rate over all the deck's hands. The choice is "
+               "the pilot's, about the whole hand." + older)
+    table_with_download(percent(rows, KEEP_SCALED), f"card_mulligan_{card}", keep_config(), download=rows,
+                        column_order=KEEP_ORDER, scope=scope)
 
 
-def mulligan_sentence(path: str, filters) -> str:
-    """What the store records of opening-hand decisions, said plainly."""
-    try:
-        logged = cached("redraws_logged", path, filters)
-    except StoreError:
-        logged = None
-    hands = ("The store records the opening hand as kept (after any redraw), so the table below compares games with "
-             "the card in it against games without it.")
-    if logged and logged["redraws"]:
-        return (f"Keep and redraw choices per card are **not stored**: the event log records that a seat redrew its "
-                f"opening hand ({logged['redraws']:,} redraws in {logged['matches_logged']:,} logged matches), never "
-                f"the cards of the hand it sent back. " + hands)
-    return "Keep and redraw choices are **not stored**: these matches record no mulligan decision. " + hands
+def no_choice_line(records: dict, game: str) -> str | None:
+    """One line when these matches record no keep/redraw choice (and why), else None."""
+    if records["card_rows"] and records["unrecorded"] == records["card_rows"]:
+        return ("Keep and redraw choices are **not recorded** in these runs: they were stored before the workbench "
+                "kept the hand as dealt (a run played now records it).")
+    if not records["offered"]:
+        return f"**No redraw** in {game}: its rules offer none in these runs, so the opening hand is the hand as dealt."
+    return None
 
 
-def play_draw_section(path: str, filters, card: str) -> None:
+def keep_config() -> dict:
+    """Column labels and help of the kept-or-redrawn table."""
+    return {
+        "deck": st.column_config.TextColumn("deck", help=f"the deck dealt it ({ALL_DECKS}: every deck together)"),
+        "dealt_games": count("dealt", "games whose seat was dealt it in the opening hand and was offered a redraw"),
+        "kept_games": count("kept", "of those, the seat kept the hand dealt"),
+        "kept_wr": pct("kept WR", "won / kept games"),
+        "kept_wr_lo": pct("lo", "95% Wilson lower bound"), "kept_wr_hi": pct("hi", "95% Wilson upper bound"),
+        "redrawn_games": count("redrawn", "of those, the seat sent the hand back and drew anew"),
+        "redrawn_wr": pct("redrawn WR", "won / redrawn games"),
+        "redrawn_wr_lo": pct("lo", "95% Wilson lower bound"), "redrawn_wr_hi": pct("hi", "95% Wilson upper bound"),
+        "kept_minus_redrawn": pts("kept − redrawn", "kept WR minus redrawn WR, in percentage points"),
+        "kept_minus_redrawn_lo": pts("lo", "95% Newcombe lower bound"),
+        "kept_minus_redrawn_hi": pts("hi", "95% Newcombe upper bound"),
+        "keep_rate": pct("keep rate", "kept / dealt: how often a hand with it was kept"),
+        "keep_rate_lo": pct("lo", "95% Wilson lower bound"), "keep_rate_hi": pct("hi", "95% Wilson upper bound"),
+        "deck_keep_rate": pct("deck keep rate", "kept / offered over every hand of the deck, with the card or not"),
+    }
+
+
+def play_draw_section(path: str, filters, card: str, scope: dict) -> None:
     st.subheader("On the play and on the draw")
     split = cached("card_play_draw", path, filters)
     mine = split.filter(pl.col("card") == card) if split.height else split
@@ -200,7 +257,7 @@ def play_draw_section(path: str, filters, card: str) -> None:
     st.caption(f"Win rate when its seat acted first against second ({pilots_note(path, filters)}): games with it in "
                "the deck, in the opening hand and played.")
     seat_table(mine, f"card_play_draw_{card}", ["seat", "counted"], "games of that seat with the card so",
-               {"counted": st.column_config.TextColumn("games with the card")})
+               {"counted": st.column_config.TextColumn("games with the card")}, scope=scope)
 
 
 def examples_section(rows: pl.DataFrame) -> None:
@@ -224,11 +281,12 @@ def render() -> None:
         return
     path, filters, card, name = start
     card_about(path, filters.runs, card, filters.versions[0] if len(filters.versions) == 1 else None)
-    budget_section(path, filters, card, name)
-    trend_section(path, filters, card, name)
+    scope = item_scope(path, filters)
+    budget_section(path, filters, card, name, scope)
+    trend_section(path, filters, card, name, scope)
     rows = deck_rows(path, filters, card)
-    deck_section(path, filters, card, rows)
-    turn_section(path, filters, card, name)
-    opening_section(path, filters, rows)
-    play_draw_section(path, filters, card)
+    deck_section(path, filters, card, rows, scope)
+    turn_section(path, filters, card, name, scope)
+    opening_section(path, filters, card, rows, scope)
+    play_draw_section(path, filters, card, scope)
     examples_section(rows)

@@ -329,8 +329,10 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
             change_section(path, about)
 
 
-def played_by_turn(path, filters, row: dict, group_by: list[str], name: str) -> None:
-    """Win rate by the turn the card was first played: chart and table."""
+def played_by_turn(path, filters, row: dict, group_by: list[str], name: str,
+                   scope: dict[str, str] | None = None) -> None:
+    """Win rate by the turn the card was first played: chart and table (its CSV records ``scope``,
+    as ``table_with_download`` takes it)."""
     turns = cached("turn_played", str(path), filters)
     mine = turns.filter(pl.col("card") == row["card"])
     if "rules_version" in group_by:
@@ -344,7 +346,7 @@ def played_by_turn(path, filters, row: dict, group_by: list[str], name: str) -> 
               **win_rate_config("games where the card was first played on this turn", "won / games")}
     shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
                               {"example_win": "example win", "example_loss": "example loss"}, config)
-    table_with_download(shown, f"turn_played_{row['card']}", config, download=raw)
+    table_with_download(shown, f"turn_played_{row['card']}", config, download=raw, scope=scope)
 
 
 def picked_card(view: pl.DataFrame, picked: int | None) -> dict | None:

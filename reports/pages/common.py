@@ -399,10 +399,12 @@ def download_name(name: str, filters: dict[str, str]) -> str:
 
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
                         download: pl.DataFrame | None = None, select_key: str | None = None,
-                        column_order: list[str] | None = None):
+                        column_order: list[str] | None = None, scope: dict[str, str] | None = None):
     """The table as shown, and under it its CSV (``download`` when the shown table is formatted
     for reading, e.g. rates as percentages, and the file should hold the documented columns).
-    With ``select_key`` one row can be selected; returns the selected row index or None."""
+    With ``select_key`` one row can be selected; returns the selected row index or None.
+    ``scope``: the filters the table counts, by name, when they are not the sidebar's kept
+    choice (the Card and Deck pages count every duel run of the game, not the runs kept)."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
     from reports.pages.columns import readable_config
 
@@ -412,7 +414,7 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
                          column_order=column_order, height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame
     flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
-    what = chosen_filters()
+    what = chosen_filters() if scope is None else scope
     if what:  # the file says which view it came from, in a column a spreadsheet keeps with each row
         flat = flat.with_columns(pl.lit("; ".join(f"{k}={v}" for k, v in what.items())).alias("filters"))
     st.download_button(f"Download {name} as CSV", flat.write_csv().encode("utf-8"),

@@ -156,11 +156,25 @@ def pilots_line(path: str, filters: Filters) -> str:
     return f"Pilots: {', '.join(pilots)}. Every figure on this page is a fact about these pilots' play.{pooled}"
 
 
+def counted_runs(path: str, filters: Filters) -> pl.DataFrame:
+    """The runs the page counts: every duel run of the game under the chosen rules versions."""
+    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
+    return runs.filter(pl.col("rules_version").is_in(filters.versions)) if filters.versions else runs
+
+
+def item_scope(path: str, filters: Filters) -> dict[str, str]:
+    """What the page's downloads record of their view (file name and ``filters`` column): the
+    game, the runs counted and the rules version and pilot filters. Not the sidebar's kept runs
+    or decks: these pages count every duel run of the game and offer no deck filter."""
+    ids = sorted(counted_runs(path, filters)["run_id"].to_list())
+    chosen = {"game": filters.game or "", "runs": ",".join(map(str, ids)), "rules": ",".join(filters.versions),
+              "pilots": ",".join(filters.pilots)}
+    return {name: text for name, text in chosen.items() if text}
+
+
 def scope_line(path: str, filters: Filters) -> str:
     """Which runs the page counts: every duel run of the game the filters keep."""
-    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
-    if filters.versions:
-        runs = runs.filter(pl.col("rules_version").is_in(filters.versions))
+    runs = counted_runs(path, filters)
     ids = sorted(runs["run_id"].to_list())
     versions = sorted(set(runs["rules_version"].to_list()))
     return (f"Every duel run of {filters.game}" + (" under the chosen rules versions" if filters.versions else "")
@@ -172,12 +186,14 @@ RATES = ["win_rate", "win_rate_lo", "win_rate_hi"]
 EXAMPLES = {"example_win": "example win", "example_loss": "example loss"}
 
 
-def seat_table(rows: pl.DataFrame, name: str, leading: list[str], games_help: str, extra: dict | None = None) -> None:
+def seat_table(rows: pl.DataFrame, name: str, leading: list[str], games_help: str, extra: dict | None = None,
+               scope: dict[str, str] | None = None) -> None:
     """Win rates by seat (``first``: the seat that acted first, on the play) with their intervals,
     shown as percentages (the CSV keeps the rates) and example links; ``leading`` columns first,
-    ``extra`` column help for the columns beyond the win-rate ones."""
+    ``extra`` column help for the columns beyond the win-rate ones; ``scope`` as
+    ``table_with_download`` takes it."""
     config = {"seat": st.column_config.TextColumn("seat", help="first: the seat that acted first (on the play)"),
               **win_rate_config(games_help, "won / games (a draw is not won)"), **(extra or {})}
     shown = with_replay_links(percent(rows, RATES), dict(EXAMPLES), config)
     order = [*leading, "games", "won", *[c for c in extra or {} if c not in leading], *RATES, *EXAMPLES]
-    table_with_download(shown, name, config, download=rows, column_order=order)
+    table_with_download(shown, name, config, download=rows, column_order=order, scope=scope)
