@@ -158,3 +158,21 @@ def downloads(monkeypatch) -> dict[str, bytes]:
 
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
     return stored
+
+
+@pytest.fixture
+def named_downloads(monkeypatch) -> dict[str, tuple[str, bytes]]:
+    """(file name, bytes) behind each st.download_button, by media file id (as
+    ``downloads``, with the name the browser would save the file under)."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    stored: dict[str, tuple[str, bytes]] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        stored[file_id] = (filename, path_or_data)
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    return stored

@@ -299,3 +299,25 @@ def test_a_store_without_duel_runs_says_so(page, campaign_store, monkeypatch):
     no_exception(at)
     assert any("no duel runs" in i.value for i in at.info), [i.value for i in at.info]
     assert not at.get("plotly_chart") and not at.dataframe
+
+
+def test_every_deck_page_download_names_the_runs_and_deck_it_counts(small_store, monkeypatch, named_downloads):
+    """Not the runs or deck another page kept: the page counts every duel run of the game, one deck."""
+    import csv
+    import io
+
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("deck")
+    at.query_params["deck"] = DECK
+    at.session_state["keep:runs"] = [2]  # chosen on the Cards page, say
+    at.session_state["keep:decks"] = ["goblin-gold-gang"]
+    at.run()
+    no_exception(at)
+    runs = [r for (r,) in store_sql(small_store, "SELECT run_id FROM runs ORDER BY 1")]
+    buttons = at.get("download_button")
+    assert len(buttons) == len(at.dataframe) >= 5, [b.label for b in buttons]
+    for button in buttons:
+        name, data = named_downloads[Path(button.proto.url).stem]
+        assert name.endswith(f"__frontier__runs-{'-'.join(map(str, runs))}.csv"), name
+        rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+        assert {r["filters"] for r in rows} == {f"game=frontier; runs={','.join(map(str, runs))}; decks={DECK}"}, name

@@ -295,24 +295,6 @@ def test_a_store_from_before_the_columns_still_renders_the_card_page(alley_store
     assert not [f for f in at.dataframe if "kept_games" in f.value.columns]
 
 
-@pytest.fixture
-def named_downloads(monkeypatch) -> dict[str, tuple[str, bytes]]:
-    """(file name, bytes) behind each st.download_button, by media file id (as conftest's
-    ``downloads``, with the name the browser would save the file under)."""
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-    stored: dict[str, tuple[str, bytes]] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        file_id = original(self, path_or_data, mimetype, kind, filename)
-        stored[file_id] = (filename, path_or_data)
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
-    return stored
-
-
 def test_every_card_page_table_downloads_with_the_runs_it_counts(alley_store, monkeypatch, named_downloads):
     """Each table has its CSV, named with the game and the runs the page counts, its filters in a
     column; what another page kept (its runs, a deck) is not what this page counted."""

@@ -33,6 +33,7 @@ def test_diff_reuses_finished_runs(diffed):
 
 
 MODE_TABLES = ("ffa_", "series", "turf_")  # a mode's own tables come from a store of that mode's runs
+REDRAW_TABLES = ("card_mulligan",)  # keep or redraw needs a game with a redraw: AlleyWay's, the modes store
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +56,14 @@ def modes_store(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(COMPUTED) + sorted(DIFF_TABLES) + sorted(RAW))
 def test_every_table_exports_to_csv_and_parquet(diffed, campaign_store, modes_store, name, tmp_path):
     """In process (the CLI path is the same function; one CLI run is checked below). Campaign
-    tables come from a store of Frontier Run batches, a mode's tables from a store of its runs."""
+    tables come from a store of Frontier Run batches, a mode's tables (and keep or redraw) from a
+    store of AlleyWay's runs."""
     from reports.export import write_frame
     from reports.exports import export_frame
     from reports.filters import Filters
 
-    db = campaign_store if name.startswith("campaign") else modes_store if name.startswith(MODE_TABLES) else diffed[0]
+    db = campaign_store if name.startswith("campaign") \
+        else modes_store if name.startswith(MODE_TABLES + REDRAW_TABLES) else diffed[0]
     frame = export_frame(db, name, Filters(), 1 if name in DIFF_TABLES else None)
     write_frame(frame, csv=tmp_path / "t.csv", parquet=tmp_path / "t.parquet")
     import duckdb

@@ -172,7 +172,8 @@ def budget_caption(cards: int, off: int, version: str) -> str:
             "actually charge, fitted per card type.")
 
 
-def curves_section(path, filters, cost_range) -> None:
+def curves_section(path, filters, cost_range, scope: dict[str, str] | None = None) -> None:
+    """Deck cost curves: chart and table (its CSV records ``scope``, as ``table_with_download`` takes it)."""
     st.subheader("Deck cost curves")
     curves = cached("deck_curves", str(path), filters)
     if curves.is_empty():
@@ -190,7 +191,7 @@ def curves_section(path, filters, cost_range) -> None:
     st.plotly_chart(fig, width="stretch")
     table_with_download(curves.drop("deck_version"), "deck_curves",
                         {"cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
-                         "cards": count("cards", "copies of cards of this cost in the deck list")})
+                         "cards": count("cards", "copies of cards of this cost in the deck list")}, scope=scope)
 
 
 def win_rate_section(path, filters, cost_range) -> None:

@@ -3,7 +3,8 @@
 Its list (cards and copies, as the newest run that played it holds them), its cost curve (the
 Cost curves page's), its win rate against each opponent and from the first and the second seat,
 and its cards ranked within it by what each adds to it (the Cards page's OH excess, computed
-within the deck). The sidebar's rules version and pilot filters narrow every figure."""
+within the deck). The sidebar's rules version and pilot filters narrow every figure; every
+download records the game, the runs counted, the deck and those filters."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -24,7 +25,17 @@ from reports.pages.common import (
     with_replay_links,
 )
 from reports.pages.costs import curves_section
-from reports.pages.lookup import CARD, DECK, EXAMPLES, RATES, item_start, pilots_note, seat_table, with_page_links
+from reports.pages.lookup import (
+    CARD,
+    DECK,
+    EXAMPLES,
+    RATES,
+    item_scope,
+    item_start,
+    pilots_note,
+    seat_table,
+    with_page_links,
+)
 
 register_queries(deck_list=deck_list, deck_seats=seat_split)
 RANKED = ["rank", "card", "name", "type", "cost", "copies", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q",
@@ -34,7 +45,7 @@ RANKED_SCALED = ["oh_excess", "oh_excess_lo", "oh_excess_hi", "played_wr", "play
                  "iwd"]
 
 
-def list_section(path: str, filters, deck: str) -> pl.DataFrame:
+def list_section(path: str, filters, deck: str, scope: dict) -> pl.DataFrame:
     """The list as the newest run of the deck holds it; returns it (for the ranked cards' copies)."""
     st.subheader("The list")
     cards = cached("deck_list", path, filters)
@@ -49,11 +60,11 @@ def list_section(path: str, filters, deck: str) -> pl.DataFrame:
               "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses")}
     shown = with_page_links(mine.select("card", "name", "copies", "cost", "type", "faction"), "card", CARD, config,
                             "card id")
-    table_with_download(shown, f"deck_list_{deck}", config, download=mine)
+    table_with_download(shown, f"deck_list_{deck}", config, download=mine, scope=scope)
     return mine
 
 
-def opponents_section(path: str, filters) -> None:
+def opponents_section(path: str, filters, scope: dict) -> None:
     st.subheader("Against each opponent")
     rows = cached("matchups", path, filters)
     if rows.is_empty():
@@ -71,10 +82,10 @@ def opponents_section(path: str, filters) -> None:
                             "opponent", DECK, config, "opponent")
     table_with_download(shown, "deck_opponents", config, download=rows,
                         column_order=["opponent", "games", "won", "drawn", "win_rate", "win_rate_lo", "win_rate_hi",
-                                      "example"])
+                                      "example"], scope=scope)
 
 
-def seat_section(path: str, filters) -> None:
+def seat_section(path: str, filters, scope: dict) -> None:
     st.subheader("From the first seat and the second")
     rows = cached("deck_seats", path, filters)
     if rows.is_empty():
@@ -83,10 +94,10 @@ def seat_section(path: str, filters) -> None:
     st.caption(f"Its win rate when it acted first (on the play) and second ({pilots_note(path, filters)}); mirror "
                "matches count from both seats.")
     seat_table(rows, "deck_seats", ["seat"], "matches of this deck from this seat",
-               {"drawn": count("drawn", "of those, draws")})
+               {"drawn": count("drawn", "of those, draws")}, scope=scope)
 
 
-def cards_section(path: str, filters, deck: str, listed: pl.DataFrame) -> None:
+def cards_section(path: str, filters, deck: str, listed: pl.DataFrame, scope: dict) -> None:
     st.subheader("Its cards, ranked within it")
     metrics = cached("card_metrics", path, filters, ("deck",))
     ranked = ranked_cards(metrics, deck, listed) if metrics.height else metrics
@@ -99,7 +110,8 @@ def cards_section(path: str, filters, deck: str, listed: pl.DataFrame) -> None:
     config = dict(column_config(["deck"]), rank=count("rank", "1: adds the most to the deck"))
     shown = with_page_links(with_replay_links(percent(ranked, RANKED_SCALED), dict(EXAMPLES), config),
                             "card", CARD, config, "card id")
-    table_with_download(shown, f"deck_cards_{deck}", config, download=ranked.select(RANKED), column_order=RANKED)
+    table_with_download(shown, f"deck_cards_{deck}", config, download=ranked.select(RANKED), column_order=RANKED,
+                        scope=scope)
     st.plotly_chart(ranking_chart(ranked, [], WITHIN_DECK), width="stretch")
 
 
@@ -109,8 +121,9 @@ def render() -> None:
         return
     path, filters, deck, _ = start
     mine = replace(filters, decks=[deck])
-    listed = list_section(path, mine, deck)
-    curves_section(path, mine, None)
-    opponents_section(path, mine)
-    seat_section(path, mine)
-    cards_section(path, mine, deck, listed)
+    scope = item_scope(path, mine)
+    listed = list_section(path, mine, deck, scope)
+    curves_section(path, mine, None, scope)
+    opponents_section(path, mine, scope)
+    seat_section(path, mine, scope)
+    cards_section(path, mine, deck, listed, scope)

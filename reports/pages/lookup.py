@@ -164,11 +164,12 @@ def counted_runs(path: str, filters: Filters) -> pl.DataFrame:
 
 def item_scope(path: str, filters: Filters) -> dict[str, str]:
     """What the page's downloads record of their view (file name and ``filters`` column): the
-    game, the runs counted and the rules version and pilot filters. Not the sidebar's kept runs
-    or decks: these pages count every duel run of the game and offer no deck filter."""
+    game, the runs counted, the rules version and pilot filters, and the deck the Deck page
+    counts. Not the sidebar's kept runs or decks: these pages count every duel run of the game
+    and offer no deck filter."""
     ids = sorted(counted_runs(path, filters)["run_id"].to_list())
     chosen = {"game": filters.game or "", "runs": ",".join(map(str, ids)), "rules": ",".join(filters.versions),
-              "pilots": ",".join(filters.pilots)}
+              "decks": ",".join(filters.decks), "pilots": ",".join(filters.pilots)}
     return {name: text for name, text in chosen.items() if text}
 
 
