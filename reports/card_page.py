@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from reports import db
+from reports import db, mulligan
 from reports.examples import KEY_SQL, unpack
 from reports.filters import Filters
 from reports.stats import rate, wilson
@@ -70,18 +70,23 @@ def play_draw(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
         "example_loss")
 
 
-def keep_redraw(by_deck: pl.DataFrame, pooled: pl.DataFrame, decks: pl.DataFrame, card: str) -> pl.DataFrame:
-    """The card's ``mulligan.card_mulligan`` rows, one per deck (``by_deck``) and one for all its
-    decks together (``pooled``, deck ``all decks``), each with ``deck_keep_rate``: the keep rate
-    of every hand of that deck (``mulligan.deck_mulligan``; the pooled row's, over the decks
-    listed), so the card's own keep rate reads against the hands it was not in too."""
+def keep_redraw(by_deck: pl.DataFrame, decks: pl.DataFrame, card: str) -> pl.DataFrame:
+    """The card's ``mulligan.card_mulligan(..., by_deck=True)`` rows, one per deck, and when it
+    was dealt in more than one deck a row for all of them together (deck ``all decks``: their
+    counts summed, the rates computed again), each with ``deck_keep_rate``: the keep rate of
+    every hand of that deck (``mulligan.deck_mulligan``; the pooled row's over the decks listed),
+    so the card's own keep rate reads against the hands it was not in too."""
     mine = by_deck.filter(pl.col("card") == card)
     if mine.is_empty():
         return mine.with_columns(pl.lit(None, pl.Float64).alias("deck_keep_rate"))
     listed = decks.filter(pl.col("deck").is_in(mine["deck"].to_list()))
-    own = listed.select("deck", pl.col("keep_rate").alias("deck_keep_rate"))
-    everywhere = (listed["kept"].sum() / listed["offered"].sum()) if listed["offered"].sum() else None
-    total = pooled.filter(pl.col("card") == card).with_columns(
-        pl.lit(ALL_DECKS).alias("deck"), pl.lit(everywhere, pl.Float64).alias("deck_keep_rate"))
-    per_deck = mine.sort("dealt_games", "deck", descending=[True, False]).join(own, on="deck", how="left")
-    return pl.concat([per_deck, total.select(per_deck.columns)]) if mine.height > 1 else per_deck
+    per_deck = (mine.sort("dealt_games", "deck", descending=[True, False])
+                .join(listed.select("deck", pl.col("keep_rate").alias("deck_keep_rate")), on="deck", how="left"))
+    if mine.height == 1:
+        return per_deck
+    offered = listed["offered"].sum()
+    summed = mine.group_by("game", "card").agg(pl.col("name").first(), *(pl.col(c).sum() for c in mulligan.CARD_COUNTS))
+    total = mulligan.with_mulligan_rates(summed).with_columns(
+        pl.lit(ALL_DECKS).alias("deck"),
+        pl.lit(listed["kept"].sum() / offered if offered else None, pl.Float64).alias("deck_keep_rate"))
+    return pl.concat([per_deck, total.select(per_deck.columns)])

@@ -194,6 +194,20 @@ def test_deck_keep_rates_count_the_seats_offered(planted):
                                                          "redrew": 3}
 
 
+def test_the_card_pages_rows_per_deck_and_for_all_its_decks(planted):
+    from reports.card_page import keep_redraw
+
+    rows = keep_redraw(mulligan.card_mulligan(planted, Filters(), by_deck=True),
+                       mulligan.deck_mulligan(planted, Filters()), "a")
+    assert rows["deck"].to_list() == ["x", "y", "all decks"], "the deck dealt it most first"
+    assert rows["deck_keep_rate"].to_list() == pytest.approx([0.5, 2 / 3, 4 / 7])
+    pooled = mulligan.card_mulligan(planted, Filters()).filter(pl.col("card") == "a").row(0, named=True)
+    total = rows.filter(pl.col("deck") == "all decks").row(0, named=True)
+    assert {c: total[c] for c in mulligan.CARD_COLUMNS} == pytest.approx({c: pooled[c] for c in mulligan.CARD_COLUMNS})
+    assert keep_redraw(mulligan.card_mulligan(planted, Filters(decks=["x"]), by_deck=True),
+                       mulligan.deck_mulligan(planted, Filters()), "a")["deck"].to_list() == ["x"]
+
+
 def test_the_exports_are_the_reports_tables(planted):
     from reports.exports import EXPORTS, export_frame
 

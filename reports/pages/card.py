@@ -202,8 +202,7 @@ def keep_redraw_section(path: str, filters, card: str, scope: dict) -> None:
     if missing:
         st.markdown(missing)
         return
-    rows = keep_redraw(cached("card_mulligan", path, filters, True), cached("card_mulligan", path, filters, False),
-                       cached("deck_mulligan", path, filters), card)
+    rows = keep_redraw(cached("card_mulligan", path, filters, True), cached("deck_mulligan", path, filters), card)
     if rows.is_empty():
         st.caption("No seat that was offered a redraw was dealt it in these runs.")
         return
