@@ -22,7 +22,7 @@ from reports.filters import Filters
 from reports.stats import diff_interval, wilson
 from tests.alleyway_common import act, alleyway
 from tests.conftest import run_cli
-from tests.test_dashboard import table_labelled
+from tests.test_dashboard import plotly_specs, plotly_values, table_labelled
 from workbench.store import SCHEMA
 
 DECKS = "cinder-wildfire,graves-garrison"
@@ -282,6 +282,12 @@ def test_the_card_page_splits_the_hands_dealt_it_into_kept_and_redrawn(alley_sto
     for deck, rate in zip(table["deck"], table["deck_keep_rate"]):
         if deck in keep:
             assert rate == pytest.approx(keep[deck] * 100), "the deck's keep rate over all its hands, as a percentage"
+    spec = next(c for c in plotly_specs(at) if "kept or redrawn" in (c["layout"].get("title") or {}).get("text", ""))
+    bars = {t["name"]: t for t in spec["data"]}
+    assert set(bars) == {"kept the hand", "redrew the hand"}
+    assert list(bars["kept the hand"]["y"]) == list(table["deck"])
+    assert list(plotly_values(bars["kept the hand"]["x"])) == pytest.approx(list(table["kept_wr"]), nan_ok=True)
+    assert [f"n={n:,}" for n in table["redrawn_games"]] == list(bars["redrew the hand"]["text"])
     rows = csv_rows(at, downloads, f"card_mulligan_{card}")
     assert {r["deck"] for r in rows} == set(shown)
     assert [(r["kept_games"], r["redrawn_games"]) for r in rows] == \

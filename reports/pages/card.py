@@ -18,6 +18,7 @@ from reports import mulligan
 from reports.card_page import ALL_DECKS, keep_redraw, play_draw, trend
 from reports.costs import OFF_BUDGET
 from reports.pages.cards import column_config, played_by_turn
+from reports.pages.charts import legend_on_top
 from reports.pages.common import (
     cached,
     count,
@@ -212,8 +213,25 @@ def keep_redraw_section(path: str, filters, card: str, scope: dict) -> None:
                "those that sent it back and drew anew, each with its win rate (95% Wilson), the difference in points "
                "(Newcombe), and its keep rate beside its deck's keep rate over all the deck's hands. The choice is "
                "the pilot's, about the whole hand." + older)
+    st.plotly_chart(keep_redraw_chart(rows, rows["name"][0] or card), width="stretch")
     table_with_download(percent(rows, KEEP_SCALED), f"card_mulligan_{card}", keep_config(), download=rows,
                         column_order=KEEP_ORDER, scope=scope)
+
+
+def keep_redraw_chart(rows: pl.DataFrame, name: str) -> go.Figure:
+    """Per deck, the win rate after keeping a hand with it and after redrawing one, 95% Wilson bars."""
+    fig = go.Figure()
+    for side, label in (("kept", "kept the hand"), ("redrawn", "redrew the hand")):
+        rates = rows[f"{side}_wr"] * 100
+        fig.add_trace(go.Bar(
+            y=rows["deck"], x=rates, orientation="h", name=label, text=[f"n={n:,}" for n in rows[f"{side}_games"]],
+            error_x={"type": "data", "symmetric": False, "array": rows[f"{side}_wr_hi"] * 100 - rates,
+                     "arrayminus": rates - rows[f"{side}_wr_lo"] * 100},
+            hovertemplate="%{y}: %{x:.1f}% won, %{text}<extra>%{fullData.name}</extra>"))
+    fig.update_layout(title=f"{name} dealt in the opening hand: win rate when the hand was kept or redrawn "
+                            "(95% Wilson interval)", xaxis_title="Win rate (%)", barmode="group",
+                      height=160 + 70 * rows.height, yaxis={"autorange": "reversed"})
+    return legend_on_top(fig)
 
 
 def no_choice_line(records: dict, game: str) -> str | None:
