@@ -5,9 +5,9 @@ against its cost's budget line; its played win rate run by run or version by ver
 per pilot, with 95% intervals; by deck; by the turn it was first played; in the opening hand or
 not; in a game with a redraw, its hands kept against its hands redrawn (for a game without one,
 a line says so); from the first seat and the second; and example matches to replay. Every table
-has a CSV download recording the game, the runs counted and the filters. The figures are the Cards and Cost curves pages' own
-(reports/card_page.py reads them per card); the sidebar's rules version and pilot filters narrow
-them."""
+has a CSV download recording the game, the runs counted and the filters. The figures are the
+Cards and Cost curves pages' own (reports/card_page.py reads them per card); the sidebar's rules
+version and pilot filters narrow them."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
