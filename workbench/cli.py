@@ -241,6 +241,31 @@ def ladder(
                out, err)
 
 
+@app.command("fit-weights")
+def fit_weights(
+    game: str = typer.Argument(..., help="the game, e.g. frontier"),
+    by: str = typer.Option("play", help="play: tuned for strength by self-play (SPSA); outcomes: a logistic model "
+                           "of who wins"),
+    steps: int = typer.Option(60, help="--by play: SPSA steps"),
+    pairs: int = typer.Option(10, help="--by play: seeds per step, each played from both seats"),
+    matches: int = _matches(200, "--by outcomes: self-play matches over the field (each seed from both seats)"),
+    pilot: str = typer.Option("greedy", help="the pilot that plays both seats"),
+    seed: int = _seed(),
+    name: str = typer.Option("fitted", help="the weight set to write: weights-NAME.yaml beside the game's evaluate"),
+    replace: bool = typer.Option(False, help="overwrite a weight set of that name"),
+    rules: str = typer.Option("base", help="rules version"),
+    workers: Optional[int] = _workers(),
+    data: Optional[Path] = DATA_OPTION,
+):
+    """Tune the pilots' evaluate weights by self-play into a weight set; measure it with
+    `workbench ladder GAME --pilots greedy,greedy@NAME`."""
+    _use_data(data)
+    from workbench.commands.fit_weights import run_fit_weights
+
+    run_fit_weights(game, rules, pilot, matches, seed, name, replace, workers, out, err, by=by, steps=steps,
+                    pairs=pairs)
+
+
 @app.command("pilot-sensitivity")
 def pilot_sensitivity(
     game: str = typer.Argument(..., help="the game, e.g. frontier"),

@@ -33,13 +33,16 @@ class MatchResult:
 
 
 def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: list[str],
-               log: bool = True, on_decision=None, pilot_salt: int = 0, seating: Seating | None = None) -> MatchResult:
+               log: bool = True, on_decision=None, pilot_salt: int = 0, seating: Seating | None = None,
+               thinking: list | None = None) -> MatchResult:
     """Play one match to its end. Never raises for what happens inside the match: an exception
     is recorded on the result (with the seed, so it can be replayed) and the caller goes on.
 
     ``on_decision(state, action)`` is called before each action is applied (replays, tests).
     ``seating`` (sim/core/seating.py) seats teams or a boss; ``pilots`` then names a pilot for
-    every seat, the boss's too (which has no deck in ``decks``).
+    every seat, the boss's too (which has no deck in ``decks``). ``thinking``: the engine each
+    seat's pilot thinks with (the game's engine with another weight set, sim/core/weights.py);
+    by default the match's own.
     """
     started = time.perf_counter()
     streams = Streams(seed)
@@ -51,7 +54,8 @@ def play_match(engine: Engine, pool: Any, decks: list[Any], seed: int, pilots: l
             state = engine.new_match(pool, decks, seed, log=log)
         else:
             state = engine.new_match(pool, decks, seed, log=log, seating=seating)
-        seats = [make_pilot(name, engine, seat, streams.pilot(seat, pilot_salt)) for seat, name in enumerate(pilots)]
+        minds = thinking or [engine] * len(pilots)
+        seats = [make_pilot(name, minds[seat], seat, streams.pilot(seat, pilot_salt)) for seat, name in enumerate(pilots)]
         turn_limit = pool.consts.turn_limit
         decision_limit = pool.consts.decision_limit
         turn, this_turn = state.turn, 0

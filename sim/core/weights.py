@@ -1,13 +1,94 @@
 """Each game's pilot heuristic reads its weights from ``weights.yaml`` beside its evaluate.py
-(the list of every keyword and status, weighted or neutral with its reason)."""
+(the list of every keyword and status, weighted or neutral with its reason).
+
+A game may ship other weight sets beside it, ``weights-<name>.yaml`` (e.g. ones fitted by
+``workbench fit-weights``): a pilot named ``greedy@<name>`` thinks with that set
+(``weighted_engine``). The evaluate modules read their weights once at import into module
+constants and tables, which is what keeps the hot path lean; so a weight set is a second copy of
+the evaluate module, executed with the other weights, and the engine a pilot is given is a
+shallow copy of the game's engine whose ``evaluate`` is that copy's. The game's own engine,
+module and caches are untouched."""
 from __future__ import annotations
 
+import copy
+import importlib
+import importlib.util
+import itertools
+import re
+import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
+
+WEIGHT_SET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+# the weight document the next evaluate module executed by ``evaluate_module_with`` reads
+_PENDING: dict | None = None
+_VARIANTS = itertools.count(1)
+# (evaluate module name, weight set key) -> the engine thinking with it, one per process
+_ENGINES: dict[tuple[str, str], Any] = {}
 
 
 def load_weights(module_file: str) -> dict:
     """The ``weights.yaml`` beside ``module_file`` (an evaluate module's ``__file__``), parsed
-    safely; read once at import."""
+    safely; read once at import. While ``evaluate_module_with`` executes a copy of the module,
+    the document it was given instead."""
+    if _PENDING is not None:
+        return _PENDING
     return yaml.safe_load(Path(module_file).with_name("weights.yaml").read_text(encoding="utf-8"))
+
+
+def evaluate_module_name(engine: Any) -> str:
+    """The evaluate module of a game's engine: ``evaluate.py`` in the engine's package."""
+    return f"{type(engine).__module__.rpartition('.')[0]}.evaluate"
+
+
+def weight_set_file(engine: Any, name: str) -> Path:
+    """Where a game's weight set ``name`` lives: ``weights-<name>.yaml`` beside its evaluate."""
+    module = importlib.import_module(evaluate_module_name(engine))
+    return Path(module.__file__).with_name(f"weights-{name}.yaml")
+
+
+def check_weight_set_name(name: str) -> None:
+    if not WEIGHT_SET_NAME.match(name):
+        raise ValueError(f"weight set {name!r}: lower-case letters, digits and dashes (e.g. fitted)")
+
+
+def evaluate_module_with(engine: Any, document: dict):
+    """A fresh copy of the engine's evaluate module that read ``document`` as its weights."""
+    global _PENDING
+    base = importlib.import_module(evaluate_module_name(engine))
+    name = f"{base.__name__}__weights{next(_VARIANTS)}"
+    spec = importlib.util.spec_from_file_location(name, base.__file__)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look a class's module up by name
+    _PENDING = document
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        _PENDING = None
+    return module
+
+
+def engine_with_weights(engine: Any, document: dict) -> Any:
+    """The engine, thinking with ``document``'s weights (not cached: the fitting's candidates)."""
+    view = copy.copy(engine)
+    view.evaluate = evaluate_module_with(engine, document).evaluate
+    return view
+
+
+def weighted_engine(engine: Any, name: str) -> Any:
+    """The engine a pilot named ``<pilot>@<name>`` is given: the game's weight set ``name``
+    (``weights-<name>.yaml``). ValueError in words when the game ships no such set."""
+    check_weight_set_name(name)
+    key = (evaluate_module_name(engine), name)
+    view = _ENGINES.get(key)
+    if view is None:
+        path = weight_set_file(engine, name)
+        if not path.is_file():
+            raise ValueError(f"no weight set {name!r} for {engine.name}: {path} does not exist "
+                             f"(make one with `workbench fit-weights {engine.name}`)")
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        view = _ENGINES[key] = engine_with_weights(engine, document)
+    return view

@@ -144,14 +144,15 @@ def play_chunk(chunk: int) -> tuple[int, list[dict]]:
 
 # --- checking the request ------------------------------------------------------------------------------
 
-def check_pilots(pilots: list[str]) -> list[str]:
+def check_pilots(pilots: list[str], game: str) -> list[str]:
     from sim.core.pilots import check_pilot
+    from sim.registry import engine
 
     if len(pilots) < 2:
         raise UserError(f"--pilots needs at least two pilots, comma separated (got {','.join(pilots) or 'none'})")
     for name in pilots:
         try:
-            check_pilot(name)
+            check_pilot(name, engine(game))
         except ValueError as exc:
             raise UserError(str(exc)) from None
     seen = set()
@@ -167,7 +168,7 @@ def plan(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], m
     """Check everything and build the workers' payload; raises UserError/DataError(s) before any
     match is played."""
     games.known_game(game)
-    check_pilots(pilots)
+    check_pilots(pilots, game)
     if matches < 1:
         raise UserError("--matches must be at least 1")
     if workers < 1:

@@ -60,12 +60,13 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     (game data, resolved version) to play instead of loading ``rules`` from the files (a version
     ``workbench tune`` tries before it writes one)."""
     from sim.core.pilots import check_pilot
+    from sim.registry import engine
 
     data, ruleset = loaded or games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, deck_ids)
     for pilot in pilots:
         try:
-            check_pilot(pilot)
+            check_pilot(pilot, engine(game))
         except ValueError as exc:
             raise UserError(str(exc)) from None
     if len(pilots) not in (1, len(decks)):

@@ -2,8 +2,10 @@
 stream, and sees the state only through the engine contract (``determinize`` for lookahead).
 
 A pilot is named by a short text: ``random``, ``greedy``, ``planner``, or ``mcts:400`` (a pilot
-that takes a budget writes it after a colon; without one it uses its default). The name is
-what runs store, so the same name always means the same pilot.
+that takes a budget writes it after a colon; without one it uses its default). ``@<set>`` after
+the name makes it think with another of the game's weight sets (``greedy@fitted``:
+``weights-fitted.yaml`` beside the game's evaluate, sim/core/weights.py). The name is what runs
+store, so the same name always means the same pilot.
 """
 from __future__ import annotations
 
@@ -14,13 +16,21 @@ from sim.core.pilots.greedy import GreedyPilot
 from sim.core.pilots.mcts import MCTSPilot
 from sim.core.pilots.planner import PlannerPilot
 from sim.core.pilots.random_pilot import RandomPilot
+from sim.core.weights import check_weight_set_name, weighted_engine
 
 PILOTS = {"random": RandomPilot, "greedy": GreedyPilot, "planner": PlannerPilot, "mcts": MCTSPilot}
 
 
 def split_pilot(name: str) -> tuple[str, int | None]:
-    """``mcts:400`` -> ("mcts", 400); ``greedy`` -> ("greedy", None). ValueError in words."""
-    base, sep, arg = str(name).partition(":")
+    """``mcts:400`` -> ("mcts", 400); ``greedy`` -> ("greedy", None); a weight set after ``@`` is
+    checked for its form and left out (``weight_set``). ValueError in words."""
+    pilot, at, weights = str(name).partition("@")
+    if at:
+        try:
+            check_weight_set_name(weights)
+        except ValueError as exc:
+            raise ValueError(f"pilot {name!r}: {exc}") from None
+    base, sep, arg = pilot.partition(":")
     cls = PILOTS.get(base)
     if cls is None:
         raise ValueError(f"unknown pilot {name!r} (known: {', '.join(known_pilots())})")
@@ -33,9 +43,17 @@ def split_pilot(name: str) -> tuple[str, int | None]:
     return base, int(arg)
 
 
-def check_pilot(name: str) -> str:
-    """The name if it names a pilot; ValueError with the known pilots otherwise."""
+def weight_set(name: str) -> str | None:
+    """``greedy@fitted`` -> "fitted"; None for a pilot thinking with the game's own weights."""
+    return str(name).partition("@")[2] or None
+
+
+def check_pilot(name: str, engine: Any = None) -> str:
+    """The name if it names a pilot (and, given the game's engine, a weight set the game has);
+    ValueError with the known pilots otherwise."""
     split_pilot(name)
+    if engine is not None and weight_set(name):
+        weighted_engine(engine, weight_set(name))
     return name
 
 
@@ -46,6 +64,8 @@ def known_pilots() -> list[str]:
 
 def make_pilot(name: str, engine: Any, seat: int, rng: random.Random):
     base, budget = split_pilot(name)
+    if weight_set(name):
+        engine = weighted_engine(engine, weight_set(name))
     cls = PILOTS[base]
     if getattr(cls, "takes_budget", False):
         return cls(engine, seat, rng, budget)

@@ -1,0 +1,135 @@
+"""Weight sets (sim/core/weights.py, ``greedy@<set>``) and ``workbench fit-weights``."""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import yaml
+
+from sim.core.match import play_match
+from sim.core.pilots import check_pilot, make_pilot, split_pilot
+from sim.core.rng import Streams
+from sim.core.weights import engine_with_weights, weight_set_file
+from sim.registry import engine as get_engine
+from workbench import games
+from workbench.fit.logistic import fit
+from workbench.fit.params import fitted_params
+from workbench.fit.positions import Sample
+
+
+def _frontier():
+    engine = get_engine("frontier")
+    data, ruleset = games.load("frontier", "base")
+    pool = engine.compile_pool(ruleset)
+    decks = [engine.compile_deck(pool, d) for d in games.decks_for(data, ruleset, None)]
+    return engine, pool, decks
+
+
+def _positions(engine, pool, decks, n=60):
+    taken = []
+    play_match(engine, pool, decks[:2], 5, ["greedy", "greedy"], log=False,
+               on_decision=lambda s, _a: taken.append(engine.clone(s)))
+    return [s for s in taken if not s.over][:n]
+
+
+def test_a_weight_set_changes_evaluate_and_leaves_the_game_alone():
+    engine, pool, decks = _frontier()
+    from sim.frontier import evaluate as module
+
+    states = _positions(engine, pool, decks)
+    before = [engine.evaluate(s, 0) for s in states]
+    same = engine_with_weights(engine, copy.deepcopy(module.WEIGHTS))
+    doubled = copy.deepcopy(module.WEIGHTS)
+    doubled["weights"]["life"] *= 2
+    other = engine_with_weights(engine, doubled)
+    assert [same.evaluate(s, 0) for s in states] == before
+    assert [other.evaluate(s, 0) for s in states] != before
+    assert [engine.evaluate(s, 0) for s in states] == before  # the game's own module untouched
+
+
+def test_pilot_names_with_a_weight_set(tmp_path, monkeypatch):
+    engine, pool, decks = _frontier()
+    assert split_pilot("mcts:40@tuned") == ("mcts", 40)
+    with pytest.raises(ValueError, match="weight set"):
+        split_pilot("greedy@Bad Name")
+    with pytest.raises(ValueError, match="no weight set 'nosuchset'"):
+        check_pilot("greedy@nosuchset", engine)
+    # a set shipped beside evaluate (written here into a temporary copy's place)
+    path = weight_set_file(engine, "testset")
+    from sim.frontier import evaluate as module
+
+    doc = copy.deepcopy(module.WEIGHTS)
+    doc["weights"]["hand"] = 5.0
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    try:
+        pilot = make_pilot("greedy@testset", engine, 0, Streams(1).pilot(0, 0))
+        state = _positions(engine, pool, decks, 1)[0]
+        assert pilot.engine.evaluate(state, 0) != engine.evaluate(state, 0) or len(state.sides[0].hand) == 0
+        # a match with one seat thinking with the set is deterministic
+        runs = []
+        for _ in range(2):
+            actions = []
+            result = play_match(engine, pool, decks[:2], 3, ["greedy", "greedy@testset"], log=False,
+                                on_decision=lambda _s, a, seen=actions: seen.append(repr(a)))
+            assert result.error is None
+            runs.append((actions, result.winner, result.turns))
+        assert runs[0] == runs[1]
+    finally:
+        path.unlink()
+
+
+def test_the_logistic_fit_recovers_planted_weights():
+    """Positions labelled by a known evaluate: the fit moves from a wrong start toward it."""
+    rng = np.random.default_rng(1)
+    n, k = 6000, 4
+    slopes = rng.normal(size=(n, k))
+    truth = np.array([2.0, 0.5, 1.0, 3.0])
+    start = np.array([1.0, 1.0, 1.0, 1.0])
+    p = 1 / (1 + np.exp(-(slopes @ truth) / 2.0))
+    result = rng.random(n) < p
+    sample = Sample(np.arange(n) // 20, result.astype(float), slopes, slopes @ start)
+    out = fit(sample, start)
+    ratio = out.weights / out.weights[2]  # the scale is free: compare shapes
+    assert np.allclose(ratio, truth / truth[2], rtol=0.25)
+    assert out.loss_fitted < out.loss_start < out.loss_coin + 1e-9
+
+
+def test_the_fit_finds_nothing_to_move_when_the_start_is_the_truth():
+    rng = np.random.default_rng(2)
+    n = 6000
+    slopes = rng.normal(size=(n, 3))
+    start = np.array([1.0, 2.0, 0.5])
+    result = rng.random(n) < 1 / (1 + np.exp(-(slopes @ start)))
+    out = fit(Sample(np.arange(n) // 20, result.astype(float), slopes, slopes @ start), start)
+    assert np.allclose(out.weights / start, (out.weights / start).mean(), rtol=0.2)
+
+
+def test_fitted_params_leave_out_the_ends_of_the_game():
+    from sim.allegiance import evaluate as module
+
+    keys = [p.key for p in fitted_params(module.WEIGHTS)]
+    assert "win" not in keys and "blight_calm" not in keys and "stronghold_hp" in keys
+
+
+def test_fit_weights_command_by_play_writes_a_set(tmp_path):
+    from rich.console import Console
+
+    from workbench.commands.fit_weights import run_fit_weights
+
+    engine = get_engine("frontier")
+    path = weight_set_file(engine, "pytest-spsa")
+    try:
+        out = run_fit_weights("frontier", "base", "greedy", 1, 3, "pytest-spsa", False, 1, Console(file=None),
+                              Console(stderr=True), by="play", steps=2, pairs=1)
+        written = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert set(written["weights"]) == set(yaml.safe_load(weight_set_file(engine, "x").with_name(
+            "weights.yaml").read_text())["weights"])
+        assert len(out["weights"]) == len(fitted_params(written))
+        from workbench.errors import UserError
+
+        with pytest.raises(UserError, match="exists"):
+            run_fit_weights("frontier", "base", "greedy", 1, 3, "pytest-spsa", False, 1, Console(),
+                            Console(stderr=True), by="play", steps=1, pairs=1)
+    finally:
+        path.unlink(missing_ok=True)
