@@ -18,6 +18,23 @@ def load(game: str, rules: str, data_dir=None) -> tuple[GameData, Ruleset]:
     return load_ruleset(game, rules, data_dir)
 
 
+def deck_pairings(n_decks: int) -> list[tuple[int, int]]:
+    """Every pairing of distinct decks of the field (one deck: its mirror)."""
+    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
+
+
+def compiled_field(payload: dict) -> tuple:
+    """(engine, pool, compiled decks) from a worker payload's ``game``, ``ruleset`` (its
+    ``to_payload``) and ``decks`` (model dumps): what a worker process plays a field with."""
+    from cardsdb.registry import schema
+    from sim.registry import engine as get_engine
+
+    engine = get_engine(payload["game"])
+    pool = engine.compile_pool(Ruleset.from_payload(payload["ruleset"]))
+    deck_model = schema(payload["game"]).Deck
+    return engine, pool, [engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]]
+
+
 def decks_for(data: GameData, ruleset: Ruleset, deck_ids: list[str] | None) -> list:
     """The decks named (or the game's starter decks), each checked against the rules version."""
     if not deck_ids:

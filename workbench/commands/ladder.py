@@ -47,11 +47,6 @@ PAIRS_CSV_FIRST = ["pilot_a", "pilot_b", "matches", "a_win_rate", "lo", "hi"]
 
 # --- the schedule ------------------------------------------------------------------------------------
 
-def deck_pairings(n_decks: int) -> list[tuple[int, int]]:
-    """Every pairing of distinct decks of the field (one deck: its mirror)."""
-    return [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
-
-
 def seatings(x: int, y: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """(which pilot of the pair sits in seats 0, 1; which deck slot sits in seats 0, 1), pilot 0
     being A: A on X and B on Y from both seats, then the mirror. A mirror pairing has two."""
@@ -66,7 +61,7 @@ def schedule(pilots: list[str], n_decks: int, matches: int, seed: int) -> list[d
     the pilot and deck slot in each seat."""
     from workbench.runspec import match_seed
 
-    pairings = deck_pairings(n_decks)
+    pairings = games.deck_pairings(n_decks)
     per_pair: list[tuple[int, int, tuple[int, int], tuple[int, int]]] = []
     block = 0
     while len(per_pair) < matches:
@@ -90,16 +85,9 @@ def schedule(pilots: list[str], n_decks: int, matches: int, seed: int) -> list[d
 
 def init_worker(payload: dict) -> None:
     """Compile the rules version and the field once per process."""
-    from cardsdb.loader import Ruleset
-    from cardsdb.registry import schema
-    from sim.registry import engine as get_engine
-
     if _CTX.get("key") == payload["key"]:
         return
-    engine = get_engine(payload["game"])
-    pool = engine.compile_pool(Ruleset.from_payload(payload["ruleset"]))
-    deck_model = schema(payload["game"]).Deck
-    decks = [engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]]
+    engine, pool, decks = games.compiled_field(payload)
     _CTX.update(key=payload["key"], engine=engine, pool=pool, decks=decks, deck_ids=payload["deck_ids"],
                 jobs=payload["jobs"], chunk_size=payload["chunk_size"])
 
@@ -291,7 +279,7 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     workers = workers if workers is not None else default_workers()
     _check_outputs(db, csv_dir)
     payload = plan(game, rules, deck_ids, pilots, matches, seed, workers, data_dir)
-    n_pairings = len(deck_pairings(len(payload["deck_ids"])))
+    n_pairings = len(games.deck_pairings(len(payload["deck_ids"])))
     block = 2 if n_pairings == 1 and len(payload["deck_ids"]) == 1 else 4
     if matches % (block * n_pairings) and not quiet:
         err.print(f"note: {matches} matches per pair do not cover the field's {n_pairings} deck pairing(s) evenly "

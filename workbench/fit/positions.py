@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from workbench.fit.params import Param, with_values
+from workbench.games import compiled_field, deck_pairings
 
 STEP = 0.05  # relative step of the central difference
 EVERY = 3    # a position every 3rd decision: the positions the pilots judge, not only turn starts
@@ -36,7 +37,7 @@ def plan_matches(n_decks: int, matches: int, seed: int) -> list[dict]:
     """Match i: a deck pairing of the field on seed ``match_seed(seed, i // 2)``, from both seats."""
     from workbench.runspec import match_seed
 
-    pairings = [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
+    pairings = deck_pairings(n_decks)
     jobs = []
     for i in range(matches):
         a, b = pairings[(i // 2) % len(pairings)]
@@ -45,16 +46,11 @@ def plan_matches(n_decks: int, matches: int, seed: int) -> list[dict]:
 
 
 def init_worker(payload: dict) -> None:
-    from cardsdb.loader import Ruleset
-    from cardsdb.registry import schema
     from sim.core.weights import engine_with_weights
-    from sim.registry import engine as get_engine
 
     if _CTX.get("key") == payload["key"]:
         return
-    engine = get_engine(payload["game"])
-    pool = engine.compile_pool(Ruleset.from_payload(payload["ruleset"]))
-    deck_model = schema(payload["game"]).Deck
+    engine, pool, decks = compiled_field(payload)
     params = [Param(*p) for p in payload["params"]]
     document = payload["document"]
     probes = []
@@ -66,8 +62,7 @@ def init_worker(payload: dict) -> None:
                        engine_with_weights(engine, with_values(document, params, down)), 2 * h))
     _CTX.update(key=payload["key"], engine=engine, pool=pool, probes=probes,
                 base=engine_with_weights(engine, document),
-                decks=[engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]],
-                jobs=payload["jobs"], chunk_size=payload["chunk_size"], pilot=payload["pilot"])
+                decks=decks, jobs=payload["jobs"], chunk_size=payload["chunk_size"], pilot=payload["pilot"])
 
 
 def decision_positions(engine, pool, decks, job: dict, pilot: str) -> tuple[list, Any]:

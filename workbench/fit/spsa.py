@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from workbench.fit.params import Param, with_values
+from workbench.games import compiled_field, deck_pairings
 
 BAND = math.log(8.0)   # log factor a weight may move from its start, either way
 C0 = 0.2               # perturbation (log factor) at step 0: about +-22%
@@ -37,16 +38,10 @@ class Step(NamedTuple):
 
 
 def init_worker(payload: dict) -> None:
-    from cardsdb.loader import Ruleset
-    from cardsdb.registry import schema
-    from sim.registry import engine as get_engine
 
-    engine = get_engine(payload["game"])
-    pool = engine.compile_pool(Ruleset.from_payload(payload["ruleset"]))
-    deck_model = schema(payload["game"]).Deck
-    _CTX.update(engine=engine, pool=pool, pilot=payload["pilot"], document=payload["document"],
-                params=[Param(*p) for p in payload["params"]],
-                decks=[engine.compile_deck(pool, deck_model.model_validate(d)) for d in payload["decks"]])
+    engine, pool, decks = compiled_field(payload)
+    _CTX.update(engine=engine, pool=pool, decks=decks, pilot=payload["pilot"], document=payload["document"],
+                params=[Param(*p) for p in payload["params"]])
 
 
 def weights_at(theta) -> list[float]:
@@ -79,7 +74,7 @@ def step_jobs(step: int, pairs: int, n_decks: int, seed: int) -> list[dict]:
     sides (up-weights on deck X in seat 0, then on deck Y in seat 1 of the same deal)."""
     from workbench.runspec import match_seed
 
-    pairings = [(i, j) for i in range(n_decks) for j in range(i + 1, n_decks)] or [(0, 0)]
+    pairings = deck_pairings(n_decks)
     jobs = []
     for k in range(pairs):
         index = step * pairs + k
