@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from cardsdb.bounds import max_number, number_problem
 from cardsdb.errors import DataError, DataErrors, from_validation
-from cardsdb.models import RulesFile, ScenarioFile
-from cardsdb.registry import GAMES
+from cardsdb.models import FactionsFile, RulesFile, ScenarioFile
+from cardsdb.registry import DATA_ROOT, GAMES
 from cardsdb.registry import schema as game_schema
 from cardsdb.workspace import data_root, is_shipped
 from cardsdb.yamlfile import read_yaml
@@ -34,6 +34,8 @@ class GameData:
     rules_files: dict[str, Path] = field(default_factory=dict)
     bosses: dict[str, Any] = field(default_factory=dict)         # id -> Boss (a game with bosses)
     boss_files: dict[str, Path] = field(default_factory=dict)
+    factions: dict[str, str] = field(default_factory=dict)       # faction (or clan) id -> display name
+    factions_file: Path | None = None
     errors: list[DataError] = field(default_factory=list)
 
 
@@ -50,12 +52,15 @@ class Ruleset:
     # a game's bosses (AlleyWay's Turf Defense: cardsdb/<game>/bosses/*.yaml), id -> Boss, checked
     # against this version's cards; the hash covers them when there are any
     bosses: dict[str, Any] = field(default_factory=dict)
+    # faction (or clan) id -> display name (factions.yaml); for reading only, so not in the hash:
+    # renaming a faction must not make a version's stored runs look like another version's
+    factions: dict[str, str] = field(default_factory=dict)
 
     def to_payload(self) -> dict:
         """A plain, picklable form (what worker processes receive)."""
         payload = {"game": self.game, "version": self.version, "chain": self.chain, "hash": self.hash,
                    "constants": self.constants.model_dump(),
-                   "cards": [c.model_dump(by_alias=True) for c in self.cards.values()]}
+                   "cards": [c.model_dump(by_alias=True) for c in self.cards.values()], "factions": self.factions}
         if self.bosses:
             payload["bosses"] = [b.model_dump(by_alias=True) for b in self.bosses.values()]
         return payload
@@ -66,7 +71,8 @@ class Ruleset:
         cards = {c["id"]: sch.Card.model_validate(c) for c in payload["cards"]}
         bosses = {b["id"]: sch.Boss.model_validate(b) for b in payload.get("bosses", ())}
         return cls(payload["game"], payload["version"], payload["chain"],
-                   sch.Constants.model_validate(payload["constants"]), cards, payload["hash"], sch, bosses)
+                   sch.Constants.model_validate(payload["constants"]), cards, payload["hash"], sch, bosses,
+                   dict(payload.get("factions") or {}))
 
 
 def game_root(game: str, data_dir: str | Path | None = None) -> Path:
@@ -95,6 +101,7 @@ def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
     if not root.is_dir():
         raise DataError(root, "no such game data folder")
     data = GameData(game, root, game_schema(game))
+    _load_factions(data)
     _load_cards(data)
     _load_decks(data)
     _load_rules(data)
@@ -130,12 +137,49 @@ def _load_cards(data: GameData) -> None:
             except DataError as err:
                 data.errors.append(err)
                 continue
+            unnamed = faction_problem(data, card)
+            if unnamed:
+                data.errors.append(DataError(name, unnamed, card=card.id, field=data.schema.faction_field))
+                continue
             if card.id in data.cards:
                 data.errors.append(DataError(name, f"duplicate card id, first defined in "
                                              f"{_rel(data.card_files[card.id])}", card=card.id, field="id"))
                 continue
             data.cards[card.id] = card
             data.card_files[card.id] = path
+
+
+FACTIONS_FILE = "factions.yaml"
+
+
+def _load_factions(data: GameData) -> None:
+    """``factions.yaml``: the display name of each faction (or clan) id. A workspace made before
+    the file existed reads the shipped one (its ids are the schema's, so the names still fit); a
+    game with neither has no names, and its pages show the ids."""
+    path = data.root / FACTIONS_FILE
+    if not path.exists():
+        path = DATA_ROOT / data.game / FACTIONS_FILE
+    if not path.exists():
+        return
+    name = _rel(path)
+    try:
+        doc = read_yaml(path, name)
+        if not isinstance(doc, dict):
+            raise DataError(name, "a factions file is a YAML mapping: factions: {id: name}")
+        data.factions = dict(FactionsFile.model_validate(doc).factions)
+        data.factions_file = path
+    except DataError as err:
+        data.errors.append(err)
+    except ValidationError as exc:
+        data.errors.extend(from_validation(name, exc))
+
+
+def faction_problem(data: GameData, card) -> str | None:
+    """Why the card's faction (or clan) has no name, or None (also when the game has no table)."""
+    faction = getattr(card, data.schema.faction_field)
+    if data.factions_file is None or faction in data.factions:
+        return None
+    return f"{faction!r} is not in {_rel(data.factions_file)} (add it there with its name)"
 
 
 def check_numbers(schema, model, file, card: str | None = None, prefix: str = "") -> None:
@@ -260,13 +304,17 @@ def resolve(data: GameData, version: str) -> Ruleset:
         except ValidationError as exc:
             raise from_validation(last, exc, card=cid, raw=cards[cid])[0] from None
         check_numbers(data.schema, out[cid], last, card=cid)
+        unnamed = faction_problem(data, out[cid])  # an added or patched card's faction
+        if unnamed:
+            raise DataError(last, unnamed, card=cid, field=data.schema.faction_field)
     try:
         consts = data.schema.Constants.model_validate(constants)
     except ValidationError as exc:
         raise from_validation(last, exc, prefix="constants")[0] from None
     check_numbers(data.schema, consts, last, prefix="constants.")
     bosses = check_bosses(data, out, consts) if data.bosses else {}
-    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out, bosses), data.schema, bosses)
+    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out, bosses), data.schema, bosses,
+                   dict(data.factions))
 
 
 def _chain(data: GameData, version: str) -> list[str]:

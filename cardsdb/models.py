@@ -3,9 +3,9 @@ deck file's common part, the scenario file. Each game's package adds its own car
 effect models (see ``cardsdb/<game>/schema.py``)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 
 class Strict(BaseModel):
@@ -45,6 +45,15 @@ class RulesFile(Strict):
             if not isinstance(card.get("id"), str) or not card["id"]:
                 raise ValueError(f"card {i + 1} of add has no id (each added card needs one, like any card)")
         return cards
+
+
+# a name shown on a page: some text, not blanks (a blank name would read as a missing one)
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+class FactionsFile(Strict):
+    """``factions.yaml``: each faction (or clan) id a card may name -> its display name."""
+    factions: dict[str, DisplayName]
 
 
 class DeckBase(Strict):

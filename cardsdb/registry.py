@@ -4,7 +4,8 @@ What a game's data package provides (``cardsdb/<game>/__init__.py`` exports ``SC
 pydantic models ``Card``, ``Deck`` and ``Constants``; ``check_deck(deck, cards, consts)`` ->
 [(card, field, message)]; ``budget_cost(card, consts)``, ``stat_points(card, consts)`` and
 ``budget_points(card, consts)`` (the stat budget); ``card_summary(card, consts)`` (the shared
-columns of the store's ``cards`` table)."""
+columns of the store's ``cards`` table); ``faction_field`` (the card field naming its faction or
+clan, whose display names ``cardsdb/<game>/factions.yaml`` holds)."""
 from __future__ import annotations
 
 import importlib

@@ -5,8 +5,9 @@ Columns are the card's fields flattened with dots (cost.mana), lists numbered fr
 abilities become ``abilities.1.when``, ``abilities.1.do.1.effect``, ``abilities.1.do.1.amount``
 and so on, one value a cell, so a spreadsheet holds no JSON. Keywords are one cell like
 "ambush; fortify=2; immune=[stun|freeze]" (a keyword's list in brackets, its items split by |).
-Derived columns (budget_cost, stat_points, budget_points) are written for reading and ignored on
-import. A cell of JSON (sheets written before) is still read.
+Derived columns (the faction's or clan's display name, ``faction_name``, beside its id, and
+budget_cost, stat_points, budget_points) are written for reading and ignored on import. A cell of
+JSON (sheets written before) is still read.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 from cardsdb.errors import DataError, from_validation
 from cardsdb.loader import Ruleset, check_numbers
 
-DERIVED = ("budget_cost", "stat_points", "budget_points")
+DERIVED = ("faction_name", "budget_cost", "stat_points", "budget_points")
 
 
 def _keyword_value(value: Any) -> str:
@@ -45,15 +46,17 @@ def flatten(value: Any, prefix: str, row: dict[str, Any]) -> None:
 
 def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
     raw = card.model_dump(by_alias=True, mode="json")
+    sch, consts = ruleset.schema, ruleset.constants
     row: dict[str, Any] = {}
     for key, value in raw.items():
-        if key == "keywords":
+        if key == sch.faction_field:  # its name beside it, for reading
+            row[key], row["faction_name"] = value, ruleset.factions.get(value)
+        elif key == "keywords":
             row[key] = "; ".join(k if v is True else f"{k}={_keyword_value(v)}" for k, v in value.items() if v)
         elif isinstance(value, (list, dict)):
             flatten(value, key, row)
         else:
             row[key] = value
-    sch, consts = ruleset.schema, ruleset.constants
     row["budget_cost"] = sch.budget_cost(card, consts)
     row["stat_points"] = sch.stat_points(card, consts)
     row["budget_points"] = sch.budget_points(card, consts)

@@ -75,6 +75,23 @@ METRICS = {
 
 GROUPS = ("rules_version", "run_id", "deck", "pilot")
 
+
+# A card's faction (or clan) by name, beside its id: the store's cards.faction_name, else the id (a
+# store written before the names has NULL there, or, read before a workbench command migrated it,
+# no such column). faction_name_sql for a query naming its columns, with_faction_name for a frame
+# read with cards.*.
+def faction_name_sql(path: str | Path, alias: str = "c") -> str:
+    """The SQL of the card's faction name in a query over ``cards`` as ``alias``."""
+    if db.has_columns(path, "cards", "faction_name"):
+        return f"coalesce({alias}.faction_name, {alias}.faction)"
+    return f"{alias}.faction"
+
+
+def with_faction_name(frame: pl.DataFrame) -> pl.DataFrame:
+    """A frame of ``cards`` rows with ``faction_name`` filled (the id where the store has none)."""
+    named = pl.coalesce("faction_name", "faction") if "faction_name" in frame.columns else pl.col("faction")
+    return frame.with_columns(named.alias("faction_name"))
+
 # One pass over card_games: the counts per run, card, deck and seat (and pilot when the cards are
 # split by pilot), kept in a temporary table; the per-card table and the opening-hand strata are
 # both sums of it. count_if and min(CASE ...) are DuckDB's cheap forms of the FILTER clauses
@@ -114,7 +131,7 @@ COUNTS = ("games", "games_won", "oh_games", "oh_won", "not_oh_games", "not_oh_wo
 _SQL = """
 SELECT r.game, {group_cols} k.card,
        any_value(c.name) AS name, any_value(c.type) AS type, any_value(c.faction) AS faction,
-       any_value(c.budget_cost) AS cost,
+       any_value({faction_name}) AS faction_name, any_value(c.budget_cost) AS cost,
        {counts},
        sum(k.turns_played) / nullif(sum(k.turns_counted), 0) AS avg_turn_played,
        min(k.example_win_key) AS example_win_key,
@@ -158,9 +175,10 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
     group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'k'}.{g}, " for g in group_by)
     where, params = filters.where("r", "cg")
     counts = _COUNTS_SQL.format(pilot="cg.pilot, " if "pilot" in group_by else "", where=where, key=KEY_SQL)
+    faction_name = faction_name_sql(path)
     with db.connect(path) as con:
         con.execute(counts, params or None)
-        frame = con.sql(_SQL.format(group_cols=group_cols, counts=", ".join(
+        frame = con.sql(_SQL.format(group_cols=group_cols, faction_name=faction_name, counts=", ".join(
             f"sum(k.{c})::BIGINT AS {c}" for c in COUNTS))).pl()
         strata = con.sql(_STRATA_SQL.format(group_cols=group_cols)).pl()
         con.execute("DROP TABLE card_counts")  # a shared reading connection (db.reading) stays clean

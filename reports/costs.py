@@ -52,7 +52,7 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
             line.update(intercept=float(fit.params[0]), slope=float(fit.params[1]), r_squared=float(fit.rsquared))
         lines.append(line)
         surplus = (part["stat_points"] - part["budget_points"]).cast(pl.Float64)
-        parts.append(part.select("game", "rules_version", "card", "name", "type", "faction", "budget_cost",
+        parts.append(part.select("game", "rules_version", "card", "name", "type", "faction", "faction_name", "budget_cost",
                                  "stat_points", "budget_points", "attack", "defense")
                      .with_columns(pl.Series("surplus", surplus),
                                    pl.Series("off_budget", [is_off_budget(v) for v in surplus.to_list()], pl.Boolean),

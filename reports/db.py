@@ -211,6 +211,13 @@ def query(path: str | Path, sql: str, params: list | None = None) -> pl.DataFram
         return con.sql(sql, params=params).pl() if params else con.sql(sql).pl()
 
 
+def has_columns(path: str | Path, table: str, *names: str) -> bool:
+    """The store's ``table`` has every column named (a store written by an older workbench, and
+    not opened for writing since, lacks the columns added after it; the dashboard only reads)."""
+    found = query(path, "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [table])
+    return set(names) <= set(found["column_name"].to_list())
+
+
 def has_tables(path: str | Path, *names: str) -> bool:
     if not Path(path).exists():
         return False

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from reports import db
+from reports.cards import faction_name_sql
 from reports.examples import KEY_SQL, unpack
 from reports.filters import Filters
 from reports.stats import rate, wilson
@@ -18,14 +19,17 @@ SEAT_KEY = KEY_SQL.replace("cg.", "a.")  # the example key of a match_seats row
 
 def deck_list(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
     """Per deck the filters reach: its cards and copies as the newest run that played it holds
-    them (``run_id``, ``rules_version``), with name, type, faction and budget cost, cheapest first."""
+    them (``run_id``, ``rules_version``), with name, type, faction (id and name) and budget cost,
+    cheapest first."""
     filters = filters or Filters()
     where, params = filters.where("r", "a")
+    faction_name = faction_name_sql(path)
     return db.query(path, f"""
         WITH newest AS (SELECT a.deck, max(a.run_id) AS run_id FROM match_seats a
                         JOIN runs r ON r.run_id = a.run_id {where} GROUP BY a.deck)
         SELECT n.deck, n.run_id, r.rules_version, cg.card, any_value(c.name) AS name, any_value(c.type) AS type,
-               any_value(c.faction) AS faction, any_value(c.budget_cost) AS cost, max(cg.copies)::INTEGER AS copies
+               any_value(c.faction) AS faction, any_value({faction_name}) AS faction_name,
+               any_value(c.budget_cost) AS cost, max(cg.copies)::INTEGER AS copies
         FROM newest n JOIN card_games cg ON cg.run_id = n.run_id AND cg.deck = n.deck
         JOIN runs r ON r.run_id = n.run_id
         LEFT JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card

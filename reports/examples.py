@@ -34,6 +34,11 @@ def unpack(column: str) -> pl.Expr:
         + (key % 16).cast(pl.Utf8))
 
 
+def key_text(run_id: int, match_no: int, seat: int) -> str:
+    """One example's key as ``unpack`` writes it: ``r<run>-m<match>-s<seat>``."""
+    return f"r{run_id}-m{match_no}-s{seat}"
+
+
 def by_key(path: str | Path, filters: Filters, kind: str) -> pl.DataFrame:
     """Per row key of ``kind`` (keyword, cost, card_turn, deck): example_win, example_loss."""
     key, join, condition = _KINDS[kind]

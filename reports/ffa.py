@@ -10,7 +10,7 @@ Decks (``ffa_decks``), per deck and pilot over its seats in the chosen runs:
   top2             share placed first or second, 95% Wilson interval; fair: 2/N
   out_by_nobody    seat-games it went out without anyone putting it out (its deck ran out)
 
-Cards (``ffa_cards``), per deck and card, over the seat-games of that deck:
+Cards (``ffa_cards``), per deck and card (its ``name`` beside its id), over the seat-games of that deck:
   played / not_played            seat-games where the card was played at least once / never
   placement_played, placement_not_played  mean placement of each
   placement_gain                 not_played minus played (positive: the card goes with a better
@@ -86,9 +86,11 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     frame = db.query(path, f"""
         WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.placement FROM match_seats s
                        WHERE {where.replace('c.', 's.')}),
-             games AS (SELECT c.deck, c.card, c.played > 0 AS played, s.placement
-                       FROM card_games c JOIN seats s USING (run_id, match_no, seat) WHERE {where})
-        SELECT deck, card,
+             games AS (SELECT c.deck, c.card, k.name, c.played > 0 AS played, s.placement
+                       FROM card_games c JOIN seats s USING (run_id, match_no, seat)
+                       JOIN runs r ON r.run_id = c.run_id
+                       LEFT JOIN cards k ON k.rules_hash = r.rules_hash AND k.card = c.card WHERE {where})
+        SELECT deck, card, any_value(name) AS name,
                count(*) FILTER (WHERE played) AS played, count(*) FILTER (WHERE NOT played) AS not_played,
                avg(placement) FILTER (WHERE played) AS placement_played,
                avg(placement) FILTER (WHERE NOT played) AS placement_not_played,

@@ -118,7 +118,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                  "opening-hand win rate minus its own deck's win rate when the shuffle did not deal it, deck and seat "
                  "held fixed (OH excess, in points), so a strong deck does not lift all its cards. Red: significant "
                  "against its own deck after Benjamini-Hochberg at a 5% false discovery rate.</p>")
-    within = {"name": "card", "faction": "faction", "cost": "cost", "oh_games": "n in opening hand",
+    within = {"name": "card", "faction_name": "faction / clan", "cost": "cost", "oh_games": "n in opening hand",
               "oh_excess": "OH excess", "oh_excess_ci": "95% interval", "oh_excess_q": "q",
               "example_win": "example match"}
     excess = _points_interval(cards.filter(pl.col("oh_excess").is_not_null()), "oh_excess").sort("oh_excess",
@@ -130,7 +130,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     parts.append("<h3>For reference: played win rate pooled over decks</h3><p class='note'>Shrunk toward the mean "
                  "(empirical Bayes). This carries deck strength and favours cards played late in games that lasted; "
                  "red: off the pooled rate after Benjamini-Hochberg. Intervals are 95% Wilson.</p>")
-    cols = {"name": "card", "faction": "faction", "cost": "cost", "played_games": "n played", "played_wr": "Played WR",
+    cols = {"name": "card", "faction_name": "faction / clan", "cost": "cost", "played_games": "n played", "played_wr": "Played WR",
             "played_wr_ci": "95% interval", "played_wr_shrunk": "shrunk", "gih_wr": "GIH WR", "iwd": "IWD",
             "played_wr_q": "q", "example_win": "example match"}
     ranked = _interval(cards, "played_wr").sort("played_wr_shrunk", descending=True)
@@ -264,7 +264,7 @@ def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
     cards = ffa.ffa_cards(path, run_ids).filter(pl.col("placement_gain_lo").is_not_null()).sort(
         "placement_gain", descending=True).with_columns(pl.col("placement_gain", "placement_gain_lo",
                                                                 "placement_gain_hi").round(2))
-    cols = {"deck": "deck", "card": "card", "played": "n played", "not_played": "n not played",
+    cols = {"deck": "deck", "name": "card", "played": "n played", "not_played": "n not played",
             "placement_gain": "placement gain", "placement_gain_lo": "low", "placement_gain_hi": "high"}
     out.append("<h3>Cards that go with a better place when played</h3><p class='note'>Mean place when never played "
                "minus when played (positive: better when played), 95% Welch interval. Observational: a seat that "

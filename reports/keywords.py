@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
+from reports.cards import with_faction_name
 from reports.examples import by_key
 from reports.filters import Filters
 from reports.stats import diff_interval, rate
@@ -186,9 +187,9 @@ def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataF
 
 
 def _cards(path: str | Path, filters: Filters | None) -> pl.DataFrame:
-    """The card definitions of the rules versions the filters reach."""
+    """The card definitions of the rules versions the filters reach (their faction names filled)."""
     filters = filters or Filters()
     where, params = filters.where("r")
-    return db.query(path, f"""
+    return with_faction_name(db.query(path, f"""
         SELECT DISTINCT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash {where}
-        ORDER BY c.game, c.rules_version, c.card""", params or None)
+        ORDER BY c.game, c.rules_version, c.card""", params or None))

@@ -228,7 +228,7 @@ def skill_premium(path: str | Path, base_run: int, strong_run: int, decks: list[
         raise ValueError(f"runs {base_run} and {strong_run} do not play the same matches (game, rules, decks, "
                          f"seeds, seats): a skill premium needs runs that differ only in their pilots")
     filt = dict(decks=list(decks or []))
-    keep = ["card", "name", "type", "faction", "cost", "games", "oh_excess", "oh_excess_lo", "oh_excess_hi",
+    keep = ["card", "name", "type", "faction", "faction_name", "cost", "games", "oh_excess", "oh_excess_lo", "oh_excess_hi",
             "oh_excess_significant"]
     base = card_metrics(path, Filters(runs=[base_run], **filt)).select(keep)
     strong = card_metrics(path, Filters(runs=[strong_run], **filt)).select(keep)
@@ -278,7 +278,7 @@ def skill_premium(path: str | Path, base_run: int, strong_run: int, decks: list[
     label_b, label_s = pilot_label(spec_b) or ",".join(spec_b["pilots"]), pilot_label(spec_s) or ",".join(spec_s["pilots"])
     out = out.with_columns(pl.lit(label_b).alias("base_pilot"), pl.lit(label_s).alias("strong_pilot"),
                            pl.lit(base_run).alias("base_run"), pl.lit(strong_run).alias("strong_run"))
-    return out.select("card", "name", "type", "faction", "cost", "base_pilot", "strong_pilot", "base_run",
+    return out.select("card", "name", "type", "faction", "faction_name", "cost", "base_pilot", "strong_pilot", "base_run",
                       "strong_run", "base_games", "strong_games", "twins", "paired", "base_excess", "base_excess_lo",
                       "base_excess_hi", "base_excess_significant", "strong_excess", "strong_excess_lo",
                       "strong_excess_hi", "strong_excess_significant", *PREMIUM_COLUMNS

@@ -18,6 +18,7 @@ import polars as pl
 
 from reports import db, jobs
 from reports.card_fields import change_text, parse
+from reports.cards import with_faction_name
 
 # how the diff is asked: the smallest change worth finding (points) and the pilots, seed and cap
 # the dashboard uses unless the designer says otherwise
@@ -68,8 +69,8 @@ def pick_run(path: str | Path, run_ids: list[int], version: str | None = None) -
 def card_definition(path: str | Path, run_id: int, card: str) -> dict | None:
     """The card as the run played it: the ``cards`` row of the run's rules version, with
     ``fields`` (the parsed ``extra``)."""
-    rows = db.query(path, """SELECT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
-                             WHERE r.run_id = ? AND c.card = ?""", [run_id, card])
+    rows = with_faction_name(db.query(path, """SELECT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
+                                               WHERE r.run_id = ? AND c.card = ?""", [run_id, card]))
     if rows.is_empty():
         return None
     row = rows.row(0, named=True)
@@ -112,14 +113,19 @@ def diff_command(game: str, base: str, candidate: str, decks: list[str], db_path
 
 
 def start_diff(db_path: str | Path, game: str, base: str, candidate: str, card: str, changes: list[dict],
-               decks: list[str], data_dir: str | Path, **options) -> jobs.Job:
+               decks: list[str], data_dir: str | Path, name: str | None = None, **options) -> jobs.Job:
     """Start the sequential diff of a what-if in the background (raises jobs.JobRefused while
-    another job of this store runs)."""
+    another job of this store runs). ``name``: the card's name, which the pages show."""
     command = diff_command(game, base, candidate, decks, db_path, data_dir, **options)
-    meta = {"kind": "whatif", "title": f"{card} {change_text(changes)}", "game": game, "base": base, "candidate": candidate, "card": card,
-            "change": change_text(changes), "changes": changes, "decks": decks, "data_dir": str(data_dir),
-            "options": options}
+    meta = {"kind": "whatif", "title": f"{name or card} {change_text(changes)}", "game": game, "base": base,
+            "candidate": candidate, "card": card, "name": name, "change": change_text(changes), "changes": changes,
+            "decks": decks, "data_dir": str(data_dir), "options": options}
     return jobs.start(db_path, command, meta=meta)
+
+
+def card_name(job: jobs.Job) -> str | None:
+    """The name of the card a what-if job changes (a job started before names were kept: its id)."""
+    return job.meta.get("name") or job.meta.get("card")
 
 
 def job_for_diff(db_path: str | Path, diff_id: int) -> jobs.Job | None:

@@ -198,3 +198,72 @@ def test_rules_version_patch_and_hash(data):
     assert tough.chain == ["base", "tough"] and tough.hash != base.hash
     _d, again = load_ruleset("frontier", "tough", data)
     assert again.hash == tough.hash
+
+
+# --- faction and clan names (factions.yaml) -------------------------------------------------------
+
+def factions_file(data, game="frontier"):
+    return data / game / "factions.yaml"
+
+
+@pytest.mark.parametrize("game", ["frontier", "alleyway", "allegiance"])
+def test_every_shipped_card_names_a_faction_the_table_names(game):
+    from cardsdb.loader import load_game
+
+    loaded = load_game(game)
+    assert not loaded.errors, [e.line() for e in loaded.errors[:3]]
+    used = {getattr(card, loaded.schema.faction_field) for card in loaded.cards.values()}
+    assert used and used <= set(loaded.factions), used - set(loaded.factions)
+    assert all(name.strip() for name in loaded.factions.values())
+    assert cli_here("cards", "validate", game).returncode == 0
+
+
+def test_a_card_whose_faction_the_table_lacks_names_the_file_card_and_field(data):
+    path = factions_file(data)
+    path.write_text(path.read_text().replace("  humans: Humans\n", ""))
+    one_clean_error(validate(data), "humans.yaml", "card 'tin-star-recruit'", "field 'faction'",
+                    "'humans' is not in", "factions.yaml")
+
+
+def test_a_clan_the_table_lacks_names_the_card_s_own_field(tmp_path):
+    root = tmp_path / "data"
+    shutil.copytree(DATA / "alleyway", root / "alleyway", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    path = factions_file(root, "alleyway")
+    path.write_text(path.read_text().replace("  nebula: Nebula\n", ""))
+    res = cli_here("cards", "validate", "alleyway", "--data-dir", str(root))
+    one_clean_error(res, "nebula.yaml", "card 'archon-of-nebula'", "field 'clan'", "'nebula' is not in")
+
+
+@pytest.mark.parametrize("text,needles", [
+    ("factions:\n  humans: '  '\n", ("field 'factions.humans'", "at least 1 character")),
+    ("factions: [humans]\n", ("field 'factions'", "valid dictionary")),
+    ("- humans\n", ("a factions file is a YAML mapping",)),
+    ("faction:\n  humans: Humans\n", ("field 'faction'", "unknown field")),
+])
+def test_a_bad_factions_file_names_the_file_and_the_field(data, text, needles):
+    factions_file(data).write_text(text)
+    one_clean_error(validate(data), "factions.yaml", *needles)
+
+
+def test_a_workspace_without_the_table_reads_the_shipped_names(data):
+    from cardsdb.loader import load_ruleset
+
+    factions_file(data).unlink()  # a workspace made before the file existed
+    _data, ruleset = load_ruleset("frontier", "base", data)
+    assert ruleset.factions["desert_devils"] == "Desert Devils"
+
+
+def test_a_version_s_cards_are_checked_against_the_table_and_names_stay_out_of_the_hash(data):
+    from cardsdb.errors import DataError
+    from cardsdb.loader import load_game, resolve
+
+    loaded = load_game("frontier", data)
+    base = resolve(loaded, "base")
+    path = factions_file(data)
+    path.write_text(path.read_text().replace("Desert Devils", "Devils of the Dunes"))
+    renamed = resolve(load_game("frontier", data), "base")
+    assert renamed.factions["desert_devils"] == "Devils of the Dunes" and renamed.hash == base.hash
+    del loaded.factions["goblins"]  # as a version adding the table's first goblin would find it
+    with pytest.raises(DataError) as err:
+        resolve(loaded, "base")
+    assert "base.yaml" in err.value.line() and "field 'faction'" in err.value.line() and "'goblins'" in err.value.line()

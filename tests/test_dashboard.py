@@ -244,11 +244,11 @@ def test_cards_follow_the_run_filter_and_faction_filter(small_store, monkeypatch
     [w for w in at.sidebar.multiselect if w.label == "Deck"][0].set_value([]).run()
 
     faction = [w for w in at.sidebar.multiselect if w.label == "Faction / clan"][0]
-    keep = faction.options[0]
+    keep = faction.options[0]  # offered by name (factions.yaml), kept as its id
     faction.set_value([keep]).run()
     assert not at.exception
     table = at.dataframe[0].value
-    assert len(table) > 0 and set(table["faction"]) == {keep}
+    assert len(table) > 0 and set(table["faction_name"]) == {keep} and table["faction"].nunique() == 1
 
 
 def test_campaign_shows_clear_rates_and_reward_lift(campaign_store, monkeypatch, downloads):

@@ -2,18 +2,29 @@
 name in the help and a width that fits its numbers; names before ids; legends off the axis
 titles; the turn chart's sample sizes where the error bars cannot hide them; cost-curve labels on
 off-budget cards only; the campaign's reward lift in points with intervals, ranked by the lower
-bound; the HTML report leading with the version diff, its changes in points."""
+bound; the HTML report leading with the version diff, its changes in points; factions and clans
+by name (factions.yaml) on every page and export, their ids beside them; the Version diff, Match
+replay, Rebalancing, What-if, Free-for-all, Series and Turf Defense pages labelled the same way,
+changes in points written as points."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
+import shutil
 
 import duckdb
 import polars as pl
 import pytest
 
-from reports.pages.columns import fitted_width
-from tests.test_dashboard import page_app, plotly_specs, runs_multiselect, select_row, table_labelled
+from reports.pages.columns import CHAR_PX, _printf, fitted_width
+from tests.conftest import cli_here
+from tests.test_dashboard import page_app, plotly_specs, runs_multiselect, select_row, store_sql, table_labelled
+from tests.test_ffa_reports import ffa_store  # noqa: F401 (module fixtures, for the mode pages)
+from tests.test_series import series_store  # noqa: F401
+from tests.test_turf_reports import turf_store  # noqa: F401
+from tests.test_whatif import change_store  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("fresh_cache")
 
@@ -221,3 +232,234 @@ def test_the_html_report_leads_with_the_version_diff_in_points(diff_store):
     assert all(r[2].endswith("%") for r in rows), "win rates stay percentages; changes are points"
     assert "OH excess" in text and re.search(r"<td[^>]*>[+-]\d+\.\d pts</td>", text[text.index("Most over-performing"):])
     assert "Version diff" not in build(diff_store, [candidate])
+
+
+# --- factions and clans by name ----------------------------------------------------------------------
+
+def frontier_factions() -> dict[str, str]:
+    from cardsdb.loader import load_game
+
+    return load_game("frontier").factions
+
+
+def assert_names_beside_ids(frame, names: dict[str, str]) -> None:
+    """A table's faction column reads as the name, with the id beside it, after it."""
+    shown = frame.value
+    assert len(shown) and (shown["faction_name"] == shown["faction"].map(names)).all(), shown[["faction", "faction_name"]]
+    order = list(frame.proto.column_order) or list(shown.columns)
+    assert order.index("faction_name") < order.index("faction")
+    configs = column_configs(frame)
+    assert (configs["faction_name"]["label"], configs["faction"]["label"]) == ("faction / clan", "faction / clan id")
+
+
+def test_the_store_keeps_each_faction_s_name(small_store):
+    names = frontier_factions()
+    stored = dict(store_sql(small_store, "SELECT DISTINCT faction, faction_name FROM cards"))
+    assert stored == {f: names[f] for f in stored} and stored["desert_devils"] == "Desert Devils"
+
+
+def test_the_cards_and_cost_pages_name_factions_and_filter_by_name(small_store, monkeypatch):
+    names = frontier_factions()
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("cards").run()
+    assert_names_beside_ids(at.dataframe[0], names)
+    [choice] = [w for w in at.sidebar.multiselect if w.label == "Faction / clan"]
+    shown_ids = set(at.dataframe[0].value["faction"])
+    assert list(choice.options) == sorted((names[f] for f in shown_ids), key=str.lower), "offered by name"
+    at = page_app("costs").run()
+    assert_names_beside_ids(next(f for f in at.dataframe if "surplus" in f.value.columns), names)
+
+
+def test_the_deck_card_and_diff_pages_name_factions(small_store, diff_store, monkeypatch):
+    from tests.test_card_deck_pages import card_page, deck_page, most_played_card
+
+    names = frontier_factions()
+    at = deck_page(small_store, monkeypatch, "lawmen-posse")
+    assert_names_beside_ids(next(f for f in at.dataframe if "copies" in f.value.columns), names)
+    card, _name = most_played_card(small_store)
+    [(faction,)] = store_sql(small_store, "SELECT DISTINCT faction FROM cards WHERE card = ?", [card])
+    at = card_page(small_store, monkeypatch, card)
+    assert f"{names[faction]} (`{faction}`)" in " ".join(m.value for m in at.markdown)
+    monkeypatch.setenv("WORKBENCH_DB", str(diff_store))
+    at = page_app("diff").run()
+    assert_names_beside_ids(next(f for f in at.dataframe if "effect_points" in f.value.columns), names)
+
+
+def test_exports_write_the_name_beside_the_id(small_store, tmp_path):
+    names = frontier_factions()
+    out = tmp_path / "cards.csv"
+    assert cli_here("export", "cards", "--run", "1", "--csv", str(out), "--db", str(small_store)).returncode == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert rows and all(r["faction_name"] == names[r["faction"]] for r in rows)
+    sheet = tmp_path / "sheet.csv"
+    assert cli_here("cards", "export", "frontier", "--rules", "base", "--csv", str(sheet)).returncode == 0
+    header = sheet.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[header.index("faction") + 1] == "faction_name", "the name beside the id"
+    assert all(r["faction_name"] == names[r["faction"]] for r in csv.DictReader(sheet.open(encoding="utf-8")))
+
+
+def test_a_store_from_before_the_names_shows_the_ids_and_opens_for_writing(small_store, tmp_path, monkeypatch):
+    from workbench.store import Store
+
+    old = tmp_path / "old.duckdb"
+    shutil.copy(small_store, old)
+    shutil.copytree(f"{small_store}.events", f"{old}.events")
+    with duckdb.connect(str(old)) as con:
+        con.execute("ALTER TABLE cards DROP COLUMN faction_name")
+    monkeypatch.setenv("WORKBENCH_DB", str(old))
+    for migrated in (False, True):
+        if migrated:
+            Store(old).init()  # what any workbench command does to an older store
+            assert store_sql(old, "SELECT count(faction_name), count(*) FROM cards")[0][0] == 0, "NULL: not known"
+        at = page_app("cards").run()
+        assert not at.exception, [e.value for e in at.exception]
+        shown = at.dataframe[0].value
+        assert (shown["faction_name"] == shown["faction"]).all(), "the id where no name is stored"
+
+
+# --- the Version diff, Match replay, Rebalancing, What-if and the mode pages ------------------------
+
+# columns that are changes of a win rate in points: "+2.4 pts" in their cells, under a plain header
+POINT_COLUMNS = {"change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "effect_points", "effect_lo",
+                 "effect_hi", "opening_change", "other_change", "excess_change", "excess_lo", "excess_hi",
+                 "value_points", "value_lo", "value_hi", "lo", "hi"}
+
+
+def assert_points_read_as_points(at) -> None:
+    for frame in at.dataframe:
+        for column, spec in column_configs(frame).items():
+            if spec.get("hidden") or column not in frame.value.columns:
+                continue
+            fmt = (spec.get("type_config") or {}).get("format") or ""
+            assert "pts" not in spec["label"], (column, spec["label"])  # the cells say it, not the header
+            if column in POINT_COLUMNS and frame.value[column].dtype.kind == "f":
+                assert fmt == "%+.1f pts", (column, fmt)
+
+
+def assert_names_first(at) -> None:
+    """Where a table shows a name and its id, the name comes first."""
+    for frame in at.dataframe:
+        order = list(frame.proto.column_order) or list(frame.value.columns)
+        for name, ident in (("name", "card"), ("faction_name", "faction")):
+            if name in order and ident in order:
+                assert order.index(name) < order.index(ident), (name, order)
+
+
+def assert_bounds_beside_values(at) -> None:
+    """An interval's "lo" and "hi" stand right after the value they bound, never columns away."""
+    for frame in at.dataframe:
+        order = list(frame.proto.column_order) or list(frame.value.columns)
+        for i, column in enumerate(order):
+            for end, before in (("_lo", ""), ("_hi", "_lo")):
+                base = column.removesuffix(end)
+                if column.endswith(end) and base in order:
+                    assert i and order[i - 1] == base + before, (column, order)
+
+
+def assert_not_clipped(at) -> None:
+    """Every formatted number fits its column: the widest value as shown, in the table's font."""
+    for frame in at.dataframe:
+        for column, spec in column_configs(frame).items():
+            fmt = (spec.get("type_config") or {}).get("format")
+            if spec.get("hidden") or not fmt or column not in frame.value.columns:
+                continue
+            values = frame.value[column].dropna().tolist()
+            widest = max((len(_printf(fmt, v)) for v in values), default=0)
+            assert spec["width"] >= CHAR_PX * widest, (column, fmt, spec["width"], widest)
+
+
+def whatif_store(small_store, tmp_path, monkeypatch):
+    """A copy of the small store with one decided What-if job on it (its diff faked)."""
+    from reports import jobs, whatif
+    from tests.test_whatif import python, wait_for
+
+    store = tmp_path / "store.duckdb"
+    shutil.copy(small_store, store)
+    status = ("{'state': 'decided', 'matches': 200, 'max_matches': 1000, 'diff_id': 7, 'decks': [{'deck': "
+              "'lawmen-posse', 'seeds': 100, 'change': -3.5, 'lo': -6.0, 'hi': -1.0, 'decision': 'weaker'}], "
+              "'updated_at': '2026-01-01T00:00:00+0000'}")
+    monkeypatch.setattr(whatif, "diff_command", lambda *a, **k: python(f"import json, sys\njson.dump({status}, "
+                                                                        "open(sys.argv[1], 'w'))"))
+    job = whatif.start_diff(store, "frontier", "base", "try-x", "iron-horse-cavalry", [{"field": "atk", "base": 4,
+                            "candidate": 3}], ["lawmen-posse"], tmp_path, name="Iron Horse Cavalry")
+    wait_for(lambda: jobs.job_state(job)["state"] == "decided")
+    return store
+
+
+# (page, store fixture, query parameters)
+REVIEWED = [("diff", "diff_store", {}), ("diff", "change_store", {}), ("replay", "small_store", {"run": "1", "match": "0"}),
+            ("tune", "tune_store", {}), ("whatif", "whatif_job_store", {}), ("ffa", "ffa_store", {}),
+            ("series", "series_store", {}), ("turf", "turf_store", {})]
+
+
+@pytest.fixture
+def tune_store(tmp_path):
+    from tests.test_tune import hand_made_proposals
+
+    return hand_made_proposals(tmp_path / "hand.duckdb")
+
+
+@pytest.fixture
+def whatif_job_store(small_store, tmp_path, monkeypatch):
+    return whatif_store(small_store, tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("page,store,params", REVIEWED, ids=[f"{p}-{s}" for p, s, _ in REVIEWED])
+def test_the_reviewed_pages_label_every_column_and_write_points_as_points(page, store, params, request, monkeypatch):
+    path = request.getfixturevalue(store)
+    monkeypatch.setenv("WORKBENCH_DB", str(path[0] if isinstance(path, tuple) else path))
+    at = page_app(page)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page == "tune":  # the field proposal too: changes, decks and the search's candidates
+        assert assert_readable(at) >= 5
+        at.sidebar.selectbox[0].set_value(1).run()
+    assert at.dataframe and assert_readable(at) >= 5
+    assert_points_read_as_points(at)
+    assert_names_first(at)
+    assert_bounds_beside_values(at)
+    assert_not_clipped(at)
+
+
+def test_the_whatif_verdicts_read_in_points_and_the_jobs_by_card_name(small_store, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(whatif_store(small_store, tmp_path, monkeypatch)))
+    at = page_app("whatif").run()
+    verdicts = next(f for f in at.dataframe if "decision" in f.value.columns)
+    configs = column_configs(verdicts)
+    assert [configs[c]["label"] for c in ("change", "lo", "hi")] == ["change", "95% lo", "95% hi"]
+    assert _printf(configs["change"]["type_config"]["format"], -3.5) == "-3.5 pts"
+    assert any("lawmen-posse weaker (-3.5 pts)" in s.value for s in at.success)
+    listed = next(f for f in at.dataframe if "log" in f.value.columns)
+    assert listed.value["name"].tolist() == ["Iron Horse Cavalry"] and listed.value["card"].tolist() == [
+        "iron-horse-cavalry"]
+    assert column_configs(listed)["name"]["label"] == "card"
+
+
+def test_the_diff_page_leads_its_card_tables_with_names(change_store, monkeypatch):  # noqa: F811
+    store, diff_id = change_store
+    monkeypatch.setenv("WORKBENCH_DB", str(store))
+    at = page_app("diff")
+    at.query_params["diff"] = str(diff_id)
+    at.run()
+    fields = next(f for f in at.dataframe if "field" in f.value.columns)
+    assert list(fields.proto.column_order)[0] == "name" and fields.value["name"].tolist() == ["Iron Horse Cavalry"]
+    cards = next(f for f in at.dataframe if "effect_points" in f.value.columns)
+    order = list(cards.proto.column_order)
+    assert order[0] == "name" and order[-1] == "card"
+    assert column_configs(cards)["effect_points"]["label"] == "effect"
+
+
+def test_the_replay_tables_name_cards_and_show_whole_numbers(small_store, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    at = page_app("replay")
+    at.query_params.update(run="1", match="0")
+    at.run()
+    board = next(f for f in at.dataframe if "lane" in f.value.columns and "turn" in f.value.columns)
+    configs = column_configs(board)
+    assert configs["card"]["label"] == "card", "the board shows a card's name, not its id"
+    gaps = [c for c in ("atk", "def") if c in board.value.columns and board.value[c].isna().any()]
+    assert gaps and all(configs[c]["type_config"]["format"] == "%d" for c in gaps), "1000, not 1000.0"
+    events = next(f for f in at.dataframe if "engine_log" in f.value.columns)
+    assert column_configs(events)["n"]["label"] == "#"

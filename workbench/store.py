@@ -85,6 +85,8 @@ CREATE TABLE IF NOT EXISTS cards (
     keywords VARCHAR[],
     online_legal BOOLEAN,
     extra VARCHAR,                     -- the game's own fields, as JSON
+    faction_name VARCHAR,              -- the faction's (or clan's) display name (factions.yaml); NULL:
+                                       -- stored before the names were (the pages show the id)
     PRIMARY KEY (rules_hash, card)
 );
 CREATE TABLE IF NOT EXISTS matches (
@@ -361,6 +363,7 @@ ALTER TABLE diffs ADD COLUMN IF NOT EXISTS beta DOUBLE;
 ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS in_dealt_hand INTEGER;
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
+ALTER TABLE cards ADD COLUMN IF NOT EXISTS faction_name VARCHAR;
 CREATE TABLE IF NOT EXISTS diff_verdicts (  -- a sequential diff's answer per deck it tested
     diff_id INTEGER NOT NULL,
     deck VARCHAR NOT NULL,
@@ -483,7 +486,8 @@ class Store:
         import pyarrow as pa
         table = pa.Table.from_pylist(rows)
         con.register("new_cards", table)
-        con.execute("""INSERT INTO cards SELECT * FROM new_cards n
+        # by name: a store migrated from before a column has it last, wherever a new store has it
+        con.execute("""INSERT INTO cards BY NAME SELECT * FROM new_cards n
                        WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.rules_hash = n.rules_hash
                                          AND c.card = n.card)""")
         con.unregister("new_cards")

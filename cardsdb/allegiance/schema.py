@@ -505,6 +505,7 @@ from cardsdb.allegiance.budget import best_attack, budget_cost, budget_points, s
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "allegiance"
+    faction_field = "faction"  # the card field naming its faction (factions.yaml names each)
     max_number = 99_999  # HP, damage and AP in ones and tens (cardsdb/bounds.py)
     Card = Card
     Deck = Deck

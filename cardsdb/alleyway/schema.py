@@ -775,6 +775,7 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "alleyway"
+    faction_field = "clan"  # the card field naming its clan (factions.yaml names each)
     max_number = 9_999_999  # Morale 6000, ATK/DEF in thousands (cardsdb/bounds.py)
     Card = Card
     Deck = Deck

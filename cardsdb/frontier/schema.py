@@ -522,6 +522,7 @@ def _check_deputies(deck: Deck, cards: dict[str, Card], consts: Constants) -> li
 class Schema:
     """What the loader, the store and the spreadsheet need to know about this game's data."""
     game = "frontier"
+    faction_field = "faction"  # the card field naming its faction (factions.yaml names each)
     max_number = 99_999  # HP 30, costs and stats in ones and tens (cardsdb/bounds.py)
     Card = Card
     Deck = Deck

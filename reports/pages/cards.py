@@ -17,6 +17,8 @@ import streamlit as st
 from reports.cards import GROUPS, METRICS
 from reports.pages.charts import legend_on_top
 from reports.pages.common import (
+    FACTION_COLUMN,
+    FACTION_ID_COLUMN,
     cached,
     card_filters,
     count,
@@ -98,7 +100,7 @@ def column_config(group_by: list[str]) -> dict:
         "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
         "name": st.column_config.TextColumn("card", help="the card's name", pinned=True),
         "type": st.column_config.TextColumn("type", help="the card's type"),
-        "faction": st.column_config.TextColumn("faction / clan"),
+        "faction_name": FACTION_COLUMN, "faction": FACTION_ID_COLUMN,
         "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses",
                                               format="%g"),
         "oh_excess": pts("OH excess", METRICS["oh_excess"]),
@@ -205,7 +207,7 @@ def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame
 
 def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
     """The table's columns: the card's name first, its id last (names, not ids, are read)."""
-    cols = ["name", "type", "faction", "cost"] + [g for g in group_by] + list(view.columns)
+    cols = ["name", "type", "faction_name", "cost"] + [g for g in group_by] + list(view.columns)
     for label in groups:
         if label in RATE_GROUPS:
             n, rate = RATE_GROUPS[label]
@@ -214,7 +216,7 @@ def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[st
             cols += ["iwd", "iwd_lo", "iwd_hi"]
         elif label == "Avg turn played":
             cols.append("avg_turn_played")
-    return cols + ["example_win", "example_loss", "card"]
+    return cols + ["example_win", "example_loss", "faction", "card"]
 
 
 def group_text(row: dict, group_by: list[str]) -> str:

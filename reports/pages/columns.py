@@ -19,12 +19,13 @@ SAMPLE = 500  # rows read to fit a width
 LABELS = {
     "card": "card id", "run_id": "run", "rules_version": "rules version", "match_no": "match",
     "games": "games", "won": "won", "win_rate": "win rate", "win_rate_lo": "lo", "win_rate_hi": "hi",
-    "deck": "deck", "opponent": "opponent", "pilot": "pilot", "pilots": "pilots", "faction": "faction / clan",
+    "deck": "deck", "opponent": "opponent", "pilot": "pilot", "pilots": "pilots", "faction": "faction / clan id",
+    "faction_name": "faction / clan",
     "type": "type", "cost": "cost", "budget_cost": "cost", "keyword": "keyword id", "example": "example match",
     "example_win": "example win", "example_loss": "example loss", "p_value": "p", "q_value": "q (BH)",
 }
 WORDS = {"wr": "WR", "oh": "OH", "gih": "GIH", "gd": "GD", "gns": "GNS", "gp": "GP", "iwd": "IWD", "n": "n",
-         "pct": "%", "avg": "average", "hp": "HP", "lo": "lo", "hi": "hi"}
+         "pct": "%", "avg": "average", "hp": "HP", "lo": "lo", "hi": "hi", "pos": "position", "no": "number"}
 
 
 def human(column: str) -> str:
@@ -84,6 +85,9 @@ def readable_config(frame: pl.DataFrame, config: dict | None) -> dict:
             continue
         spec = {"label": given} if isinstance(given, str) else {} if given is ... else dict(given)
         spec["label"] = spec.get("label") or human(column)
+        if frame[column].dtype.is_integer() and frame[column].null_count() and not spec.get("type_config"):
+            # pandas holds an integer column with gaps as floats: whole numbers, not 1000.0
+            spec["type_config"] = {"type": "number", "format": "%d"}
         note = f"internal name: `{column}`"
         spec["help"] = f"{spec['help']} ({note})" if spec.get("help") else note
         if spec.get("width") is None:

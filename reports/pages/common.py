@@ -44,7 +44,8 @@ def _diffs(path: str) -> pl.DataFrame:
 
 def _card_names(path: str, run_ids: tuple[int, ...]) -> pl.DataFrame:
     marks = ", ".join("?" for _ in run_ids)
-    return db.query(path, f"""SELECT DISTINCT c.card, c.name, c.type, c.faction, c.budget_cost AS cost
+    return db.query(path, f"""SELECT DISTINCT c.card, c.name, c.type, c.faction,
+                                     {cards.faction_name_sql(path)} AS faction_name, c.budget_cost AS cost
                               FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
                               WHERE r.run_id IN ({marks}) ORDER BY c.card""", list(run_ids))
 
@@ -319,8 +320,10 @@ def card_filters(frame: pl.DataFrame, cost: str = "cost") -> tuple[pl.DataFrame,
         return frame, None
     out, cost_range = frame, None
     for column, label in (("faction", "Faction / clan"), ("type", "Card type")):
-        values = sorted(x for x in frame[column].unique().to_list() if x is not None)
-        chosen = st.sidebar.multiselect(label, values, placeholder="all", help=f"show only cards of these {column} values")
+        shown = shown_values(frame, column)
+        values = sorted((x for x in frame[column].unique().to_list() if x is not None), key=lambda v: shown(v).lower())
+        chosen = st.sidebar.multiselect(label, values, format_func=shown, placeholder="all",
+                                        help=f"show only cards of these {label.lower()} values")
         if chosen:
             out = out.filter(pl.col(column).is_in(chosen))
     known = frame[cost].drop_nulls()
@@ -332,6 +335,14 @@ def card_filters(frame: pl.DataFrame, cost: str = "cost") -> tuple[pl.DataFrame,
             cost_range = tuple(picked)
             out = out.filter(pl.col(cost).is_between(*picked))
     return out, cost_range
+
+
+def shown_values(frame: pl.DataFrame, column: str):
+    """How a filter on ``column`` shows its values: a faction (or clan) id by its name, when the
+    frame carries the names (the filter still keeps ids); anything else as it is."""
+    names = dict(frame.select(column, "faction_name").unique(column).iter_rows()) \
+        if column == "faction" and "faction_name" in frame.columns else {}
+    return lambda value: names.get(value) or str(value)
 
 
 def glossary(items: dict[str, str], title: str = "What the numbers mean") -> None:
@@ -357,6 +368,11 @@ def pts(label: str, help: str) -> st.column_config.NumberColumn:
 
 def count(label: str, help: str) -> st.column_config.NumberColumn:
     return st.column_config.NumberColumn(label, help=help, format="%d")
+
+
+# a card's faction (or clan): its name where a table reads it, its id (the card files') kept beside
+FACTION_COLUMN = st.column_config.TextColumn("faction / clan", help="the card's faction or clan, by name")
+FACTION_ID_COLUMN = st.column_config.TextColumn("faction / clan id", help="the faction's or clan's id in the card files")
 
 
 def win_rate_config(games_help: str, rate_help: str) -> dict:
@@ -397,6 +413,16 @@ def download_name(name: str, filters: dict[str, str]) -> str:
     return "__".join(parts)[:120] + ".csv"  # a long run list is cut: the filters column has it whole
 
 
+def readable_table(frame: pl.DataFrame, column_config: dict | None = None, **kwargs):
+    """A table as the dashboard shows every table: each column a human label, its internal name in
+    the help, a width that fits its values (reports/pages/columns.py). ``table_with_download``
+    adds the CSV; a table without one (a live progress, a turn's board) is drawn with this alone."""
+    from reports.pages.columns import readable_config
+
+    return st.dataframe(frame.to_pandas(), hide_index=True, column_config=readable_config(frame, column_config),
+                        **kwargs)
+
+
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
                         download: pl.DataFrame | None = None, select_key: str | None = None,
                         column_order: list[str] | None = None, scope: dict[str, str] | None = None):
@@ -406,12 +432,8 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     ``scope``: the filters the table counts, by name, when they are not the sidebar's kept
     choice (the Card and Deck pages count every duel run of the game, not the runs kept)."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
-    from reports.pages.columns import readable_config
-
-    # every column a human label, its internal name in the help, a width that fits its values
-    column_config = readable_config(frame, column_config)
-    event = st.dataframe(frame.to_pandas(), width="stretch", hide_index=True, column_config=column_config,
-                         column_order=column_order, height=table_height(frame.height), **kwargs)
+    event = readable_table(frame, column_config, width="stretch", column_order=column_order,
+                           height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame
     flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
     what = chosen_filters() if scope is None else scope

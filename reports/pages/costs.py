@@ -11,6 +11,8 @@ import streamlit as st
 from cardsdb.budget import TOLERANCE
 from reports.costs import OFF_BUDGET
 from reports.pages.common import (
+    FACTION_COLUMN,
+    FACTION_ID_COLUMN,
     cached,
     card_filters,
     count,
@@ -112,7 +114,7 @@ def budget_chart(cards: pl.DataFrame, lines: pl.DataFrame) -> go.Figure:
 BUDGET_CONFIG = {
     "name": st.column_config.TextColumn("card", pinned=True, help="the card's name"),
     "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
-    "type": st.column_config.TextColumn("type"), "faction": st.column_config.TextColumn("faction / clan"),
+    "type": st.column_config.TextColumn("type"), "faction_name": FACTION_COLUMN, "faction": FACTION_ID_COLUMN,
     "budget_cost": st.column_config.NumberColumn("cost", help=HELP["cost"], format="%g"),
     "stat_points": st.column_config.NumberColumn("stat points", help=HELP["stat points"], format="%g"),
     "budget_points": st.column_config.NumberColumn("budget points", help=HELP["budget points"], format="%g"),
@@ -123,8 +125,8 @@ BUDGET_CONFIG = {
     "attack": st.column_config.NumberColumn("attack", format="%g"),
     "defense": st.column_config.NumberColumn("defense", format="%g"),
 }
-BUDGET_ORDER = ["name", "type", "faction", "budget_cost", "stat_points", "budget_points", "surplus", "off_budget",
-                "fitted_stats", "residual_z", "attack", "defense", "card"]
+BUDGET_ORDER = ["name", "type", "faction_name", "budget_cost", "stat_points", "budget_points", "surplus", "off_budget",
+                "fitted_stats", "residual_z", "attack", "defense", "faction", "card"]
 
 
 def budget_section(path, filters) -> tuple[float, float] | None:

@@ -15,6 +15,8 @@ import streamlit as st
 from reports.deck_page import deck_list, ranked_cards, seat_split
 from reports.pages.cards import WITHIN_DECK, column_config, ranking_chart
 from reports.pages.common import (
+    FACTION_COLUMN,
+    FACTION_ID_COLUMN,
     cached,
     count,
     percent,
@@ -57,9 +59,10 @@ def list_section(path: str, filters, deck: str, scope: dict) -> pl.DataFrame:
     st.caption(f"{int(mine['copies'].sum())} cards, {mine.height} different, as run {first['run_id']} "
                f"({first['rules_version']}) played it; cheapest first.")
     config = {"copies": count("copies", "copies of the card in the deck"),
-              "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses")}
-    shown = with_page_links(mine.select("card", "name", "copies", "cost", "type", "faction"), "card", CARD, config,
-                            "card id")
+              "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses"),
+              "faction_name": FACTION_COLUMN, "faction": FACTION_ID_COLUMN}
+    shown = with_page_links(mine.select("name", "copies", "cost", "type", "faction_name", "faction", "card"), "card",
+                            CARD, config, "card id")
     table_with_download(shown, f"deck_list_{deck}", config, download=mine, scope=scope)
     return mine
 

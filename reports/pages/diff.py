@@ -15,7 +15,10 @@ import streamlit as st
 
 from reports import db
 from reports.card_fields import change_text, field_changes, shown
+from reports.examples import key_text
 from reports.pages.common import (
+    FACTION_COLUMN,
+    FACTION_ID_COLUMN,
     cached,
     card_filters,
     count,
@@ -29,7 +32,7 @@ from reports.pages.common import (
     table_with_download,
     with_replay_links,
 )
-from reports.whatif import job_for_diff
+from reports.whatif import card_name, job_for_diff
 
 HELP = {
     "twins": "matches (x seat) played on the same seed, seat and decks under both versions",
@@ -141,8 +144,8 @@ def deck_section(path, d: dict, r: dict) -> None:
             flips.filter(pl.col("deck") == row["deck"])
         up, down = part.filter(pl.col("d") > 0).head(1), part.filter(pl.col("d") < 0).head(1)
         keys.append({"deck": row["deck"],
-                     "example_up": f"{d['candidate_run']}:{up['match_no'][0]}:{up['seat'][0]}" if up.height else None,
-                     "example_down": f"{d['base_run']}:{down['match_no'][0]}:{down['seat'][0]}" if down.height else None})
+                     "example_up": key_text(d["candidate_run"], up["match_no"][0], up["seat"][0]) if up.height else None,
+                     "example_down": key_text(d["base_run"], down["match_no"][0], down["seat"][0]) if down.height else None})
     raw = decks.join(pl.DataFrame(keys), on="deck", how="left")
     rows = raw.to_dicts()
     colors = ["#d62728" if r_["change_lo"] > 0 else "#1f77b4" if r_["change_hi"] < 0 else "#7f7f7f" for r_ in rows]
@@ -189,7 +192,8 @@ def card_section(path, d: dict, r: dict) -> None:
     flagged, sig = r["flagged_cards"], r["significant_cards"]
     if flagged.height:
         st.warning("Other cards whose change differs from their deck's (attribution, Benjamini-Yekutieli at FDR 5%): "
-                   + ", ".join(f"{c['card']} {c['effect_points']:+.1f} pts" for c in flagged.iter_rows(named=True)))
+                   + ", ".join(f"{names_of(path, d).get(c['card']) or c['card']} {c['effect_points']:+.1f} pts"
+                               for c in flagged.iter_rows(named=True)))
     else:
         st.caption("No card the candidate left alone changed differently from its deck (attribution, Benjamini-Yekutieli "
                    "at FDR 5%): "
@@ -212,7 +216,11 @@ def card_section(path, d: dict, r: dict) -> None:
                   for x in rows]
         st.plotly_chart(_card_chart(rows, labels, colors), width="stretch")
     config = deck_config() | {
-        "card": st.column_config.TextColumn("card id", pinned=True), "name": st.column_config.TextColumn("name", pinned=True),
+        "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
+        "name": st.column_config.TextColumn("card", help="the card's name", pinned=True),
+        "faction_name": FACTION_COLUMN, "faction": FACTION_ID_COLUMN,
+        "cost": st.column_config.NumberColumn("cost", help="budget cost: the one number the cost curve uses",
+                                              format="%g"),
         "change": pts("change in hand", "win-rate change over twins where the card was in hand in both runs (paired)"),
         "play_rate_base": pct("play rate base", "share of those twins where it was played, base"),
         "play_rate_candidate": pct("play rate candidate", "share of those twins where it was played, candidate"),
@@ -221,9 +229,8 @@ def card_section(path, d: dict, r: dict) -> None:
         "other_twins": count("other twins", "the deck's twins not dealt the card in the opening hand"),
         "other_change": pts("change others", "the deck's change over those twins"),
         "changed": st.column_config.CheckboxColumn("changed", help="the candidate version defines this card differently"),
-        "effect_points": st.column_config.NumberColumn("effect (pts)", help=HELP["effect"], format="%+.1f"),
-        "effect_lo": st.column_config.NumberColumn("effect lo", help="95% lower bound (Welch)", format="%+.1f"),
-        "effect_hi": st.column_config.NumberColumn("effect hi", help="95% upper bound (Welch)", format="%+.1f"),
+        "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (Welch)"),
+        "effect_hi": pts("effect hi", "95% upper bound (Welch)"),
         "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: Welch's test, or a permutation test (4,000 random "
                                                  "relabellings) when a group has fewer than 30 twins", format="%.3g"),
         "q_value": st.column_config.NumberColumn("q (attribution)", help=HELP["q (attribution)"], format="%.3g"),
@@ -237,12 +244,12 @@ def card_section(path, d: dict, r: dict) -> None:
         "significant": st.column_config.CheckboxColumn("moved in hand", help=HELP["q (BH)"]),
         "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
         "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
-    order = [c for c in ("card", "name", "type", "faction", "cost", "changed", "effect_points", "effect_lo",
+    order = [c for c in ("name", "type", "faction_name", "cost", "changed", "effect_points", "effect_lo",
                          "effect_hi", "p_value", "q_value", "flagged", "top_twins", "deep_twins", "twins", "wr_base",
                          "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p",
                          "moved_q", "significant", "opening_twins", "opening_change", "other_twins", "other_change",
                          "excess_change", "excess_lo", "excess_hi", "excess_p", "excess_q", "excess_significant",
-                         "play_rate_base", "play_rate_candidate", "flip_up", "flip_down")
+                         "play_rate_base", "play_rate_candidate", "flip_up", "flip_down", "faction", "card")
              if c in view.columns]
     shown = with_replay_links(percent(view, RATE_COLS), {"flip_up": "won only under candidate",
                                                          "flip_down": "won only under base"}, config)
@@ -254,9 +261,14 @@ def card_section(path, d: dict, r: dict) -> None:
                     f"{row['name'] or row['card']} in hand in {d['base_version']} → {d['candidate_version']}" if row else "")
 
 
+def names_of(path, d: dict) -> dict[str, str]:
+    """Card id -> name in the diff's rules versions (what its sentences call a card)."""
+    return dict(cached("card_names", str(path), (d["base_run"], d["candidate_run"])).select("card", "name").iter_rows())
+
+
 def changed_fields(path, d: dict, r: dict) -> pl.DataFrame:
     """One row per field the candidate changed, card by card (added and removed cards as one row)."""
-    names = dict(cached("card_names", str(path), (d["base_run"], d["candidate_run"])).select("card", "name").iter_rows())
+    names = names_of(path, d)
     rows = []
     for c in r["changed_cards"].iter_rows(named=True):
         fields = field_changes(c["base"], c["candidate"]) if c["change"] == "changed" else \
@@ -294,9 +306,12 @@ def changed_cards_summary(path, d: dict, r: dict) -> None:
     if len(cards) > SHOWN_CHANGES:
         st.caption(f"... and {len(cards) - SHOWN_CHANGES} more changed cards, in the table below.")
     table_with_download(fields, "diff_changed_fields", {
+        "name": st.column_config.TextColumn("card", help="the card's name"),
+        "change": st.column_config.TextColumn("change", help="changed, added or removed by the candidate"),
         "field": st.column_config.TextColumn("field", help="the card's field (a keyword by its name)"),
         "base": st.column_config.TextColumn("base", help="its value under the base version"),
-        "candidate": st.column_config.TextColumn("candidate", help="its value under the candidate version")})
+        "candidate": st.column_config.TextColumn("candidate", help="its value under the candidate version")},
+        column_order=["name", "change", "field", "base", "candidate", "card"])
 
 
 def _interval(row: dict) -> str:
@@ -329,11 +344,12 @@ def focus(path, d: dict, r: dict) -> None:
     st.markdown(f"- **The first seat**: {_interval(r['first_seat'])}")
     flagged = r["flagged_cards"]
     st.markdown("- **Other cards that moved beyond their deck**: " + (
-        ", ".join(f"{c['card']} {c['effect_points']:+.1f} pts (q {c['q_value']:.3g})" for c in flagged.iter_rows(named=True))
+        ", ".join(f"{names_of(path, d).get(c['card']) or c['card']} {c['effect_points']:+.1f} pts (q {c['q_value']:.3g})"
+                  for c in flagged.iter_rows(named=True))
         if flagged.height else "none (attribution, Benjamini-Yekutieli at FDR 5%)"))
     job = job_for_diff(path, d["diff_id"])
     if job is not None:
-        st.caption(f"Started from the dashboard (What-if job {job.id}): {job.meta.get('card')} {job.meta.get('change')}; "
+        st.caption(f"Started from the dashboard (What-if job {job.id}): {card_name(job)} {job.meta.get('change')}; "
                    f"the version is `{job.meta.get('candidate')}.yaml` in `{job.meta.get('data_dir')}`.")
 
 
@@ -361,7 +377,8 @@ def power_section(r: dict) -> None:
                "with seat swapping. Computed over the decks the change touches (those holding a changed card; every "
                f"deck for a rules change): {', '.join(r['touched_decks'])}.")
     table_with_download(r["power"], "diff_power", {
-        "change_points": st.column_config.NumberColumn("change (pts)", format="%d pts"),
+        "change_points": st.column_config.NumberColumn("change to detect", format="%d pts",
+                                                       help="a change of a deck's win rate of this many points"),
         "paired_matches": count("paired matches", HELP["matches needed"]),
         "paired_seeds": count("paired seeds", "seeds, each played from both seats"),
         "unpaired_matches_per_version": count("unpaired matches / version", HELP["matches needed"]),

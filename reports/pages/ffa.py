@@ -7,7 +7,7 @@ import polars as pl
 import streamlit as st
 
 from reports import ffa as metrics
-from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
+from reports.pages.common import count, mode_page, pct, percent, rate_bars, readable_table, table_with_download
 
 NO_RUNS = ("No free-for-all runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode ffa --seats 4 --matches 200`")
@@ -25,6 +25,10 @@ HELP = {
     "targets": "attacks (by the defender's seat) and choices of \"an opponent\", by where the target sat: next "
                "(plays after the attacker), previous, or across; needs the runs' event logs",
 }
+
+
+# where a target sat, seen from the seat that hit it
+SITS = {"next": "that plays right after it", "previous": "that plays right before it", "across": "across the table"}
 
 
 @st.cache_data(ttl=3, show_spinner=False)
@@ -65,13 +69,20 @@ def decks_section(path: str, run_ids: list[int]) -> None:
     rates = ("win_share", "win_share_lo", "win_share_hi", "top2", "top2_lo", "top2_hi", "fair_win_share")
     number = st.column_config.NumberColumn
     table_with_download(percent(decks, rates), "ffa_decks", {
+        "table_seats": count("seats at the table", "how many seats its tables had"),
         "seats": count("seat-games", "seat-games the deck played"),
+        "firsts": count("first places", "seat-games placed first"),
+        "top2s": count("top-2 places", "seat-games placed first or second"),
+        "out_by_nobody": count("decked out", "seat-games it went out with nobody to name: its deck ran out"),
         "mean_placement": number("mean place", help=HELP["mean placement"], format="%.2f"),
         "mean_placement_lo": number("lo", format="%.2f"), "mean_placement_hi": number("hi", format="%.2f"),
         "win_share": pct("win share", HELP["win share"]), "win_share_lo": pct("lo", "95% Wilson lower bound"),
         "win_share_hi": pct("hi", "95% Wilson upper bound"), "top2": pct("top 2", HELP["top 2"]),
         "top2_lo": pct("lo", "95% Wilson lower bound"), "top2_hi": pct("hi", "95% Wilson upper bound"),
-        "fair_win_share": pct("fair", "1 / seats at the table")}, download=decks)
+        "fair_win_share": pct("fair", "1 / seats at the table")}, download=decks,
+        column_order=["deck", "pilot", "table_seats", "seats", "mean_placement", "mean_placement_lo",
+                      "mean_placement_hi", "win_share", "win_share_lo", "win_share_hi", "fair_win_share", "top2",
+                      "top2_lo", "top2_hi", "firsts", "top2s", "out_by_nobody"])
 
 
 def cards_section(path: str, run_ids: list[int]) -> None:
@@ -83,6 +94,7 @@ def cards_section(path: str, run_ids: list[int]) -> None:
     shown = cards.filter(cards["deck"] == deck).sort("placement_gain", descending=True, nulls_last=True)
     number = st.column_config.NumberColumn
     table_with_download(percent(shown, ("win_share_played", "win_share_not_played")), "ffa_cards", {
+        "name": st.column_config.TextColumn("card", help="the card's name", pinned=True),
         "played": count("played", "seat-games where the card was played at least once"),
         "not_played": count("not played", "seat-games where it never was"),
         "placement_played": number("place, played", format="%.2f"),
@@ -90,8 +102,12 @@ def cards_section(path: str, run_ids: list[int]) -> None:
         "placement_gain": number("placement gain", help=HELP["placement gain"], format="%+.2f"),
         "placement_gain_lo": number("lo", format="%+.2f"), "placement_gain_hi": number("hi", format="%+.2f"),
         "win_share_played": pct("win share, played", "share placed first when played"),
-        "win_share_not_played": pct("win share, not played", "share placed first when not played")},
-        download=cards)
+        "win_share_not_played": pct("win share, not played", "share placed first when not played"),
+        "firsts_played": count("first places, played", "seat-games placed first when the card was played"),
+        "firsts_not_played": count("first places, not played", "seat-games placed first when it was not")},
+        download=cards, column_order=["name", "played", "not_played", "placement_played", "placement_not_played",
+                                      "placement_gain", "placement_gain_lo", "placement_gain_hi", "win_share_played",
+                                      "win_share_not_played", "firsts_played", "firsts_not_played", "deck", "card"])
 
 
 def outs_section(path: str, run_ids: list[int]) -> None:
@@ -108,8 +124,11 @@ def outs_section(path: str, run_ids: list[int]) -> None:
     fig.update_layout(height=max(300, 45 * grid.height))
     st.plotly_chart(fig, width="stretch")
     table_with_download(percent(outs, ("share",)), "ffa_eliminations", {
-        "outs": count("outs", "times the eliminator deck put the out deck out"),
-        "share": pct("share", "of all the out deck's outs")}, download=outs)
+        "out_deck": st.column_config.TextColumn("deck out", help="the deck that went out"),
+        "eliminator_deck": st.column_config.TextColumn("put out by", help=HELP["who put whom out"]),
+        "outs": count("outs", "times that deck put the deck out"),
+        "share": pct("share", "of all the deck's outs")}, download=outs,
+        column_order=["out_deck", "eliminator_deck", "outs", "share"])
 
 
 def targets_section(path: str, run_ids: list[int]) -> None:
@@ -120,9 +139,11 @@ def targets_section(path: str, run_ids: list[int]) -> None:
         return
     by_sits = targets.group_by("deck", "target_sits").agg(pl.col("hits").sum())
     st.caption("Hits by where the target sat, for each deck (next = plays right after the attacker).")
-    st.dataframe(by_sits.pivot(on="target_sits", index="deck", values="hits").fill_null(0).sort("deck").to_pandas(),
-                 hide_index=True, width="stretch")
+    readable_table(by_sits.pivot(on="target_sits", index="deck", values="hits").fill_null(0).sort("deck"), {
+        where: count(where, f"hits on the seat {text}") for where, text in SITS.items()}, width="stretch")
     table_with_download(percent(targets, ("share",)), "ffa_targets", {
+        "target_deck": st.column_config.TextColumn("target deck", help="the deck it hit"),
+        "target_sits": st.column_config.TextColumn("target sat", help="; ".join(f"{k}: {v}" for k, v in SITS.items())),
         "attacks": count("attacks", "attacks on that seat's characters, leader or player"),
         "effect_choices": count("effect choices", "effects on \"an opponent\" aimed at that seat"),
         "hits": count("hits", "attacks plus effect choices"),

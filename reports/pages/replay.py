@@ -17,7 +17,15 @@ import polars as pl
 import streamlit as st
 
 from reports.board import draw, from_plain, pixel_width
-from reports.pages.common import REPLAY_REQUEST, cached, page_header, replay_button, run_label, table_with_download
+from reports.pages.common import (
+    REPLAY_REQUEST,
+    cached,
+    page_header,
+    readable_table,
+    replay_button,
+    run_label,
+    table_with_download,
+)
 
 ReplayFn = Callable[[str, int, int], dict]
 SHOWN = "_replay_shown"  # the (run, match) the page showed last, so a new request can move the widgets
@@ -136,6 +144,25 @@ def board_rows(timeline: list[dict], part: str) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
 
 
+# the match's tables: a board's own numbers (life, resources, a unit's attack...) read by their names
+# in words; the columns every game shares are labelled here
+SEATS_CONFIG = {"seat": st.column_config.TextColumn("seat", help="p0 acts first"),
+                "deck": st.column_config.TextColumn("deck"), "pilot": st.column_config.TextColumn("pilot"),
+                "result": st.column_config.TextColumn("result", help="won, lost or a draw"),
+                "example": st.column_config.TextColumn("example", help="the seat the example was chosen for")}
+EVENT_CONFIG = {
+    "turn": st.column_config.NumberColumn("turn", help="player-turns from the start", format="%d"),
+    "acting_seat": st.column_config.TextColumn("seat", help="the seat whose turn it is"),
+    "n": st.column_config.NumberColumn("#", help="the event's place in its turn", format="%d"),
+    "event": st.column_config.TextColumn("event", help="what happened, in plain words"),
+    "engine_log": st.column_config.TextColumn("engine log", help="the same event as the engine logs it: its kind, "
+                                              "cards, amount and place")}
+BOARD_CONFIG = {"turn": EVENT_CONFIG["turn"], "seat": SEATS_CONFIG["seat"],
+                "card": st.column_config.TextColumn("card", help="the card as the board shows it (its name)"),
+                "hand": st.column_config.NumberColumn("in hand", help="cards in the seat's hand", format="%d"),
+                "deck": st.column_config.NumberColumn("in deck", help="cards left in the seat's deck", format="%d")}
+
+
 def event_rows(timeline: list[dict]) -> pl.DataFrame:
     """Every event: in plain words, and as the engine logs it (kind, cards, amount, place)."""
     rows = [{"turn": e["turn"], "acting_seat": f"p{e['seat']}", "n": i + 1, "event": said, "engine_log": text}
@@ -204,10 +231,10 @@ def turn_tables(entry: dict) -> None:
     with st.expander(f"Board after turn {turn} as tables, and the engine's log"):
         seats = pl.DataFrame(entry["board"].get("seats", []))
         if seats.height:
-            st.dataframe(seats.to_pandas(), hide_index=True, width="stretch")
+            readable_table(seats, BOARD_CONFIG, width="stretch")
         field = pl.DataFrame(entry["board"].get("field", []), infer_schema_length=None)
         if field.height:
-            st.dataframe(field.to_pandas(), hide_index=True, width="stretch")
+            readable_table(field, BOARD_CONFIG, width="stretch")
         else:
             st.caption("No units on the board.")
         st.code("\n".join(entry["events"]) or "(no events)", language=None, wrap_lines=True)
@@ -344,7 +371,7 @@ def render(replay_fn: ReplayFn) -> None:
                     "whole run again, so its decks and HP are the ones the run had reached.")
     st.markdown(f"**{result['game']}**, rules version **{result['rules']}**: p0 acts first; "
                 f"{len(result['timeline'])} turns, ended by **{result['reason']}**.")
-    st.dataframe(seats.to_pandas(), hide_index=True)
+    readable_table(seats, SEATS_CONFIG)
     verdict(result)
     twins = twin_runs(path, run["run_id"])
     twin_buttons(twins, run["run_id"], match_no, target.get("seat") if target else None)
@@ -393,14 +420,14 @@ def render(replay_fn: ReplayFn) -> None:
     st.subheader("The whole match")
     tag = f"replay_run{run['run_id']}_match{match_no}"
     st.markdown("**Every event, turn by turn**")
-    table_with_download(event_rows(result["timeline"]), f"{tag}_events")
+    table_with_download(event_rows(result["timeline"]), f"{tag}_events", EVENT_CONFIG)
     if numbers.height:
         st.markdown("**Each seat after every turn**")
-        table_with_download(numbers, f"{tag}_seats")
+        table_with_download(numbers, f"{tag}_seats", BOARD_CONFIG)
     field = board_rows(result["timeline"], "field")
     if field.height:
         st.markdown("**The board after every turn** (one row per unit)")
-        table_with_download(field, f"{tag}_board")
+        table_with_download(field, f"{tag}_board", BOARD_CONFIG)
 
 
 def pick_twin(twins: list[dict], run_id: int, match_no: int) -> dict | None:

@@ -48,6 +48,8 @@ def render() -> None:
     number = st.column_config.NumberColumn
     config = {"series": count("series", "series played"), "series_won": count("won", "series won"),
               "games": count("games", "games of those series"), "games_won": count("games won", "games won"),
+              "first_games": count("first games", "game 1 of each series"),
+              "first_games_won": count("first games won", "game 1 won"),
               "rank_points": number("Rank Points / series", help=HELP["Rank Points"], format="%+.1f"),
               "rank_points_lo": number("lo", format="%+.1f"), "rank_points_hi": number("hi", format="%+.1f"),
               "games_per_series": number("games / series", format="%.2f"),
@@ -56,9 +58,15 @@ def render() -> None:
               "first_game_win_rate": pct("first-game win rate", HELP["first-game win rate"])}
     config.update({c: pct("lo" if c.endswith("_lo") else "hi", "95% Wilson bound") for c in rates
                    if c.endswith(("_lo", "_hi"))})
-    table_with_download(percent(decks, rates), "series_decks", config, download=decks)
+    table_with_download(percent(decks, rates), "series_decks", config, download=decks, column_order=[
+        "deck", "pilot", "series", "series_won", "series_win_rate", "series_win_rate_lo", "series_win_rate_hi",
+        "games", "games_won", "game_win_rate", "game_win_rate_lo", "game_win_rate_hi", "first_games",
+        "first_games_won", "first_game_win_rate", "first_game_win_rate_lo", "first_game_win_rate_hi", "rank_points",
+        "rank_points_lo", "rank_points_hi", "games_per_series"])
     st.subheader("How each deck's series ended")
     scores = _read("scores", str(path), run_ids)
     table_with_download(percent(scores, ("share",)), "series_scores",
-                        {"series": count("series", "series that ended so"), "share": pct("share", HELP["scores"])},
+                        {"score": st.column_config.TextColumn("score", help=HELP["scores"]),
+                         "series": count("series", "series that ended so"),
+                         "share": pct("share", "of the deck's series")},
                         download=scores)

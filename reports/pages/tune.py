@@ -8,7 +8,7 @@ import polars as pl
 import streamlit as st
 
 from reports import tune as tn
-from reports.pages.common import count, glossary, page_header, pct, percent, pts, table_with_download
+from reports.pages.common import cached, count, glossary, page_header, pct, percent, pts, table_with_download
 
 NO_PROPOSAL = ("No rebalancing proposal in this store yet. `workbench tune` searches for the fewest card-number "
                "changes that bring every deck's field win rate into a band, verifies them on fresh seeds and writes "
@@ -21,7 +21,8 @@ HELP = {
                      "interval: the luck both versions share cancels",
     "search estimate": "the deck's field win rate on the search's own seeds, at its start and with the proposal: "
                        "what the search steered by (the verification is the figure to trust)",
-    "budget": "the card's stat points minus its budget points under the game's stat budget (0: on the line)",
+    "surplus": "the card's stat points minus its budget points under the game's stat budget, in stat points "
+               "(0: on the line)",
     "objective": "the search's score of a candidate: squared points outside the target band, summed over decks "
                  "(0: every deck inside)",
     "value": "the deck with the card minus the same deck with its copies replaced by a vanilla reference card of its "
@@ -83,12 +84,8 @@ def render() -> None:
     changes = _rows(str(path), "tune_changes", chosen)
     if changes.height:
         st.markdown("#### Changes")
-        table_with_download(changes.select("card", "name", "field", "before", "after", "surplus_before",
-                                           "surplus_after", "decks"), f"tune_{chosen}_changes",
-                            {"surplus_before": st.column_config.NumberColumn("budget before", help=HELP["budget"],
-                                                                             format="%+.1f"),
-                             "surplus_after": st.column_config.NumberColumn("budget after", help=HELP["budget"],
-                                                                            format="%+.1f")})
+        table_with_download(changes.select("name", "field", "before", "after", "surplus_before", "surplus_after",
+                                           "decks", "card"), f"tune_{chosen}_changes", CHANGES_CONFIG)
     if p["kind"] == "card":
         _card(path, p, chosen)
         return
@@ -114,10 +111,37 @@ def render() -> None:
     steps = _rows(str(path), "tune_steps", chosen)
     if steps.height:
         with st.expander(f"The search: {steps.height} candidates tried, {int(steps['accepted'].sum())} taken"):
-            table_with_download(percent(steps, ["deck_wr"]), f"tune_{chosen}_steps", {
+            table_with_download(percent(named_steps(path, steps), ["deck_wr"]), f"tune_{chosen}_steps", {
+                "round": count("round", "the search's round"), "step": count("step", "the step within its round"),
+                "candidate_no": count("candidate", "the candidate's number within its step"),
+                "direction": st.column_config.TextColumn("direction", help="nerf or buff: the way the deck was off"),
+                "name": st.column_config.TextColumn("card", help="the card the candidate changes"),
+                "before": CHANGES_CONFIG["before"], "after": CHANGES_CONFIG["after"],
                 "objective": st.column_config.NumberColumn("objective", help=HELP["objective"], format="%.1f"),
                 "deck_wr": pct("deck with it", "the deck's estimate with the candidate, search seeds"),
-                "accepted": st.column_config.CheckboxColumn("taken")}, download=steps)
+                "matches": count("matches", "matches the candidate was measured on"),
+                "run_id": st.column_config.NumberColumn("run", help="the run that played the candidate", format="%d"),
+                "accepted": st.column_config.CheckboxColumn("taken")}, download=steps, column_order=STEPS_ORDER)
+
+
+CHANGES_CONFIG = {
+    "name": st.column_config.TextColumn("card", help="the card changed"),
+    "field": st.column_config.TextColumn("field", help="the card's number that changes"),
+    "before": st.column_config.NumberColumn("before", help="the number before the change", format="%g"),
+    "after": st.column_config.NumberColumn("after", help="the number after it", format="%g"),
+    "surplus_before": st.column_config.NumberColumn("surplus before", help=HELP["surplus"], format="%+.1f"),
+    "surplus_after": st.column_config.NumberColumn("surplus after", help=HELP["surplus"], format="%+.1f"),
+    "decks": st.column_config.TextColumn("decks", help="the decks of the field that hold the card")}
+STEPS_ORDER = ["round", "step", "candidate_no", "deck", "direction", "name", "field", "before", "after", "objective",
+               "accepted", "deck_wr", "matches", "run_id", "card"]
+
+
+def named_steps(path, steps: pl.DataFrame) -> pl.DataFrame:
+    """The search's candidates with their card's name beside its id (from the runs that played them)."""
+    runs = tuple(sorted(steps["run_id"].drop_nulls().unique().to_list()))
+    names = cached("card_names", str(path), runs).select("card", "name").unique("card") if runs else \
+        pl.DataFrame(schema={"card": pl.Utf8, "name": pl.Utf8})
+    return steps.join(names, on="card", how="left")
 
 
 def _card(path, p: dict, chosen: int) -> None:
@@ -136,7 +160,10 @@ def _card(path, p: dict, chosen: int) -> None:
     st.plotly_chart(fig, width="stretch")
     table_with_download(values.select("number", "value_points", "value_lo", "value_hi", "twins", "surplus",
                                       "reference", "chosen"), f"tune_{chosen}_values", {
+        "number": st.column_config.NumberColumn(p["field"], help=f"the card's {p['field']} measured", format="%g"),
+        "reference": st.column_config.TextColumn("reference card id", help="the vanilla card of its cost that "
+                                                 "replaced its copies"),
         "value_points": pts("value", HELP["value"]), "value_lo": pts("lo", "paired 95%"),
         "value_hi": pts("hi", "paired 95%"), "twins": count("twins", "paired match x seat rows of the deck"),
-        "surplus": st.column_config.NumberColumn("budget", help=HELP["budget"], format="%+.1f"),
+        "surplus": st.column_config.NumberColumn("surplus", help=HELP["surplus"], format="%+.1f"),
         "chosen": st.column_config.CheckboxColumn("proposed")})

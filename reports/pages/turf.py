@@ -60,11 +60,17 @@ def render() -> None:
         "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
         "mean_phase": number("mean phase", help=HELP["phase"], format="%.2f"),
         "max_phase": count("max phase", HELP["phase"]), "morale_left": pct("Morale left", HELP["Morale left"]),
-        "turns": number("turns", format="%.1f")}, download=bosses)
+        "turns": number("turns", help="mean player-turns per match", format="%.1f"),
+        "prizes": st.column_config.TextColumn("prizes", help="the prize cards (ids) its clears paid")},
+        download=bosses, column_order=[
+            "boss", "partner_pilots", "boss_pilot", "matches", "clears", "clear_rate", "clear_rate_lo", "clear_rate_hi",
+            "mean_phase", "max_phase", "morale_left", "turns", "prizes"])
     st.subheader("Clear rate by partner pair")
     pairs = _read("pairs", str(path), run_ids)
     table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {
-        "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
+        "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
+        "matches": count("matches", "matches of the pair against the boss"),
+        "clears": count("clears", "matches the partners won"), "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
         "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs)
     st.subheader("Which partner falls first")
     falls = _read("falls", str(path), run_ids)

@@ -22,7 +22,16 @@ from cardsdb.whatif import SHIPPED, problem_line, write_trial
 from cardsdb.workspace import data_root, is_shipped
 from reports import jobs, whatif
 from reports.card_fields import change_text, editable, edits_of, shown
-from reports.pages.common import PAGES_KEY, page_header, store_state, table_with_download
+from reports.pages.common import (
+    PAGES_KEY,
+    POINTS,
+    count,
+    page_header,
+    pts,
+    readable_table,
+    store_state,
+    table_with_download,
+)
 
 POLL_SECONDS = 2.0
 STARTED = "whatif_started"   # session key: the job this session started
@@ -58,7 +67,7 @@ def card_facts(definition: dict, decks: pl.DataFrame) -> None:
     keywords = {k: v for k, v in (fields.get("keywords") or {}).items() if v not in (False, None, 0, [], {})}
     budget = definition.get("budget_cost")
     lines = [" · ".join(str(x) for x in (f"**{definition['name']}** (`{definition['card']}`)", definition.get("type"),
-                                          definition.get("faction"), f"rules version {definition['rules_version']}")
+                                          faction_text(definition), f"rules version {definition['rules_version']}")
                         if x),
              "Cost: " + (", ".join(f"{e.label} {shown(e.value)}" for e in cost) or "none")
              + (f" ({definition.get('cost_text')}; budget cost {budget:g})" if budget is not None else ""),
@@ -71,6 +80,12 @@ def card_facts(definition: dict, decks: pl.DataFrame) -> None:
         st.caption("No deck of this run holds it.")
     else:
         st.caption("In decks: " + ", ".join(f"{d['deck']} ({d['copies']}×)" for d in decks.iter_rows(named=True)))
+
+
+def faction_text(definition: dict) -> str | None:
+    """The card's faction (or clan) by name, its id beside it as the card's is."""
+    faction, name = definition.get("faction"), definition.get("faction_name")
+    return f"{name} (`{faction}`)" if name and name != faction else faction
 
 
 @dataclass(frozen=True)
@@ -176,7 +191,7 @@ def submit(path, run: whatif.RunInfo, definition: dict, edits: dict, decks: list
         return
     try:
         job = whatif.start_diff(path, run.game, run.rules_version, trial.version, trial.card, trial.changes, decks,
-                                root, **options)
+                                root, name=definition["name"], **options)
     except jobs.JobRefused as exc:
         st.warning(str(exc))
         return
@@ -229,7 +244,7 @@ def _panel(path, job_id: int, polling: bool) -> None:
         st.rerun()  # the whole page, once: the answer replaces the progress and the timer stops
     meta = job.meta
     with st.container(border=True):
-        st.markdown(f"**What-if job {job.id}**: {meta.get('card')} {meta.get('change')} "
+        st.markdown(f"**What-if job {job.id}**: {whatif.card_name(job)} {meta.get('change')} "
                     f"(`{meta.get('candidate')}` against `{meta.get('base')}`, {', '.join(meta.get('decks', []))}) · "
                     f"{STATE_LINES.get(state, state)} · {elapsed(job, status):.0f} s")
         played, cap = status.get("matches") or 0, status.get("max_matches") or 0
@@ -242,10 +257,9 @@ def _panel(path, job_id: int, polling: bool) -> None:
                 st.rerun()
         decks = status.get("decks") or []
         if decks:
-            st.dataframe(pl.DataFrame(decks).select("deck", "seeds", "change", "lo", "hi", "decision").to_pandas(),
-                         hide_index=True, column_config=VERDICT_CONFIG)
+            readable_table(pl.DataFrame(decks).select("deck", "seeds", "change", "lo", "hi", "decision"), VERDICT_CONFIG)
         if state in ("decided", "undecided"):
-            answer = "; ".join(f"{d['deck']} {d['decision']} ({_pts(d['change'])} pts)" for d in decks)
+            answer = "; ".join(f"{d['deck']} {d['decision']} ({_pts(d['change'])})" for d in decks)
             (st.success if state == "decided" else st.warning)(
                 f"{'Decided' if state == 'decided' else 'Undecided at the cap'} after {played:,} matches per version: "
                 f"{answer or status.get('message', '')}.")
@@ -259,18 +273,30 @@ def _panel(path, job_id: int, polling: bool) -> None:
 
 
 def _pts(x) -> str:
-    return "-" if x is None else f"{x:+.1f}"
+    """A change in points as the tables write it (POINTS): "+2.4 pts"."""
+    return "no estimate yet" if x is None else POINTS % x
 
 
 VERDICT_CONFIG = {
-    "seeds": st.column_config.NumberColumn("seeds", help="seeds played (each from both seats)", format="%d"),
-    "change": st.column_config.NumberColumn("change (pts)", help="the deck's running paired win-rate change",
-                                            format="%+.1f"),
-    "lo": st.column_config.NumberColumn("95% lo", format="%+.1f",
-                                        help="plain paired interval, for orientation: the verdict is the test's"),
-    "hi": st.column_config.NumberColumn("95% hi", format="%+.1f"),
+    "seeds": count("seeds", "seeds played (each from both seats)"),
+    "change": pts("change", "the deck's running paired win-rate change, in points"),
+    "lo": pts("95% lo", "plain paired interval, for orientation: the verdict is the test's"),
+    "hi": pts("95% hi", "plain paired interval, for orientation: the verdict is the test's"),
     "decision": st.column_config.TextColumn("decision", help="stronger / weaker: a change of at least the delta; "
                                             "no change: none that large; undecided: not yet told apart")}
+
+
+JOBS_CONFIG = {
+    "job": st.column_config.NumberColumn("job", help="the what-if's number in this store", format="%d"),
+    "name": st.column_config.TextColumn("card", help="the card changed"),
+    "change": st.column_config.TextColumn("change", help="what was changed, field by field"),
+    "state": st.column_config.TextColumn("state", help="running, decided, undecided at its cap, failed or stopped"),
+    "matches": count("matches / version", "matches played per rules version so far"),
+    "seconds": count("seconds", "from its start to its last word (to now, while it runs)"),
+    "diff": st.column_config.NumberColumn("diff", help="the Version diff it stored (open it on that page)",
+                                          format="%d"),
+    "version": st.column_config.TextColumn("rules version tried", help="the version written into the workspace"),
+    "log": st.column_config.TextColumn("log file", help="the diff's output, for a failure")}
 
 
 def open_diff(diff_id: int, job_id: int) -> None:
@@ -308,9 +334,9 @@ def render() -> None:
     rows = []
     for job in found:
         status = jobs.job_state(job)
-        rows.append({"job": job.id, "card": job.meta.get("card"), "change": job.meta.get("change"),
-                     "version": job.meta.get("candidate"), "state": status.get("state"),
-                     "matches": status.get("matches"), "diff": status.get("diff_id"),
-                     "seconds": round(elapsed(job, status)), "log": job.log_path})
+        rows.append({"job": job.id, "name": whatif.card_name(job), "change": job.meta.get("change"),
+                     "state": status.get("state"), "matches": status.get("matches"),
+                     "seconds": round(elapsed(job, status)), "diff": status.get("diff_id"),
+                     "version": job.meta.get("candidate"), "card": job.meta.get("card"), "log": job.log_path})
     st.subheader("Every what-if of this store")
-    table_with_download(pl.DataFrame(rows), "whatif_jobs")
+    table_with_download(pl.DataFrame(rows), "whatif_jobs", JOBS_CONFIG)

@@ -23,14 +23,16 @@ from workbench.version import code_version
 
 
 def card_rows(ruleset) -> list[dict]:
-    """The store's ``cards`` rows of a rules version: shared columns plus the game's own as JSON."""
+    """The store's ``cards`` rows of a rules version: shared columns plus the game's own as JSON,
+    and the faction's (or clan's) display name."""
     sch = ruleset.schema
     rows = []
     for card in ruleset.cards.values():
         summary = sch.card_summary(card, ruleset.constants)
         extra = card.model_dump(by_alias=True, mode="json", exclude={"id", "name", "type"})
         rows.append({"game": ruleset.game, "rules_version": ruleset.version, "rules_hash": ruleset.hash,
-                     "card": card.id, **summary, "extra": json.dumps(extra, sort_keys=True)})
+                     "card": card.id, **summary, "extra": json.dumps(extra, sort_keys=True),
+                     "faction_name": ruleset.factions.get(summary["faction"])})
     return rows
 
 
