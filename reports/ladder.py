@@ -265,6 +265,7 @@ def rating_chart(ladder: pl.DataFrame, title: str | None = None):
                              frame["matches"].to_numpy()], axis=-1),
         hovertemplate="%{y}: %{x:.0f} [%{customdata[0]:.0f}, %{customdata[1]:.0f}], %{customdata[2]} matches"
                       "<extra></extra>"))
+    # plotly's margins take 180 px (the title's above, the axis title's below): 40 px a pilot on top
     fig.update_layout(title=title, xaxis_title="rating (Elo scale; anchor = 1500), 95% interval", yaxis_title="",
-                      height=120 + 40 * frame.height, margin={"l": 10})
+                      height=180 + 40 * frame.height, margin={"l": 10})
     return fig

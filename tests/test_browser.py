@@ -32,6 +32,7 @@ WIDTH = 1400
 # how long a page may take to show what is checked: this test checks what renders, not how fast
 # (a loaded two-core CI machine running the other tests beside it took over 15 s for one page)
 WAIT_MS = 60_000
+MIN_PLOT_HEIGHT = 40  # px of a chart's plotting area, inside its margins: room for one row of bars
 
 # (screenshot name, URL path, page title, a text the page must show once its data is in, its charts)
 PAGES = (
@@ -172,18 +173,32 @@ def test_pages_render_in_chromium(mixed_store):
     with dashboard_in_chromium({**os.environ, "WORKBENCH_DB": str(mixed_store)}) as (base, page):
         for name, path, title, text, charts in PAGES:
             page.goto(base + path, wait_until="domcontentloaded", timeout=WAIT_MS)
-            expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=WAIT_MS)
-            expect(page.get_by_text(text).first).to_be_visible(timeout=WAIT_MS)
-            expect(page.locator(CHART).first).to_be_visible(timeout=WAIT_MS)
-            expect(page.locator(CHART)).to_have_count(charts, timeout=WAIT_MS)
-            expect(page.locator(TABLE).first).to_be_visible(timeout=WAIT_MS)
-            # plotly drew a titled axis and some data, not an empty frame
-            expect(page.locator(".js-plotly-plot .xtitle").first).to_be_visible(timeout=WAIT_MS)
-            assert page.locator(".js-plotly-plot g.trace, .js-plotly-plot g.hm").count() > 0, name
-            no_exception(page, name)
-            screenshot(page, name)
+            seen_as_drawn(page, expect, name, title, text, charts)
         filters_follow(page, base, expect)
         three_clicks(page, base, mixed_store, expect)
+
+
+def seen_as_drawn(page, expect, name: str, title: str, text: str, charts: int, tables: int | None = None) -> None:
+    """The open page as a person sees it: its title, ``text`` (shown once its data is in), exactly
+    ``charts`` charts, each with a titled axis, some data (not an empty frame) and room for it, a
+    table (with ``tables``: exactly so many in sight), no exception box; then its screenshot,
+    ``name``.png."""
+    expect(page.get_by_role("heading", name=title, exact=True).first).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_text(text).first).to_be_visible(timeout=WAIT_MS)
+    if charts:
+        expect(page.locator(CHART).first).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator(CHART)).to_have_count(charts, timeout=WAIT_MS)
+    expect(page.locator(TABLE).first).to_be_visible(timeout=WAIT_MS)
+    if tables is not None:
+        expect(page.locator(TABLE)).to_have_count(tables, timeout=WAIT_MS)
+    for plot in page.locator(CHART).all():
+        expect(plot.locator(".xtitle").first).to_be_visible(timeout=WAIT_MS)
+        assert plot.locator("g.trace, g.hm").count() > 0, f"{name}: a chart without data"
+        # room to read it: a chart too short for its margins squeezes its rows into a sliver
+        area = plot.locator(".nsewdrag").first.bounding_box()
+        assert area["height"] >= MIN_PLOT_HEIGHT, f"{name}: a plot area {area['height']:.0f} px tall"
+    no_exception(page, name)
+    screenshot(page, name)
 
 
 def filters_follow(page, base: str, expect) -> None:

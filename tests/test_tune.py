@@ -17,6 +17,7 @@ from tests.conftest import cli_here, run_cli
 
 FIELD = "deeproot-hollow,goblin-gold-gang,lawmen-posse"
 PLANTED = "stonebeard-miner"  # a 3-of in deeproot-hollow, planted as a 12/12 for 1 Mana (base: 1/1)
+CARD_KEPT = "ash-wraith"  # the hand-made one-card proposal's card: a 3/2 for 3 Mana in goblin-gold-gang
 
 
 def workspace(tmp_path, name="ws"):
@@ -152,29 +153,34 @@ def test_one_cards_fair_number_names_why(tmp_path):
 
 # --- the page and the report, on a hand-made store ------------------------------------------------
 
-def _stored(tmp_path):
+def hand_made_proposals(path):
+    """Two proposals recorded by hand into the store at ``path`` (a tune costs tens of seconds):
+    a field proposal (tune 1: one change, both decks into the band) and, newest, one card's number
+    (tune 2); the Rebalancing page's browser test reads them too."""
     from workbench.store import Store
     from workbench.tune.record import record
 
-    store = Store(tmp_path / "hand.duckdb")
+    store = Store(path)
     base = {"game": "frontier", "base_version": "base", "pilots": "greedy", "seed": 1, "search_matches": 100,
             "matches_search": 5000, "matches_verify": 6000}
     record(store, {**base, "kind": "field", "version": "base-tuned", "rules_hash": "abc", "file": "ws/base-tuned.yaml",
-                   "decks": "a,b", "band_lo": 0.45, "band_hi": 0.55, "changes": 1, "in_band": True,
-                   "verdict": "every deck inside 45%-55% on fresh seeds with 1 change", "why": "done"},
+                   "decks": "goblin-gold-gang,lawmen-posse", "band_lo": 0.45, "band_hi": 0.55, "changes": 1,
+                   "in_band": True, "verdict": "every deck inside 45%-55% on fresh seeds with 1 change", "why": "done"},
            {"tune_changes": [{"change_no": 1, "card": "bison-bull", "name": "Bison Bull", "field": "cost", "before": 4,
-                              "after": 5, "surplus_before": 0.0, "surplus_after": -2.0, "decks": "a"}],
+                              "after": 3, "surplus_before": 0.0, "surplus_after": 2.0, "decks": "lawmen-posse"}],
             "tune_decks": [{"deck": d, "search_before": w0, "search_after": w1, "games_before": 400, "wr_before": w0,
                             "wr_before_lo": w0 - 0.05, "wr_before_hi": w0 + 0.05, "games_after": 400, "wr_after": w1,
                             "wr_after_lo": w1 - 0.05, "wr_after_hi": w1 + 0.05, "twins": 400, "change": w1 - w0,
                             "change_lo": w1 - w0 - 0.03, "change_hi": w1 - w0 + 0.03, "in_band": True}
-                           for d, w0, w1 in (("a", 0.62, 0.53), ("b", 0.38, 0.47))],
-            "tune_steps": [{"round": 1, "step": 1, "candidate_no": 1, "deck": "a", "direction": "nerf",
-                            "card": "bison-bull", "field": "cost", "before": 4, "after": 5, "objective": 4.0,
-                            "accepted": True, "run_id": 3, "matches": 500, "deck_wr": 0.53}]})
-    record(store, {**base, "kind": "card", "version": None, "decks": "a,b", "changes": 0, "verdict": "x atk: keep 3",
-                   "why": "keep 3: its value's 95% interval holds 0", "card": "x", "field": "atk"},
-           {"tune_values": [{"card": "x", "field": "atk", "number": 3, "deck": "a", "reference": "r", "twins": 200,
+                           for d, w0, w1 in (("goblin-gold-gang", 0.62, 0.53), ("lawmen-posse", 0.38, 0.47))],
+            "tune_steps": [{"round": 1, "step": 1, "candidate_no": 1, "deck": "lawmen-posse", "direction": "buff",
+                            "card": "bison-bull", "field": "cost", "before": 4, "after": 3, "objective": 4.0,
+                            "accepted": True, "run_id": 3, "matches": 500, "deck_wr": 0.47}]})
+    record(store, {**base, "kind": "card", "version": None, "decks": "goblin-gold-gang,lawmen-posse", "changes": 0,
+                   "verdict": f"{CARD_KEPT} atk: keep 3", "why": "keep 3: its value's 95% interval holds 0",
+                   "card": CARD_KEPT, "field": "atk"},
+           {"tune_values": [{"card": CARD_KEPT, "field": "atk", "number": 3, "deck": "goblin-gold-gang",
+                             "reference": "reference-creature-3", "twins": 200,
                              "value_points": 0.5, "value_lo": -1.0, "value_hi": 2.0, "p_value": 0.5, "surplus": 0.0,
                              "chosen": True, "run_id": 1, "reference_run": 2}]})
     return store.path
@@ -185,7 +191,7 @@ def test_the_rebalancing_page_and_report_show_a_proposal(tmp_path, monkeypatch, 
 
     from reports.html import _tune_section
 
-    path = _stored(tmp_path)
+    path = hand_made_proposals(tmp_path / "hand.duckdb")
     monkeypatch.setenv("WORKBENCH_DB", str(path))
     at = AppTest.from_string("from reports.pages.tune import render\nrender()", default_timeout=60).run()
     assert not at.exception, at.exception

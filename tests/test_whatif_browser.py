@@ -1,17 +1,19 @@
 """The what-if loop in headless Chromium, end to end: the dashboard started on a workspace, a card
 opened, one number changed, the diff started from the form and followed until it is decided, and
 the Version diff it opens naming the change field by field. Random pilots and a small cap keep it
-bounded; the screenshot goes to artifacts/screenshots/whatif.png."""
+bounded; the screenshots go to artifacts/screenshots/whatif.png and, of the What-if page's job list
+after it, whatif-jobs.png."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_browser import WAIT_MS, dashboard_in_chromium, no_exception, screenshot
+from tests.test_browser import WAIT_MS, dashboard_in_chromium, no_exception, screenshot, seen_as_drawn
 
 CARD, DECKS = "iron-horse-cavalry", "goblin-gold-gang,lawmen-posse"
 ANSWER_MS = 240_000  # the diff's rounds, on a loaded two-core machine
@@ -57,5 +59,11 @@ def test_whatif_loop_in_chromium(tmp_path):
         no_exception(page, "what-if")
         screenshot(page, "whatif")
         print(f"what-if loop (random pilots, cap 300, delta 10): {seconds:.0f} s, load {os.getloadavg()}")
+        # the What-if page, opened afresh: the job's answer and the list of the store's what-ifs
+        page.goto(f"{base}/whatif", wait_until="domcontentloaded", timeout=WAIT_MS)
+        seen_as_drawn(page, expect, "whatif-jobs", "What-if", "Every what-if of this store", 0, 2)  # verdict, jobs
+        job = re.compile(r"What-if job 1: .*atk 4 (->|→) 3 .*· (decided|undecided at its cap) ·")
+        expect(page.get_by_text(job).first).to_be_visible(timeout=WAIT_MS)
+        expect(page.get_by_role("button", name="Open the Version diff of this change")).to_be_visible(timeout=WAIT_MS)
     versions = [p.name for p in (ws / "frontier" / "rules").glob(f"try-{CARD}-*.yaml")]
     assert len(versions) == 1, versions

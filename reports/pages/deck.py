@@ -74,9 +74,10 @@ def opponents_section(path: str, filters, scope: dict) -> None:
         st.caption("No two-seat matches of this deck in these runs.")
         return
     rows = rows.sort("win_rate", descending=True)
+    # plotly's margins take 180 px (the title's above, the axis title's below): 40 px an opponent on top
     st.plotly_chart(rate_bars(rows["win_rate"], (rows["win_rate_lo"], rows["win_rate_hi"]),
                               [f"vs {o} (n={n})" for o, n in zip(rows["opponent"], rows["games"])],
-                              "%{y}: %{x:.1f}% won<extra></extra>", "Win rate (%)", 120 + 40 * rows.height,
+                              "%{y}: %{x:.1f}% won<extra></extra>", "Win rate (%)", 180 + 40 * rows.height,
                               title=f"Win rate against each opponent (95% Wilson interval; {pilots_note(path, filters)})"),
                     width="stretch")
     config = {**win_rate_config("matches of this deck against the opponent", "won / games (a draw is not won)"),

@@ -58,7 +58,8 @@ def deck_chart(decks: pl.DataFrame, band: tuple[float, float]) -> go.Figure:
                              hovertemplate="%{y}: %{x:.1f}%<extra>" + name + "</extra>"))
     for x in band:
         fig.add_vline(x=x * 100, line_dash="dash", line_color="grey")
-    fig.update_layout(barmode="group", xaxis_title="field win rate (%)", height=80 + 60 * decks.height,
+    # plotly's margins take 180 px (the title's above, the axis title's below): 60 px a deck's two bars on top
+    fig.update_layout(barmode="group", xaxis_title="field win rate (%)", height=180 + 60 * decks.height,
                       margin={"l": 10}, title="Field win rate before and after, fresh seeds (band dashed)")
     return fig
 
