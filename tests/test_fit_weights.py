@@ -12,6 +12,7 @@ from sim.core.pilots import check_pilot, make_pilot, split_pilot
 from sim.core.rng import Streams
 from sim.core.weights import engine_with_weights, weight_set_file
 from sim.registry import engine as get_engine
+from tests.conftest import cli_here
 from workbench import games
 from workbench.fit.logistic import fit
 from workbench.fit.params import fitted_params
@@ -46,6 +47,40 @@ def test_a_weight_set_changes_evaluate_and_leaves_the_game_alone():
     assert [same.evaluate(s, 0) for s in states] == before
     assert [other.evaluate(s, 0) for s in states] != before
     assert [engine.evaluate(s, 0) for s in states] == before  # the game's own module untouched
+
+
+def _moves(engine, pool, decks, pilots, seed=3):
+    actions = []
+    result = play_match(engine, pool, decks[:2], seed, pilots, log=False,
+                        on_decision=lambda _s, a: actions.append(repr(a)))
+    assert result.error is None
+    return actions, result.winner
+
+
+def test_a_bare_pilot_thinks_with_the_set_its_game_names():
+    """Frontier's weights.yaml names `tuned` for greedy (pilot_sets): `greedy` plays exactly as
+    `greedy@tuned` and not as `greedy@hand` (the hand file); the planner names none, so it thinks
+    with the hand set; an engine already given a set (fit-weights' candidates) is kept."""
+    engine, pool, decks = _frontier()
+    assert make_pilot("greedy", engine, 0, Streams(1).pilot(0, 0)).engine is \
+        make_pilot("greedy@tuned", engine, 0, Streams(1).pilot(0, 0)).engine
+    assert make_pilot("greedy@hand", engine, 0, Streams(1).pilot(0, 0)).engine is engine
+    assert make_pilot("planner", engine, 0, Streams(1).pilot(0, 0)).engine is engine
+    given = engine_with_weights(engine, copy.deepcopy(engine_module(engine).WEIGHTS))
+    assert make_pilot("greedy", given, 0, Streams(1).pilot(0, 0)).engine is given
+    games_seen = [_moves(engine, pool, decks, [p, p], seed) for p in ("greedy", "greedy@tuned", "greedy@hand")
+                  for seed in (3, 4)]
+    assert games_seen[0:2] == games_seen[2:4]  # greedy is greedy@tuned, move for move
+    assert games_seen[0:2] != games_seen[4:6]  # and not the hand weights
+    refused = cli_here("fit-weights", "frontier", "--name", "hand", "--steps", "1", "--pairs", "1")
+    assert refused.returncode == 2 and "own weights.yaml" in refused.stderr
+
+
+def engine_module(engine):
+    import importlib
+
+    from sim.core.weights import evaluate_module_name
+    return importlib.import_module(evaluate_module_name(engine))
 
 
 def test_pilot_names_with_a_weight_set(tmp_path, monkeypatch):

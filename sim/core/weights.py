@@ -3,7 +3,10 @@
 
 A game may ship other weight sets beside it, ``weights-<name>.yaml`` (e.g. ones fitted by
 ``workbench fit-weights``): a pilot named ``greedy@<name>`` thinks with that set
-(``weighted_engine``). The evaluate modules read their weights once at import into module
+(``weighted_engine``). ``weights.yaml`` itself is the set named ``hand`` (``greedy@hand``). Its
+``pilot_sets`` section names the set a pilot thinks with when its name names none (a set
+measured stronger for that pilot: Wild Frontier's ``greedy`` is ``greedy@tuned``); a pilot it
+does not list thinks with the hand set (``pilot_set``). The evaluate modules read their weights once at import into module
 constants and tables, which is what keeps the hot path lean; so a weight set is a second copy of
 the evaluate module, executed with the other weights, and the engine a pilot is given is a
 shallow copy of the game's engine whose ``evaluate`` is that copy's. The game's own engine,
@@ -22,6 +25,7 @@ from typing import Any
 import yaml
 
 WEIGHT_SET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+HAND = "hand"  # the set ``weights.yaml`` itself: never a ``weights-hand.yaml``
 
 # the weight document the next evaluate module executed by ``evaluate_module_with`` reads
 _PENDING: dict | None = None
@@ -75,13 +79,27 @@ def engine_with_weights(engine: Any, document: dict) -> Any:
     """The engine, thinking with ``document``'s weights (not cached: the fitting's candidates)."""
     view = copy.copy(engine)
     view.evaluate = evaluate_module_with(engine, document).evaluate
+    view.weights_given = True  # a pilot named without a set thinks with these (thinking_engine)
     return view
+
+
+def pilot_set(engine: Any, pilot: str) -> str:
+    """The weight set the pilot kind ``pilot`` (greedy, planner...) thinks with when its name
+    names none: the game's ``pilot_sets`` entry for it, else the hand set."""
+    name = evaluate_module_name(engine)
+    if name.startswith("."):
+        return HAND  # an engine outside a game package (a test's toy game) has no weight files
+    weights = getattr(importlib.import_module(name), "WEIGHTS", None) or {}
+    return (weights.get("pilot_sets") or {}).get(pilot, HAND)
 
 
 def weighted_engine(engine: Any, name: str) -> Any:
     """The engine a pilot named ``<pilot>@<name>`` is given: the game's weight set ``name``
-    (``weights-<name>.yaml``). ValueError in words when the game ships no such set."""
+    (``weights-<name>.yaml``; the game's own engine for the hand set). ValueError in words when
+    the game ships no such set."""
     check_weight_set_name(name)
+    if name == HAND:
+        return engine
     key = (evaluate_module_name(engine), name)
     view = _ENGINES.get(key)
     if view is None:

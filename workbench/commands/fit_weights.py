@@ -45,6 +45,7 @@ def plan(game: str, rules: str, pilot: str, matches: int, seed: int, workers: in
     data, ruleset = games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, None)
     document = copy.deepcopy(importlib.import_module(evaluate_module_name(engine)).WEIGHTS)
+    document.pop("pilot_sets", None)  # which pilot thinks with which set is the hand file's to say
     params = fitted_params(document)
     jobs = positions.plan_matches(len(decks), matches, seed)
     return {"key": f"fit:{game}:{ruleset.hash}:{pilot}:{matches}:{seed}", "game": game,
@@ -81,12 +82,14 @@ def measure(payload: dict, workers: int) -> positions.Sample:
 def run_fit_weights(game: str, rules: str, pilot: str, matches: int, seed: int, name: str, replace: bool,
                     workers: int | None, out: Console, err: Console, data_dir=None, by: str = "play",
                     steps: int = 60, pairs: int = 10) -> dict:
-    from sim.core.weights import check_weight_set_name, weight_set_file
+    from sim.core.weights import HAND, check_weight_set_name, weight_set_file
     from sim.registry import engine as get_engine
     from workbench.farm import default_workers
 
     try:
         check_weight_set_name(name)
+        if name == HAND:
+            raise ValueError(f"{HAND!r} is the game's own weights.yaml; choose another name")
     except ValueError as exc:
         raise UserError(f"--name: {exc}") from None
     workers = workers if workers is not None else default_workers()

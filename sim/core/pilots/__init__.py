@@ -4,8 +4,10 @@ stream, and sees the state only through the engine contract (``determinize`` for
 A pilot is named by a short text: ``random``, ``greedy``, ``planner``, or ``mcts:400`` (a pilot
 that takes a budget writes it after a colon; without one it uses its default). ``@<set>`` after
 the name makes it think with another of the game's weight sets (``greedy@fitted``:
-``weights-fitted.yaml`` beside the game's evaluate, sim/core/weights.py). The name is what runs
-store, so the same name always means the same pilot.
+``weights-fitted.yaml`` beside the game's evaluate, sim/core/weights.py; ``@hand`` is the game's
+``weights.yaml``). Without ``@`` a pilot thinks with the set its game names for it in
+``weights.yaml``'s ``pilot_sets`` (a set measured stronger for that pilot), else the hand set. The
+name is what runs store, so the same name means the same pilot within a version of the code.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from sim.core.pilots.greedy import GreedyPilot
 from sim.core.pilots.mcts import MCTSPilot
 from sim.core.pilots.planner import PlannerPilot
 from sim.core.pilots.random_pilot import RandomPilot
-from sim.core.weights import check_weight_set_name, weighted_engine
+from sim.core.weights import check_weight_set_name, pilot_set, weighted_engine
 
 PILOTS = {"random": RandomPilot, "greedy": GreedyPilot, "planner": PlannerPilot, "mcts": MCTSPilot}
 
@@ -44,16 +46,27 @@ def split_pilot(name: str) -> tuple[str, int | None]:
 
 
 def weight_set(name: str) -> str | None:
-    """``greedy@fitted`` -> "fitted"; None for a pilot thinking with the game's own weights."""
+    """``greedy@fitted`` -> "fitted"; None for a pilot that names no set (``thinking_engine``)."""
     return str(name).partition("@")[2] or None
+
+
+def thinking_engine(name: str, engine: Any) -> Any:
+    """The engine the pilot ``name`` thinks with: the weight set it names, else the one the game
+    names for its kind (``pilot_sets`` in weights.yaml), else the hand set (the game's engine).
+    An engine already given a weight set (play_match's ``thinking``, fit-weights' candidates)
+    is kept as it is for a name that names none."""
+    named = weight_set(name)
+    if named is None and getattr(engine, "weights_given", False):
+        return engine
+    return weighted_engine(engine, named or pilot_set(engine, split_pilot(name)[0]))
 
 
 def check_pilot(name: str, engine: Any = None) -> str:
     """The name if it names a pilot (and, given the game's engine, a weight set the game has);
     ValueError with the known pilots otherwise."""
     split_pilot(name)
-    if engine is not None and weight_set(name):
-        weighted_engine(engine, weight_set(name))
+    if engine is not None:
+        thinking_engine(name, engine)
     return name
 
 
@@ -64,8 +77,7 @@ def known_pilots() -> list[str]:
 
 def make_pilot(name: str, engine: Any, seat: int, rng: random.Random):
     base, budget = split_pilot(name)
-    if weight_set(name):
-        engine = weighted_engine(engine, weight_set(name))
+    engine = thinking_engine(name, engine)
     cls = PILOTS[base]
     if getattr(cls, "takes_budget", False):
         return cls(engine, seat, rng, budget)
