@@ -50,6 +50,11 @@ def test_mode_pilot_and_tune_pages_render_in_chromium(more_pages_store):
         seen_as_drawn(page, expect, "tune", "Rebalancing proposals",
                       "every deck inside 45%-55% on fresh seeds with 1 change", 1, 2)  # changes, decks
         assert row_labels(page) == ["goblin-gold-gang", "lawmen-posse"]
+        # the pick lives in the URL: a reload (a new session, as a copied link opens) shows that proposal
+        page.wait_for_function("() => window.location.search.includes('proposal=1')", timeout=WAIT_MS)
+        page.reload(wait_until="domcontentloaded", timeout=WAIT_MS)
+        expect(page.get_by_text("every deck inside 45%-55% on fresh seeds with 1 change").first).to_be_visible(
+            timeout=WAIT_MS)
 
 
 def row_labels(page) -> list[str]:

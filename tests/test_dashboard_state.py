@@ -115,3 +115,105 @@ def test_the_keywords_page_takes_a_one_deck_filter(store):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert sidebar(at, "Deck").value == ["lawmen-posse"]
+
+
+# --- the pages with a choice of their own: the modes' runs, the ladder, the proposal ------------------
+
+MODES = {"ffa": ("ffa_runs", "Free-for-all runs"), "series": ("series_runs", "Series runs"),
+         "turf": ("turf_runs", "Turf Defense runs")}
+
+
+def kept_state(at: AppTest, names) -> dict:
+    """The choices a page kept (what the next page of the same session starts from)."""
+    return {f"keep:{n}": at.session_state[f"keep:{n}"] for n in names if f"keep:{n}" in at.session_state}
+
+
+def after(at: AppTest, name: str, names) -> AppTest:
+    """Page ``name`` opened next in ``at``'s session (AppTest runs one page a session: the kept
+    choices are what a page change carries)."""
+    other = page(name)
+    for key, value in kept_state(at, names).items():
+        other.session_state[key] = value
+    return other.run()
+
+
+@pytest.fixture()
+def mode_runs(store):
+    """store, plus two (empty) runs of each of AlleyWay's other modes: ffa 5 and 6, series 7
+    and 8, turf 9 and 10."""
+    with db.connect(store, read_only=False) as con:
+        for i, mode in enumerate(MODES):
+            for run_id in (5 + 2 * i, 6 + 2 * i):
+                con.execute(f"""INSERT INTO runs SELECT * REPLACE ({run_id} AS run_id, 'alleyway' AS game,
+                                '{mode}' AS kind, '{mode}' AS mode) FROM runs WHERE run_id = 2""")
+    return store
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_mode_pages_runs_follow_the_user_and_live_in_the_url(mode_runs, mode):
+    name, label = MODES[mode]
+    older = 5 + 2 * list(MODES).index(mode)
+    names = ("game", "runs", name)
+    cards = page("cards").run()
+    sidebar(cards, "Game").set_value("frontier").run()  # (the mode runs are the newest: AlleyWay's)
+    sidebar(cards, "Runs").set_value([2]).run()
+    at = after(cards, mode, names)
+    assert sidebar(at, label).value == [older + 1]  # the newest by default
+    sidebar(at, label).set_value([older]).run()
+    assert at.query_params[name] in (str(older), [str(older)])
+    back = after(at, "cards", names)  # the duel pages' runs are other runs: untouched
+    assert sidebar(back, "Runs").value == [2]
+    assert sidebar(after(back, mode, names), label).value == [older]
+    linked = page(mode)
+    linked.query_params[name] = str(older)
+    linked.run()
+    assert sidebar(linked, label).value == [older]
+
+
+@pytest.fixture()
+def ladders(store):
+    """store, plus two Frontier ladders (1, 2) and, newest, a copy of ladder 2 as Allegiance's
+    (3): a game with a ladder and no runs, while AlleyWay has runs and no ladder."""
+    from tests.test_ladder import ladder_store
+
+    ladder_store(store)
+    ladder_store(store)
+    with db.connect(store, read_only=False) as con:
+        con.execute("INSERT INTO ladder SELECT * REPLACE (3 AS ladder_id, 'allegiance' AS game) FROM ladder "
+                    "WHERE ladder_id = 2")
+    return store
+
+
+def test_the_pilots_pages_game_and_ladder_follow_the_user_and_live_in_the_url(ladders):
+    names = ("game", "runs", "ladder")
+    cards = page("cards").run()
+    sidebar(cards, "Game").set_value("alleyway").run()
+    at = after(cards, "pilots", names)
+    assert sidebar(at, "Game").value == "allegiance"  # AlleyWay has no ladder: the newest ladder's game
+    assert at.session_state["keep:game"] == ["alleyway"]  # ... and the other pages still show AlleyWay
+    sidebar(at, "Game").set_value("frontier").run()
+    assert sidebar(at, "Ladder").value == 2
+    sidebar(at, "Ladder").set_value(1).run()
+    assert at.query_params["game"] in ("frontier", ["frontier"]) and at.query_params["ladder"] in ("1", ["1"])
+    back = after(after(at, "cards", names), "pilots", names)
+    assert sidebar(back, "Game").value == "frontier" and sidebar(back, "Ladder").value == 1
+    linked = page("pilots")
+    linked.query_params["game"] = "frontier"
+    linked.query_params["ladder"] = "1"
+    linked.run()
+    assert sidebar(linked, "Game").value == "frontier" and sidebar(linked, "Ladder").value == 1
+
+
+def test_the_rebalancing_pages_proposal_follows_the_user_and_lives_in_the_url(store):
+    from tests.test_tune import hand_made_proposals
+
+    hand_made_proposals(store)
+    at = page("tune").run()
+    assert sidebar(at, "Proposal").value == 2  # the newest
+    sidebar(at, "Proposal").set_value(1).run()
+    assert at.query_params["proposal"] in ("1", ["1"])
+    assert sidebar(after(after(at, "cards", ("proposal",)), "tune", ("proposal",)), "Proposal").value == 1
+    linked = page("tune")
+    linked.query_params["proposal"] = "1"
+    linked.run()
+    assert sidebar(linked, "Proposal").value == 1

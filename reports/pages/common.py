@@ -117,11 +117,13 @@ def _url_list(name: str) -> list[str]:
     return [v for v in str(raw).split(",") if v] if raw else []
 
 
-def kept(name: str, options: list, default: list, many: bool) -> list:
+def kept(name: str, options: list, default: list, many: bool, some: bool = False) -> list:
     """The remembered choice of filter ``name`` among ``options``: this session's (it follows
     the user from page to page), else the URL's (a copied link opens the same view), else
     ``default``. Values no longer offered are dropped; ``sync_url`` writes the choice back to
-    the URL."""
+    the URL. ``some``: the page offers only some of the filter's values (the Pilots page, the
+    games with a ladder), so a kept choice it does not offer is not gone: the page shows the
+    default, and the pages that offer the choice still find it kept."""
     ss = st.session_state
     chosen = ss.get(f"keep:{name}")
     if chosen is None:
@@ -131,6 +133,8 @@ def kept(name: str, options: list, default: list, many: bool) -> list:
         chosen = list(default)
     else:  # an emptied multiselect stays empty; a choice whose values are all gone falls back
         valid = [o for o in chosen if o in options]
+        if chosen and not valid and some:
+            return list(default) if many else list(default)[:1]
         chosen = valid if valid or not chosen else list(default)
     if not many:
         chosen = chosen[:1] or list(default)[:1]
@@ -155,11 +159,11 @@ def sync_url(**values: list) -> None:
                 del st.query_params[name]
 
 
-def sidebar_choice(name: str, label: str, options: list, default: list, many: bool, **widget):
+def sidebar_choice(name: str, label: str, options: list, default: list, many: bool, some: bool = False, **widget):
     """A sidebar selectbox (or multiselect with ``many``) whose choice is ``kept`` across pages
-    and in the URL. The widget's own state is set before it is drawn (a page change forgets
-    widget state; the kept choice does not)."""
-    chosen = kept(name, options, default, many)
+    and in the URL (``some``: see ``kept``). The widget's own state is set before it is drawn (a
+    page change forgets widget state; the kept choice does not)."""
+    chosen = kept(name, options, default, many, some)
     key = f"w:{name}"
     st.session_state[key] = chosen if many else chosen[0]
     draw = st.sidebar.multiselect if many else st.sidebar.selectbox
@@ -245,8 +249,8 @@ def mode_page(title: str, read_runs, label, no_runs: str, help: dict[str, str], 
               unit: str = "matches") -> tuple[str, pl.DataFrame, list[int]] | None:
     """The start every mode's page shares (Free-for-all, Series, Turf Defense): title, store line,
     the friendly empty states, the sidebar's choice of that mode's runs (``read_runs(path)``,
-    each labelled by ``label(row)``) and the glossary. (path, runs, chosen run ids), or None
-    when there is nothing to show."""
+    each labelled by ``label(row)``, kept across pages and in the URL as ``key``) and the glossary.
+    (path, runs, chosen run ids), or None when there is nothing to show."""
     st.title(title)
     path = db_path()
     st.caption(f"Store: `{path}`")
@@ -263,8 +267,9 @@ def mode_page(title: str, read_runs, label, no_runs: str, help: dict[str, str], 
         return None
     labels = {r["run_id"]: label(r) for r in runs.iter_rows(named=True)}
     ids = list(labels)
-    run_ids = st.sidebar.multiselect(f"{title} runs", ids, default=ids[:1], format_func=labels.get,
-                                     help=f"the runs whose {unit} are counted; several are pooled", key=key)
+    # kept under the page's own name: another mode's runs, or the duel pages', are other runs
+    run_ids = sidebar_choice(key, f"{title} runs", ids, ids[:1], many=True, format_func=labels.get,
+                             help=f"the runs whose {unit} are counted; several are pooled")
     glossary(help)
     if not run_ids:
         st.info(f"Pick at least one {pick or title} run in the sidebar.")

@@ -40,7 +40,7 @@ def _read(fn: str, path: str, *args):
 def render() -> None:
     start = mode_page("Free-for-all", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} {r['seats']}-seat ({r['rules_version']}, {r['pilots']}, "
-        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "ffa-runs", pick="free-for-all")
+        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "ffa_runs", pick="free-for-all")
     if start is None:
         return
     path, runs, run_ids = start

@@ -7,7 +7,7 @@ import streamlit as st
 
 from reports import db
 from reports import ladder as lad
-from reports.pages.common import count, db_path, glossary, pct, table_with_download
+from reports.pages.common import count, db_path, glossary, pct, sidebar_choice, table_with_download
 
 NO_LADDER = ("No ladder in this store yet. `workbench ladder` plays every pair of pilots over the game's "
              "starter decks (both pilots on both decks, from both seats) and rates them, for example:\n\n"
@@ -76,12 +76,15 @@ def render() -> None:
     if all_ladders.is_empty():
         st.info(NO_LADDER)
         return
+    # the game the other pages keep, when it has a ladder (the pages' one game choice; a game
+    # without a ladder stays kept for them), else the newest ladder's; both in the URL
     games = sorted(all_ladders["game"].unique().to_list())
-    game = st.sidebar.selectbox("Game", games, help="which game's ladders to show", key="pilots-game")
+    game = sidebar_choice("game", "Game", games, all_ladders["game"][:1].to_list(), many=False, some=True,
+                          help="which game's ladders to show")
     mine = all_ladders.filter(pl.col("game") == game)
     labels = {r["ladder_id"]: ladder_label(r) for r in mine.iter_rows(named=True)}
-    ladder_id = st.sidebar.selectbox("Ladder", list(labels), format_func=labels.get, key="pilots-ladder",
-                                     help="the newest ladder of the game by default")
+    ladder_id = sidebar_choice("ladder", "Ladder", list(labels), list(labels)[:1], many=False,
+                               format_func=labels.get, help="the newest ladder of the game by default")
     glossary(HELP)
     info = mine.filter(pl.col("ladder_id") == ladder_id).row(0, named=True)
     ratings = _read("ratings", str(path), ladder_id)

@@ -28,7 +28,7 @@ def _read(fn: str, path: str, *args):
 def render() -> None:
     start = mode_page("Series", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} ({r['rules_version']}, {r['pilots']}, {r['series_done']} series, "
-        f"{r['status']})"), NO_RUNS, HELP, "series-runs", tables=("runs", "series"), pick="series", unit="series")
+        f"{r['status']})"), NO_RUNS, HELP, "series_runs", tables=("runs", "series"), pick="series", unit="series")
     if start is None:
         return
     path, _runs, run_ids = start

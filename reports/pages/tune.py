@@ -8,7 +8,17 @@ import polars as pl
 import streamlit as st
 
 from reports import tune as tn
-from reports.pages.common import cached, count, glossary, page_header, pct, percent, pts, table_with_download
+from reports.pages.common import (
+    cached,
+    count,
+    glossary,
+    page_header,
+    pct,
+    percent,
+    pts,
+    sidebar_choice,
+    table_with_download,
+)
 
 NO_PROPOSAL = ("No rebalancing proposal in this store yet. `workbench tune` searches for the fewest card-number "
                "changes that bring every deck's field win rate into a band, verifies them on fresh seeds and writes "
@@ -73,8 +83,8 @@ def render() -> None:
         st.info(NO_PROPOSAL)
         return
     rows = {r["tune_id"]: r for r in found.iter_rows(named=True)}
-    chosen = st.sidebar.selectbox("Proposal", list(rows), format_func=lambda i: label(rows[i]),
-                                  help="a stored `workbench tune` (the newest first)", key="tune-proposal")
+    chosen = sidebar_choice("proposal", "Proposal", list(rows), list(rows)[:1], many=False,
+                            format_func=lambda i: label(rows[i]), help="a stored `workbench tune` (the newest first)")
     glossary(HELP)
     p = rows[chosen]
     st.subheader(label(p))

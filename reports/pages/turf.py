@@ -30,7 +30,7 @@ def _read(fn: str, path: str, *args):
 def render() -> None:
     start = mode_page("Turf Defense", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} ({r['rules_version']}, partners {r['pilots']}, boss {r['boss_pilot']}, "
-        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "turf-runs")
+        f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "turf_runs")
     if start is None:
         return
     path, _runs, run_ids = start
