@@ -463,3 +463,24 @@ def test_the_replay_tables_name_cards_and_show_whole_numbers(small_store, monkey
     assert gaps and all(configs[c]["type_config"]["format"] == "%d" for c in gaps), "1000, not 1000.0"
     events = next(f for f in at.dataframe if "engine_log" in f.value.columns)
     assert column_configs(events)["n"]["label"] == "#"
+
+
+def test_a_name_several_cards_share_reads_with_its_id():
+    from reports.pages.columns import unique_names
+
+    frame = pl.DataFrame({"card": ["kade-1", "kade-2", "kade-3", "sprintz", "sprintz", "x"],
+                          "name": ["Kade", "Kade", "Kade", "Sprintz", "Sprintz", None]})
+    assert unique_names(frame)["name"].to_list() == ["Kade (kade-1)", "Kade (kade-2)", "Kade (kade-3)",
+                                                     "Sprintz", "Sprintz", None]  # one card twice: one name
+    linked = frame.with_columns(("card?card=" + pl.col("card")).alias("card"))  # the Deck page's links
+    assert unique_names(linked)["name"].to_list()[:2] == ["Kade (kade-1)", "Kade (kade-2)"]
+    assert unique_names(frame.drop("card")).equals(frame.drop("card"))  # no ids: nothing to tell apart by
+
+
+def test_the_free_for_all_cards_table_tells_a_striver_s_levels_apart(ffa_store, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("WORKBENCH_DB", str(ffa_store))
+    at = page_app("ffa").run()
+    cards = next(f.value for f in at.dataframe if "placement_gain" in f.value.columns)
+    assert cards["name"].nunique() == cards["card"].nunique() == len(cards)
+    levels = [n for n in cards["name"] if re.fullmatch(r".+ \([a-z0-9-]+-[123]\)", n)]
+    assert len(levels) >= 2, list(cards["name"])

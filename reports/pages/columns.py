@@ -74,6 +74,20 @@ def fitted_width(values: pl.Series, spec: dict) -> int:
     return int(min(MAX_PX, max(MIN_PX, label, cells)))
 
 
+def unique_names(frame: pl.DataFrame) -> pl.DataFrame:
+    """A table's card names made unique: a name several of its card ids share (AlleyWay's Striver
+    levels kade-1, kade-2 and kade-3 are all "Kade") is shown with the id, "Kade (kade-2)"; a
+    name of one card stays as it is. By id rather than by level: every game's cards have one, the
+    CSV and the card's page name it, and AlleyWay's end in the level. ``card`` may hold links to
+    the card's page (``card?card=ID``): the id is what follows the '='."""
+    if "name" not in frame.columns or "card" not in frame.columns or frame.schema["name"] != pl.Utf8:
+        return frame
+    card_id = pl.col("card").cast(pl.Utf8).str.split("=").list.last()
+    shared = pl.col("name").is_not_null() & (card_id.n_unique().over("name") > 1)
+    return frame.with_columns(pl.when(shared).then(pl.format("{} ({})", "name", card_id))
+                              .otherwise(pl.col("name")).alias("name"))
+
+
 def readable_config(frame: pl.DataFrame, config: dict | None) -> dict:
     """The page's column config completed for every column of ``frame``: a label, the internal
     name in the help, a fitted width. A column the page hides (``None``) stays hidden; a plain

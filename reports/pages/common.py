@@ -421,10 +421,12 @@ def download_name(name: str, filters: dict[str, str]) -> str:
 def readable_table(frame: pl.DataFrame, column_config: dict | None = None, **kwargs):
     """A table as the dashboard shows every table: each column a human label, its internal name in
     the help, a width that fits its values (reports/pages/columns.py). ``table_with_download``
-    adds the CSV; a table without one (a live progress, a turn's board) is drawn with this alone."""
-    from reports.pages.columns import readable_config
+    adds the CSV; a table without one (a live progress, a turn's board) is drawn with this alone.
+    Card names several of its cards share are shown with their ids (``unique_names``)."""
+    from reports.pages.columns import readable_config, unique_names
 
-    return st.dataframe(frame.to_pandas(), hide_index=True, column_config=readable_config(frame, column_config),
+    shown = unique_names(frame)
+    return st.dataframe(shown.to_pandas(), hide_index=True, column_config=readable_config(shown, column_config),
                         **kwargs)
 
 
