@@ -211,16 +211,16 @@ def _turf_section(path, run_ids: list[int], fig: _Figures) -> str:
     out = ["<h2>Turf Defense: bosses</h2><p class='note'>Clear rate = the partners won; 95% Wilson interval. A boss "
            "should sit between 20% and 80%: one nobody beats, or everybody beats, tells a designer nothing. Phase: "
            "the boss's phase at the end (1 = its first). Morale left: % of its starting Morale.</p>",
-           _table(shown, {"boss": "boss", "partner_pilots": "partners", "boss_pilot": "boss pilot", "matches": "matches",
+           _table(shown, {"boss_name": "boss", "partner_pilots": "partners", "boss_pilot": "boss pilot", "matches": "matches",
                           "clear_rate": "clear rate", "clear_rate_ci": "95%", "mean_phase": "mean phase",
                           "max_phase": "max phase", "morale_left": "Morale left %", "turns": "turns",
-                          "prizes": "prizes"}, ("clear_rate",))]
+                          "prizes": "prizes", "boss": "boss id"}, ("clear_rate",))]
     falls = turf.turf_first_falls(path, run_ids)
     if not falls.is_empty():
         out.append("<h3>Which partner falls first</h3>" + _table(_interval(falls, "falls_first_rate"), {
-            "boss": "boss", "deck": "partner deck", "partner_outs": "matches with a partner out",
+            "boss_name": "boss", "deck": "partner deck", "partner_outs": "matches with a partner out",
             "falls_first": "fell first", "falls_first_rate": "rate", "falls_first_rate_ci": "95%",
-            "fell_and_won": "fell, then won"}, ("falls_first_rate",)))
+            "fell_and_won": "fell, then won", "boss": "boss id"}, ("falls_first_rate",)))
     return "".join(out)
 
 

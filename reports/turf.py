@@ -6,6 +6,10 @@ outcome (``matches.outcome``, JSON from the engine's ``outcome``) holds ``boss``
 boss's phase at the end, 1 = its first), ``boss_morale`` and ``boss_morale_max``, and ``prize``
 (the card the win pays, NULL when the partners lost).
 
+Every table names each boss by its id (``boss``, as the boss files and ``matches.outcome`` do) and
+by name (``boss_name``: the run's ``runs.boss_names``; the id in a store written before the names
+were kept).
+
 Bosses (``turf_bosses``), per boss and pilots:
   matches, clears, clear_rate   the partners won (the boss went out); 95% Wilson interval. A boss
                                 nobody beats or everybody beats tells a designer nothing: the
@@ -22,6 +26,7 @@ often a partner that fell still shared the win (`fell_and_won`).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -38,6 +43,21 @@ def turf_runs(path: str | Path) -> pl.DataFrame:
 
 def _marks(run_ids: list[int]) -> str:
     return ", ".join("?" for _ in run_ids)
+
+
+def boss_names(path: str | Path, run_ids: list[int]) -> dict[str, str]:
+    """The runs' bosses by id: their names (none from a store written before the names were kept)."""
+    if not db.has_columns(path, "runs", "boss_names"):
+        return {}
+    stored = db.query(path, f"SELECT boss_names FROM runs WHERE run_id IN ({_marks(run_ids)}) "
+                            "AND boss_names IS NOT NULL", list(run_ids))
+    return {boss: name for text in stored["boss_names"] for boss, name in json.loads(text).items()}
+
+
+def _with_boss_name(path: str | Path, run_ids: list[int], frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with ``boss_name`` beside ``boss`` (the id where the name is not stored)."""
+    named = pl.col("boss").replace_strict(boss_names(path, run_ids), default=pl.col("boss"), return_dtype=pl.Utf8)
+    return frame.insert_column(frame.columns.index("boss") + 1, frame.select(named.alias("boss_name")).to_series())
 
 
 def _with_rate(frame: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
@@ -70,7 +90,7 @@ def turf_bosses(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
                avg(phase) AS mean_phase, max(phase) AS max_phase, avg(morale_left) AS morale_left, avg(turns) AS turns,
                string_agg(DISTINCT prize, ', ' ORDER BY prize) FILTER (WHERE prize IS NOT NULL) AS prizes
         FROM t GROUP BY ALL ORDER BY boss, partner_pilots, boss_pilot""", list(run_ids))
-    return _with_rate(frame, "clear_rate", "clears", "matches")
+    return _with_rate(_with_boss_name(path, run_ids, frame), "clear_rate", "clears", "matches")
 
 
 def turf_pairs(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
@@ -79,7 +99,7 @@ def turf_pairs(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
         SELECT boss, pair, pilots AS partner_pilots, boss_pilot, count(*) AS matches,
                count(*) FILTER (WHERE cleared) AS clears
         FROM t GROUP BY ALL ORDER BY boss, pair, partner_pilots, boss_pilot""", list(run_ids))
-    return _with_rate(frame, "clear_rate", "clears", "matches")
+    return _with_rate(_with_boss_name(path, run_ids, frame), "clear_rate", "clears", "matches")
 
 
 def turf_first_falls(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
@@ -94,4 +114,4 @@ def turf_first_falls(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
                count(*) FILTER (WHERE out_turn IS NOT NULL AND out_turn = first_out) AS falls_first,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND result = 'win') AS fell_and_won
         FROM partners GROUP BY ALL ORDER BY boss, deck""", list(run_ids))
-    return _with_rate(frame, "falls_first_rate", "falls_first", "partner_outs")
+    return _with_rate(_with_boss_name(path, run_ids, frame), "falls_first_rate", "falls_first", "partner_outs")

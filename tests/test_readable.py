@@ -340,7 +340,7 @@ def assert_names_first(at) -> None:
     """Where a table shows a name and its id, the name comes first."""
     for frame in at.dataframe:
         order = list(frame.proto.column_order) or list(frame.value.columns)
-        for name, ident in (("name", "card"), ("faction_name", "faction")):
+        for name, ident in (("name", "card"), ("faction_name", "faction"), ("boss_name", "boss")):
             if name in order and ident in order:
                 assert order.index(name) < order.index(ident), (name, order)
 

@@ -95,6 +95,41 @@ def test_turf_exports_page_and_html(turf_store, monkeypatch, tmp_path):
     assert "Turf Defense: bosses" in html.read_text()
 
 
+def test_bosses_read_by_name_with_their_ids_beside(turf_store, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from cardsdb.loader import load_ruleset
+
+    names = {b: boss.name for b, boss in load_ruleset("alleyway", "base")[1].bosses.items()}
+    assert json.loads(db.query(turf_store, "SELECT boss_names FROM runs WHERE run_id = 1").item()) == names
+    for table in (turf.turf_bosses, turf.turf_pairs, turf.turf_first_falls):
+        frame = table(turf_store, [1])
+        assert frame.columns[:2] == ["boss", "boss_name"] and all(names[b] == n for b, n in frame.select("boss", "boss_name").iter_rows())
+    monkeypatch.setenv("WORKBENCH_DB", str(turf_store))
+    at = AppTest.from_string("from reports.pages.turf import render\nrender()", default_timeout=60).run()
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    assert {y.split(" (")[0] for y in chart["y"]} == set(names.values()) and set(chart["customdata"]) == set(names)
+    for frame in at.dataframe:  # every table: the name first, the id last, labelled so
+        order = list(frame.proto.column_order)
+        assert order[0] == "boss_name" and order[-1] == "boss", order
+        labels = json.loads(frame.proto.columns)
+        assert (labels["boss_name"]["label"], labels["boss"]["label"]) == ("boss", "boss id")
+
+
+def test_a_store_from_before_the_boss_names_shows_the_ids(turf_store, tmp_path):
+    import shutil
+
+    old = tmp_path / "old.duckdb"
+    shutil.copy(turf_store, old)
+    bosses = turf.turf_bosses(old, [1])["boss"]
+    with db.connect(old, read_only=False) as con:
+        con.execute("UPDATE runs SET boss_names = NULL")  # a turf run stored before the names were
+    assert turf.turf_bosses(old, [1])["boss_name"].equals(bosses, check_names=False)
+    with db.connect(old, read_only=False) as con:
+        con.execute("ALTER TABLE runs DROP COLUMN boss_names")  # a store not migrated since
+    assert turf.turf_first_falls(old, [1])["boss_name"].to_list() == turf.turf_first_falls(old, [1])["boss"].to_list()
+
+
 def test_a_turf_match_replays_as_stored(turf_store):
     from workbench.replay import replay_match
 

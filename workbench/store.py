@@ -364,6 +364,7 @@ ALTER TABLE match_seats ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS in_dealt_hand INTEGER;
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
 ALTER TABLE cards ADD COLUMN IF NOT EXISTS faction_name VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS boss_names VARCHAR;  -- Turf Defense: {boss id: name}, JSON
 CREATE TABLE IF NOT EXISTS diff_verdicts (  -- a sequential diff's answer per deck it tested
     diff_id INTEGER NOT NULL,
     deck VARCHAR NOT NULL,
@@ -457,10 +458,12 @@ class Store:
 
     # --- runs -------------------------------------------------------------------------------
     def create_run(self, spec: dict, spec_hash: str, card_rows: list[dict], chunks_target: int,
-                   code_version: str, data_dir: str | None = None) -> int:
+                   code_version: str, data_dir: str | None = None, boss_names: dict[str, str] | None = None) -> int:
         """A new run: a batch of duels, or of campaign runs (``spec["kind"] == "campaign"``,
         whose ``matches_target`` counts campaign runs). ``data_dir``: the card data folder it
-        was read from (its content is in the spec's rules and deck hashes)."""
+        was read from (its content is in the spec's rules and deck hashes). ``boss_names``: a
+        Turf Defense run's bosses by id, for reading (kept out of the spec and its hash, as
+        faction names are)."""
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
@@ -470,12 +473,13 @@ class Store:
             con.execute(
                 """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
                    matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
-                   code_version, status, pid, created_at, updated_at, kind, mode, data_dir)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)""",
+                   code_version, status, pid, created_at, updated_at, kind, mode, data_dir, boss_names)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)""",
                 [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
                  ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
                  spec.get("swap", False), spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
-                 code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel"), data_dir])
+                 code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel"), data_dir,
+                 json.dumps(boss_names, sort_keys=True) if boss_names else None])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
         return run_id

@@ -19,6 +19,9 @@ HELP = {
     "Morale left": "the boss's Morale at the end, as a share of its starting Morale",
     "falls first": "in matches where a partner went out, how often this deck's partner went out first",
 }
+# a boss by its name where a table reads it, its id (the boss file's) kept last
+BOSS_CONFIG = {"boss_name": st.column_config.TextColumn("boss", help="the boss's name", pinned=True),
+               "boss": st.column_config.TextColumn("boss id", help="the boss's id: cardsdb/alleyway/bosses/<id>.yaml")}
 
 
 @st.cache_data(ttl=3, show_spinner=False)
@@ -42,20 +45,21 @@ def render() -> None:
     st.caption("Pilots: partners " + ", ".join(sorted(set(bosses["partner_pilots"]))) + "; boss "
                + ", ".join(sorted(set(bosses["boss_pilot"]))) + ". Every figure here is a fact about these pilots.")
     labels = [f"{b} ({p} v {q}, n={n})" for b, p, q, n in
-              zip(bosses["boss"], bosses["partner_pilots"], bosses["boss_pilot"], bosses["matches"])]
+              zip(bosses["boss_name"], bosses["partner_pilots"], bosses["boss_pilot"], bosses["matches"])]
     fig = rate_bars(bosses["clear_rate"], (bosses["clear_rate_lo"], bosses["clear_rate_hi"]), labels,
-                    "%{y}: the partners won %{x:.1f}% of its matches<extra></extra>", "Clear rate (%)",
-                    max(300, 45 * bosses.height))
+                    "%{y}<br>boss id %{customdata}: the partners won %{x:.1f}% of its matches<extra></extra>",
+                    "Clear rate (%)", max(300, 45 * bosses.height))
+    fig.update_traces(customdata=bosses["boss"].to_list())
     for x in BAND:
         fig.add_vline(x=x * 100, line_dash="dot")
     st.plotly_chart(fig, width="stretch")
     number = st.column_config.NumberColumn
     outside = bosses.filter((bosses["clear_rate_hi"] < BAND[0]) | (bosses["clear_rate_lo"] > BAND[1]))
     if outside.height:
-        st.warning("Outside the 20%-80% band with 95% confidence: " + ", ".join(outside["boss"].to_list()))
+        st.warning("Outside the 20%-80% band with 95% confidence: " + ", ".join(outside["boss_name"].to_list()))
     table_with_download(percent(bosses, ("clear_rate", "clear_rate_lo", "clear_rate_hi", "morale_left")),
                         "turf_bosses", {
-        "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
+        **BOSS_CONFIG, "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
         "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
         "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
         "mean_phase": number("mean phase", help=HELP["phase"], format="%.2f"),
@@ -63,22 +67,27 @@ def render() -> None:
         "turns": number("turns", help="mean player-turns per match", format="%.1f"),
         "prizes": st.column_config.TextColumn("prizes", help="the prize cards (ids) its clears paid")},
         download=bosses, column_order=[
-            "boss", "partner_pilots", "boss_pilot", "matches", "clears", "clear_rate", "clear_rate_lo", "clear_rate_hi",
-            "mean_phase", "max_phase", "morale_left", "turns", "prizes"])
+            "boss_name", "partner_pilots", "boss_pilot", "matches", "clears", "clear_rate", "clear_rate_lo",
+            "clear_rate_hi", "mean_phase", "max_phase", "morale_left", "turns", "prizes", "boss"])
     st.subheader("Clear rate by partner pair")
     pairs = _read("pairs", str(path), run_ids)
     table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {
-        "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
+        **BOSS_CONFIG, "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
         "matches": count("matches", "matches of the pair against the boss"),
         "clears": count("clears", "matches the partners won"), "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
-        "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs)
+        "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs, column_order=boss_id_last(pairs))
     st.subheader("Which partner falls first")
     falls = _read("falls", str(path), run_ids)
     table_with_download(percent(falls, ("falls_first_rate", "falls_first_rate_lo", "falls_first_rate_hi")),
                         "turf_first_falls", {
-        "partner_outs": count("matches with a partner out", "matches where at least one partner went out"),
+        **BOSS_CONFIG, "partner_outs": count("matches with a partner out", "matches where at least one partner went out"),
         "falls_first": count("fell first", HELP["falls first"]),
         "fell_and_won": count("fell, then won", "this deck's partner went out, and the other beat the boss"),
         "falls_first_rate": pct("falls first", HELP["falls first"]),
         "falls_first_rate_lo": pct("lo", "95% Wilson lower bound"),
-        "falls_first_rate_hi": pct("hi", "95% Wilson upper bound")}, download=falls)
+        "falls_first_rate_hi": pct("hi", "95% Wilson upper bound")}, download=falls, column_order=boss_id_last(falls))
+
+
+def boss_id_last(frame) -> list[str]:
+    """A table's columns with the boss's id moved last: its name (the column after it) leads."""
+    return [c for c in frame.columns if c != "boss"] + ["boss"]

@@ -116,8 +116,10 @@ def create(store: Store, spec, payload: dict) -> int:
     from cardsdb.loader import Ruleset
 
     store.init()
-    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])),
-                            spec.n_chunks, code_version(), payload.get("data_dir"))
+    ruleset = Ruleset.from_payload(payload["ruleset"])
+    bosses = {boss: ruleset.bosses[boss].name for boss in getattr(spec, "bosses", None) or ()}
+    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks, code_version(),
+                            payload.get("data_dir"), boss_names=bosses)
 
 
 def find_done(store: Store, spec: RunSpec) -> int | None:
