@@ -16,7 +16,9 @@ file or event-log part is one line naming it (``StoreError``), on either side, n
 
 A report that asks dozens of queries in a row (a batch suite's exports and HTML report) can read
 through one connection instead (``reading``): each open costs about 30 ms of CPU, which was most
-of such a report's work. It holds the file for those seconds only, like any reader.
+of such a report's work. It holds the file for those seconds only, like any reader. A dashboard
+render reads through one too (``reading(path, lazily=True)``, reports/pages/common.py), closed
+when the render ends: nothing holds the file between renders.
 """
 from __future__ import annotations
 
@@ -144,10 +146,10 @@ def store_error(path: str | Path, exc: duckdb.Error) -> Exception:
     return StoreError(f"{path}: the database file cannot be read (damaged?): {first}")
 
 
-_HELD = threading.local()  # this thread's reading sessions: resolved path -> connection
+_HELD = threading.local()  # this thread's reading sessions: resolved path -> connection (None: not opened yet)
 
 
-def _held() -> dict[str, duckdb.DuckDBPyConnection]:
+def _held() -> dict[str, duckdb.DuckDBPyConnection | None]:
     connections = getattr(_HELD, "connections", None)
     if connections is None:  # this thread's first use
         connections = _HELD.connections = {}
@@ -155,21 +157,37 @@ def _held() -> dict[str, duckdb.DuckDBPyConnection]:
 
 
 @contextmanager
-def reading(path: str | Path) -> Iterator[None]:
-    """Meanwhile every reading ``connect`` of ``path`` on this thread uses one connection, opened
-    here and closed at the end. Only reads may happen meanwhile: this process cannot open the file
-    for writing while it holds it for reading."""
+def reading(path: str | Path, lazily: bool = False) -> Iterator[None]:
+    """Meanwhile every reading ``connect`` of ``path`` on this thread uses one connection, closed
+    at the end: opened here, or with ``lazily`` by the first read that needs it (a dashboard
+    render answered from its cache opens none). Only reads may happen meanwhile: this process
+    cannot open the file for writing while it holds it for reading."""
     key = str(Path(path).resolve())
     held = _held()
     if key in held:  # already inside a session on this file
         yield
         return
-    with connect(path, read_only=True) as con:
-        held[key] = con
-        try:
-            yield
-        finally:
-            del held[key]
+    held[key] = None
+    try:
+        if not lazily:
+            _session_connection(Path(path))
+        yield
+    finally:
+        con = held.pop(key)
+        if con is not None:
+            con.close()
+
+
+def _session_connection(path: Path) -> duckdb.DuckDBPyConnection | None:
+    """This thread's reading session's connection to ``path``, opened now if the session has none
+    yet; None outside a session."""
+    held = _held()
+    key = str(path.resolve())
+    if key not in held:
+        return None
+    if held[key] is None:
+        held[key] = _open(path, read_only=True, wait=LOCK_WAIT_SECONDS, events=None)
+    return held[key]
 
 
 @contextmanager
@@ -179,13 +197,24 @@ def connect(path: str | Path, read_only: bool = True, wait: float | None = LOCK_
     reading connection (``events``: by default when ``read_only``) gets the ``events`` view.
     Inside ``reading(path)`` a reading connection is the session's, left open."""
     path = Path(path)
-    held = _held()
-    if held and read_only and events is not False and (con := held.get(str(path.resolve()))) is not None:
+    con = _session_connection(path) if _held() and read_only and events is not False else None
+    if con is not None:
         try:
             yield con
         except duckdb.Error as exc:
             raise store_error(path, exc) from None
         return
+    con = _open(path, read_only, wait, events)
+    try:
+        yield con
+    except duckdb.Error as exc:
+        raise store_error(path, exc) from None
+    finally:
+        con.close()
+
+
+def _open(path: Path, read_only: bool, wait: float | None, events: bool | None) -> duckdb.DuckDBPyConnection:
+    """A new connection for ``connect`` (its checks, its wait for the lock, its events view)."""
     if read_only and not path.exists():
         raise StoreError(f"{path}: no such database (run `workbench simulate` first)")
     if not read_only:
@@ -195,14 +224,13 @@ def connect(path: str | Path, read_only: bool = True, wait: float | None = LOCK_
         if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
             raise StoreError(f"{path}: database path is not writable")
     con = when_free(path, lambda: duckdb.connect(str(path), read_only=read_only), wait)
-    try:
-        if read_only if events is None else events:
+    if read_only if events is None else events:
+        try:
             create_events_view(con, path)
-        yield con
-    except duckdb.Error as exc:
-        raise store_error(path, exc) from None
-    finally:
-        con.close()
+        except duckdb.Error as exc:
+            con.close()
+            raise store_error(path, exc) from None
+    return con
 
 
 def query(path: str | Path, sql: str, params: list | None = None) -> pl.DataFrame:

@@ -32,7 +32,7 @@ from reports import db
 from reports.cards import with_faction_name
 from reports.examples import by_key
 from reports.filters import Filters
-from reports.stats import diff_interval, rate
+from reports.stats import diff_interval, one_blas_thread, rate
 
 MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
 SEAT_COLUMNS = ("run_id", "match_no", "seat", "won", "on_play", "cost", "rules_version", "deck")
@@ -147,7 +147,10 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
     X = _design(data, keywords)
     y = data["won"].cast(pl.Int8).to_numpy().astype(float)
     try:
-        fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+        # on one BLAS thread: OpenBLAS hands the fit's small products to its threads, and on two busy
+        # cores that made keyword_impact four times dearer in CPU than one thread (docs/SPEED.md)
+        with one_blas_thread():
+            fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()
     except Exception:  # perfect separation or a singular design: no model, the plain numbers stand
         return empty
     ci = np.asarray(fit.conf_int())[1:1 + len(keywords)].copy()

@@ -14,6 +14,7 @@ from reports.pages.common import (
     cached,
     count,
     db_path,
+    one_connection_per_render,
     pct,
     percent,
     pts,
@@ -23,6 +24,7 @@ from reports.pages.common import (
 )
 
 
+@one_connection_per_render
 def render() -> None:
     st.title("Campaign")
     path = db_path()
@@ -30,7 +32,7 @@ def render() -> None:
     if not store_ready(path):
         return
     try:
-        ready = db.has_tables(path, "campaign_runs")
+        ready = cached("has_tables", str(path), "campaign_runs")
     except db.StoreError as exc:
         st.warning(str(exc))
         return

@@ -22,6 +22,7 @@ from reports.pages.charts import legend_on_top
 from reports.pages.common import (
     cached,
     count,
+    one_connection_per_render,
     pct,
     percent,
     pts,
@@ -292,6 +293,7 @@ def examples_section(rows: pl.DataFrame) -> None:
     st.caption("Each opens the Match replay on that match, the seat that played the card marked.")
 
 
+@one_connection_per_render
 def render() -> None:
     start = item_start(CARD)
     if start is None:

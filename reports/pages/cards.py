@@ -23,10 +23,13 @@ from reports.pages.common import (
     card_filters,
     count,
     filtered_page,
+    one_connection_per_render,
     pct,
     percent,
     pts,
+    register_queries,
     replay_button,
+    store_state,
     table_with_download,
     win_rate_config,
     with_replay_links,
@@ -175,12 +178,16 @@ SKILL_HELP = ("skill premium: the card's OH excess (what it adds to its own deck
               "above the table names the runs and pilots. Positive: the card rewards better play")
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def _skill_premium(path: str, run_id: int, decks: tuple[str, ...]) -> tuple[dict | None, pl.DataFrame]:
+@st.cache_data(max_entries=64, show_spinner=False)
+def _skill_premium(path: str, state: tuple, run_id: int, decks: tuple[str, ...]) -> tuple[dict | None, pl.DataFrame]:
+    """The strongest partner run and the premium, cached per store state (``state``: ``store_state``)."""
     partner = premium_partner(path, run_id)
     if partner is None:
         return None, pl.DataFrame()
     return partner, skill_premium(path, partner["base_run"], partner["strong_run"], list(decks))
+
+
+register_queries(premium_hint=premium_hint)
 
 
 def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame, str]:
@@ -190,10 +197,10 @@ def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame
     if len(filters.runs) != 1:
         return stats, "Skill premium: select a single run to compare it with the same matches under another pilot."
     run_id = filters.runs[0]
-    partner, prem = _skill_premium(str(path), run_id, tuple(filters.decks))
+    partner, prem = _skill_premium(str(path), store_state(path), run_id, tuple(filters.decks))
     if partner is None:
         return stats, f"No skill premium column: no finished run plays run {run_id}'s matches under another pilot. " \
-                      f"Fill it with `{premium_hint(str(path), run_id)}`."
+                      f"Fill it with `{cached('premium_hint', str(path), run_id)}`."
     paired = prem.filter(pl.col("premium").is_not_null())["paired"]
     how = ("paired over the twins (same match and seat)" if paired.len() and paired.all()
            else "paired where a card's twins share their opening hands, else unpaired")
@@ -380,6 +387,7 @@ def caption(frame: pl.DataFrame, view: View) -> str:
     return text + " Win rates count a draw as not won. Select a row to see the card and replay an example match."
 
 
+@one_connection_per_render
 def render() -> None:
     start = filtered_page("Cards", METRICS)
     if start is None:

@@ -1,9 +1,11 @@
 """What every dashboard page shares: the store path, the sidebar filters, friendly empty states,
 tables with their CSV download and column help, and the links from any aggregate row to a
-replay of an example match. Pages open the store briefly per query (reports/db.py), never
-holding a connection across renders, so a batch writing the file is never blocked for long."""
+replay of an example match. Pages open the store briefly, once per render at most
+(``one_connection_per_render``), never holding a connection across renders, so a batch writing
+the file is never blocked for long."""
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -59,6 +61,7 @@ QUERIES = {
     "meta_mix": meta.meta_mix, "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
     "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights, "card_values": value.card_values,
+    "has_tables": db.has_tables,
 }
 
 
@@ -91,6 +94,19 @@ def cached(fn_name: str, path: str, *args):
     return _cached(fn_name, path, store_state(path), *args)
 
 
+def one_connection_per_render(render):
+    """A page's ``render`` whose queries share one connection to the store (``db.reading``),
+    opened by the first query the cache cannot answer and closed when the render ends. Opening
+    the store costs about 30 ms of CPU (most of it DuckDB starting up), and a cold render asks a
+    dozen queries or more; a render answered from the cache opens none. A writing run waits for
+    one render at most: nothing is held between renders."""
+    @functools.wraps(render)
+    def rendered(*args, **kwargs):
+        with db.reading(db_path(), lazily=True):
+            return render(*args, **kwargs)
+    return rendered
+
+
 # --- empty states and the filters every page starts with ------------------------------------------
 
 def store_ready(path: Path) -> bool:
@@ -100,7 +116,7 @@ def store_ready(path: Path) -> bool:
                 "`workbench simulate frontier --matches 200`")
         return False
     try:
-        ready = db.has_tables(path, "runs", "matches", "card_games")
+        ready = cached("has_tables", str(path), "runs", "matches", "card_games")
     except db.StoreError as exc:
         st.warning(str(exc))
         return False
@@ -258,7 +274,7 @@ def mode_page(title: str, read_runs, label, no_runs: str, help: dict[str, str], 
         st.info(f"No database at `{path}` yet. " + no_runs)
         return None
     try:
-        runs = read_runs(str(path)) if db.has_tables(path, *tables) else None
+        runs = read_runs(str(path)) if cached("has_tables", str(path), *tables) else None
     except db.StoreError as exc:
         st.warning(str(exc))
         return None
@@ -545,3 +561,11 @@ def register_queries(**queries) -> None:
     hashable arguments), so ``cached`` serves them like the shared ones; the page module calls
     it when it is imported."""
     QUERIES.update(queries)
+
+
+def store_reads(page: str, **queries):
+    """A page's own queries registered (``register_queries``, each as ``<page>:<name>``) and their
+    reader, ``read(name, path, *args)``, cached per store state like the shared ones (a cache
+    with a time limit would ask the store again on every render after it, written to or not)."""
+    register_queries(**{f"{page}:{name}": fn for name, fn in queries.items()})
+    return lambda name, path, *args: cached(f"{page}:{name}", path, *args)

@@ -18,6 +18,7 @@ from reports.pages.common import (
     count,
     example_buttons,
     filtered_page,
+    one_connection_per_render,
     percent,
     table_with_download,
     win_rate_config,
@@ -227,6 +228,7 @@ def win_rate_section(path, filters, cost_range) -> None:
                     f"a card of cost {row['cost']:g} played" if row else "")
 
 
+@one_connection_per_render
 def render() -> None:
     start = filtered_page("Cost curves", HELP)
     if start is None:

@@ -19,6 +19,7 @@ from reports.pages.common import (
     FACTION_ID_COLUMN,
     cached,
     count,
+    one_connection_per_render,
     percent,
     rate_bars,
     register_queries,
@@ -119,6 +120,7 @@ def cards_section(path: str, filters, deck: str, listed: pl.DataFrame, scope: di
     st.plotly_chart(ranking_chart(ranked, [], WITHIN_DECK), width="stretch")
 
 
+@one_connection_per_render
 def render() -> None:
     start = item_start(DECK)
     if start is None:

@@ -24,6 +24,7 @@ from reports.pages.common import (
     count,
     example_buttons,
     glossary,
+    one_connection_per_render,
     page_header,
     pct,
     percent,
@@ -386,6 +387,7 @@ def power_section(r: dict) -> None:
         "decks": st.column_config.TextColumn("decks", help="the decks the change touches, whose twins these figures use")})
 
 
+@one_connection_per_render
 def render() -> None:
     path = page_header("Version diff")
     if path is None:

@@ -7,7 +7,17 @@ import polars as pl
 import streamlit as st
 
 from reports import ffa as metrics
-from reports.pages.common import count, mode_page, pct, percent, rate_bars, readable_table, table_with_download
+from reports.pages.common import (
+    count,
+    mode_page,
+    one_connection_per_render,
+    pct,
+    percent,
+    rate_bars,
+    readable_table,
+    store_reads,
+    table_with_download,
+)
 
 NO_RUNS = ("No free-for-all runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode ffa --seats 4 --matches 200`")
@@ -31,12 +41,11 @@ HELP = {
 SITS = {"next": "that plays right after it", "previous": "that plays right before it", "across": "across the table"}
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def _read(fn: str, path: str, *args):
-    return {"runs": metrics.ffa_runs, "decks": metrics.ffa_decks, "cards": metrics.ffa_cards,
-            "outs": metrics.ffa_eliminations, "targets": metrics.ffa_targets}[fn](path, *args)
+_read = store_reads("ffa", runs=metrics.ffa_runs, decks=metrics.ffa_decks, cards=metrics.ffa_cards,
+                    outs=metrics.ffa_eliminations, targets=metrics.ffa_targets)
 
 
+@one_connection_per_render
 def render() -> None:
     start = mode_page("Free-for-all", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} {r['seats']}-seat ({r['rules_version']}, {r['pilots']}, "

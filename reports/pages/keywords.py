@@ -16,6 +16,7 @@ from reports.pages.common import (
     count,
     example_buttons,
     filtered_page,
+    one_connection_per_render,
     pct,
     percent,
     pts,
@@ -207,6 +208,7 @@ def prices_section(path, filters) -> None:
                                       "rules_version", "type", "game", "term"])
 
 
+@one_connection_per_render
 def render() -> None:
     start = filtered_page("Keywords", HELP)
     if start is None:

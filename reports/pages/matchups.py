@@ -14,6 +14,7 @@ from reports.pages.common import (
     count,
     example_buttons,
     filtered_page,
+    one_connection_per_render,
     pct,
     percent,
     table_with_download,
@@ -76,6 +77,7 @@ def field_chart(field: pl.DataFrame) -> go.Figure:
 RATE_CONFIG = win_rate_config(HELP["games"], HELP["win rate"]) | {"drawn": count("drawn", "matches drawn")}
 
 
+@one_connection_per_render
 def render() -> None:
     start = filtered_page("Matchups", HELP)
     if start is None:

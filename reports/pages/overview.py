@@ -5,7 +5,7 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import cached, page_start, table_with_download
+from reports.pages.common import cached, one_connection_per_render, page_start, table_with_download
 
 RUN_COLUMNS = {
     "run_id": st.column_config.NumberColumn("run", format="%d"), "rules_version": "rules version",
@@ -20,6 +20,7 @@ RUN_COLUMNS = {
 }
 
 
+@one_connection_per_render
 def render() -> None:
     start = page_start("Overview")
     if start is None:

@@ -7,7 +7,16 @@ import streamlit as st
 
 from reports import db
 from reports import ladder as lad
-from reports.pages.common import count, db_path, glossary, pct, sidebar_choice, table_with_download
+from reports.pages.common import (
+    count,
+    db_path,
+    glossary,
+    one_connection_per_render,
+    pct,
+    sidebar_choice,
+    store_reads,
+    table_with_download,
+)
 
 NO_LADDER = ("No ladder in this store yet. `workbench ladder` plays every pair of pilots over the game's "
              "starter decks (both pilots on both decks, from both seats) and rates them, for example:\n\n"
@@ -26,9 +35,7 @@ HELP = {
 }
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def _read(fn: str, path: str, *args):
-    return {"ladders": lad.ladders, "ratings": lad.ladder_ratings, "pairs": lad.ladder_pairs}[fn](path, *args)
+_read = store_reads("pilots", ladders=lad.ladders, ratings=lad.ladder_ratings, pairs=lad.ladder_pairs)
 
 
 def ladder_label(r: dict) -> str:
@@ -61,6 +68,7 @@ def pair_config() -> dict:
             "errors": count("errors", "matches that raised (stored as draws)")}
 
 
+@one_connection_per_render
 def render() -> None:
     st.title("Pilots")
     path = db_path()

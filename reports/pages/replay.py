@@ -20,6 +20,7 @@ from reports.board import draw, from_plain, pixel_width
 from reports.pages.common import (
     REPLAY_REQUEST,
     cached,
+    one_connection_per_render,
     page_header,
     readable_table,
     replay_button,
@@ -333,6 +334,7 @@ def card_chooser(result: dict, keys: str, turn_key: str, step_key) -> str | None
     return played[index]["card"] if index is not None else None
 
 
+@one_connection_per_render
 def render(replay_fn: ReplayFn) -> None:
     path = page_header("Match replay")
     if path is None:

@@ -6,7 +6,16 @@ from __future__ import annotations
 import streamlit as st
 
 from reports import series as metrics
-from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
+from reports.pages.common import (
+    count,
+    mode_page,
+    one_connection_per_render,
+    pct,
+    percent,
+    rate_bars,
+    store_reads,
+    table_with_download,
+)
 
 NO_RUNS = ("No series runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode series --matches 100`  (100 best-of-3 series per pairing)")
@@ -20,11 +29,10 @@ HELP = {
 }
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def _read(fn: str, path: str, *args):
-    return {"runs": metrics.series_runs, "decks": metrics.series_decks, "scores": metrics.series_scores}[fn](path, *args)
+_read = store_reads("series", runs=metrics.series_runs, decks=metrics.series_decks, scores=metrics.series_scores)
 
 
+@one_connection_per_render
 def render() -> None:
     start = mode_page("Series", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} ({r['rules_version']}, {r['pilots']}, {r['series_done']} series, "

@@ -12,11 +12,13 @@ from reports.pages.common import (
     cached,
     count,
     glossary,
+    one_connection_per_render,
     page_header,
     pct,
     percent,
     pts,
     sidebar_choice,
+    store_reads,
     table_with_download,
 )
 
@@ -40,14 +42,15 @@ HELP = {
 }
 
 
-@st.cache_data(ttl=3, show_spinner=False)
+_read = store_reads("tune", proposals=tn.proposals, rows=tn.proposal_table)
+
+
 def _proposals(path: str) -> pl.DataFrame:
-    return tn.proposals(path)
+    return _read("proposals", path)
 
 
-@st.cache_data(ttl=3, show_spinner=False)
 def _rows(path: str, table: str, tune_id: int) -> pl.DataFrame:
-    return tn.proposal_table(path, table, tune_id)
+    return _read("rows", path, table, tune_id)
 
 
 def label(r: dict) -> str:
@@ -74,6 +77,7 @@ def deck_chart(decks: pl.DataFrame, band: tuple[float, float]) -> go.Figure:
     return fig
 
 
+@one_connection_per_render
 def render() -> None:
     path = page_header("Rebalancing proposals")
     if path is None:

@@ -6,7 +6,16 @@ from __future__ import annotations
 import streamlit as st
 
 from reports import turf as metrics
-from reports.pages.common import count, mode_page, pct, percent, rate_bars, table_with_download
+from reports.pages.common import (
+    count,
+    mode_page,
+    one_connection_per_render,
+    pct,
+    percent,
+    rate_bars,
+    store_reads,
+    table_with_download,
+)
 
 NO_RUNS = ("No Turf Defense runs in this store yet. Play some with, for example:\n\n"
            "`workbench simulate alleyway --mode turf --matches 20`  (every pair of starter decks against every boss)")
@@ -24,12 +33,11 @@ BOSS_CONFIG = {"boss_name": st.column_config.TextColumn("boss", help="the boss's
                "boss": st.column_config.TextColumn("boss id", help="the boss's id: cardsdb/alleyway/bosses/<id>.yaml")}
 
 
-@st.cache_data(ttl=3, show_spinner=False)
-def _read(fn: str, path: str, *args):
-    return {"runs": metrics.turf_runs, "bosses": metrics.turf_bosses, "pairs": metrics.turf_pairs,
-            "falls": metrics.turf_first_falls}[fn](path, *args)
+_read = store_reads("turf", runs=metrics.turf_runs, bosses=metrics.turf_bosses, pairs=metrics.turf_pairs,
+                     falls=metrics.turf_first_falls)
 
 
+@one_connection_per_render
 def render() -> None:
     start = mode_page("Turf Defense", lambda p: _read("runs", p), lambda r: (
         f"run {r['run_id']}: {r['game']} ({r['rules_version']}, partners {r['pilots']}, boss {r['boss_pilot']}, "

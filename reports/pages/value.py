@@ -6,7 +6,17 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import cached, count, glossary, page_header, pct, percent, pts, table_with_download
+from reports.pages.common import (
+    cached,
+    count,
+    glossary,
+    one_connection_per_render,
+    page_header,
+    pct,
+    percent,
+    pts,
+    table_with_download,
+)
 from reports.value import COLOURS, MEANING, context_title, contexts, value_chart
 
 HELP = {
@@ -73,6 +83,7 @@ def provenance(ranking: pl.DataFrame) -> str:
             f"(runs {', '.join(map(str, runs))}), up to {ranking['twins'].max():,} twins per card.")
 
 
+@one_connection_per_render
 def render() -> None:
     path = page_header("Card value")
     if path is None:

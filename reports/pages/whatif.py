@@ -26,6 +26,7 @@ from reports.pages.common import (
     PAGES_KEY,
     POINTS,
     count,
+    one_connection_per_render,
     page_header,
     pts,
     readable_table,
@@ -315,6 +316,7 @@ def open_diff(diff_id: int, job_id: int) -> None:
 
 # --- the page ---------------------------------------------------------------------------------------
 
+@one_connection_per_render
 def render() -> None:
     path = page_header("What-if")
     if path is None:
