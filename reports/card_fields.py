@@ -98,6 +98,9 @@ def field_changes(base: str | dict | None, candidate: str | dict | None) -> list
              "candidate": new.get(k)} for k in names if old.get(k) != new.get(k)]
 
 
+ARROW = "→"  # a change as the dashboard writes it; files and job records keep "->", plain to type and grep
+
+
 def change_text(changes: list[dict], arrow: str = "->") -> str:
-    """``atk 4 -> 3, fortify 1 -> 2``: the changes in one line."""
+    """``atk 4 -> 3, fortify 1 -> 2``: the changes in one line (``ARROW`` for the dashboard)."""
     return ", ".join(f"{c['field']} {shown(c['base'])} {arrow} {shown(c['candidate'])}" for c in changes)

@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from reports import db, jobs
-from reports.card_fields import change_text, parse
+from reports.card_fields import ARROW, change_text, parse
 from reports.cards import with_faction_name
 
 # how the diff is asked: the smallest change worth finding (points) and the pilots, seed and cap
@@ -121,6 +121,13 @@ def start_diff(db_path: str | Path, game: str, base: str, candidate: str, card: 
             "candidate": candidate, "card": card, "name": name, "change": change_text(changes), "changes": changes,
             "decks": decks, "data_dir": str(data_dir), "options": options}
     return jobs.start(db_path, command, meta=meta)
+
+
+def job_change(job: jobs.Job) -> str | None:
+    """A what-if job's change as the dashboard writes a change (``ARROW``), wherever the job is
+    shown; a job that kept only its text (``change``), that text."""
+    changes = job.meta.get("changes")
+    return change_text(changes, ARROW) if changes else job.meta.get("change")
 
 
 def card_name(job: jobs.Job) -> str | None:

@@ -435,6 +435,10 @@ def test_the_whatif_verdicts_read_in_points_and_the_jobs_by_card_name(small_stor
     assert listed.value["name"].tolist() == ["Iron Horse Cavalry"] and listed.value["card"].tolist() == [
         "iron-horse-cavalry"]
     assert column_configs(listed)["name"]["label"] == "card"
+    # the job's panel and the jobs table write the change alike (whatif.job_change)
+    assert listed.value["change"].tolist() == ["atk 4 → 3"]
+    assert any(m.value.startswith("**What-if job 1**: Iron Horse Cavalry atk 4 → 3 (") for m in at.markdown), \
+        [m.value for m in at.markdown]
 
 
 def test_the_diff_page_leads_its_card_tables_with_names(change_store, monkeypatch):  # noqa: F811

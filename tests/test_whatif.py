@@ -59,6 +59,10 @@ def test_edits_and_field_changes_name_only_what_moved():
     changes = field_changes(json.dumps(FIELDS), json.dumps(after))
     assert changes == [{"field": "atk", "base": 4, "candidate": 3}, {"field": "ambush", "base": True, "candidate": False}]
     assert change_text(changes) == "atk 4 -> 3, ambush yes -> no"
+    job = jobs.Job(1, [], 0, None, "s", "l", 0.0, meta={"changes": changes, "change": change_text(changes)})
+    assert whatif.job_change(job) == "atk 4 → 3, ambush yes → no"  # as the dashboard writes a change
+    job.meta = {"change": "atk 4 -> 3"}  # a job that kept only the text
+    assert whatif.job_change(job) == "atk 4 -> 3"
 
 
 # --- the rules version a change writes -------------------------------------------------------------

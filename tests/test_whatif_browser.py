@@ -62,7 +62,7 @@ def test_whatif_loop_in_chromium(tmp_path):
         # the What-if page, opened afresh: the job's answer and the list of the store's what-ifs
         page.goto(f"{base}/whatif", wait_until="domcontentloaded", timeout=WAIT_MS)
         seen_as_drawn(page, expect, "whatif-jobs", "What-if", "Every what-if of this store", 0, 2)  # verdict, jobs
-        job = re.compile(r"What-if job 1: .*atk 4 (->|→) 3 .*· (decided|undecided at its cap) ·")
+        job = re.compile(r"What-if job 1: .*atk 4 → 3 .*· (decided|undecided at its cap) ·")
         expect(page.get_by_text(job).first).to_be_visible(timeout=WAIT_MS)
         expect(page.get_by_role("button", name="Open the Version diff of this change")).to_be_visible(timeout=WAIT_MS)
     versions = [p.name for p in (ws / "frontier" / "rules").glob(f"try-{CARD}-*.yaml")]

@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from reports import db
-from reports.card_fields import change_text, field_changes, shown
+from reports.card_fields import ARROW, change_text, field_changes, shown
 from reports.examples import key_text
 from reports.pages.common import (
     FACTION_COLUMN,
@@ -295,7 +295,7 @@ def changed_cards_summary(path, d: dict, r: dict) -> None:
     for card in cards[:SHOWN_CHANGES]:
         mine = fields.filter(pl.col("card") == card)
         name = mine["name"][0] or card
-        what = change_text(mine.to_dicts(), "→")
+        what = change_text(mine.to_dicts(), ARROW)
         c = measured.get(card)
         if c is None:
             st.info(f"You changed **{name}**: {what}. No deck of this diff holds it.")

@@ -21,7 +21,7 @@ from cardsdb.errors import DataError, DataErrors
 from cardsdb.whatif import SHIPPED, problem_line, write_trial
 from cardsdb.workspace import data_root, is_shipped
 from reports import jobs, whatif
-from reports.card_fields import change_text, editable, edits_of, shown
+from reports.card_fields import ARROW, change_text, editable, edits_of, shown
 from reports.pages.common import (
     PAGES_KEY,
     POINTS,
@@ -200,7 +200,7 @@ def submit(path, run: whatif.RunInfo, definition: dict, edits: dict, decks: list
     note = "" if trial.base_hash == run.rules_hash else (
         f" Note: {run.rules_version} in the workspace is not the version run {run.run_id} played (hash "
         f"{trial.base_hash}, not {run.rules_hash}); the diff plays the workspace's.")
-    st.success(f"Wrote `{trial.path.name}` ({definition['name']}: {change_text(trial.changes, '→')}); its diff runs "
+    st.success(f"Wrote `{trial.path.name}` ({definition['name']}: {change_text(trial.changes, ARROW)}); its diff runs "
                f"in the background as job {job.id}, and goes on if this page is closed.{note}")
 
 
@@ -245,7 +245,7 @@ def _panel(path, job_id: int, polling: bool) -> None:
         st.rerun()  # the whole page, once: the answer replaces the progress and the timer stops
     meta = job.meta
     with st.container(border=True):
-        st.markdown(f"**What-if job {job.id}**: {whatif.card_name(job)} {meta.get('change')} "
+        st.markdown(f"**What-if job {job.id}**: {whatif.card_name(job)} {whatif.job_change(job)} "
                     f"(`{meta.get('candidate')}` against `{meta.get('base')}`, {', '.join(meta.get('decks', []))}) · "
                     f"{STATE_LINES.get(state, state)} · {elapsed(job, status):.0f} s")
         played, cap = status.get("matches") or 0, status.get("max_matches") or 0
@@ -336,7 +336,7 @@ def render() -> None:
     rows = []
     for job in found:
         status = jobs.job_state(job)
-        rows.append({"job": job.id, "name": whatif.card_name(job), "change": job.meta.get("change"),
+        rows.append({"job": job.id, "name": whatif.card_name(job), "change": whatif.job_change(job),
                      "state": status.get("state"), "matches": status.get("matches"),
                      "seconds": round(elapsed(job, status)), "diff": status.get("diff_id"),
                      "version": job.meta.get("candidate"), "card": job.meta.get("card"), "log": job.log_path})
