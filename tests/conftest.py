@@ -176,3 +176,28 @@ def named_downloads(monkeypatch) -> dict[str, tuple[str, bytes]]:
 
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
     return stored
+
+
+def page_downloads(at, named: dict[str, tuple[str, bytes]]) -> dict[str, set[str]]:
+    """Each download button of a page run by AppTest (``named``: the ``named_downloads``
+    fixture): the file's name -> the values of its rows' ``filters`` column."""
+    import csv
+    import io
+
+    out = {}
+    for button in at.get("download_button"):
+        name, data = named[Path(button.proto.url).stem]
+        out[name] = {row.get("filters") for row in csv.DictReader(io.StringIO(data.decode("utf-8")))}
+    return out
+
+
+def opened_after_the_duel_pages(page: str, **kept):
+    """An AppTest of page ``page`` in a session whose duel pages kept another game and runs
+    (``kept``: name -> choice), so a download that records them instead of the page's own
+    choice shows it."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string(f"from reports.pages.{page} import render\nrender()", default_timeout=60)
+    for name, chosen in {"game": ["frontier"], "runs": [99], **kept}.items():
+        at.session_state[f"keep:{name}"] = chosen
+    return at.run()

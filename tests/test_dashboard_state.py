@@ -217,3 +217,18 @@ def test_the_rebalancing_pages_proposal_follows_the_user_and_lives_in_the_url(st
     linked.query_params["proposal"] = "1"
     linked.run()
     assert sidebar(linked, "Proposal").value == 1
+
+
+def test_the_pilots_and_rebalancing_downloads_record_the_pages_own_choice(ladders, named_downloads):
+    """Not the runs the duel pages kept (99, say): the ladder, the proposal the page shows."""
+    from tests.conftest import opened_after_the_duel_pages, page_downloads
+    from tests.test_tune import hand_made_proposals
+
+    hand_made_proposals(ladders)
+    pilots = page_downloads(opened_after_the_duel_pages("pilots", ladder=[1]), named_downloads)
+    assert pilots == {f"{name}__frontier__ladder-1.csv": {"game=frontier; ladder=1"}
+                      for name in ("ladder", "ladder_pairs")}
+    named_downloads.clear()
+    tune = page_downloads(opened_after_the_duel_pages("tune", proposal=[1]), named_downloads)
+    assert tune and all(name.endswith("__frontier__proposal-1.csv") for name in tune), tune
+    assert set().union(*tune.values()) == {"game=frontier; proposal=1"}

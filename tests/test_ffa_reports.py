@@ -150,3 +150,22 @@ def test_a_free_for_all_diff_compares_the_decks_win_share_on_the_same_seeds(tmp_
     assert all(int(r["n"]) == int(r["n_new"]) == 16 for r in rows)  # each deck at 4 of 5 tables, 4 matches each
     runs = duckdb.connect(str(db), read_only=True).sql("SELECT rules_version, mode FROM runs ORDER BY run_id").fetchall()
     assert runs == [("base", "ffa"), ("switch-before-attacking", "ffa")]
+
+
+def test_the_free_for_all_pages_downloads_record_its_runs_and_deck(ffa_store, monkeypatch, named_downloads):
+    """Not the game and runs the duel pages kept: the free-for-all run the page counts, and the
+    deck its cards table shows."""
+    from tests.conftest import opened_after_the_duel_pages, page_downloads
+
+    monkeypatch.setenv("WORKBENCH_DB", str(ffa_store))
+    at = opened_after_the_duel_pages("ffa")
+    assert not at.exception, at.exception
+    deck = [s for s in at.selectbox if s.label == "Deck"][0].value
+    saved = page_downloads(at, named_downloads)
+    assert len(saved) == len(at.get("download_button")) == 4, saved
+    for name, filters in saved.items():
+        if name.startswith("ffa_cards"):
+            assert name == f"ffa_cards__alleyway__runs-1__deck-{deck}.csv"
+            assert filters == {f"game=alleyway; runs=1; deck={deck}"}
+        else:
+            assert name.endswith("__alleyway__runs-1.csv") and filters == {"game=alleyway; runs=1"}, name

@@ -134,3 +134,13 @@ def test_a_series_the_game_cannot_play_is_one_line(tmp_path, args, words):
     res = run_cli("simulate", *args, "--matches", "2", "--db", str(tmp_path / "s.duckdb"), "--quiet")
     assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr, res.stderr
     assert not (tmp_path / "s.duckdb").exists()
+
+
+def test_the_series_pages_downloads_record_its_runs(series_store, monkeypatch, named_downloads):
+    """Not the game and runs the duel pages kept: the series run the page counts."""
+    from tests.conftest import opened_after_the_duel_pages, page_downloads
+
+    monkeypatch.setenv("WORKBENCH_DB", str(series_store))
+    saved = page_downloads(opened_after_the_duel_pages("series"), named_downloads)
+    assert saved == {"series_decks__alleyway__runs-1.csv": {"game=alleyway; runs=1"},
+                     "series_scores__alleyway__runs-1.csv": {"game=alleyway; runs=1"}}

@@ -153,3 +153,13 @@ def test_bad_turf_input_is_one_line(tmp_path, args, words):
 def test_boss_options_outside_turf_are_refused(tmp_path):
     res = run_cli("simulate", "alleyway", "--boss", "the-house", "--matches", "2", "--db", str(tmp_path / "t.duckdb"))
     assert res.returncode == 2 and "for --mode turf" in res.stderr
+
+
+def test_the_turf_pages_downloads_record_its_runs(turf_store, monkeypatch, named_downloads):
+    """Not the game and runs the duel pages kept: the Turf Defense run the page counts."""
+    from tests.conftest import opened_after_the_duel_pages, page_downloads
+
+    monkeypatch.setenv("WORKBENCH_DB", str(turf_store))
+    saved = page_downloads(opened_after_the_duel_pages("turf"), named_downloads)
+    assert saved == {f"{name}__alleyway__runs-1.csv": {"game=alleyway; runs=1"}
+                     for name in ("turf_bosses", "turf_pairs", "turf_first_falls")}

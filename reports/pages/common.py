@@ -175,14 +175,16 @@ def sync_url(**values: list) -> None:
                 del st.query_params[name]
 
 
-def sidebar_choice(name: str, label: str, options: list, default: list, many: bool, some: bool = False, **widget):
+def sidebar_choice(name: str, label: str, options: list, default: list, many: bool, some: bool = False,
+                   where=st.sidebar, **widget):
     """A sidebar selectbox (or multiselect with ``many``) whose choice is ``kept`` across pages
-    and in the URL (``some``: see ``kept``). The widget's own state is set before it is drawn (a
-    page change forgets widget state; the kept choice does not)."""
+    and in the URL (``some``: see ``kept``); ``where`` draws it elsewhere (a page's section of
+    its own). The widget's own state is set before it is drawn (a page change forgets widget
+    state; the kept choice does not)."""
     chosen = kept(name, options, default, many, some)
     key = f"w:{name}"
     st.session_state[key] = chosen if many else chosen[0]
-    draw = st.sidebar.multiselect if many else st.sidebar.selectbox
+    draw = where.multiselect if many else where.selectbox
     value = draw(label, options, key=key, on_change=_remember, args=(name, key, many), **widget)
     sync_url(**{name: list(value) if many else [value]})
     return value
@@ -424,13 +426,29 @@ def chosen_filters() -> dict[str, str]:
     return out
 
 
+def run_scope(runs: pl.DataFrame, run_ids: list[int]) -> dict[str, str]:
+    """What a download records (``table_with_download``'s ``scope``) on a page that counts runs
+    of its own choice (a mode's, the campaign batches): their games and ids, not the runs the
+    duel pages keep."""
+    games = sorted(set(runs.filter(pl.col("run_id").is_in(run_ids))["game"].to_list()))
+    return {"game": ",".join(games), "runs": ",".join(map(str, sorted(run_ids)))}
+
+
+# the filters a file's name leaves to its filters column (lists that would make the name long)
+COLUMN_ONLY = ("rules", "decks", "pilots")
+
+
 def download_name(name: str, filters: dict[str, str]) -> str:
-    """``name`` plus the game and runs it covers, e.g. ``card_stats__frontier__runs-2-5.csv``."""
+    """``name`` plus the game and runs it covers and a page's own choice (``ladder-2``), e.g.
+    ``card_stats__frontier__runs-2-5.csv``."""
     parts = [name]
-    if filters.get("game"):
-        parts.append(filters["game"])
-    if filters.get("runs"):
-        parts.append("runs-" + filters["runs"].replace(",", "-"))
+    for key, text in filters.items():
+        if key == "game":
+            parts.append(text)
+        elif key == "runs":
+            parts.append("runs-" + text.replace(",", "-"))
+        elif key not in COLUMN_ONLY:
+            parts.append(f"{key}-{text}")
     return "__".join(parts)[:120] + ".csv"  # a long run list is cut: the filters column has it whole
 
 

@@ -15,6 +15,8 @@ from reports.pages.common import (
     percent,
     rate_bars,
     readable_table,
+    run_scope,
+    sidebar_choice,
     store_reads,
     table_with_download,
 )
@@ -56,13 +58,14 @@ def render() -> None:
     pilots = ", ".join(sorted({p for r in runs.filter(runs["run_id"].is_in(run_ids)).iter_rows(named=True)
                                for p in r["pilots"].split(",")}))
     st.caption(f"Pilots: {pilots}. Every figure here is a fact about these pilots' play.")
-    decks_section(str(path), run_ids)
-    cards_section(str(path), run_ids)
-    outs_section(str(path), run_ids)
-    targets_section(str(path), run_ids)
+    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
+    decks_section(str(path), run_ids, scope)
+    cards_section(str(path), run_ids, scope)
+    outs_section(str(path), run_ids, scope)
+    targets_section(str(path), run_ids, scope)
 
 
-def decks_section(path: str, run_ids: list[int]) -> None:
+def decks_section(path: str, run_ids: list[int], scope: dict[str, str]) -> None:
     decks = _read("decks", path, run_ids)
     st.subheader("Decks: placement")
     if decks.is_empty():
@@ -91,15 +94,18 @@ def decks_section(path: str, run_ids: list[int]) -> None:
         "fair_win_share": pct("fair", "1 / seats at the table")}, download=decks,
         column_order=["deck", "pilot", "table_seats", "seats", "mean_placement", "mean_placement_lo",
                       "mean_placement_hi", "win_share", "win_share_lo", "win_share_hi", "fair_win_share", "top2",
-                      "top2_lo", "top2_hi", "firsts", "top2s", "out_by_nobody"])
+                      "top2_lo", "top2_hi", "firsts", "top2s", "out_by_nobody"], scope=scope)
 
 
-def cards_section(path: str, run_ids: list[int]) -> None:
+def cards_section(path: str, run_ids: list[int], scope: dict[str, str]) -> None:
     cards = _read("cards", path, run_ids)
     st.subheader("Cards: placement when played")
     if cards.is_empty():
         return
-    deck = st.selectbox("Deck", sorted(cards["deck"].unique().to_list()), key="ffa-card-deck")
+    decks = sorted(cards["deck"].unique().to_list())
+    # kept across pages and in the URL (``some``: another run's deck stays kept for when it returns)
+    deck = sidebar_choice("ffa_deck", "Deck", decks, decks[:1], many=False, some=True, where=st,
+                          help="the deck whose cards are shown")
     shown = cards.filter(cards["deck"] == deck).sort("placement_gain", descending=True, nulls_last=True)
     number = st.column_config.NumberColumn
     table_with_download(percent(shown, ("win_share_played", "win_share_not_played")), "ffa_cards", {
@@ -116,10 +122,11 @@ def cards_section(path: str, run_ids: list[int]) -> None:
         "firsts_not_played": count("first places, not played", "seat-games placed first when it was not")},
         download=cards, column_order=["name", "played", "not_played", "placement_played", "placement_not_played",
                                       "placement_gain", "placement_gain_lo", "placement_gain_hi", "win_share_played",
-                                      "win_share_not_played", "firsts_played", "firsts_not_played", "deck", "card"])
+                                      "win_share_not_played", "firsts_played", "firsts_not_played", "deck", "card"],
+        scope=scope | {"deck": deck})
 
 
-def outs_section(path: str, run_ids: list[int]) -> None:
+def outs_section(path: str, run_ids: list[int], scope: dict[str, str]) -> None:
     outs = _read("outs", path, run_ids)
     st.subheader("Who put whom out")
     if outs.is_empty():
@@ -137,10 +144,10 @@ def outs_section(path: str, run_ids: list[int]) -> None:
         "eliminator_deck": st.column_config.TextColumn("put out by", help=HELP["who put whom out"]),
         "outs": count("outs", "times that deck put the deck out"),
         "share": pct("share", "of all the deck's outs")}, download=outs,
-        column_order=["out_deck", "eliminator_deck", "outs", "share"])
+        column_order=["out_deck", "eliminator_deck", "outs", "share"], scope=scope)
 
 
-def targets_section(path: str, run_ids: list[int]) -> None:
+def targets_section(path: str, run_ids: list[int], scope: dict[str, str]) -> None:
     targets = _read("targets", path, run_ids)
     st.subheader("Which opponent each deck chose to hit")
     if targets.is_empty():
@@ -156,4 +163,4 @@ def targets_section(path: str, run_ids: list[int]) -> None:
         "attacks": count("attacks", "attacks on that seat's characters, leader or player"),
         "effect_choices": count("effect choices", "effects on \"an opponent\" aimed at that seat"),
         "hits": count("hits", "attacks plus effect choices"),
-        "share": pct("share", "of the deck's hits")}, download=targets)
+        "share": pct("share", "of the deck's hits")}, download=targets, scope=scope)

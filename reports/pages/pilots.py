@@ -104,10 +104,12 @@ def render() -> None:
     st.markdown("**Ratings**")
     shown = ratings.select("pilot", "rating", "rating_lo", "rating_hi", "matches", "score", "wins", "draws",
                            "losses", "decisions_per_s", "matches_per_s")
-    table_with_download(shown.with_columns(pl.col("score") * 100), "ladder", rating_config(), download=ratings)
+    scope = {"game": game, "ladder": str(ladder_id)}  # the page's own choice, not the duel pages' runs
+    table_with_download(shown.with_columns(pl.col("score") * 100), "ladder", rating_config(), download=ratings,
+                        scope=scope)
     st.markdown("**Pairwise win rates** (pilot A against pilot B; a draw counts half)")
     table_with_download(pairs.with_columns(pl.col(c) * 100 for c in ("a_win_rate", "lo", "hi")), "ladder_pairs",
-                        pair_config(), download=pairs)
+                        pair_config(), download=pairs, scope=scope)
     order = ratings["pilot"].to_list()
     matrix = lad.win_matrix(pairs, order)
     st.caption("Row pilot's win rate against the column pilot")

@@ -13,6 +13,7 @@ from reports.pages.common import (
     pct,
     percent,
     rate_bars,
+    run_scope,
     store_reads,
     table_with_download,
 )
@@ -39,7 +40,8 @@ def render() -> None:
         f"{r['status']})"), NO_RUNS, HELP, "series_runs", tables=("runs", "series"), pick="series", unit="series")
     if start is None:
         return
-    path, _runs, run_ids = start
+    path, runs, run_ids = start
+    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
     decks = _read("decks", str(path), run_ids)
     st.subheader("Decks: series against single games")
     if decks.is_empty():
@@ -70,11 +72,11 @@ def render() -> None:
         "deck", "pilot", "series", "series_won", "series_win_rate", "series_win_rate_lo", "series_win_rate_hi",
         "games", "games_won", "game_win_rate", "game_win_rate_lo", "game_win_rate_hi", "first_games",
         "first_games_won", "first_game_win_rate", "first_game_win_rate_lo", "first_game_win_rate_hi", "rank_points",
-        "rank_points_lo", "rank_points_hi", "games_per_series"])
+        "rank_points_lo", "rank_points_hi", "games_per_series"], scope=scope)
     st.subheader("How each deck's series ended")
     scores = _read("scores", str(path), run_ids)
     table_with_download(percent(scores, ("share",)), "series_scores",
                         {"score": st.column_config.TextColumn("score", help=HELP["scores"]),
                          "series": count("series", "series that ended so"),
                          "share": pct("share", "of the deck's series")},
-                        download=scores)
+                        download=scores, scope=scope)

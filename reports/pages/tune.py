@@ -91,6 +91,7 @@ def render() -> None:
                             format_func=lambda i: label(rows[i]), help="a stored `workbench tune` (the newest first)")
     glossary(HELP)
     p = rows[chosen]
+    scope = {"game": p["game"], "proposal": str(chosen)}  # what the downloads record: not the duel pages' runs
     st.subheader(label(p))
     st.markdown(f"**{p['verdict']}**")
     st.caption(f"Pilots **{p['pilots']}**; field {p['decks']}; seed {p['seed']}; "
@@ -100,9 +101,10 @@ def render() -> None:
     if changes.height:
         st.markdown("#### Changes")
         table_with_download(changes.select("name", "field", "before", "after", "surplus_before", "surplus_after",
-                                           "decks", "card"), f"tune_{chosen}_changes", CHANGES_CONFIG)
+                                           "decks", "card"), f"tune_{chosen}_changes", CHANGES_CONFIG,
+                            scope=scope)
     if p["kind"] == "card":
-        _card(path, p, chosen)
+        _card(path, p, chosen, scope)
         return
     decks = _rows(str(path), "tune_decks", chosen)
     verified = decks.filter(pl.col("wr_after").is_not_null())
@@ -122,7 +124,7 @@ def render() -> None:
         "change_hi": pts("hi", "paired 95%"), "in_band": st.column_config.CheckboxColumn("in band")},
         download=decks, column_order=["deck", "wr_before", "wr_before_lo", "wr_before_hi", "wr_after", "wr_after_lo",
                                       "wr_after_hi", "change", "change_lo", "change_hi", "in_band", "games_before",
-                                      "search_before", "search_after"])
+                                      "search_before", "search_after"], scope=scope)
     steps = _rows(str(path), "tune_steps", chosen)
     if steps.height:
         with st.expander(f"The search: {steps.height} candidates tried, {int(steps['accepted'].sum())} taken"):
@@ -136,7 +138,8 @@ def render() -> None:
                 "deck_wr": pct("deck with it", "the deck's estimate with the candidate, search seeds"),
                 "matches": count("matches", "matches the candidate was measured on"),
                 "run_id": st.column_config.NumberColumn("run", help="the run that played the candidate", format="%d"),
-                "accepted": st.column_config.CheckboxColumn("taken")}, download=steps, column_order=STEPS_ORDER)
+                "accepted": st.column_config.CheckboxColumn("taken")}, download=steps, column_order=STEPS_ORDER,
+                scope=scope)
 
 
 CHANGES_CONFIG = {
@@ -159,7 +162,7 @@ def named_steps(path, steps: pl.DataFrame) -> pl.DataFrame:
     return steps.join(names, on="card", how="left")
 
 
-def _card(path, p: dict, chosen: int) -> None:
+def _card(path, p: dict, chosen: int, scope: dict[str, str]) -> None:
     st.markdown(f"**Why**: {p['why']}")
     values = _rows(str(path), "tune_values", chosen)
     if values.is_empty():
@@ -181,4 +184,4 @@ def _card(path, p: dict, chosen: int) -> None:
         "value_points": pts("value", HELP["value"]), "value_lo": pts("lo", "paired 95%"),
         "value_hi": pts("hi", "paired 95%"), "twins": count("twins", "paired match x seat rows of the deck"),
         "surplus": st.column_config.NumberColumn("surplus", help=HELP["surplus"], format="%+.1f"),
-        "chosen": st.column_config.CheckboxColumn("proposed")})
+        "chosen": st.column_config.CheckboxColumn("proposed")}, scope=scope)

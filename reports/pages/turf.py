@@ -13,6 +13,7 @@ from reports.pages.common import (
     pct,
     percent,
     rate_bars,
+    run_scope,
     store_reads,
     table_with_download,
 )
@@ -44,7 +45,8 @@ def render() -> None:
         f"{r['matches_done']} matches, {r['status']})"), NO_RUNS, HELP, "turf_runs")
     if start is None:
         return
-    path, _runs, run_ids = start
+    path, runs, run_ids = start
+    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
     bosses = _read("bosses", str(path), run_ids)
     st.subheader("Bosses: clear rate")
     if bosses.is_empty():
@@ -76,14 +78,15 @@ def render() -> None:
         "prizes": st.column_config.TextColumn("prizes", help="the prize cards (ids) its clears paid")},
         download=bosses, column_order=[
             "boss_name", "partner_pilots", "boss_pilot", "matches", "clears", "clear_rate", "clear_rate_lo",
-            "clear_rate_hi", "mean_phase", "max_phase", "morale_left", "turns", "prizes", "boss"])
+            "clear_rate_hi", "mean_phase", "max_phase", "morale_left", "turns", "prizes", "boss"], scope=scope)
     st.subheader("Clear rate by partner pair")
     pairs = _read("pairs", str(path), run_ids)
     table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {
         **BOSS_CONFIG, "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
         "matches": count("matches", "matches of the pair against the boss"),
         "clears": count("clears", "matches the partners won"), "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
-        "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs, column_order=boss_id_last(pairs))
+        "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs, column_order=boss_id_last(pairs),
+        scope=scope)
     st.subheader("Which partner falls first")
     falls = _read("falls", str(path), run_ids)
     table_with_download(percent(falls, ("falls_first_rate", "falls_first_rate_lo", "falls_first_rate_hi")),
@@ -93,7 +96,8 @@ def render() -> None:
         "fell_and_won": count("fell, then won", "this deck's partner went out, and the other beat the boss"),
         "falls_first_rate": pct("falls first", HELP["falls first"]),
         "falls_first_rate_lo": pct("lo", "95% Wilson lower bound"),
-        "falls_first_rate_hi": pct("hi", "95% Wilson upper bound")}, download=falls, column_order=boss_id_last(falls))
+        "falls_first_rate_hi": pct("hi", "95% Wilson upper bound")}, download=falls, column_order=boss_id_last(falls),
+        scope=scope)
 
 
 def boss_id_last(frame) -> list[str]:
