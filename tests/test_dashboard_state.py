@@ -232,3 +232,46 @@ def test_the_pilots_and_rebalancing_downloads_record_the_pages_own_choice(ladder
     tune = page_downloads(opened_after_the_duel_pages("tune", proposal=[1]), named_downloads)
     assert tune and all(name.endswith("__frontier__proposal-1.csv") for name in tune), tune
     assert set().union(*tune.values()) == {"game=frontier; proposal=1"}
+
+
+# --- the pages' own choices: the Card value page's measurement, the campaign batches ----------------------
+
+def test_the_card_value_pages_choices_follow_the_user_and_live_in_the_url(tmp_path, monkeypatch, named_downloads):
+    from tests.conftest import page_downloads
+    from tests.test_value_reports import new_store, value_rows
+
+    monkeypatch.setenv("WORKBENCH_DB", str(new_store(tmp_path / "value.duckdb", value_rows())))
+    names = ("game", "value_rules", "value_deck", "value_pilots")
+    at = page("value").run()
+    assert sidebar(at, "Rules version").value == "first-player-skips-draw"  # the newest measurement's
+    sidebar(at, "Rules version").set_value("base").run()
+    sidebar(at, "Pilots").set_value("greedy").run()
+    assert at.query_params["value_rules"] in ("base", ["base"]) and at.query_params["value_pilots"] in (
+        "greedy", ["greedy"])
+    back = after(after(at, "cards", names), "value", names)
+    assert (sidebar(back, "Rules version").value, sidebar(back, "Pilots").value) == ("base", "greedy")
+    linked = page("value")
+    linked.query_params["value_rules"] = "base"
+    linked.query_params["value_pilots"] = "greedy"
+    linked.run()
+    assert (sidebar(linked, "Rules version").value, sidebar(linked, "Pilots").value) == ("base", "greedy")
+    assert page_downloads(linked, named_downloads)["card_value__frontier__deck-lawmen-posse__against-field.csv"] == {
+        "game=frontier; rules=base; deck=lawmen-posse; against=field; pilots=greedy"}
+
+
+def test_the_campaign_pages_batches_follow_the_user_and_live_in_the_url(campaign_store, tmp_path, monkeypatch):
+    path = tmp_path / "c.duckdb"
+    shutil.copy(campaign_store, path)
+    with db.connect(path, read_only=False) as con:  # a second batch, newest
+        con.execute("INSERT INTO runs SELECT * REPLACE (2 AS run_id) FROM runs WHERE run_id = 1")
+    monkeypatch.setenv("WORKBENCH_DB", str(path))
+    names = ("game", "runs", "campaign_runs")
+    at = page("campaign").run()
+    assert sidebar(at, "Campaign batches").value == [2]
+    sidebar(at, "Campaign batches").set_value([1]).run()
+    assert at.query_params["campaign_runs"] in ("1", ["1"])
+    assert sidebar(after(after(at, "cards", names), "campaign", names), "Campaign batches").value == [1]
+    linked = page("campaign")
+    linked.query_params["campaign_runs"] = "1"
+    linked.run()
+    assert sidebar(linked, "Campaign batches").value == [1]

@@ -169,3 +169,21 @@ def test_the_free_for_all_pages_downloads_record_its_runs_and_deck(ffa_store, mo
             assert filters == {f"game=alleyway; runs=1; deck={deck}"}
         else:
             assert name.endswith("__alleyway__runs-1.csv") and filters == {"game=alleyway; runs=1"}, name
+
+
+def test_the_free_for_all_cards_deck_follows_the_user_and_lives_in_the_url(ffa_store, monkeypatch):
+    from tests.test_dashboard_state import after, page
+
+    monkeypatch.setenv("WORKBENCH_DB", str(ffa_store))
+    at = page("ffa").run()
+    [box] = [s for s in at.selectbox if s.label == "Deck"]
+    last = box.options[-1]
+    box.set_value(last).run()
+    assert at.query_params["ffa_deck"] in (last, [last])
+    back = after(after(at, "overview", ("ffa_deck",)), "ffa", ("ffa_deck",))
+    assert [s for s in back.selectbox if s.label == "Deck"][0].value == last
+    linked = page("ffa")
+    linked.query_params["ffa_deck"] = last
+    linked.run()
+    assert [s for s in linked.selectbox if s.label == "Deck"][0].value == last
+    assert set(linked.dataframe[1].value["deck"]) == {last}

@@ -19,6 +19,8 @@ from reports.pages.common import (
     percent,
     pts,
     rate_bars,
+    run_scope,
+    sidebar_choice,
     store_ready,
     table_with_download,
 )
@@ -44,13 +46,15 @@ def render() -> None:
     labels = {r["run_id"]: f"run {r['run_id']}: {r['crews']} ({r['policy']}, {r['runs_done']} runs, {r['status']})"
               for r in batches.iter_rows(named=True)}
     ids = list(labels)
-    run_ids = st.sidebar.multiselect("Campaign batches", ids, default=ids[:1], format_func=labels.get,
-                                     help="the batches whose runs are counted; several are pooled")
+    # kept across pages and in the URL under the page's own name: the duel pages' runs are other runs
+    run_ids = sidebar_choice("campaign_runs", "Campaign batches", ids, ids[:1], many=True, format_func=labels.get,
+                             help="the batches whose runs are counted; several are pooled")
     if not run_ids:
         st.info("Pick at least one campaign batch in the sidebar.")
         return
     with st.sidebar.expander("How to read this page"):
         st.markdown(ABOUT)
+    scope = run_scope(batches, run_ids)  # the downloads record these batches
     clear = cached("clear_rates", str(path), run_ids)
     st.subheader("Clear rate by crew")
     labels = [f"{c} ({p}, n={n})" for c, p, n in zip(clear["crew"], clear["policy"], clear["runs"])]
@@ -59,7 +63,7 @@ def render() -> None:
                     max(300, 40 * clear.height))
     st.plotly_chart(fig, width="stretch")
     table_with_download(percent(clear, CLEAR_RATES), "campaign_clear_rates", CLEAR_CONFIG, download=clear,
-                        column_order=list(CLEAR_CONFIG))
+                        column_order=list(CLEAR_CONFIG), scope=scope)
 
     lift = cached("reward_lift", str(path), run_ids)
     st.subheader("Reward cards: lift when taken")
@@ -67,7 +71,7 @@ def render() -> None:
     if lift.height:
         st.plotly_chart(lift_chart(lift), width="stretch")
     table_with_download(percent(lift, LIFT_RATES), "campaign_reward_lift", LIFT_CONFIG, download=lift,
-                        column_order=list(LIFT_CONFIG))
+                        column_order=list(LIFT_CONFIG), scope=scope)
 
 
 CLEAR_CONFIG = {

@@ -15,6 +15,7 @@ from reports.pages.common import (
     pct,
     percent,
     pts,
+    sidebar_choice,
     table_with_download,
 )
 from reports.value import COLOURS, MEANING, context_title, contexts, value_chart
@@ -32,28 +33,37 @@ NO_VALUE = ("No card value measured yet. `workbench value` plays a deck as writt
             "`workbench value frontier --deck lawmen-posse --all --matches 1000`")
 ABOUT = (f"**Win rate added**: {MEANING}, so the luck of the shuffle cancels twin by twin. Bars carry the "
          f"paired 95% interval; {COLOURS}.")
-# (column, sidebar label, help, shown even with a single option)
+# (column, the name its choice is kept under and in the URL, sidebar label, help, shown even with a
+# single option); the game is the one every page keeps
 FILTERS = (
-    ("game", "Game", "which game's measurements to show", True),
-    ("rules_version", "Rules version", "the rules version the deck was measured under", True),
-    ("deck", "Deck", "the deck whose cards were measured", True),
-    ("against", "Against", "the opponent the deck played: 'field' or one deck", False),
-    ("pilots", "Pilots", HELP["pilots"], False),
+    ("game", "game", "Game", "which game's measurements to show", True),
+    ("rules_version", "value_rules", "Rules version", "the rules version the deck was measured under", True),
+    ("deck", "value_deck", "Deck", "the deck whose cards were measured", True),
+    ("against", "value_against", "Against", "the opponent the deck played: 'field' or one deck", False),
+    ("pilots", "value_pilots", "Pilots", HELP["pilots"], False),
 )
 ORDER = ["card", "name", "copies", "twins", "value_points", "value_lo", "value_hi", "wr_with", "wr_without",
          "p_value", "q_value", "significant", "reference", "value_id", "base_run", "variant_run", "created_at"]
 
 
-def narrow(values: pl.DataFrame, column: str, label: str, help: str, always: bool) -> pl.DataFrame:
-    """A sidebar choice among the column's values, starting at the newest measurement's; none is
-    offered for a single value unless ``always`` (game, version and deck are always named, so the
-    page says what it shows)."""
+def narrow(values: pl.DataFrame, column: str, name: str, label: str, help: str, always: bool) -> pl.DataFrame:
+    """A sidebar choice among the column's values, kept across pages and in the URL as ``name``,
+    starting at the newest measurement's; none is offered for a single value unless ``always``
+    (game, version and deck are always named, so the page says what it shows). ``some``: a kept
+    value another game or deck does not offer stays kept for when it returns."""
     options = sorted(values[column].unique().to_list())
     if len(options) < 2 and not always:
         return values
     newest = values.sort("value_id")[column][-1]
-    chosen = st.sidebar.selectbox(label, options, index=options.index(newest), help=help, key=f"value-{column}")
+    chosen = sidebar_choice(name, label, options, [newest], many=False, some=True, help=help)
     return values.filter(pl.col(column) == chosen)
+
+
+def value_scope(context: dict) -> dict[str, str]:
+    """What the download records (``table_with_download``'s ``scope``): the measurement's game,
+    rules version, deck, opponent and pilots, not the runs the duel pages keep."""
+    return {"game": context["game"], "rules": context["rules_version"], "deck": context["deck"],
+            "against": context["against"], "pilots": context["pilots"]}
 
 
 def column_config() -> dict:
@@ -92,8 +102,8 @@ def render() -> None:
     if values.is_empty():
         st.info(NO_VALUE)
         return
-    for column, label, help, always in FILTERS:
-        values = narrow(values, column, label, help, always)
+    for column, name, label, help, always in FILTERS:
+        values = narrow(values, column, name, label, help, always)
     glossary(HELP)
     context = contexts(values)[0]
     st.subheader(context_title(context))
@@ -103,4 +113,5 @@ def render() -> None:
     st.caption(provenance(values))
     st.plotly_chart(value_chart(values, f"Win rate added per card: {context_title(context)}"), width="stretch")
     shown = percent(values, ["wr_with", "wr_without"])
-    table_with_download(shown, "card_value", column_config(), download=values, column_order=ORDER)
+    table_with_download(shown, "card_value", column_config(), download=values, column_order=ORDER,
+                        scope=value_scope(context))
