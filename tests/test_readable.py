@@ -488,3 +488,22 @@ def test_the_free_for_all_cards_table_tells_a_striver_s_levels_apart(ffa_store, 
     assert cards["name"].nunique() == cards["card"].nunique() == len(cards)
     levels = [n for n in cards["name"] if re.fullmatch(r".+ \([a-z0-9-]+-[123]\)", n)]
     assert len(levels) >= 2, list(cards["name"])
+
+
+def test_the_card_charts_tell_a_striver_s_levels_apart():
+    """The Cards (and Deck) ranking chart and the Campaign lift chart label cards by name: a name
+    several card ids share reads with the id, as in the tables; plotly would pool rows of one label."""
+    from reports.pages.campaign import lift_chart
+    from reports.pages.cards import WITHIN_DECK, ranking_chart
+
+    cards = ["kade-1", "kade-2", "sprintz"]
+    frame = pl.DataFrame({"card": cards, "name": ["Kade", "Kade", "Sprintz"], "oh_games": [40, 40, 40],
+                          "oh_excess": [0.1, 0.0, -0.1], "oh_excess_lo": [0.0, -0.1, -0.2],
+                          "oh_excess_hi": [0.2, 0.1, 0.0], "oh_excess_q": [0.5] * 3,
+                          "oh_excess_significant": [False] * 3})
+    labels = ranking_chart(frame, [], WITHIN_DECK).layout.yaxis.categoryarray
+    assert list(labels)[::-1] == ["Kade (kade-1) (n=40)", "Kade (kade-2) (n=40)", "Sprintz (n=40)"]
+    lift = frame.select("card", "name").with_columns(
+        pl.lit(0.1).alias("clear_lift"), pl.lit(0.0).alias("clear_lift_lo"), pl.lit(0.2).alias("clear_lift_hi"),
+        pl.lit(5).alias("clear_taken_n"), pl.lit(6).alias("clear_skipped_n"))
+    assert [y.split(" (n=")[0] for y in lift_chart(lift).data[0].y] == ["Kade (kade-1)", "Kade (kade-2)", "Sprintz"]

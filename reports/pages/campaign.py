@@ -10,6 +10,7 @@ import streamlit as st
 
 from reports import db
 from reports.campaign import __doc__ as ABOUT
+from reports.pages.columns import unique_names
 from reports.pages.common import (
     cached,
     count,
@@ -125,7 +126,7 @@ LIFT_CAPTION = ("Lifts are in points: the clear rate (or later fights' win rate)
 
 def lift_chart(lift: pl.DataFrame) -> go.Figure:
     """The clear-rate lift per card with its interval, in the table's order (by the lower bound)."""
-    rows = lift.filter(pl.col("clear_lift").is_not_null()).to_dicts()
+    rows = unique_names(lift).filter(pl.col("clear_lift").is_not_null()).to_dicts()  # "Kade (kade-2)"
     labels = [f"{r['name'] or r['card']} (n={r['clear_taken_n']}/{r['clear_skipped_n']})" for r in rows]
     fig = go.Figure(go.Scatter(
         x=[r["clear_lift"] * 100 for r in rows], y=labels, mode="markers", marker={"size": 9, "color": "#1f77b4"},

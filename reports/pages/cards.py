@@ -16,6 +16,7 @@ import streamlit as st
 
 from reports.cards import GROUPS, METRICS
 from reports.pages.charts import legend_on_top
+from reports.pages.columns import unique_names
 from reports.pages.common import (
     FACTION_COLUMN,
     FACTION_ID_COLUMN,
@@ -238,7 +239,7 @@ def row_label(row: dict, group_by: list[str]) -> str:
 def ranking_chart(frame: pl.DataFrame, label_groups: list[str], view: View) -> go.Figure:
     """The view's value with its interval, best first; colour = significance (and the shrunken
     value where the view ranks by one)."""
-    ranked = frame.filter(pl.col(view.value).is_not_null())
+    ranked = unique_names(frame).filter(pl.col(view.value).is_not_null())  # one label a card: "Kade (kade-2)"
     if ranked.height > CHART_ROWS:
         ranked = pl.concat([ranked.head(CHART_ROWS // 2), ranked.tail(CHART_ROWS // 2)])
     rows = ranked.to_dicts()

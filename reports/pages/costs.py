@@ -10,6 +10,7 @@ import streamlit as st
 
 from cardsdb.budget import TOLERANCE
 from reports.costs import OFF_BUDGET
+from reports.pages.columns import unique_names
 from reports.pages.common import (
     FACTION_COLUMN,
     FACTION_ID_COLUMN,
@@ -146,7 +147,7 @@ def budget_section(path, filters) -> tuple[float, float] | None:
     view = view.rename({"cost": "budget_cost"})
     off = view.filter(pl.col("off_budget"))
     st.caption(budget_caption(view.height, off.height, version))
-    st.plotly_chart(budget_chart(view, lines.filter(pl.col("type").is_in(view["type"].unique().to_list()))
+    st.plotly_chart(budget_chart(unique_names(view), lines.filter(pl.col("type").is_in(view["type"].unique().to_list()))
                                  if lines.height else lines), width="stretch")
     st.markdown("**Cards off budget**" if off.height else "**No card is off budget.**")
     if off.height:

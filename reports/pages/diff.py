@@ -16,6 +16,7 @@ import streamlit as st
 from reports import db
 from reports.card_fields import ARROW, change_text, field_changes, shown
 from reports.examples import key_text
+from reports.pages.columns import unique_names
 from reports.pages.common import (
     FACTION_COLUMN,
     FACTION_ID_COLUMN,
@@ -209,7 +210,7 @@ def card_section(path, d: dict, r: dict) -> None:
     min_twins = st.sidebar.slider("Minimum twins per card", 0, int(max(1, raw["twins"].max())), 0,
                                   help="hide cards in hand in both runs in fewer twins than this")
     view = view.filter(pl.col("twins") >= min_twins).sort(["changed", "effect_points"], descending=True, nulls_last=True)
-    rows = [x for x in view.to_dicts() if x["effect_points"] is not None and not math.isnan(x["effect_points"])
+    rows = [x for x in unique_names(view).to_dicts() if x["effect_points"] is not None and not math.isnan(x["effect_points"])
             and x["effect_lo"] is not None and not math.isnan(x["effect_lo"])]
     if rows:
         colors = ["#d62728" if x["flagged"] else "#7f7f7f" for x in rows]

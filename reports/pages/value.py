@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from reports.pages.columns import unique_names
 from reports.pages.common import (
     cached,
     count,
@@ -111,7 +112,8 @@ def render() -> None:
                 "can value the same card differently.")
     st.caption(ABOUT)
     st.caption(provenance(values))
-    st.plotly_chart(value_chart(values, f"Win rate added per card: {context_title(context)}"), width="stretch")
+    title = f"Win rate added per card: {context_title(context)}"
+    st.plotly_chart(value_chart(unique_names(values), title), width="stretch")  # one label a card: "Kade (kade-2)"
     shown = percent(values, ["wr_with", "wr_without"])
     table_with_download(shown, "card_value", column_config(), download=values, column_order=ORDER,
                         scope=value_scope(context))
