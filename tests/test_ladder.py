@@ -254,6 +254,11 @@ def test_pilots_page_shows_the_latest_ladder(tmp_path, monkeypatch):
     shown = [df.value for df in at.dataframe]
     assert any("a_win_rate" in d.columns or "A's win rate" in " ".join(map(str, d.columns)) for d in shown)
     assert any("decisions_per_s" in d.columns for d in shown)
+    # the row-against-column matrix: a pilot against itself is a dash, the rest percentages
+    matrix = next(d for d in shown if "pilot" in d.columns and list(d.columns) == ["pilot", *d["pilot"].tolist()])
+    for _, row in matrix.iterrows():
+        assert row[row["pilot"]] == "—"
+        assert all(str(row[c]).endswith("%") for c in matrix["pilot"] if c != row["pilot"])
 
 
 def test_pilots_page_says_how_to_make_a_ladder(tmp_path, monkeypatch):

@@ -113,8 +113,13 @@ def render() -> None:
     order = ratings["pilot"].to_list()
     matrix = lad.win_matrix(pairs, order)
     st.caption("Row pilot's win rate against the column pilot")
-    st.dataframe(matrix.with_columns(pl.col(c) * 100 for c in order).to_pandas(), hide_index=True, width="stretch",
-                 column_config={c: pct(c, f"the row pilot's win rate against {c}") for c in order})
+    # written out as text: a pilot against itself (the diagonal) reads as a dash, not "None"
+    cells = matrix.with_columns(
+        pl.when(pl.col(c).is_null()).then(pl.lit("—")).otherwise((pl.col(c) * 100).round(1).cast(pl.Utf8) + "%").alias(c)
+        for c in order)
+    st.dataframe(cells.to_pandas(), hide_index=True, width="stretch",
+                 column_config={c: st.column_config.TextColumn(c, help=f"the row pilot's win rate against {c}")
+                                for c in order})
     st.markdown("**Cost of each rung**")
     st.caption(f"{HELP['decisions/CPU-s']}. {HELP['matches/CPU-s']}.")
     cost = ratings.select("pilot", "rating", "decisions_per_s", "matches_per_s", "decisions", "seat_cpu_seconds",
