@@ -53,9 +53,11 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     spec = tmp_path / "b.yaml"
+    # 240 matches: at 160 the tuned greedy (2026-12-03) left 19 twins where the recruit lay deep,
+    # and the attribution's permutation test gave p 0.064 for an 8/8 recruit; at 240, 0.005
     spec.write_text("name: watch\nthreshold_points: 3\nsuites:\n"
                     "  - {name: starters, game: frontier, rules: base, decks: [goblin-gold-gang, lawmen-posse],"
-                    " pilots: [greedy], matches: 160, seed: 4}\n")
+                    " pilots: [greedy], matches: 240, seed: 4}\n")
     store, out = tmp_path / "w.duckdb", tmp_path / "out"
     env = {"WORKBENCH_DATA_DIR": str(data)}
     res = batch(store, out, spec, "--day", "2026-11-28", env=env)
@@ -66,7 +68,7 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
     res = batch(store, out, spec, "--day", "2026-11-29", env=env)
     assert res.returncode == 3, res.stdout + res.stderr
     alerts = (out / "watch" / "2026-11-29" / "alerts.csv").read_text()
-    assert "card,tin-star-recruit" in alerts and "deck,lawmen-posse" in alerts
+    assert "card,tin-star-recruit" in alerts and "deck,lawmen-posse" in alerts, alerts
     assert "previous" in alerts
     summary = (out / "watch" / "2026-11-29" / "summary.md").read_text()
     assert "tin-star-recruit" in summary

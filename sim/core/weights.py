@@ -83,11 +83,18 @@ def engine_with_weights(engine: Any, document: dict) -> Any:
     return view
 
 
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # its package does not exist either
+        return False
+
+
 def pilot_set(engine: Any, pilot: str) -> str:
     """The weight set the pilot kind ``pilot`` (greedy, planner...) thinks with when its name
     names none: the game's ``pilot_sets`` entry for it, else the hand set."""
     name = evaluate_module_name(engine)
-    if name.startswith("."):
+    if name.startswith(".") or not _module_exists(name):
         return HAND  # an engine outside a game package (a test's toy game) has no weight files
     weights = getattr(importlib.import_module(name), "WEIGHTS", None) or {}
     return (weights.get("pilot_sets") or {}).get(pilot, HAND)
