@@ -29,7 +29,11 @@ DECKS = {  # decks with the game's hidden-information features (AlleyWay: PLUNDE
     "allegiance": ("citadel-wardens", "forge-reapers"),
 }
 POSITIONS = 12  # per game
-PILOT_NAMES = [f"{name}:8" if getattr(cls, "takes_budget", False) else name for name, cls in PILOTS.items()]
+# a budgeted pilot at a small budget: mcts 8 playouts, the planner 2 worlds (so a line averaged
+# over worlds is checked too)
+SMALL_BUDGET = {"planner": 2}
+PILOT_NAMES = [f"{name}:{SMALL_BUDGET.get(name, 8)}" if getattr(cls, "takes_budget", False) else name
+               for name, cls in PILOTS.items()]
 
 
 @lru_cache(maxsize=None)

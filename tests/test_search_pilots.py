@@ -191,3 +191,37 @@ def test_budgets_are_written_in_the_pilot_name():
     for bad in ("mcts:0", "mcts:x", "greedy:5", "nobody"):
         with pytest.raises(ValueError):
             split_pilot(bad)
+
+
+def test_the_planner_plans_in_the_worlds_its_name_or_its_game_gives(monkeypatch):
+    # AlleyWay's weights.yaml measured 3 determinizations stronger (search: planner_worlds); the
+    # other games keep 1; `planner:N` names another count
+    assert make_pilot("planner", ENGINES["alleyway"][0], 0, random.Random(0)).worlds == 3
+    assert make_pilot("planner@tuned", ENGINES["alleyway"][0], 0, random.Random(0)).worlds == 3
+    assert make_pilot("planner", ENGINES["frontier"][0], 0, random.Random(0)).worlds == 1
+    assert make_pilot("planner:2", ENGINES["frontier"][0], 0, random.Random(0)).worlds == 2
+    made, values = [], []
+    honest_belief, honest_line = planner_module.belief, planner_module.PlannerPilot.line_value
+
+    def counted_belief(*args):
+        made.append(honest_belief(*args))
+        return made[-1]
+
+    def recorded_line(self, root, action):
+        values.append((id(root), action))
+        return honest_line(self, root, action)
+
+    monkeypatch.setattr(planner_module, "belief", counted_belief)
+    monkeypatch.setattr(planner_module.PlannerPilot, "line_value", recorded_line)
+    for seed in range(40):
+        eng, state = _midgame("alleyway", seed)
+        actions = eng.legal_actions(state) if not state.over else []
+        if len(actions) > 1:
+            break
+    pilot = make_pilot("planner", eng, state.to_act, random.Random(1))
+    assert pilot.choose(state, actions) in actions
+    assert len(made) == 3  # one belief per world, made once per decision
+    # every candidate is planned in every world
+    planned = {a for _r, a in values}
+    assert {r for r, _a in values} == {id(w) for w in made}
+    assert len(values) == 3 * len(planned)

@@ -90,14 +90,27 @@ def _module_exists(name: str) -> bool:
         return False
 
 
+def game_settings(engine: Any) -> dict:
+    """The game's hand ``weights.yaml`` as read at import ({} for an engine outside a game
+    package: a test's toy game has no weight files). Read from the game's own evaluate module
+    whatever set ``engine`` thinks with, so the sections that are not weights (``pilot_sets``,
+    ``search``) are the hand file's to say."""
+    name = evaluate_module_name(engine)
+    if name.startswith(".") or not _module_exists(name):
+        return {}
+    return getattr(importlib.import_module(name), "WEIGHTS", None) or {}
+
+
 def pilot_set(engine: Any, pilot: str) -> str:
     """The weight set the pilot kind ``pilot`` (greedy, planner...) thinks with when its name
     names none: the game's ``pilot_sets`` entry for it, else the hand set."""
-    name = evaluate_module_name(engine)
-    if name.startswith(".") or not _module_exists(name):
-        return HAND  # an engine outside a game package (a test's toy game) has no weight files
-    weights = getattr(importlib.import_module(name), "WEIGHTS", None) or {}
-    return (weights.get("pilot_sets") or {}).get(pilot, HAND)
+    return (game_settings(engine).get("pilot_sets") or {}).get(pilot, HAND)
+
+
+def search_setting(engine: Any, key: str, default: int) -> int:
+    """A search pilot's setting measured for this game (``search`` in its weights.yaml, e.g.
+    ``planner_worlds``), else ``default``."""
+    return int((game_settings(engine).get("search") or {}).get(key, default))
 
 
 def weighted_engine(engine: Any, name: str) -> Any:

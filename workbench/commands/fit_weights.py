@@ -45,7 +45,8 @@ def plan(game: str, rules: str, pilot: str, matches: int, seed: int, workers: in
     data, ruleset = games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, None)
     document = copy.deepcopy(importlib.import_module(evaluate_module_name(engine)).WEIGHTS)
-    document.pop("pilot_sets", None)  # which pilot thinks with which set is the hand file's to say
+    document.pop("pilot_sets", None)  # which pilot thinks with which set is the hand file's to say,
+    document.pop("search", None)      # and how far the search pilots look
     params = fitted_params(document)
     jobs = positions.plan_matches(len(decks), matches, seed)
     return {"key": f"fit:{game}:{ruleset.hash}:{pilot}:{matches}:{seed}", "game": game,

@@ -13,11 +13,17 @@ from sim.core.pilots.lookahead import (
     turn_over,
     used_chance,
 )
+from sim.core.weights import search_setting
 
 # With more legal actions than this, only the best PLAN_WIDTH by their one-ply value (the choice
 # each opens resolved, as greedy judges them) are planned to the end of the turn: an Allegiance
 # turn can offer 45 moves, and planning each costs a greedy turn.
 PLAN_WIDTH = 8
+
+# Determinizations (worlds) each candidate is planned in when the name gives none (``planner``)
+# and the game's weights.yaml names no ``search: planner_worlds``: a line's value is its mean
+# over the worlds, every candidate meeting the same worlds. ``planner:3`` plans in 3.
+DEFAULT_WORLDS = 1
 
 
 class PlannerPilot(Pilot):
@@ -25,21 +31,30 @@ class PlannerPilot(Pilot):
     determinized clone, scores the position the turn leaves (after any reply the turn waits on,
     before the next seat's turn begins) with the game's ``evaluate``, and takes the best.
 
-    With many legal actions only the ``PLAN_WIDTH`` best by one-ply value are planned.
+    Hidden cards are imagined in ``worlds`` determinizations (``planner:N``; the game's
+    ``search: planner_worlds`` by default) and a line's value is its mean over them, so a move is
+    not chosen for one imagined set of the opponent's hidden cards. With many legal actions only
+    the ``PLAN_WIDTH`` best by one-ply value (in the first world) are planned.
     Ending the turn is one more candidate, scored at the same point as a line that plays on. A
     candidate whose outcome draws luck (a coin, a die, a bet) is scored as the mean over
     ``CHANCE_SAMPLES`` reseeded draws, not on one imagined outcome. The pilot re-plans at every
     decision, so it follows the plan only while the plan stays best.
     """
 
-    __slots__ = ()
+    __slots__ = ("worlds",)
+    takes_budget = True
+
+    def __init__(self, engine: Any, seat: int, rng, worlds: int | None = None):
+        super().__init__(engine, seat, rng)
+        self.worlds = worlds or search_setting(engine, "planner_worlds", DEFAULT_WORLDS)
 
     def choose(self, state: Any, actions: list) -> Any:
         if len(actions) == 1:
             return actions[0]
         engine, seat, rng = self.engine, self.seat, self.rng
-        root = belief(engine, state, seat, rng)
-        return best_of(self.candidates(root, actions), lambda action: self.line_value(root, action), rng)
+        roots = [belief(engine, state, seat, rng) for _ in range(self.worlds)]
+        return best_of(self.candidates(roots[0], actions),
+                       lambda action: sum(self.line_value(root, action) for root in roots) / len(roots), rng)
 
     def candidates(self, root: Any, actions: list) -> list:
         """Every legal action, or the PLAN_WIDTH best by one-ply value when there are more (in
