@@ -174,3 +174,14 @@ def test_fit_weights_command_by_play_writes_a_set(tmp_path):
                             Console(stderr=True), by="play", steps=1, pairs=1)
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_a_fitted_set_leaves_the_hand_files_settings_out():
+    # AlleyWay's weights.yaml has both settings sections; a set the fit writes holds weights only
+    from sim.core.weights import SETTINGS
+    from workbench.commands.fit_weights import plan
+
+    payload = plan("alleyway", "base", "greedy", 4, 1, 1)
+    assert SETTINGS == ("pilot_sets", "search")
+    assert not set(SETTINGS) & set(payload["document"])
+    assert "weights" in payload["document"]

@@ -5,9 +5,11 @@ A game may ship other weight sets beside it, ``weights-<name>.yaml`` (e.g. ones 
 ``workbench fit-weights``): a pilot named ``greedy@<name>`` thinks with that set
 (``weighted_engine``). ``weights.yaml`` itself is the set named ``hand`` (``greedy@hand``). Its
 ``pilot_sets`` section names the set a pilot thinks with when its name names none (a set
-measured stronger for that pilot: Wild Frontier's ``greedy`` is ``greedy@tuned``); a pilot it
-does not list thinks with the hand set (``pilot_set``). The evaluate modules read their weights once at import into module
-constants and tables, which is what keeps the hot path lean; so a weight set is a second copy of
+measured stronger for that pilot: ``greedy`` is ``greedy@tuned`` in every game); a pilot it does
+not list thinks with the hand set (``pilot_set``). Its ``search`` section holds the search
+pilots' measured settings (``search_setting``: AlleyWay's planner plans in 3 worlds). Both are
+``SETTINGS``: the hand file's to say, never part of another set. The evaluate modules read their
+weights once at import into module constants and tables, which is what keeps the hot path lean; so a weight set is a second copy of
 the evaluate module, executed with the other weights, and the engine a pilot is given is a
 shallow copy of the game's engine whose ``evaluate`` is that copy's. The game's own engine,
 module and caches are untouched."""
@@ -26,6 +28,7 @@ import yaml
 
 WEIGHT_SET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 HAND = "hand"  # the set ``weights.yaml`` itself: never a ``weights-hand.yaml``
+SETTINGS = ("pilot_sets", "search")  # the hand file's sections that are settings, not weights
 
 # the weight document the next evaluate module executed by ``evaluate_module_with`` reads
 _PENDING: dict | None = None
@@ -93,8 +96,7 @@ def _module_exists(name: str) -> bool:
 def game_settings(engine: Any) -> dict:
     """The game's hand ``weights.yaml`` as read at import ({} for an engine outside a game
     package: a test's toy game has no weight files). Read from the game's own evaluate module
-    whatever set ``engine`` thinks with, so the sections that are not weights (``pilot_sets``,
-    ``search``) are the hand file's to say."""
+    whatever set ``engine`` thinks with, so its ``SETTINGS`` are the hand file's to say."""
     name = evaluate_module_name(engine)
     if name.startswith(".") or not _module_exists(name):
         return {}

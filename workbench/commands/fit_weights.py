@@ -29,7 +29,7 @@ BY = ("play", "outcomes")  # SPSA self-play strength; a logistic model of who wi
 
 def plan(game: str, rules: str, pilot: str, matches: int, seed: int, workers: int, data_dir=None) -> dict:
     from sim.core.pilots import check_pilot, weight_set
-    from sim.core.weights import evaluate_module_name
+    from sim.core.weights import SETTINGS, evaluate_module_name
     from sim.registry import engine as get_engine
 
     games.known_game(game)
@@ -45,8 +45,8 @@ def plan(game: str, rules: str, pilot: str, matches: int, seed: int, workers: in
     data, ruleset = games.load(game, rules, data_dir)
     decks = games.decks_for(data, ruleset, None)
     document = copy.deepcopy(importlib.import_module(evaluate_module_name(engine)).WEIGHTS)
-    document.pop("pilot_sets", None)  # which pilot thinks with which set is the hand file's to say,
-    document.pop("search", None)      # and how far the search pilots look
+    for section in SETTINGS:  # which pilot thinks with which set, how far search looks: the hand file's to say
+        document.pop(section, None)
     params = fitted_params(document)
     jobs = positions.plan_matches(len(decks), matches, seed)
     return {"key": f"fit:{game}:{ruleset.hash}:{pilot}:{matches}:{seed}", "game": game,
