@@ -225,3 +225,28 @@ def test_the_planner_plans_in_the_worlds_its_name_or_its_game_gives(monkeypatch)
     planned = {a for _r, a in values}
     assert {r for r, _a in values} == {id(w) for w in made}
     assert len(values) == 3 * len(planned)
+
+
+def test_mcts_rewards_tell_close_moves_apart_in_a_lopsided_position():
+    """mcts squashes a leaf's value into [0, 1] around the root position's value: with a seat 30
+    points ahead, two lines 6 points apart (a typical gap between a decision's candidates) must
+    score far enough apart to outweigh the search's exploration, and a line that keeps the
+    position scores one half. Squashed around 0, they scored 0.9975 and 0.9993."""
+    from sim.core.pilots.mcts import MCTSPilot
+
+    class Leaf:
+        over = False
+
+        def __init__(self, value):
+            self.value = value
+
+    class Valued:
+        @staticmethod
+        def evaluate(state, seat):
+            return state.value
+
+    pilot = MCTSPilot(Valued(), 0, random.Random(0), budget=4)
+    pilot.reference = 30.0
+    assert pilot.reward(Leaf(30.0)) == 0.5
+    assert pilot.reward(Leaf(36.0)) - pilot.reward(Leaf(30.0)) > 0.2
+    assert pilot.reward(Leaf(24.0)) < 0.5 < pilot.reward(Leaf(36.0)) < 1.0

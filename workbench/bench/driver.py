@@ -49,6 +49,15 @@ def table_seating(i: int, n_decks: int, seats: int) -> tuple[list[int], int]:
     return list(table[k:] + table[:k]), FIRST_SEED + i // seats
 
 
+def match_digest(r) -> str:
+    """What a match did, for "same work": its result and every event it logged (the event log's
+    own digest), so two revisions count as playing the same matches only if each decision and
+    each draw came out alike, not merely the same winner after as many turns."""
+    events = getattr(r, "events", None)
+    logged = events.digest() if events is not None and hasattr(events, "digest") else ""
+    return repr((r.winner, r.reason, r.turns, r.decisions, logged))
+
+
 class Game:
     """One game's engine, pool and compiled starter decks, loaded once per process."""
 
@@ -106,7 +115,7 @@ class Driver:
             r = g.play(i, pilots)
             decisions += r.decisions
             errors += r.error is not None
-            digest.update(repr((r.winner, r.reason, r.turns, r.decisions)).encode())
+            digest.update(match_digest(r).encode())
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         return {"cpu": cpu, "wall": wall, "matches": count, "decisions": decisions, "errors": errors,
                 "digest": digest.hexdigest()[:16]}
@@ -130,7 +139,7 @@ class Driver:
         digest = hashlib.sha256()
         for i in range(matches):
             r = g.play(i, [pilot, pilot], keep)
-            digest.update(repr((r.winner, r.reason, r.turns, r.decisions)).encode())
+            digest.update(match_digest(r).encode())
         return {"positions": len(g.positions), "candidates": sum(len(p[2]) for p in g.positions),
                 "digest": digest.hexdigest()[:16]}
 
