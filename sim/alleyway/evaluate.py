@@ -205,6 +205,50 @@ def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
     return q
 
 
+def _unit_value(u, aa: int, ad: int, enemy: int, ability: list) -> float:
+    """A character's worth before its PROMOTE progress and CHARM (side_value adds those)."""
+    a = u.atk + aa
+    d = u.df + ad
+    a = a if a > 0 else 0
+    d = d if d > 0 else 0
+    body = (a + d) / 100
+    value = body
+    if u.downed:
+        value *= DOWNED
+    else:
+        if u.stasis:
+            value -= W_STASIS * value
+        elif not u.silence:
+            value += KW_WORTH[u.kw] + ability[u.card]
+            if u.undead_used and u.kw & UNDEAD:
+                value -= UNDEAD_WORTH
+        if u.atk_pos:
+            if enemy > a:
+                value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
+        elif enemy > d:
+            value *= DEF_BEATEN
+        if u.freeze:
+            value -= W_FROZEN * a
+        if u.stun:
+            value -= W_STUNNED * a
+        if u.suppress:
+            value -= W_SUPPRESSED * a - W_SUPPRESS_BACK * u.sup_atk
+    if u.immune:
+        value += IMMUNE_WORTH[u.immune]
+    if u.shield:
+        value += W_SHIELD * body
+    if u.burn:
+        value -= W_BURN * u.burn * u.burn_left
+    if u.poison:
+        value -= W_POISON * u.poison * u.poison_left
+    if u.bleed:
+        value -= W_BLEED * u.bleed
+    if u.bounty:
+        for _s, amount in u.bounty:
+            value -= W_BOUNTY * amount
+    return value
+
+
 def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: int = 0) -> float:
     """``cap``: the seat's Morale cap when it is not the rules' (a Turf Defense boss)."""
     side = state.sides[seat]
@@ -214,49 +258,22 @@ def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: in
     v = morale / 100 + W_DANGER * (morale - cap) / 100 * (1.0 - morale / cap)
     aa, ad = side.aura_atk, side.aura_def
     ability = prep.ability
+    promote = prep.promote
+    key = (aa, ad, enemy, prep)  # prep: one per weight set (a pilot's evaluate may be a copy of this module)
+    gen = state.gen
     for u in side.lanes:
         if u is None:
             continue
-        a = u.atk + aa
-        d = u.df + ad
-        a = a if a > 0 else 0
-        d = d if d > 0 else 0
-        body = (a + d) / 100
-        value = body
-        if u.downed:
-            value *= DOWNED
+        # the unit's terms up to its PROMOTE progress depend only on its own fields, the seat's
+        # auras and the enemy's threat: kept on a unit no state may change any more (Unit.memo)
+        memo = u.memo
+        if memo is not None and memo[0] == key:
+            value = memo[1]
         else:
-            if u.stasis:
-                value -= W_STASIS * value
-            elif not u.silence:
-                value += KW_WORTH[u.kw] + ability[u.card]
-                if u.undead_used and u.kw & UNDEAD:
-                    value -= UNDEAD_WORTH
-            if u.atk_pos:
-                if enemy > a:
-                    value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
-            elif enemy > d:
-                value *= DEF_BEATEN
-            if u.freeze:
-                value -= W_FROZEN * a
-            if u.stun:
-                value -= W_STUNNED * a
-            if u.suppress:
-                value -= W_SUPPRESSED * a - W_SUPPRESS_BACK * u.sup_atk
-        if u.immune:
-            value += IMMUNE_WORTH[u.immune]
-        if u.shield:
-            value += W_SHIELD * body
-        if u.burn:
-            value -= W_BURN * u.burn * u.burn_left
-        if u.poison:
-            value -= W_POISON * u.poison * u.poison_left
-        if u.bleed:
-            value -= W_BLEED * u.bleed
-        if u.bounty:
-            for _s, amount in u.bounty:
-                value -= W_BOUNTY * amount
-        promo = prep.promote[u.card]
+            value = _unit_value(u, aa, ad, enemy, ability)
+            if u.gen != gen:
+                u.memo = (key, value)
+        promo = promote[u.card]
         if promo is not None and u.seat == u.owner:
             kind, n, nxt, gain = promo
             done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on

@@ -115,10 +115,15 @@ class Unit:
                  "sup_atk", "atk", "df", "kw", "immune", "entered", "switched", "attacks", "extra",
                  "acted", "no_attack", "under", "token", "wins", "kos", "turns_on", "shield", "undead_used",
                  "poison", "poison_left", "burn", "burn_left", "burn_by", "bleed", "freeze", "stasis", "stun",
-                 "silence", "suppress", "bounty", "charm_home", "leader", "gen")
+                 "silence", "suppress", "bounty", "charm_home", "leader", "gen", "memo")
 
     # Bookkeeping, not game state: ``gen`` is the generation of the one state that may write
-    # the unit in place (see the module's note).
+    # the unit in place (see the module's note); ``memo`` is what evaluate.side_value last
+    # worked out for the unit (``((aura ATK, aura DEF, enemy threat, the weight set's
+    # evaluate.Prepared), value)``, or None), kept
+    # only on a unit no state may write any more (its ``gen`` is not the evaluated state's), so
+    # a unit shared by many lookahead forks is valued once per aura and threat. A copy starts
+    # without one.
 
     def copy(self, gen: int) -> "Unit":
         """A copy writable by the state of generation ``gen``."""
@@ -176,6 +181,7 @@ class Unit:
         u.charm_home = self.charm_home
         u.leader = self.leader
         u.gen = gen
+        u.memo = None
         return u
 
     @property
