@@ -249,6 +249,26 @@ def _unit_value(u, aa: int, ad: int, enemy: int, ability: list) -> float:
     return value
 
 
+_KEYS: dict = {}
+_KEYS_KEPT = 4096
+
+
+def _unit_memo(u, aa: int, ad: int, enemy: int, prep: Prepared, key: tuple) -> tuple:
+    """``(key, value, progress, done)``: with no PROMOTE progress to read (``progress`` False),
+    the character's whole worth; else its worth before that progress and CHARM, and the
+    progress count ``done``."""
+    value = _unit_value(u, aa, ad, enemy, prep.ability)
+    promo = prep.promote[u.card]
+    if promo is not None and u.seat == u.owner:
+        kind = promo[0]
+        done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on
+        if done:
+            return (key, value, True, done)
+    if u.charm_home >= 0:
+        value *= W_CHARMED
+    return (key, value, False, 0)
+
+
 def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: int = 0) -> float:
     """``cap``: the seat's Morale cap when it is not the rules' (a Turf Defense boss)."""
     side = state.sides[seat]
@@ -257,31 +277,33 @@ def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: in
     morale = side.morale
     v = morale / 100 + W_DANGER * (morale - cap) / 100 * (1.0 - morale / cap)
     aa, ad = side.aura_atk, side.aura_def
-    ability = prep.ability
-    promote = prep.promote
     key = (aa, ad, enemy, prep)  # prep: one per weight set (a pilot's evaluate may be a copy of this module)
+    key = _KEYS.setdefault(key, key)  # one object per key, so a unit's memo is matched by identity
+    if len(_KEYS) > _KEYS_KEPT:
+        _KEYS.clear()  # (a unit keeping an older key object only misses)
     gen = state.gen
     for u in side.lanes:
         if u is None:
             continue
-        # the unit's terms up to its PROMOTE progress depend only on its own fields, the seat's
-        # auras and the enemy's threat: kept on a unit no state may change any more (Unit.memo)
+        # a character's worth depends only on its own fields, the seat's auras and the enemy's
+        # threat, except its PROMOTE progress (the owner's Hideout): kept on a unit no state may
+        # change any more (Unit.memo)
         memo = u.memo
-        if memo is not None and memo[0] == key:
-            value = memo[1]
-        else:
-            value = _unit_value(u, aa, ad, enemy, ability)
+        if memo is None or memo[0] is not key:
+            memo = _unit_memo(u, aa, ad, enemy, prep, key)
             if u.gen != gen:
-                u.memo = (key, value)
-        promo = promote[u.card]
-        if promo is not None and u.seat == u.owner:
-            kind, n, nxt, gain = promo
-            done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on
-            if done and nxt in state.sides[u.owner].hideout:
+                u.memo = memo
+        if memo[2]:
+            value = memo[1]
+            _kind, n, nxt, gain = prep.promote[u.card]
+            done = memo[3]
+            if nxt in state.sides[u.owner].hideout:
                 value += gain * (done / n if done < n else 1.0)
-        if u.charm_home >= 0:
-            value *= W_CHARMED
-        v += value
+            if u.charm_home >= 0:
+                value *= W_CHARMED
+            v += value
+        else:
+            v += memo[1]
     hand = len(side.hand)
     v += W_HAND * (hand if hand < consts.hand_limit else consts.hand_limit)
     ambush_cost = 99

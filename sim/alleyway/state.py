@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold, copy_on_write_rng, new_generation
+from sim.core.state import MatchState, copy_on_write_rng, new_generation
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -119,11 +119,10 @@ class Unit:
 
     # Bookkeeping, not game state: ``gen`` is the generation of the one state that may write
     # the unit in place (see the module's note); ``memo`` is what evaluate.side_value last
-    # worked out for the unit (``((aura ATK, aura DEF, enemy threat, the weight set's
-    # evaluate.Prepared), value)``, or None), kept
-    # only on a unit no state may write any more (its ``gen`` is not the evaluated state's), so
-    # a unit shared by many lookahead forks is valued once per aura and threat. A copy starts
-    # without one.
+    # worked out for the unit (evaluate._unit_memo, under a key of its seat's auras, the enemy's
+    # threat and the weight set), or None; kept only on a unit no state may write any more (its
+    # ``gen`` is not the evaluated state's), so a unit shared by many lookahead forks is valued
+    # once per key. A copy starts without one.
 
     def copy(self, gen: int) -> "Unit":
         """A copy writable by the state of generation ``gen``."""
@@ -413,7 +412,7 @@ class AlleyState(MatchState):
             s.chance_gen = 0        # no state's generation
         s.events = None
         s.ledger = None
-        copy_hold(self, s)
+        s.hold = self.hold  # copy_hold, inlined: every AlleyWay state has a hold (None: not held)
         return s
 
 
