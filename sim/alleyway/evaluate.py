@@ -15,9 +15,8 @@ per-card worths are tables built once per rules version (``prepare``), so the ho
 lookups by name."""
 from __future__ import annotations
 
-from sim.alleyway.brawl import can_attack
 from sim.alleyway.field import update_auras
-from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, UNDEAD
+from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, TWICE, UNDEAD
 from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, MULLIGAN, AlleyState
 from sim.core.weights import load_weights
 
@@ -141,25 +140,48 @@ def attack_potential(state: AlleyState, seat: int) -> float:
     if state.active != seat or state.phase not in (DEPLOYMENT, BRAWL):
         return 0.0
     sides = state.sides
-    total = 0.0
+    turn = state.turn
+    consts = state.pool.consts
+    if turn <= consts.no_attack_turns:  # no character may attack yet (brawl.can_attack)
+        return _NO_ATTACK
+    # the ATK of each ready attacker first (brawl.can_attack and attacks_allowed, inlined: past
+    # the first test a character is neither Downed nor in STASIS, so "its effects work" is "not
+    # SILENCED"); the targets are worked out only when one can attack
+    max_extra = consts.max_extra_attacks
+    bonus = sides[seat].aura_atk
+    ready = []
+    for u in sides[seat].lanes:
+        if (u is None or u.downed or not u.atk_pos or u.stasis or u.freeze or u.suppress or u.entered == turn
+                or u.no_attack == turn or (u.stun and u.stun == sides[u.seat].turns)):
+            continue
+        extra = u.extra + (1 if u.kw & TWICE and not u.silence else 0)
+        if u.attacks < 1 + (max_extra if max_extra < extra else extra):
+            ready.append(u.atk + bonus)
+    if not ready:
+        return _NO_ATTACK
     targets = []
     open_player = False
     for s in state.opponents(seat):
         side = sides[s]
         standing = False
+        aa, ad = side.aura_atk, side.aura_def
         for v in side.lanes:
             if v is None or v.stasis:
                 continue
-            standing = standing or not v.downed
-            d_atk = v.atk + side.aura_atk
-            d_def = v.df + side.aura_def
-            targets.append((v.atk_pos and not v.downed, d_atk, d_def, v.downed, (d_atk + d_def) / 100))
-        open_player = open_player or not standing
-    for u in sides[seat].lanes:
-        # (can_attack refuses a Downed character or one in DEF too: tested first, as it is cheap)
-        if u is None or u.downed or not u.atk_pos or not can_attack(state, u):
-            continue
-        a = u.atk + sides[seat].aura_atk
+            # (in ATK and standing, ATK, DEF, Downed, worth)
+            if v.downed:
+                d_atk = v.atk + aa
+                d_def = v.df + ad
+                targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
+            else:
+                standing = True
+                d_atk = v.atk + aa
+                d_def = v.df + ad
+                targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
+        if not standing:
+            open_player = True
+    total = 0.0
+    for a in ready:
         best = a / 100 if open_player else 0.0
         for in_atk, d_atk, d_def, downed, worth in targets:
             if in_atk:
@@ -172,6 +194,9 @@ def attack_potential(state: AlleyState, seat: int) -> float:
                 best = gain
         total += best
     return W_ATTACK * total
+
+
+_NO_ATTACK = W_ATTACK * 0.0  # what attack_potential gives a seat with no ready attacker
 
 
 def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
