@@ -57,11 +57,27 @@ W_PLACEMENT = float(_W["placement"])
 CURVE = tuple(float(x) for x in _W["curve"])
 W_CLUNKY = float(_W["clunky"])
 
-# keyword and IMMUNE masks -> worth, as lists indexed by the mask (14 and 10 bits)
+
+class _MaskWorths(dict):
+    """A keyword or IMMUNE mask -> its worth, summed the first time the mask is asked for (the
+    14-bit table in full took longer to build than a match's evaluations, and this module is
+    executed again for each weight set a pilot thinks with)."""
+    __slots__ = ("bit_worth",)
+
+    def __init__(self, bit_worth: list):
+        super().__init__()
+        self.bit_worth = bit_worth
+
+    def __missing__(self, mask: int) -> float:
+        worth = self[mask] = sum(w for bit, w in self.bit_worth if mask & bit)
+        return worth
+
+
+# keyword and IMMUNE masks -> worth, indexed by the mask (14 and 10 bits)
 _KW_BIT_WORTH = [(KEYWORD_BITS[name], float(w)) for name, w in WEIGHTS["keywords"].items()]
-KW_WORTH = [sum(w for bit, w in _KW_BIT_WORTH if mask & bit) for mask in range(1 << len(KEYWORD_BITS))]
+KW_WORTH = _MaskWorths(_KW_BIT_WORTH)
 _IMM_BIT_WORTH = [(STATUS_BITS[name], float(w)) for name, w in WEIGHTS["immune"].items()]
-IMMUNE_WORTH = [sum(w for bit, w in _IMM_BIT_WORTH if mask & bit) for mask in range(1 << len(STATUS_BITS))]
+IMMUNE_WORTH = _MaskWorths(_IMM_BIT_WORTH)
 UNDEAD_WORTH = float(WEIGHTS["keywords"].get("undead", 0.0))
 AWAKEN_KINDS = ("own_turn", "morale_at_most", "gutter_characters", "kos", "coin_flips", "plundered", "burn_dealt")
 _AWAKEN_W = tuple(float(WEIGHTS["awaken"][k]) for k in AWAKEN_KINDS)

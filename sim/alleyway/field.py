@@ -61,18 +61,19 @@ def update_auras(state: AlleyState) -> None:
     if teams is None and not pool.has_aura:
         return
     sides = state.sides
+    if teams is None and len(sides) == 2:  # (a pool without auras returned above)
+        aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
+        side0, side1 = sides
+        own_a0, own_d0, oth_a0, oth_d0 = _seat_auras(side0, aura_of, dormant_aura_of)
+        own_a1, own_d1, oth_a1, oth_d1 = _seat_auras(side1, aura_of, dormant_aura_of)
+        side0.aura_atk, side0.aura_def = own_a0 + oth_a1, own_d0 + oth_d1
+        side1.aura_atk, side1.aura_def = own_a1 + oth_a0, own_d1 + oth_d0
+        return
     if pool.has_aura:
         aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
         sums = [_seat_auras(side, aura_of, dormant_aura_of) for side in sides]
     else:
         sums = [_NO_AURAS] * len(sides)
-    if teams is None and len(sides) == 2:
-        (own_a0, own_d0, oth_a0, oth_d0), (own_a1, own_d1, oth_a1, oth_d1) = sums
-        side = sides[0]
-        side.aura_atk, side.aura_def = own_a0 + oth_a1, own_d0 + oth_d1
-        side = sides[1]
-        side.aura_atk, side.aura_def = own_a1 + oth_a0, own_d1 + oth_d0
-        return
     for seat, side in enumerate(sides):
         atk, df = sums[seat][0], sums[seat][1]
         for s, total in enumerate(sums):
@@ -96,15 +97,16 @@ def _seat_auras(side, aura_of, dormant_aura_of) -> tuple:
         return _NO_AURAS
     own_a = own_d = oth_a = oth_d = 0
     for u in side.lanes:
-        if u is not None and not (u.downed or u.stasis or u.silence):  # u.active, inlined
-            aura = aura_of[u.card]
-            if aura:
-                if aura[2] == "friendly":
-                    own_a += aura[0]
-                    own_d += aura[1]
-                else:
-                    oth_a += aura[0]
-                    oth_d += aura[1]
+        if u is None:
+            continue
+        aura = aura_of[u.card]
+        if aura and not (u.downed or u.stasis or u.silence):  # u.active, inlined
+            if aura[2] == "friendly":
+                own_a += aura[0]
+                own_d += aura[1]
+            else:
+                oth_a += aura[0]
+                oth_d += aura[1]
     for b in side.back:
         if b is not None and b.face_up:
             aura = aura_of[b.card]
@@ -280,7 +282,8 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
         return leave(state, u, GUTTER, ko=True, by=by)  # KO'd instead (it is defeated all the same)
     u.downed, u.atk_pos, u.down_turn = True, False, state.turn
     touch(state)
-    emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
     return True
 
 
@@ -325,7 +328,8 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
         kind = K.SACRIFICE
     else:
         kind = DEST_KIND[dest]
-    emit(state, by if by >= 0 else u.seat, kind, u.card, lane=u.lane, detail=f"p{u.seat}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by if by >= 0 else u.seat, kind, u.card, lane=u.lane, detail=f"p{u.seat}")
     if u.leader:
         owner.leader_state = DORMANT if dest in (HAND, DECK) else DEFEATED
         if owner.leader_state == DEFEATED:
@@ -427,7 +431,8 @@ def promote(state: AlleyState, u: Unit) -> bool:
     u.entered = state.turn
     u.wins = u.kos = u.turns_on = 0
     touch(state)
-    emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
     if state.ledger is not None:
         state.ledger.play(u.owner, nxt, owner.turns)
     fire(state, u, "promoted")
@@ -445,11 +450,13 @@ def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: 
         blocked = min(side.barricade, amount)
         side.barricade -= blocked
         amount -= blocked
-        emit(state, seat, K.MORALE, amount=0, detail=f"barricade -{blocked}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.MORALE, amount=0, detail=f"barricade -{blocked}")
         if amount <= 0:
             return 0
     side.morale -= amount
-    emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
     if side.morale <= 0:
         side.morale = 0
         eliminate(state, seat, "morale", by)
@@ -479,7 +486,8 @@ def gain_morale(state: AlleyState, seat: int, amount: int, cause: str = "") -> i
     gained = min(amount, room)
     if gained > 0 and not side.out:
         side.morale += gained
-        emit(state, seat, K.MORALE, amount=gained, detail=f"p{seat} {cause}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.MORALE, amount=gained, detail=f"p{seat} {cause}")
         return gained
     return 0
 
