@@ -175,9 +175,24 @@ def attack_potential(state: AlleyState, seat: int) -> float:
             ready.append(u.atk + bonus)
     if not ready:
         return _NO_ATTACK
+    opponents = state.opponents(seat)
+    if len(opponents) == 1:  # a duel: the targets and each attacker's best gain kept (_TARGETS)
+        side = sides[opponents[0]]
+        key = (side.aura_atk, side.aura_def, *side.lanes)
+        kept = _TARGETS.get(key)
+        if kept is None:
+            kept = _targets(state, side, key)
+        targets, open_player, known = kept
+        total = 0.0
+        for a in ready:
+            best = known.get(a)
+            if best is None:
+                best = known[a] = _best_gain(a, targets, open_player)
+            total += best
+        return W_ATTACK * total
     targets = []
     open_player = False
-    for s in state.opponents(seat):
+    for s in opponents:
         side = sides[s]
         standing = False
         aa, ad = side.aura_atk, side.aura_def
@@ -198,21 +213,62 @@ def attack_potential(state: AlleyState, seat: int) -> float:
             open_player = True
     total = 0.0
     for a in ready:
-        best = a / 100 if open_player else 0.0
-        for in_atk, d_atk, d_def, downed, worth in targets:
-            if in_atk:
-                gain = (a - d_atk) / 100 + (1 - DOWNED) * worth if a > d_atk else 0.0
-            elif a > d_def:
-                gain = worth * (DOWNED if downed else 1 - DOWNED)
-            else:
-                gain = 0.0
-            if gain > best:
-                best = gain
-        total += best
+        total += _best_gain(a, targets, open_player)
     return W_ATTACK * total
 
 
 _NO_ATTACK = W_ATTACK * 0.0  # what attack_potential gives a seat with no ready attacker
+
+
+def _best_gain(a: int, targets: list, open_player: bool) -> float:
+    """The best an attacker with ATK ``a`` could win: directly, or a brawl with one of ``targets``."""
+    best = a / 100 if open_player else 0.0
+    for in_atk, d_atk, d_def, downed, worth in targets:
+        if in_atk:
+            gain = (a - d_atk) / 100 + (1 - DOWNED) * worth if a > d_atk else 0.0
+        elif a > d_def:
+            gain = worth * (DOWNED if downed else 1 - DOWNED)
+        else:
+            gain = 0.0
+        if gain > best:
+            best = gain
+    return best
+
+
+# A duel's targets, by the opponent's auras and the characters in its lanes: (the targets,
+# whether the player is open, each attacker ATK's best gain so far). Kept only when no character
+# there may change any more (Unit.memo's rule), so the same characters are the same targets in
+# every lookahead fork that shares them; the gains are the very floats _best_gain gives.
+_TARGETS: dict = {}
+_TARGETS_KEPT = 4096
+
+
+def _targets(state: AlleyState, side, key: tuple) -> tuple:
+    targets = []
+    standing = False
+    keep = True
+    gen = state.gen
+    aa, ad = side.aura_atk, side.aura_def
+    for v in side.lanes:
+        if v is None:
+            continue
+        if v.gen == gen:
+            keep = False
+        if v.stasis:
+            continue
+        d_atk = v.atk + aa
+        d_def = v.df + ad
+        if v.downed:  # (in ATK and standing, ATK, DEF, Downed, worth)
+            targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
+        else:
+            standing = True
+            targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
+    kept = (targets, not standing, {})
+    if keep:
+        if len(_TARGETS) >= _TARGETS_KEPT:
+            _TARGETS.clear()
+        _TARGETS[key] = kept
+    return kept
 
 
 def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
