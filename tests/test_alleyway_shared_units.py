@@ -23,7 +23,7 @@ from sim.alleyway.state import Side, Unit
 from sim.core.match import play_match
 from tests.alleyway_common import alleyway
 
-UNIT_FIELDS = tuple(f for f in Unit.__slots__ if f != "gen")  # game state only
+UNIT_FIELDS = tuple(f for f in Unit.__slots__ if f not in ("gen", "memo"))  # game state only
 SIDE_FIELDS = tuple(f for f in Side.__slots__ if f != "lanes")
 FOLLOW_UPS = 3  # moves after the candidate: the rest of its turn (or the next one's start)
 

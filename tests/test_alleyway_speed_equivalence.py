@@ -101,7 +101,7 @@ def test_copies_carry_every_slot():
     assert units
     for u in units:
         c = u.copy(u.gen + 1)
-        assert c is not u and all(getattr(c, n) == getattr(u, n) for n in Unit.__slots__ if n != "gen")
+        assert c is not u and all(getattr(c, n) == getattr(u, n) for n in Unit.__slots__ if n not in ("gen", "memo"))
         assert c.gen == u.gen + 1
     for side in state.sides:
         c = side.copy(state.gen + 1)
@@ -118,3 +118,32 @@ def test_copies_carry_every_slot():
     for name in AlleyState.__slots__:
         if name not in skip:
             assert getattr(clone, name) == getattr(state, name), name
+
+
+def test_kept_character_values_belong_to_their_weight_set():
+    """evaluate keeps a character's worth on the unit (Unit.memo) and a duel's targets by the
+    characters (evaluate._TARGETS); a pilot thinking with another weight set evaluates the same
+    shared units with another copy of the module. Evaluating forks of mid-match positions with
+    the hand and the tuned weights in turn gives, bit for bit, what each gives on a deep clone
+    (its own units, nothing kept)."""
+    from sim.core.weights import weighted_engine
+
+    eng, pool, _data, _rules, decks = alleyway()
+    tuned = weighted_engine(eng, "tuned")
+    positions = []
+
+    def keep(state, _action):
+        if len(positions) < 60:
+            positions.append(eng.clone(state))
+
+    play_match(eng, pool, [decks["vales-high-rollers"], decks["graves-garrison"]], 5, ["random", "random"],
+               on_decision=keep)
+    differ = 0
+    for state in positions:
+        fresh = {(e, seat): e.evaluate(state.clone(), seat) for e in (eng, tuned) for seat in (0, 1)}
+        differ += fresh[(eng, 0)] != fresh[(tuned, 0)]
+        for _round in range(2):
+            for e in (eng, tuned, eng):
+                for seat in (0, 1):
+                    assert repr(e.evaluate(state.fork(), seat)) == repr(fresh[(e, seat)])
+    assert differ  # the two weight sets value these positions differently

@@ -33,4 +33,5 @@ def blank_state(pool: Pool, n_seats: int, chance_key: int, log: bool, cls: type 
     state.known = ()
     state.outs = ()
     state.chance_gen = 0
+    state.hold = None  # not a held lookahead clone (sim/core/state.py): set, so reading it never raises
     return state

@@ -140,17 +140,20 @@ def on_player(state: AlleyState, fx, c: Ctx, victim: int) -> bool:
             field.gain_morale(state, seat, amount, "drain")
     elif op == "barricade":
         state.sides[seat].barricade += amount
-        emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"barricade p{seat}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"barricade p{seat}")
     elif op == "tax":
         state.sides[victim].tax += amount
-        emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"tax p{victim}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.STATUS, c.card, amount=amount, detail=f"tax p{victim}")
     elif op == "gain_authority":
         state.sides[seat].authority += amount
         emit(state, seat, K.AUTHORITY, c.card, amount=amount)
     elif op == "jam":
         side = state.sides[victim]
         side.jam = side.turns + 1
-        emit(state, seat, K.STATUS, c.card, detail=f"jam p{victim}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.STATUS, c.card, detail=f"jam p{victim}")
     elif op == "draw":
         ok = field.draw(state, victim, amount) > 0
     elif op == "discard":
@@ -239,7 +242,8 @@ def take(state: AlleyState, fx, c: Ctx, card: int) -> bool:
     if op == "call":
         shuffle_deck(state, seat)
     u = field.enter(state, seat, card, lane, fx.position == "atk")
-    emit(state, seat, K.CALL if op == "call" else K.REVIVE, card, lane=lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.CALL if op == "call" else K.REVIVE, card, lane=lane, detail=f"{u.atk}/{u.df}")
     field.fire(state, u, "deployed")
     return True
 
@@ -256,7 +260,8 @@ def make_tokens(state: AlleyState, seat: int, fx) -> bool:
         if lane < 0:
             break
         u = field.enter(state, seat, fx.card, lane, fx.position == "atk")
-        emit(state, seat, K.TOKEN, fx.card, lane=lane, detail=f"{u.atk}/{u.df}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.TOKEN, fx.card, lane=lane, detail=f"{u.atk}/{u.df}")
         made += 1
     return made > 0
 
@@ -303,7 +308,8 @@ def plunder_card(state: AlleyState, seat: int, victim: int, source: str, card: i
         hidden.drew(state, victim, to_hand=False)  # its top card went to the plunderer's hand
     hidden.learn_hand(state, seat, card, (victim,))  # "A plundered card is shown to both players"
     state.sides[seat].plundered += 1
-    emit(state, seat, K.PLUNDER, card, detail=f"p{victim} {source}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.PLUNDER, card, detail=f"p{victim} {source}")
     return True
 
 
@@ -320,7 +326,8 @@ def plunder_character(state: AlleyState, seat: int, u) -> bool:
     state.sides[seat].lanes[lane] = u
     field.touch(state)
     state.sides[seat].plundered += 1
-    emit(state, seat, K.PLUNDER, u.card, lane=lane, detail=f"p{victim} field")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.PLUNDER, u.card, lane=lane, detail=f"p{victim} field")
     return True
 
 
@@ -348,7 +355,8 @@ def exile_from_gutter(state: AlleyState, seat: int, victim: int, card: int) -> N
     side = state.sides[victim]
     side.gutter.remove(card)
     side.exile.append(card)
-    emit(state, seat, K.EXILE, card, detail=f"p{victim} gutter")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.EXILE, card, detail=f"p{victim} gutter")
 
 
 # --- choices ---------------------------------------------------------------------------------------

@@ -15,9 +15,8 @@ per-card worths are tables built once per rules version (``prepare``), so the ho
 lookups by name."""
 from __future__ import annotations
 
-from sim.alleyway.brawl import can_attack
 from sim.alleyway.field import update_auras
-from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, UNDEAD
+from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, TWICE, UNDEAD
 from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, MULLIGAN, AlleyState
 from sim.core.weights import load_weights
 
@@ -58,11 +57,27 @@ W_PLACEMENT = float(_W["placement"])
 CURVE = tuple(float(x) for x in _W["curve"])
 W_CLUNKY = float(_W["clunky"])
 
-# keyword and IMMUNE masks -> worth, as lists indexed by the mask (14 and 10 bits)
+
+class _MaskWorths(dict):
+    """A keyword or IMMUNE mask -> its worth, summed the first time the mask is asked for (the
+    14-bit table in full took longer to build than a match's evaluations, and this module is
+    executed again for each weight set a pilot thinks with)."""
+    __slots__ = ("bit_worth",)
+
+    def __init__(self, bit_worth: list):
+        super().__init__()
+        self.bit_worth = bit_worth
+
+    def __missing__(self, mask: int) -> float:
+        worth = self[mask] = sum(w for bit, w in self.bit_worth if mask & bit)
+        return worth
+
+
+# keyword and IMMUNE masks -> worth, indexed by the mask (14 and 10 bits)
 _KW_BIT_WORTH = [(KEYWORD_BITS[name], float(w)) for name, w in WEIGHTS["keywords"].items()]
-KW_WORTH = [sum(w for bit, w in _KW_BIT_WORTH if mask & bit) for mask in range(1 << len(KEYWORD_BITS))]
+KW_WORTH = _MaskWorths(_KW_BIT_WORTH)
 _IMM_BIT_WORTH = [(STATUS_BITS[name], float(w)) for name, w in WEIGHTS["immune"].items()]
-IMMUNE_WORTH = [sum(w for bit, w in _IMM_BIT_WORTH if mask & bit) for mask in range(1 << len(STATUS_BITS))]
+IMMUNE_WORTH = _MaskWorths(_IMM_BIT_WORTH)
 UNDEAD_WORTH = float(WEIGHTS["keywords"].get("undead", 0.0))
 AWAKEN_KINDS = ("own_turn", "morale_at_most", "gutter_characters", "kos", "coin_flips", "plundered", "burn_dealt")
 _AWAKEN_W = tuple(float(WEIGHTS["awaken"][k]) for k in AWAKEN_KINDS)
@@ -141,37 +156,119 @@ def attack_potential(state: AlleyState, seat: int) -> float:
     if state.active != seat or state.phase not in (DEPLOYMENT, BRAWL):
         return 0.0
     sides = state.sides
-    total = 0.0
+    turn = state.turn
+    consts = state.pool.consts
+    if turn <= consts.no_attack_turns:  # no character may attack yet (brawl.can_attack)
+        return _NO_ATTACK
+    # the ATK of each ready attacker first (brawl.can_attack and attacks_allowed, inlined: past
+    # the first test a character is neither Downed nor in STASIS, so "its effects work" is "not
+    # SILENCED"); the targets are worked out only when one can attack
+    max_extra = consts.max_extra_attacks
+    bonus = sides[seat].aura_atk
+    ready = []
+    for u in sides[seat].lanes:
+        if (u is None or u.downed or not u.atk_pos or u.stasis or u.freeze or u.suppress or u.entered == turn
+                or u.no_attack == turn or (u.stun and u.stun == sides[u.seat].turns)):
+            continue
+        extra = u.extra + (1 if u.kw & TWICE and not u.silence else 0)
+        if u.attacks < 1 + (max_extra if max_extra < extra else extra):
+            ready.append(u.atk + bonus)
+    if not ready:
+        return _NO_ATTACK
+    opponents = state.opponents(seat)
+    if len(opponents) == 1:  # a duel: the targets and each attacker's best gain kept (_TARGETS)
+        side = sides[opponents[0]]
+        key = (side.aura_atk, side.aura_def, *side.lanes)
+        kept = _TARGETS.get(key)
+        if kept is None:
+            kept = _targets(state, side, key)
+        targets, open_player, known = kept
+        total = 0.0
+        for a in ready:
+            best = known.get(a)
+            if best is None:
+                best = known[a] = _best_gain(a, targets, open_player)
+            total += best
+        return W_ATTACK * total
     targets = []
     open_player = False
-    for s in state.opponents(seat):
+    for s in opponents:
         side = sides[s]
         standing = False
+        aa, ad = side.aura_atk, side.aura_def
         for v in side.lanes:
             if v is None or v.stasis:
                 continue
-            standing = standing or not v.downed
-            d_atk = v.atk + side.aura_atk
-            d_def = v.df + side.aura_def
-            targets.append((v.atk_pos and not v.downed, d_atk, d_def, v.downed, (d_atk + d_def) / 100))
-        open_player = open_player or not standing
-    for u in sides[seat].lanes:
-        # (can_attack refuses a Downed character or one in DEF too: tested first, as it is cheap)
-        if u is None or u.downed or not u.atk_pos or not can_attack(state, u):
-            continue
-        a = u.atk + sides[seat].aura_atk
-        best = a / 100 if open_player else 0.0
-        for in_atk, d_atk, d_def, downed, worth in targets:
-            if in_atk:
-                gain = (a - d_atk) / 100 + (1 - DOWNED) * worth if a > d_atk else 0.0
-            elif a > d_def:
-                gain = worth * (DOWNED if downed else 1 - DOWNED)
+            # (in ATK and standing, ATK, DEF, Downed, worth)
+            if v.downed:
+                d_atk = v.atk + aa
+                d_def = v.df + ad
+                targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
             else:
-                gain = 0.0
-            if gain > best:
-                best = gain
-        total += best
+                standing = True
+                d_atk = v.atk + aa
+                d_def = v.df + ad
+                targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
+        if not standing:
+            open_player = True
+    total = 0.0
+    for a in ready:
+        total += _best_gain(a, targets, open_player)
     return W_ATTACK * total
+
+
+_NO_ATTACK = W_ATTACK * 0.0  # what attack_potential gives a seat with no ready attacker
+
+
+def _best_gain(a: int, targets: list, open_player: bool) -> float:
+    """The best an attacker with ATK ``a`` could win: directly, or a brawl with one of ``targets``."""
+    best = a / 100 if open_player else 0.0
+    for in_atk, d_atk, d_def, downed, worth in targets:
+        if in_atk:
+            gain = (a - d_atk) / 100 + (1 - DOWNED) * worth if a > d_atk else 0.0
+        elif a > d_def:
+            gain = worth * (DOWNED if downed else 1 - DOWNED)
+        else:
+            gain = 0.0
+        if gain > best:
+            best = gain
+    return best
+
+
+# A duel's targets, by the opponent's auras and the characters in its lanes: (the targets,
+# whether the player is open, each attacker ATK's best gain so far). Kept only when no character
+# there may change any more (Unit.memo's rule), so the same characters are the same targets in
+# every lookahead fork that shares them; the gains are the very floats _best_gain gives.
+_TARGETS: dict = {}
+_TARGETS_KEPT = 4096
+
+
+def _targets(state: AlleyState, side, key: tuple) -> tuple:
+    targets = []
+    standing = False
+    keep = True
+    gen = state.gen
+    aa, ad = side.aura_atk, side.aura_def
+    for v in side.lanes:
+        if v is None:
+            continue
+        if v.gen == gen:
+            keep = False
+        if v.stasis:
+            continue
+        d_atk = v.atk + aa
+        d_def = v.df + ad
+        if v.downed:  # (in ATK and standing, ATK, DEF, Downed, worth)
+            targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
+        else:
+            standing = True
+            targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
+    kept = (targets, not standing, {})
+    if keep:
+        if len(_TARGETS) >= _TARGETS_KEPT:
+            _TARGETS.clear()
+        _TARGETS[key] = kept
+    return kept
 
 
 def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
@@ -205,6 +302,70 @@ def hand_quality(state: AlleyState, seat: int, prep: Prepared) -> float:
     return q
 
 
+def _unit_value(u, aa: int, ad: int, enemy: int, ability: list) -> float:
+    """A character's worth before its PROMOTE progress and CHARM (side_value adds those)."""
+    a = u.atk + aa
+    d = u.df + ad
+    a = a if a > 0 else 0
+    d = d if d > 0 else 0
+    body = (a + d) / 100
+    value = body
+    if u.downed:
+        value *= DOWNED
+    else:
+        if u.stasis:
+            value -= W_STASIS * value
+        elif not u.silence:
+            value += KW_WORTH[u.kw] + ability[u.card]
+            if u.undead_used and u.kw & UNDEAD:
+                value -= UNDEAD_WORTH
+        if u.atk_pos:
+            if enemy > a:
+                value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
+        elif enemy > d:
+            value *= DEF_BEATEN
+        if u.freeze:
+            value -= W_FROZEN * a
+        if u.stun:
+            value -= W_STUNNED * a
+        if u.suppress:
+            value -= W_SUPPRESSED * a - W_SUPPRESS_BACK * u.sup_atk
+    if u.immune:
+        value += IMMUNE_WORTH[u.immune]
+    if u.shield:
+        value += W_SHIELD * body
+    if u.burn:
+        value -= W_BURN * u.burn * u.burn_left
+    if u.poison:
+        value -= W_POISON * u.poison * u.poison_left
+    if u.bleed:
+        value -= W_BLEED * u.bleed
+    if u.bounty:
+        for _s, amount in u.bounty:
+            value -= W_BOUNTY * amount
+    return value
+
+
+_KEYS: dict = {}
+_KEYS_KEPT = 4096
+
+
+def _unit_memo(u, aa: int, ad: int, enemy: int, prep: Prepared, key: tuple) -> tuple:
+    """``(key, value, progress, done)``: with no PROMOTE progress to read (``progress`` False),
+    the character's whole worth; else its worth before that progress and CHARM, and the
+    progress count ``done``."""
+    value = _unit_value(u, aa, ad, enemy, prep.ability)
+    promo = prep.promote[u.card]
+    if promo is not None and u.seat == u.owner:
+        kind = promo[0]
+        done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on
+        if done:
+            return (key, value, True, done)
+    if u.charm_home >= 0:
+        value *= W_CHARMED
+    return (key, value, False, 0)
+
+
 def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: int = 0) -> float:
     """``cap``: the seat's Morale cap when it is not the rules' (a Turf Defense boss)."""
     side = state.sides[seat]
@@ -213,58 +374,33 @@ def side_value(state: AlleyState, seat: int, enemy: int, prep: Prepared, cap: in
     morale = side.morale
     v = morale / 100 + W_DANGER * (morale - cap) / 100 * (1.0 - morale / cap)
     aa, ad = side.aura_atk, side.aura_def
-    ability = prep.ability
+    key = (aa, ad, enemy, prep)  # prep: one per weight set (a pilot's evaluate may be a copy of this module)
+    key = _KEYS.setdefault(key, key)  # one object per key, so a unit's memo is matched by identity
+    if len(_KEYS) > _KEYS_KEPT:
+        _KEYS.clear()  # (a unit keeping an older key object only misses)
+    gen = state.gen
     for u in side.lanes:
         if u is None:
             continue
-        a = u.atk + aa
-        d = u.df + ad
-        a = a if a > 0 else 0
-        d = d if d > 0 else 0
-        body = (a + d) / 100
-        value = body
-        if u.downed:
-            value *= DOWNED
-        else:
-            if u.stasis:
-                value -= W_STASIS * value
-            elif not u.silence:
-                value += KW_WORTH[u.kw] + ability[u.card]
-                if u.undead_used and u.kw & UNDEAD:
-                    value -= UNDEAD_WORTH
-            if u.atk_pos:
-                if enemy > a:
-                    value -= EXPOSED * (enemy - a) / 100 + EXPOSED_BODY * value
-            elif enemy > d:
-                value *= DEF_BEATEN
-            if u.freeze:
-                value -= W_FROZEN * a
-            if u.stun:
-                value -= W_STUNNED * a
-            if u.suppress:
-                value -= W_SUPPRESSED * a - W_SUPPRESS_BACK * u.sup_atk
-        if u.immune:
-            value += IMMUNE_WORTH[u.immune]
-        if u.shield:
-            value += W_SHIELD * body
-        if u.burn:
-            value -= W_BURN * u.burn * u.burn_left
-        if u.poison:
-            value -= W_POISON * u.poison * u.poison_left
-        if u.bleed:
-            value -= W_BLEED * u.bleed
-        if u.bounty:
-            for _s, amount in u.bounty:
-                value -= W_BOUNTY * amount
-        promo = prep.promote[u.card]
-        if promo is not None and u.seat == u.owner:
-            kind, n, nxt, gain = promo
-            done = u.wins if kind == 1 else u.kos if kind == 2 else u.turns_on
-            if done and nxt in state.sides[u.owner].hideout:
+        # a character's worth depends only on its own fields, the seat's auras and the enemy's
+        # threat, except its PROMOTE progress (the owner's Hideout): kept on a unit no state may
+        # change any more (Unit.memo)
+        memo = u.memo
+        if memo is None or memo[0] is not key:
+            memo = _unit_memo(u, aa, ad, enemy, prep, key)
+            if u.gen != gen:
+                u.memo = memo
+        if memo[2]:
+            value = memo[1]
+            _kind, n, nxt, gain = prep.promote[u.card]
+            done = memo[3]
+            if nxt in state.sides[u.owner].hideout:
                 value += gain * (done / n if done < n else 1.0)
-        if u.charm_home >= 0:
-            value *= W_CHARMED
-        v += value
+            if u.charm_home >= 0:
+                value *= W_CHARMED
+            v += value
+        else:
+            v += memo[1]
     hand = len(side.hand)
     v += W_HAND * (hand if hand < consts.hand_limit else consts.hand_limit)
     ambush_cost = 99

@@ -53,18 +53,33 @@ def update_auras(state: AlleyState) -> None:
     for every other seat; with teams (Turf Defense) for every seat of another team only (never a
     partner's: "your partner's cards can't be targeted by yours"), and the boss's phase adds its
     ATK and DEF to the boss's side. (Run after most moves in lookahead, so it reads the pool's
-    table of auras by card and sums per seat instead of calling a helper per source.)"""
+    table of auras by card and sums per seat, in integers, without building lists; a duel adds
+    its two seats' sums directly.)"""
     state.auras_stale = False
     teams = state.teams
-    if teams is None and not state.pool.has_aura:
+    pool = state.pool
+    if teams is None and not pool.has_aura:
         return
-    own, others = _aura_sums(state)
-    for seat, side in enumerate(state.sides):
-        atk, df = own[seat]
-        for s, (o_atk, o_df) in enumerate(others):
+    sides = state.sides
+    if teams is None and len(sides) == 2:  # (a pool without auras returned above)
+        aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
+        side0, side1 = sides
+        own_a0, own_d0, oth_a0, oth_d0 = _seat_auras(side0, aura_of, dormant_aura_of)
+        own_a1, own_d1, oth_a1, oth_d1 = _seat_auras(side1, aura_of, dormant_aura_of)
+        side0.aura_atk, side0.aura_def = own_a0 + oth_a1, own_d0 + oth_d1
+        side1.aura_atk, side1.aura_def = own_a1 + oth_a0, own_d1 + oth_d0
+        return
+    if pool.has_aura:
+        aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
+        sums = [_seat_auras(side, aura_of, dormant_aura_of) for side in sides]
+    else:
+        sums = [_NO_AURAS] * len(sides)
+    for seat, side in enumerate(sides):
+        atk, df = sums[seat][0], sums[seat][1]
+        for s, total in enumerate(sums):
             if (s != seat) if teams is None else (teams[s] != teams[seat]):
-                atk += o_atk
-                df += o_df
+                atk += total[2]
+                df += total[3]
         if teams is not None and seat == state.boss:
             boss, phase = state.boss_def, state.boss_phase
             atk += boss.atk[phase]
@@ -72,31 +87,46 @@ def update_auras(state: AlleyState) -> None:
         side.aura_atk, side.aura_def = atk, df
 
 
-def _aura_sums(state: AlleyState) -> tuple[list, list]:
-    """Per seat still playing: what its friendly auras give itself, and what its other auras give
-    the seats they reach (all zero in a pool without auras)."""
-    pool = state.pool
-    sides = state.sides
-    own = [[0, 0] for _ in sides]      # what each seat's friendly auras give itself
-    others = [[0, 0] for _ in sides]   # what each seat's other auras give every seat they reach
-    if not pool.has_aura:
-        return own, others
-    aura_of, dormant_aura_of = pool.aura_of, pool.dormant_aura_of
-    for seat, side in enumerate(sides):
-        if side.out:
+_NO_AURAS = (0, 0, 0, 0)
+
+
+def _seat_auras(side, aura_of, dormant_aura_of) -> tuple:
+    """What one seat's friendly auras give itself (ATK, DEF), then what its other auras give the
+    seats they reach (ATK, DEF); all zero for a seat out."""
+    if side.out:
+        return _NO_AURAS
+    own_a = own_d = oth_a = oth_d = 0
+    for u in side.lanes:
+        if u is None:
             continue
-        auras = [aura_of[u.card] for u in side.lanes
-                 if u is not None and not (u.downed or u.stasis or u.silence)]  # u.active, inlined
-        auras += [aura_of[b.card] for b in side.back if b is not None and b.face_up]
-        if side.leader >= 0 and side.leader_state == DORMANT:
-            auras.append(dormant_aura_of[side.leader])
-        for aura in auras:
+        aura = aura_of[u.card]
+        if aura and not (u.downed or u.stasis or u.silence):  # u.active, inlined
+            if aura[2] == "friendly":
+                own_a += aura[0]
+                own_d += aura[1]
+            else:
+                oth_a += aura[0]
+                oth_d += aura[1]
+    for b in side.back:
+        if b is not None and b.face_up:
+            aura = aura_of[b.card]
             if aura:
-                atk, df, who = aura
-                total = own[seat] if who == "friendly" else others[seat]
-                total[0] += atk
-                total[1] += df
-    return own, others
+                if aura[2] == "friendly":
+                    own_a += aura[0]
+                    own_d += aura[1]
+                else:
+                    oth_a += aura[0]
+                    oth_d += aura[1]
+    if side.leader >= 0 and side.leader_state == DORMANT:
+        aura = dormant_aura_of[side.leader]
+        if aura:
+            if aura[2] == "friendly":
+                own_a += aura[0]
+                own_d += aura[1]
+            else:
+                oth_a += aura[0]
+                oth_d += aura[1]
+    return own_a, own_d, oth_a, oth_d
 
 
 # Cost discounts are kept per seat (``state.discounts``, by pool.COST_KINDS) and recomputed only
@@ -171,6 +201,7 @@ def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, 
     u.freeze = u.stasis = u.stun = u.silence = u.suppress = 0
     u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
     u.gen = state.gen
+    u.memo = None
     refresh(u)
     state.sides[seat].lanes[lane] = u
     touch(state)
@@ -251,7 +282,8 @@ def down(state: AlleyState, u: Unit, by: int) -> bool:
         return leave(state, u, GUTTER, ko=True, by=by)  # KO'd instead (it is defeated all the same)
     u.downed, u.atk_pos, u.down_turn = True, False, state.turn
     touch(state)
-    emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by, K.DOWN, u.card, lane=u.lane, detail=f"p{u.seat}")
     return True
 
 
@@ -296,7 +328,8 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
         kind = K.SACRIFICE
     else:
         kind = DEST_KIND[dest]
-    emit(state, by if by >= 0 else u.seat, kind, u.card, lane=u.lane, detail=f"p{u.seat}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by if by >= 0 else u.seat, kind, u.card, lane=u.lane, detail=f"p{u.seat}")
     if u.leader:
         owner.leader_state = DORMANT if dest in (HAND, DECK) else DEFEATED
         if owner.leader_state == DEFEATED:
@@ -398,7 +431,8 @@ def promote(state: AlleyState, u: Unit) -> bool:
     u.entered = state.turn
     u.wins = u.kos = u.turns_on = 0
     touch(state)
-    emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, u.seat, K.PROMOTE, nxt, lane=u.lane, detail=f"{u.atk}/{u.df}")
     if state.ledger is not None:
         state.ledger.play(u.owner, nxt, owner.turns)
     fire(state, u, "promoted")
@@ -416,11 +450,13 @@ def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: 
         blocked = min(side.barricade, amount)
         side.barricade -= blocked
         amount -= blocked
-        emit(state, seat, K.MORALE, amount=0, detail=f"barricade -{blocked}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.MORALE, amount=0, detail=f"barricade -{blocked}")
         if amount <= 0:
             return 0
     side.morale -= amount
-    emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
     if side.morale <= 0:
         side.morale = 0
         eliminate(state, seat, "morale", by)
@@ -450,7 +486,8 @@ def gain_morale(state: AlleyState, seat: int, amount: int, cause: str = "") -> i
     gained = min(amount, room)
     if gained > 0 and not side.out:
         side.morale += gained
-        emit(state, seat, K.MORALE, amount=gained, detail=f"p{seat} {cause}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, seat, K.MORALE, amount=gained, detail=f"p{seat} {cause}")
         return gained
     return 0
 

@@ -57,8 +57,9 @@ def heavy(state: AlleyState, card_id: int, atk_pos: bool, mask: int) -> None:
 
 def _enter_from_hand(state, seat, card_id, lane, atk_pos, cost, kind, note) -> None:
     u = field.enter(state, seat, card_id, lane, atk_pos)
-    emit(state, seat, kind, card_id, amount=cost, lane=lane,
-         detail=f"{u.atk}/{u.df} {'atk' if atk_pos else 'def'}{note}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, kind, card_id, amount=cost, lane=lane,
+             detail=f"{u.atk}/{u.df} {'atk' if atk_pos else 'def'}{note}")
     turns.offer(state)              # resolves after the deploy abilities on top of it
     field.fire(state, u, "deployed")
     run(state)
@@ -68,7 +69,8 @@ def switch(state: AlleyState, lane: int) -> None:
     u = state.own(state.sides[state.active].lanes[lane])
     u.atk_pos = not u.atk_pos
     u.switched = state.turn
-    emit(state, state.active, K.SWITCH, u.card, lane=lane, detail="atk" if u.atk_pos else "def")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, state.active, K.SWITCH, u.card, lane=lane, detail="atk" if u.atk_pos else "def")
 
 
 def can_switch(state: AlleyState, u) -> bool:
@@ -93,7 +95,8 @@ def awaken(state: AlleyState, atk_pos: bool, lane: int) -> None:
         u.entered = 0
     if state.ledger is not None:
         state.ledger.play(seat, side.leader, side.turns)
-    emit(state, seat, K.AWAKEN, side.leader, lane=lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.AWAKEN, side.leader, lane=lane, detail=f"{u.atk}/{u.df}")
     field.fire(state, u, "awakened")
     run(state)
 
@@ -206,7 +209,8 @@ def attach(state: AlleyState, seat: int, card_id: int, slot: int, u) -> None:
     u = state.own(u)  # recompute_equips changes it: the event below reads the owned one
     state.sides[seat].back[slot] = Back(card_id, True, state.turn, u.uid, seat)
     field.recompute_equips(state, u)
-    emit(state, seat, K.EQUIP, card_id, u.card, lane=u.lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, seat, K.EQUIP, card_id, u.card, lane=u.lane, detail=f"{u.atk}/{u.df}")
     for ab in reversed(state.pool.cards[card_id].triggers.get("played", ())):
         push_effects(state, Ctx(seat, card_id, 0, 0, u.uid), ab.effects)
 

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold, copy_on_write_rng, new_generation
+from sim.core.state import MatchState, copy_on_write_rng, new_generation
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -115,10 +115,14 @@ class Unit:
                  "sup_atk", "atk", "df", "kw", "immune", "entered", "switched", "attacks", "extra",
                  "acted", "no_attack", "under", "token", "wins", "kos", "turns_on", "shield", "undead_used",
                  "poison", "poison_left", "burn", "burn_left", "burn_by", "bleed", "freeze", "stasis", "stun",
-                 "silence", "suppress", "bounty", "charm_home", "leader", "gen")
+                 "silence", "suppress", "bounty", "charm_home", "leader", "gen", "memo")
 
     # Bookkeeping, not game state: ``gen`` is the generation of the one state that may write
-    # the unit in place (see the module's note).
+    # the unit in place (see the module's note); ``memo`` is what evaluate.side_value last
+    # worked out for the unit (evaluate._unit_memo, under a key of its seat's auras, the enemy's
+    # threat and the weight set), or None; kept only on a unit no state may write any more (its
+    # ``gen`` is not the evaluated state's), so a unit shared by many lookahead forks is valued
+    # once per key. A copy starts without one.
 
     def copy(self, gen: int) -> "Unit":
         """A copy writable by the state of generation ``gen``."""
@@ -176,6 +180,7 @@ class Unit:
         u.charm_home = self.charm_home
         u.leader = self.leader
         u.gen = gen
+        u.memo = None
         return u
 
     @property
@@ -407,7 +412,7 @@ class AlleyState(MatchState):
             s.chance_gen = 0        # no state's generation
         s.events = None
         s.ledger = None
-        copy_hold(self, s)
+        s.hold = self.hold  # copy_hold, inlined: every AlleyWay state has a hold (None: not held)
         return s
 
 

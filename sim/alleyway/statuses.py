@@ -23,7 +23,8 @@ def immune(u: Unit, status: str) -> bool:
 
 
 def _status(state: AlleyState, c: Ctx, u: Unit, name: str, amount: int = 0) -> None:
-    emit(state, c.seat, K.STATUS, c.card, u.card, amount, u.lane, f"{name} p{u.seat}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, c.seat, K.STATUS, c.card, u.card, amount, u.lane, f"{name} p{u.seat}")
 
 
 def buff(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
@@ -41,7 +42,8 @@ def buff(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
             last = state.sides[seat].turns + 1
         state.temp.append(TimedChange(u.uid, fx.atk, fx.df, seat, last))
     refresh(u)
-    emit(state, c.seat, K.BUFF, c.card, u.card, fx.atk, u.lane, f"{fx.atk:+d}/{fx.df:+d} {fx.until}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, c.seat, K.BUFF, c.card, u.card, fx.atk, u.lane, f"{fx.atk:+d}/{fx.df:+d} {fx.until}")
     return True
 
 
@@ -60,7 +62,8 @@ def position(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
     if want == u.atk_pos:
         return False
     u.atk_pos = want
-    emit(state, c.seat, K.SWITCH, u.card, lane=u.lane, detail=f"p{u.seat} {'atk' if want else 'def'}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, c.seat, K.SWITCH, u.card, lane=u.lane, detail=f"p{u.seat} {'atk' if want else 'def'}")
     return True
 
 

@@ -141,7 +141,8 @@ def tick(state: AlleyState, u) -> None:
     if u.poison:
         u.mod_atk -= u.poison
         field.refresh(u)
-        emit(state, u.seat, K.STATUS, u.card, amount=u.poison, lane=u.lane, detail=f"poison p{u.seat}")
+        if state.events is not None:  # (its words are not built in lookahead)
+            emit(state, u.seat, K.STATUS, u.card, amount=u.poison, lane=u.lane, detail=f"poison p{u.seat}")
         u.poison_left -= 1
         if u.poison_left <= 0:
             u.poison = 0
@@ -313,7 +314,8 @@ def rise(state: AlleyState, owner: int, card: int) -> None:
     u.mod_def = int(u.base_def * frac) - u.base_def
     u.undead_used = True
     field.refresh(u)
-    emit(state, owner, K.RISE, card, lane=lane, detail=f"{u.atk}/{u.df}")
+    if state.events is not None:  # (its words are not built in lookahead)
+        emit(state, owner, K.RISE, card, lane=lane, detail=f"{u.atk}/{u.df}")
 
 
 def uncharm(state: AlleyState, u) -> None:
