@@ -61,14 +61,14 @@ W_SOUL_BONUS = float(_W["soul_bonus"])
 
 W_SHIELD_PAIR = W_SHIELD_HP * 2                  # evaluated as (W_SHIELD_HP * 2) * absorb, as it always was
 W_EXPOSED_DYING = W_EXPOSED + W_EXPOSED_LOW      # exposed, and could die of it
+NEG_EXPOSED, NEG_EXPOSED_DYING = -W_EXPOSED, -W_EXPOSED_DYING  # the second pass's additions for them
 
 
 class CardTerms:
     """What evaluate needs of each card that no position changes, by card id, computed once per
     rules version (``terms``). Each entry is the very expression evaluate once computed in place,
     so the sums come out to the same bits."""
-    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen", "layouts", "sides", "formation_size",
-                 "board")
+    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen", "layouts", "formation_size", "board")
 
     def __init__(self, pool):
         cards = pool.cards
@@ -76,8 +76,6 @@ class CardTerms:
         self.seen: dict = {}
         # a seat's unit mask -> its cells, lowest first, and a reader of their units (side_terms)
         self.layouts: dict = {}
-        # (seat to act, a seat's unit mask, its units in cell order) -> its SideTerms (side_terms)
-        self.sides: dict = {}
         self.formation_size = pool.consts.formation_size
         self.board = pool.board
         # a Warrior's keywords: Pierce, Soul Combat bonus
@@ -106,51 +104,57 @@ def terms(pool) -> CardTerms:
 class UnitTerms:
     """What evaluate reads of one unit on one cell, computed once for that unit tuple (units are
     immutable: a change is a new tuple, so a kept record is found stale by identity). ``add`` is
-    its first-pass addition to its seat's value; ``pot`` and ``gap`` its second-pass additions
-    for a Warrior facing an enemy Stronghold on cell ``sh`` (recomputed when that moves)."""
-    __slots__ = ("unit", "cell", "add", "stronghold", "hit", "threat", "damage", "faction", "hp", "sh", "gap", "pot",
-                 "card", "bit")
+    its first-pass addition to its seat's value; ``second`` its second-pass additions (the gap to
+    a firing position, if any, then its potency) for a Warrior facing an enemy Stronghold on cell
+    ``sh`` (recomputed when that moves); ``bit`` its cell's bit."""
+    __slots__ = ("unit", "cell", "add", "stronghold", "hit", "threat", "damage", "faction", "hp", "sh", "second",
+                 "card", "bit", "normal", "max_hp")
 
     def __init__(self, unit, cell: int, card, static: "CardTerms", boosted: bool):
-        self.unit, self.cell, self.card, self.hp = unit, cell, card, unit.hp
+        # the unit's fields at once (a named tuple's field by name is a descriptor call each)
+        card_id, _owner, _uid, hp, max_hp, absorb, reflect, weapon, armor, power, boost, _a, _m, _u, tap = unit
+        self.unit, self.cell, self.card, self.hp = unit, cell, card, hp
         self.sh = -2  # no second-pass terms yet
         self.stronghold = card.type == STRONGHOLD
         if self.stronghold:
-            self.add = W_STRONGHOLD_HP * unit.hp + W_SHIELD_PAIR * unit.absorb
+            self.add = W_STRONGHOLD_HP * hp + W_SHIELD_PAIR * absorb
             return
-        damage = card.best_damage + unit.power
-        if unit.weapon != NO_CARD:
-            damage += static.damage[unit.weapon]
-        worth = W_HP * unit.hp + W_ABSORB * unit.absorb + W_REFLECT * unit.reflect
-        if unit.armor != NO_CARD:
-            worth += static.armor[unit.armor]
-        if unit.boost and boosted:
-            worth += W_BOOST * unit.boost
-        self.add = worth + static.extra[unit.card]
+        damage = card.best_damage + power
+        if weapon != NO_CARD:
+            damage += static.damage[weapon]
+        worth = W_HP * hp + W_ABSORB * absorb + W_REFLECT * reflect
+        if armor != NO_CARD:
+            worth += static.armor[armor]
+        if boost and boosted:
+            worth += W_BOOST * boost
+        self.add = worth + static.extra[card_id]
         # a tapped or drained Warrior attacks nothing before its turn is over
-        normal = unit.tap == NORMAL
+        normal = self.normal = tap == NORMAL
         self.hit = card.hit_masks[cell] if normal else 0
         self.threat = card.threat_masks[cell] if normal else 0
         self.damage = damage
         self.faction = card.faction + 1
         self.bit = 1 << cell
+        self.max_hp = max_hp
 
     def facing(self, target_sh: int, board) -> None:
         """The second-pass terms against an enemy Stronghold on ``target_sh`` (-1: none)."""
-        unit, card, cell = self.unit, self.card, self.cell
+        card, cell = self.card, self.cell
         # what the Warrior threatens counts in proportion to the HP it has left, so wounding
         # a dangerous Warrior pays even before it dies (focus fire)
         potency = W_UNIT + W_DAMAGE * self.damage
-        self.gap = None
+        gap = None
         if target_sh >= 0:
             if (card.hit_masks[cell] >> target_sh) & 1:
                 potency += W_SIEGE * self.damage
             else:
                 gap = board.cheb[cell * board.n + target_sh] - card.reach
-                self.gap = -(W_GAP * gap if gap > 0 else W_OFF_LINE)
-        if unit.tap != NORMAL:
+                gap = -(W_GAP * gap if gap > 0 else W_OFF_LINE)
+        if not self.normal:
             potency *= 1.0 - W_TAPPED
-        self.pot = potency * unit.hp / unit.max_hp
+        pot = potency * self.hp / self.max_hp
+        # the additions in the order the second pass makes them (``_deltas``)
+        self.second = (pot,) if gap is None else (gap, pot)
         self.sh = target_sh
 
 
@@ -221,7 +225,6 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     sh_cell = -1
     side_hits = side_threat = side_best = 0
     low = high = None
-    factions = [0, 0, 0]  # the side's Warriors by faction (code + 1), for its formations
     mine = t.warriors = []
     push = mine.append
     cards = None
@@ -240,7 +243,6 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
         side_threat |= r.threat
         if r.damage > side_best:
             side_best = r.damage
-        factions[r.faction] |= r.bit
         hp = r.hp
         if low is None:
             low = high = hp
@@ -250,16 +252,21 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
             high = hp
         push(r)
     t.value, t.sh_cell, t.hits, t.threat, t.best = v, sh_cell, side_hits, side_threat, side_best
-    # the cells in a formation (combat.formed_in, inline)
     formed = 0
-    size = static.formation_size
-    if len(mine) >= size:
-        runs = static.board.runs
-        for faction_mask in factions:
-            if faction_mask.bit_count() >= size:  # fewer Warriors of a faction make no run
-                formed |= runs(faction_mask, size)
+    if mine:
+        t.hp_range = (low - 1, high)
+        size = static.formation_size
+        if len(mine) >= size:  # the cells in a formation (combat.formed_in, inline)
+            factions = [0, 0, 0]  # the side's Warriors by faction (code + 1)
+            for r in mine:
+                factions[r.faction] |= r.bit
+            runs = static.board.runs
+            for faction_mask in factions:
+                if faction_mask.bit_count() >= size:  # fewer Warriors of a faction make no run
+                    formed |= runs(faction_mask, size)
+    else:
+        t.hp_range = (0, 0)
     t.formed = formed
-    t.hp_range = (low - 1, high) if mine else (0, 0)
     if old and mine == kept.warriors and formed == kept.formed and side_hits == kept.hits:
         # the same Warrior records (a Stronghold or a counter changed): the same second pass
         t.deltas = kept.deltas
@@ -272,9 +279,6 @@ _NO_RECORDS: dict = {}
 
 # how many seats' layouts (cell lists and readers, by unit mask) are kept per rules version
 KEPT_LAYOUTS = 4096
-# how many seats' terms are kept per rules version, by the seat to act and the seat's units
-# (``CardTerms.sides``); the table starts over when full
-KEPT_SIDES = 4096
 
 
 # The unit fields evaluate reads: the first 11 (card .. boost) and tap, not this turn's counters
@@ -299,17 +303,15 @@ def _deltas(board, mine: SideTerms, enemy: SideTerms, facing: tuple) -> list[flo
         kept.clear()
     formed = mine.formed
     out: list[float] = []
-    push = out.append
+    push, extend = out.append, out.extend
     for r in mine.warriors:
         if r.sh != target_sh:
             r.facing(target_sh, board)
-        if r.gap is not None:
-            push(r.gap)
-        push(r.pot)
-        cell = r.cell
-        if (enemy_threat >> cell) & 1:
-            push(-(W_EXPOSED_DYING if r.hp <= enemy_best else W_EXPOSED))
-        if (formed >> cell) & 1:
+        extend(r.second)
+        bit = r.bit
+        if enemy_threat & bit:
+            push(NEG_EXPOSED_DYING if r.hp <= enemy_best else NEG_EXPOSED)
+        if formed & bit:
             push(W_FORMATION)
     kept[facing] = out
     return out
