@@ -25,10 +25,9 @@ from functools import reduce
 from operator import add, itemgetter
 
 from sim.allegiance.board import cells_of
-from sim.allegiance.combat import formed_in
 from sim.allegiance.pool import STRONGHOLD
-from sim.allegiance.positions import position_key, recall, remember
-from sim.allegiance.state import NO_CARD, NORMAL, TAP, AllegianceState, Unit
+from sim.allegiance.positions import LIMIT, position_key
+from sim.allegiance.state import NO_CARD, NORMAL, TAP, AllegianceState
 from sim.core.weights import load_weights
 
 WEIGHTS = load_weights(__file__)
@@ -62,18 +61,23 @@ W_SOUL_BONUS = float(_W["soul_bonus"])
 
 W_SHIELD_PAIR = W_SHIELD_HP * 2                  # evaluated as (W_SHIELD_HP * 2) * absorb, as it always was
 W_EXPOSED_DYING = W_EXPOSED + W_EXPOSED_LOW      # exposed, and could die of it
+NEG_EXPOSED, NEG_EXPOSED_DYING = -W_EXPOSED, -W_EXPOSED_DYING  # the second pass's additions for them
 
 
 class CardTerms:
     """What evaluate needs of each card that no position changes, by card id, computed once per
     rules version (``terms``). Each entry is the very expression evaluate once computed in place,
     so the sums come out to the same bits."""
-    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen")
+    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen", "layouts", "formation_size", "board")
 
     def __init__(self, pool):
         cards = pool.cards
         # positions valued under these terms: (key, (seat 0's value, seat 1's)) by the key's hash (positions.py)
         self.seen: dict = {}
+        # a seat's unit mask -> its cells, lowest first, and a reader of their units (side_terms)
+        self.layouts: dict = {}
+        self.formation_size = pool.consts.formation_size
+        self.board = pool.board
         # a Warrior's keywords: Pierce, Soul Combat bonus
         self.extra = [W_PIERCE * bool(c.pierce) + W_SOUL_BONUS * (c.soul_bonus or 0) for c in cards]
         # a Warrior waiting in the Muster Zone: a share of its worth on the field
@@ -100,50 +104,57 @@ def terms(pool) -> CardTerms:
 class UnitTerms:
     """What evaluate reads of one unit on one cell, computed once for that unit tuple (units are
     immutable: a change is a new tuple, so a kept record is found stale by identity). ``add`` is
-    its first-pass addition to its seat's value; ``pot`` and ``gap`` its second-pass additions
-    for a Warrior facing an enemy Stronghold on cell ``sh`` (recomputed when that moves)."""
-    __slots__ = ("unit", "cell", "add", "stronghold", "hit", "threat", "damage", "faction", "hp", "sh", "gap", "pot",
-                 "card")
+    its first-pass addition to its seat's value; ``second`` its second-pass additions (the gap to
+    a firing position, if any, then its potency) for a Warrior facing an enemy Stronghold on cell
+    ``sh`` (recomputed when that moves); ``bit`` its cell's bit."""
+    __slots__ = ("unit", "cell", "add", "stronghold", "hit", "threat", "damage", "faction", "hp", "sh", "second",
+                 "card", "bit", "normal", "max_hp")
 
     def __init__(self, unit, cell: int, card, static: "CardTerms", boosted: bool):
-        self.unit, self.cell, self.card, self.hp = unit, cell, card, unit.hp
+        # the unit's fields at once (a named tuple's field by name is a descriptor call each)
+        card_id, _owner, _uid, hp, max_hp, absorb, reflect, weapon, armor, power, boost, _a, _m, _u, tap = unit
+        self.unit, self.cell, self.card, self.hp = unit, cell, card, hp
         self.sh = -2  # no second-pass terms yet
         self.stronghold = card.type == STRONGHOLD
         if self.stronghold:
-            self.add = W_STRONGHOLD_HP * unit.hp + W_SHIELD_PAIR * unit.absorb
+            self.add = W_STRONGHOLD_HP * hp + W_SHIELD_PAIR * absorb
             return
-        damage = card.best_damage + unit.power
-        if unit.weapon != NO_CARD:
-            damage += static.damage[unit.weapon]
-        worth = W_HP * unit.hp + W_ABSORB * unit.absorb + W_REFLECT * unit.reflect
-        if unit.armor != NO_CARD:
-            worth += static.armor[unit.armor]
-        if unit.boost and boosted:
-            worth += W_BOOST * unit.boost
-        self.add = worth + static.extra[unit.card]
+        damage = card.best_damage + power
+        if weapon != NO_CARD:
+            damage += static.damage[weapon]
+        worth = W_HP * hp + W_ABSORB * absorb + W_REFLECT * reflect
+        if armor != NO_CARD:
+            worth += static.armor[armor]
+        if boost and boosted:
+            worth += W_BOOST * boost
+        self.add = worth + static.extra[card_id]
         # a tapped or drained Warrior attacks nothing before its turn is over
-        normal = unit.tap == NORMAL
+        normal = self.normal = tap == NORMAL
         self.hit = card.hit_masks[cell] if normal else 0
         self.threat = card.threat_masks[cell] if normal else 0
         self.damage = damage
         self.faction = card.faction + 1
+        self.bit = 1 << cell
+        self.max_hp = max_hp
 
     def facing(self, target_sh: int, board) -> None:
         """The second-pass terms against an enemy Stronghold on ``target_sh`` (-1: none)."""
-        unit, card, cell = self.unit, self.card, self.cell
+        card, cell = self.card, self.cell
         # what the Warrior threatens counts in proportion to the HP it has left, so wounding
         # a dangerous Warrior pays even before it dies (focus fire)
         potency = W_UNIT + W_DAMAGE * self.damage
-        self.gap = None
+        gap = None
         if target_sh >= 0:
             if (card.hit_masks[cell] >> target_sh) & 1:
                 potency += W_SIEGE * self.damage
             else:
                 gap = board.cheb[cell * board.n + target_sh] - card.reach
-                self.gap = -(W_GAP * gap if gap > 0 else W_OFF_LINE)
-        if unit.tap != NORMAL:
+                gap = -(W_GAP * gap if gap > 0 else W_OFF_LINE)
+        if not self.normal:
             potency *= 1.0 - W_TAPPED
-        self.pot = potency * unit.hp / unit.max_hp
+        pot = potency * self.hp / self.max_hp
+        # the additions in the order the second pass makes them (``_deltas``)
+        self.second = (pot,) if gap is None else (gap, pot)
         self.sh = target_sh
 
 
@@ -164,7 +175,11 @@ class SideTerms:
 
 
 def _pick(cells: list[int]):
-    """The seat's unit tuples on ``cells``, in cell order (a C-level read of the board)."""
+    """The seat's unit tuples on ``cells``, in cell order, as a tuple (a C-level read of the
+    board; one cell is read twice, since ``itemgetter`` of one item returns the item itself: the
+    walk in ``side_terms`` pairs the units with ``cells`` and stops at the first)."""
+    if len(cells) == 1:
+        return itemgetter(cells[0], cells[0])
     return itemgetter(*cells) if cells else _nothing
 
 
@@ -177,8 +192,9 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     computed afresh from the kept unit records that still hold (and kept in ``memo`` when one
     is given)."""
     mask, active, cells = state.units[s], state.active, state.cells
-    old: dict = {}
+    old: dict = _NO_RECORDS
     same_cells = False
+    kept = None
     if memo is not None:
         kept = memo[s]
         if kept is not None and kept.active == active and kept.static is static:
@@ -188,30 +204,36 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
                 if units == kept.units:
                     return kept
             old = kept.records
-    pool = state.pool
-    cards = pool.cards
-    boosted = s == active
     t = SideTerms()
     t.static, t.active, t.mask = static, active, mask
     if same_cells:  # a unit changed where it stands: the same cells, read the same way
-        on, t.pick, t.units = kept.on, kept.pick, units
+        on, pick = kept.on, kept.pick
     else:
-        on = cells_of(mask)
-        t.pick = _pick(on)
-        t.units = t.pick(cells)
-    t.on = on
+        layouts = static.layouts
+        layout = layouts.get(mask)
+        if layout is None:
+            if len(layouts) >= KEPT_LAYOUTS:
+                layouts.clear()
+            on = cells_of(mask)
+            layout = layouts[mask] = (on, _pick(on))
+        on, pick = layout
+        units = pick(cells)
+    t.on, t.pick, t.units = on, pick, units
     t.deltas = None
     records = t.records = {}
     v = 0.0
     sh_cell = -1
     side_hits = side_threat = side_best = 0
-    factions = [0, 0, 0]  # the side's Warriors by faction (code + 1), for its formations
+    low = high = None
     mine = t.warriors = []
-    for cell in on:
-        u = cells[cell]
+    push = mine.append
+    cards = None
+    for cell, u in zip(on, units):
         r = old.get(cell)
-        if r is None or (r.unit is not u and not _values_alike(r.unit, u)):
-            r = UnitTerms(u, cell, cards[u.card], static, boosted)
+        if r is None or (r.unit is not u and (r.unit[:_READ] != u[:_READ] or r.unit[TAP] != u[TAP])):
+            if cards is None:
+                cards = state.pool.cards
+            r = UnitTerms(u, cell, cards[u.card], static, s == active)
         records[cell] = r
         v += r.add
         if r.stronghold:
@@ -221,13 +243,31 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
         side_threat |= r.threat
         if r.damage > side_best:
             side_best = r.damage
-        factions[r.faction] |= 1 << cell
-        mine.append(r)
+        hp = r.hp
+        if low is None:
+            low = high = hp
+        elif hp < low:
+            low = hp
+        elif hp > high:
+            high = hp
+        push(r)
     t.value, t.sh_cell, t.hits, t.threat, t.best = v, sh_cell, side_hits, side_threat, side_best
-    t.formed = formed_in(pool, factions) if len(mine) >= pool.consts.formation_size else 0
-    hp = [r.hp for r in mine]
-    t.hp_range = (min(hp) - 1, max(hp)) if hp else (0, 0)
-    if old and mine == kept.warriors and t.formed == kept.formed and side_hits == kept.hits:
+    formed = 0
+    if mine:
+        t.hp_range = (low - 1, high)
+        size = static.formation_size
+        if len(mine) >= size:  # the cells in a formation (combat.formed_in, inline)
+            factions = [0, 0, 0]  # the side's Warriors by faction (code + 1)
+            for r in mine:
+                factions[r.faction] |= r.bit
+            runs = static.board.runs
+            for faction_mask in factions:
+                if faction_mask.bit_count() >= size:  # fewer Warriors of a faction make no run
+                    formed |= runs(faction_mask, size)
+    else:
+        t.hp_range = (0, 0)
+    t.formed = formed
+    if old and mine == kept.warriors and formed == kept.formed and side_hits == kept.hits:
         # the same Warrior records (a Stronghold or a counter changed): the same second pass
         t.deltas = kept.deltas
     if memo is not None:
@@ -235,48 +275,43 @@ def side_terms(state: AllegianceState, s: int, static: CardTerms, memo: list | N
     return t
 
 
+_NO_RECORDS: dict = {}
+
+# how many seats' layouts (cell lists and readers, by unit mask) are kept per rules version
+KEPT_LAYOUTS = 4096
+
+
 # The unit fields evaluate reads: the first 11 (card .. boost) and tap, not this turn's counters
 # (attacks, moves, used), so an attack or a support ability leaves the unit's record standing
+# (side_terms compares ``unit[:_READ]`` and ``unit[TAP]``)
 _READ = 11
 
 
-def _values_alike(kept: Unit, unit: Unit) -> bool:
-    """The two units value the same (they differ at most in this turn's counters)."""
-    return kept[:_READ] == unit[:_READ] and kept[TAP] == unit[TAP]
-
-
-def _deltas(board, mine: SideTerms, enemy: SideTerms) -> list[float]:
-    """What the second pass adds to a seat's value for its Warriors facing ``enemy``, in order.
-    It reads of the enemy only its Stronghold's cell, its threat range and its best damage
-    (compared with each Warrior's HP, so only where it stands among them counts: clamped to the
-    Warriors' HP range), so the kept additions serve as long as those three are as they were (a
-    deploy or a move that leaves the enemy's reach as it was changes none of them)."""
+def _deltas(board, mine: SideTerms, enemy: SideTerms, facing: tuple) -> list[float]:
+    """What the second pass adds to a seat's value for its Warriors facing ``enemy``, in order,
+    kept in ``mine.deltas`` under ``facing`` (``_values``: the enemy's Stronghold cell, threat
+    range and best damage clamped to the Warriors' HP range). It reads of the enemy only those
+    three (the best damage compared with each Warrior's HP, so only where it stands among them
+    counts), so the kept additions serve as long as they are as they were (a deploy or a move
+    that leaves the enemy's reach as it was changes none of them)."""
     target_sh = enemy.sh_cell
     enemy_threat, enemy_best = enemy.threat, enemy.best
-    low, high = mine.hp_range
-    facing = (target_sh, enemy_threat, low if enemy_best < low else high if enemy_best > high else enemy_best)
     kept = mine.deltas
     if kept is None:
         kept = mine.deltas = {}
-    else:
-        out = kept.get(facing)
-        if out is not None:
-            return out
-        if len(kept) >= KEPT_FACINGS:
-            kept.clear()
+    elif len(kept) >= KEPT_FACINGS:
+        kept.clear()
     formed = mine.formed
     out: list[float] = []
-    push = out.append
+    push, extend = out.append, out.extend
     for r in mine.warriors:
         if r.sh != target_sh:
             r.facing(target_sh, board)
-        if r.gap is not None:
-            push(r.gap)
-        push(r.pot)
-        cell = r.cell
-        if (enemy_threat >> cell) & 1:
-            push(-(W_EXPOSED_DYING if r.hp <= enemy_best else W_EXPOSED))
-        if (formed >> cell) & 1:
+        extend(r.second)
+        bit = r.bit
+        if enemy_threat & bit:
+            push(NEG_EXPOSED_DYING if r.hp <= enemy_best else NEG_EXPOSED)
+        if formed & bit:
             push(W_FORMATION)
     kept[facing] = out
     return out
@@ -290,12 +325,22 @@ KEPT_FACINGS = 64
 def evaluate(state: AllegianceState, seat: int) -> float:
     if state.over:
         return _ended(state, seat)
-    static = terms(state.pool)
+    pool = state.pool
+    entry = _CARD_WORTH.get(id(pool))  # terms(pool), inline
+    static = entry[1] if entry is not None and entry[0] is pool else terms(pool)
+    # the table of positions already valued (positions.py)
     key = position_key(state)
     hashed = hash(key)
-    values = recall(static.seen, key, hashed)
-    if values is None:
-        values = remember(static.seen, key, hashed, _values(state, static, state.memo))
+    seen = static.seen
+    entry = seen.get(hashed)
+    if entry is not None and entry[0] == key:
+        values = entry[1]
+    else:
+        memo = state.memo
+        values = _values(state, static, (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo)))
+        if len(seen) >= LIMIT:
+            seen.clear()
+        seen[hashed] = (key, values)
     return values[seat] - values[1 - seat]
 
 
@@ -304,7 +349,8 @@ def evaluate_fresh(state: AllegianceState, seat: int) -> float:
     and the table of positions are checked against)."""
     if state.over:
         return _ended(state, seat)
-    values = _values(state, terms(state.pool), None)
+    static = terms(state.pool)
+    values = _values(state, static, (side_terms(state, 0, static, None), side_terms(state, 1, static, None)))
     return values[seat] - values[1 - seat]
 
 
@@ -314,29 +360,39 @@ def _ended(state: AllegianceState, seat: int) -> float:
     return WIN if state.winner == seat else -WIN
 
 
-def _values(state: AllegianceState, static: CardTerms, memo: list | None) -> tuple[float, float]:
-    """Each seat's value of a position that is not over (evaluate is their difference)."""
-    board = state.pool.board
-    both = (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo))
+def _values(state: AllegianceState, static: CardTerms, both: tuple) -> tuple[float, float]:
+    """Each seat's value of a position that is not over (evaluate is their difference), given
+    each seat's first-pass terms (``side_terms``)."""
     fortress, muster = static.fortress, static.muster
+    sides, warriors, blight_mask = state.sides, state.warriors, state.blight
+    side_mask = static.board.side_mask
     value = [0.0, 0.0]
     for s in (0, 1):
-        side = state.sides[s]
+        side = sides[s]
         mine, enemy = both[s], both[1 - s]
         v = mine.value
         for c in side.strongholds:
             v += fortress[c]
-        for c, _ in side.muster:
+        mustered = side.muster
+        for c, _ in mustered:
             v += muster[c]
         v += W_HAND * len(side.hand)
-        if not mine.warriors and not side.muster and side.turns >= 1:
+        if not mine.warriors and not mustered and side.turns >= 1:
             v -= W_ROUT
-        # the second pass's additions one by one, left to right (a fold: the bits of ``v += d``)
-        v = reduce(add, _deltas(board, mine, enemy), v)
+        # the second pass's additions one by one, left to right (a fold: the bits of ``v += d``),
+        # kept per seat by what it reads of the enemy (``_deltas``)
+        best = enemy.best
+        low, high = mine.hp_range
+        facing = (enemy.sh_cell, enemy.threat, low if best < low else high if best > high else best)
+        kept = mine.deltas
+        deltas = kept.get(facing) if kept is not None else None
+        if deltas is None:
+            deltas = _deltas(static.board, mine, enemy, facing)
+        v = reduce(add, deltas, v)
         # one W_TARGET per enemy Warrior in reach, added one by one (as the sum always was)
-        for _ in range((mine.hits & state.warriors[1 - s]).bit_count()):
+        for _ in range((mine.hits & warriors[1 - s]).bit_count()):
             v += W_TARGET
-        blight = (state.blight & board.side_mask[s]).bit_count()
+        blight = (blight_mask & side_mask[s]).bit_count()
         v -= W_BLIGHT * blight
         if blight > BLIGHT_CALM:
             v -= W_BLIGHT_DANGER * (blight - BLIGHT_CALM) ** 2

@@ -12,6 +12,11 @@ boost counts on its own turn), and of each seat its Stronghold deck, its Muster 
 size and whether it has begun a turn. A hit returns the very floats the walk made, so the
 values, and every choice made on them, are the same bits. Card edits clear the table with the
 per-card terms it belongs to (``evaluate.terms``).
+
+The table is keyed by the key's hash, the entry holding the key and the values: hashing a key
+hashes every unit on the board, so it is done once per evaluation, not again to store a new
+entry. Two keys with one hash share a slot (the later replaces the earlier), never a value.
+``evaluate.evaluate`` reads and writes the table inline (it is its hottest path).
 """
 from __future__ import annotations
 
@@ -26,23 +31,3 @@ def position_key(state) -> tuple:
     return (state.active, state.blight, tuple(state.cells),
             tuple(a.strongholds), tuple(a.muster), len(a.hand), a.turns > 0,
             tuple(b.strongholds), tuple(b.muster), len(b.hand), b.turns > 0)
-
-
-def recall(table: dict, key: tuple, hashed: int) -> tuple | None:
-    """The values kept for ``key`` (whose hash is ``hashed``), or None.
-
-    The table is keyed by the hash, the entry holding the key: hashing a key hashes every unit
-    on the board, so it is done once per evaluation, not again to store a new entry. Two keys
-    with one hash share a slot (the later replaces the earlier), never a value."""
-    entry = table.get(hashed)
-    if entry is not None and entry[0] == key:
-        return entry[1]
-    return None
-
-
-def remember(table: dict, key: tuple, hashed: int, values: tuple) -> tuple:
-    """Keep ``values`` for ``key`` (the table emptied first when full); returns ``values``."""
-    if len(table) >= LIMIT:
-        table.clear()
-    table[hashed] = (key, values)
-    return values
