@@ -95,6 +95,10 @@ def _seat_auras(side, aura_of, dormant_aura_of) -> tuple:
     seats they reach (ATK, DEF); all zero for a seat out."""
     if side.out:
         return _NO_AURAS
+    # The three sources (lanes, face-up back row, a Dormant leader) add alike, written out three
+    # times on purpose: gathering them into one list and summing once (the form before
+    # 2026-12-03) costs 2.3x per call (1.3 against 0.57 µs on 2,056 seats of seeded matches), and
+    # this runs after most lookahead moves.
     own_a = own_d = oth_a = oth_d = 0
     for u in side.lanes:
         if u is None:
