@@ -134,7 +134,7 @@ class MCTSPilot(Pilot):
         root position's value (``reference``). Why around it and not around 0: most positions
         of a match sit 20-40 points from 0, where tanh(value / 10) is flat (0.96-0.999), so
         candidates 6 points apart scored within a few thousandths of each other, far below
-        UCB's exploration term, and the search chose among its root moves almost at random."""
+        UCB's exploration term: the search could hardly tell its root moves apart."""
         if sim.over:
             if sim.winner is None:
                 return 0.5
