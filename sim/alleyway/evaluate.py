@@ -193,23 +193,7 @@ def attack_potential(state: AlleyState, seat: int) -> float:
     targets = []
     open_player = False
     for s in opponents:
-        side = sides[s]
-        standing = False
-        aa, ad = side.aura_atk, side.aura_def
-        for v in side.lanes:
-            if v is None or v.stasis:
-                continue
-            # (in ATK and standing, ATK, DEF, Downed, worth)
-            if v.downed:
-                d_atk = v.atk + aa
-                d_def = v.df + ad
-                targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
-            else:
-                standing = True
-                d_atk = v.atk + aa
-                d_def = v.df + ad
-                targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
-        if not standing:
+        if not _add_targets(sides[s], targets):
             open_player = True
     total = 0.0
     for a in ready:
@@ -243,28 +227,32 @@ _TARGETS: dict = {}
 _TARGETS_KEPT = 4096
 
 
-def _targets(state: AlleyState, side, key: tuple) -> tuple:
-    targets = []
+def _add_targets(side, targets: list) -> bool:
+    """Append what an attacker may brawl on ``side`` to ``targets``, each (in ATK and standing,
+    ATK, DEF, Downed, worth); True if a character of the side stands (its player is covered)."""
     standing = False
-    keep = True
-    gen = state.gen
     aa, ad = side.aura_atk, side.aura_def
     for v in side.lanes:
-        if v is None:
-            continue
-        if v.gen == gen:
-            keep = False
-        if v.stasis:
+        if v is None or v.stasis:
             continue
         d_atk = v.atk + aa
         d_def = v.df + ad
-        if v.downed:  # (in ATK and standing, ATK, DEF, Downed, worth)
+        if v.downed:
             targets.append((False, d_atk, d_def, True, (d_atk + d_def) / 100))
         else:
             standing = True
             targets.append((v.atk_pos, d_atk, d_def, False, (d_atk + d_def) / 100))
+    return standing
+
+
+def _targets(state: AlleyState, side, key: tuple) -> tuple:
+    """A duel's targets on ``side`` (``_TARGETS``' entry), kept there when no state may change
+    its characters."""
+    targets = []
+    standing = _add_targets(side, targets)
     kept = (targets, not standing, {})
-    if keep:
+    gen = state.gen
+    if not any(v is not None and v.gen == gen for v in side.lanes):
         if len(_TARGETS) >= _TARGETS_KEPT:
             _TARGETS.clear()
         _TARGETS[key] = kept
