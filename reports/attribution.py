@@ -103,7 +103,8 @@ def stratified_contrast(d: np.ndarray, top: np.ndarray, deep: np.ndarray, strata
         influence[ib] = -w * (b - b.mean()) / b.size
     lo, hi, p = _cluster_robust(effect, influence, clusters, top | deep)
     if min(n_top, n_deep) < LARGE_GROUP:
-        p = _permutation_p(parts, weights, effect)
+        p, half_width = _permutation_test(parts, weights, effect)
+        lo, hi = effect - half_width, effect + half_width
     return effect, lo, hi, p
 
 
@@ -141,11 +142,13 @@ def _cluster_robust(effect: float, influence: np.ndarray, clusters: np.ndarray,
     return effect - t * se, effect + t * se, float(2 * sps.t.sf(abs(effect) / se, g - 1))
 
 
-def _permutation_p(parts, weights: np.ndarray, observed: float) -> float:
-    """Two-sided p of the pooled statistic under random relabelling within each stratum. Paired
-    differences take few distinct values (-1, 0, 1), so a stratum's random top group is a
-    multivariate hypergeometric draw of how many of each it holds: exact per draw, cheap at any
-    size."""
+def _permutation_test(parts, weights: np.ndarray, observed: float) -> tuple[float, float]:
+    """(two-sided p, 95% half-width) of the pooled statistic under random relabelling within each
+    stratum. Paired differences take few distinct values (-1, 0, 1), so a stratum's random top
+    group is a multivariate hypergeometric draw of how many of each it holds: exact per draw,
+    cheap at any size. The half-width is the size of the relabelled statistic that 5% of the
+    relabellings reach (the k-th largest, k chosen so that an effect beyond it has p below 0.05
+    and one within it does not)."""
     rng = np.random.default_rng(20261201)
     stat = np.zeros(PERMUTATIONS)
     for w, (a, b, _ia, _ib) in zip(weights, parts):
@@ -153,4 +156,9 @@ def _permutation_p(parts, weights: np.ndarray, observed: float) -> float:
         levels, counts = np.unique(values, return_counts=True)
         first = rng.multivariate_hypergeometric(counts, a.size, size=PERMUTATIONS) @ levels
         stat += w * (first / a.size - (values.sum() - first) / b.size)
-    return float((1 + np.count_nonzero(np.abs(stat) >= abs(observed) - 1e-12)) / (PERMUTATIONS + 1))
+    size = np.sort(np.abs(stat))[::-1]
+    p = (1 + np.count_nonzero(size >= abs(observed) - 1e-12)) / (PERMUTATIONS + 1)
+    # p < 0.05 needs fewer than 0.05 (N + 1) - 1 relabellings at least as large: the k-th largest
+    # is the edge (N = 4,000: an effect larger than the 200th largest has p <= 200/4001)
+    k = math.ceil(0.05 * (PERMUTATIONS + 1) - 1)
+    return float(p), float(size[k - 1])

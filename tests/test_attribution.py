@@ -26,6 +26,23 @@ def test_the_contrast_rejects_about_five_percent_under_the_null_for_small_and_la
         assert 0.025 <= rejected / trials <= 0.075, (n_top, n_deep, rejected / trials)
 
 
+def test_a_small_group_s_interval_and_p_value_agree_on_zero():
+    """With a small group the p-value comes from permutations; the interval must come from the
+    same test, or the report can print an interval that excludes zero beside p above 0.05."""
+    rng = np.random.default_rng(3)
+    checked = rejected = 0
+    for _ in range(300):
+        n_deep = int(rng.integers(6, 29))
+        top = _null_twins(rng, 300) + (rng.random(300) < rng.random() * 0.6)
+        diff, lo, hi, p = randomised_contrast(np.clip(top, -1, 1), _null_twins(rng, n_deep))
+        if abs(p - 0.05) < 1e-3:
+            continue  # at the edge itself the two may round apart
+        checked += 1
+        rejected += p < 0.05
+        assert (p < 0.05) == (lo > 0 or hi < 0), (n_deep, diff, lo, hi, p)
+    assert checked > 250 and 30 < rejected < checked - 30  # both answers were exercised
+
+
 def test_the_contrast_finds_a_card_whose_twins_diverge_only_near_the_top():
     rng = np.random.default_rng(5)
     found = 0

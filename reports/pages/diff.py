@@ -231,9 +231,9 @@ def card_section(path, d: dict, r: dict) -> None:
         "other_twins": count("other twins", "the deck's twins not dealt the card in the opening hand"),
         "other_change": pts("change others", "the deck's change over those twins"),
         "changed": st.column_config.CheckboxColumn("changed", help="the candidate version defines this card differently"),
-        "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (Welch)"),
-        "effect_hi": pts("effect hi", "95% upper bound (Welch)"),
-        "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: Welch's test, or a permutation test (4,000 random "
+        "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (cluster-robust over seeds; for a group under 30 twins, from the same permutations as p)"),
+        "effect_hi": pts("effect hi", "95% upper bound (as effect lo)"),
+        "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: a cluster-robust t test, or a permutation test (4,000 random "
                                                  "relabellings) when a group has fewer than 30 twins", format="%.3g"),
         "q_value": st.column_config.NumberColumn("q (attribution)", help=HELP["q (attribution)"], format="%.3g"),
         "flagged": st.column_config.CheckboxColumn("flagged", help=HELP["flagged"]),
