@@ -72,12 +72,16 @@ def test_a_bare_pilot_thinks_with_the_set_its_game_names():
                   for seed in (3, 4)]
     assert games_seen[0:2] == games_seen[2:4]  # greedy is greedy@tuned, move for move
     assert games_seen[0:2] != games_seen[4:6]  # and not the hand weights
-    # Allegiance names `tuned` for its planner too; mcts names none there
+    # Allegiance names `tuned` for its planner too; mcts follows its game's planner (PILOTS.md)
     from sim.registry import engine as game_engine
     allegiance = game_engine("allegiance")
     assert make_pilot("planner", allegiance, 0, Streams(1).pilot(0, 0)).engine is \
         make_pilot("planner@tuned", allegiance, 0, Streams(1).pilot(0, 0)).engine is not allegiance
-    assert make_pilot("mcts:4", allegiance, 0, Streams(1).pilot(0, 0)).engine is allegiance
+    for game in ("frontier", "alleyway", "allegiance"):
+        eng = game_engine(game)
+        assert make_pilot("mcts:4", eng, 0, Streams(1).pilot(0, 0)).engine is \
+            make_pilot("planner", eng, 0, Streams(1).pilot(0, 0)).engine, game
+    assert make_pilot("mcts:4@hand", allegiance, 0, Streams(1).pilot(0, 0)).engine is allegiance
     refused = cli_here("fit-weights", "frontier", "--name", "hand", "--steps", "1", "--pairs", "1")
     assert refused.returncode == 2 and "own weights.yaml" in refused.stderr
 

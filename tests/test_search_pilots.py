@@ -193,6 +193,20 @@ def test_budgets_are_written_in_the_pilot_name():
             split_pilot(bad)
 
 
+def test_mcts_plays_the_budget_its_name_or_its_game_gives(monkeypatch):
+    from sim.core import weights
+    from sim.core.pilots import mcts as mcts_module
+
+    eng = ENGINES["frontier"][0]
+    measured = {**weights.game_settings(eng), "search": {"mcts_budget": 7}}
+    assert make_pilot("mcts:3", eng, 0, random.Random(0)).budget == 3
+    monkeypatch.setattr(weights, "game_settings", lambda _engine: {})
+    assert make_pilot("mcts", eng, 0, random.Random(0)).budget == mcts_module.DEFAULT_BUDGET
+    monkeypatch.setattr(weights, "game_settings", lambda _engine: measured)
+    assert make_pilot("mcts", eng, 0, random.Random(0)).budget == 7
+    assert make_pilot("mcts:3", eng, 0, random.Random(0)).budget == 3
+
+
 def test_the_planner_plans_in_the_worlds_its_name_or_its_game_gives(monkeypatch):
     # AlleyWay's weights.yaml measured 3 determinizations stronger (search: planner_worlds); the
     # other games keep 1; `planner:N` names another count

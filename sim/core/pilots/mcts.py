@@ -6,8 +6,10 @@ from typing import Any
 from sim.core.pilots.base import Pilot
 from sim.core.pilots.lookahead import belief, finish_turn_greedily, one_ply_ranking, turn_over
 from sim.core.state import turn_held
+from sim.core.weights import search_setting
 
-DEFAULT_BUDGET = 40     # playouts per decision when the name gives none (``mcts``)
+DEFAULT_BUDGET = 40     # playouts per decision when the name gives none (``mcts``) and the game's
+                        # weights.yaml names no ``search: mcts_budget``
 EXPLORATION = 0.7       # UCB's c, on rewards in [0, 1]
 VALUE_SCALE = 10.0      # evaluate points above the root's value that move the reward from 0.5 to
                         # about 0.88 (tanh); measured, a decision's candidates differ by 6-18 points
@@ -79,7 +81,7 @@ class MCTSPilot(Pilot):
 
     def __init__(self, engine: Any, seat: int, rng, budget: int | None = None):
         super().__init__(engine, seat, rng)
-        self.budget = budget or DEFAULT_BUDGET
+        self.budget = budget or search_setting(engine, "mcts_budget", DEFAULT_BUDGET)
         self.reference = 0.0  # the root position's value for the seat, set per decision
 
     def choose(self, state: Any, actions: list) -> Any:
