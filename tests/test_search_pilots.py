@@ -264,3 +264,35 @@ def test_mcts_rewards_tell_close_moves_apart_in_a_lopsided_position():
     assert pilot.reward(Leaf(30.0)) == 0.5
     assert pilot.reward(Leaf(36.0)) - pilot.reward(Leaf(30.0)) > 0.2
     assert pilot.reward(Leaf(24.0)) < 0.5 < pilot.reward(Leaf(36.0)) < 1.0
+
+
+def test_mcts_reads_its_horizon_and_turn_blend_from_the_game(monkeypatch):
+    """A game's weights.yaml may set how many turn ends an mcts playout crosses
+    (``search: mcts_horizon``) and the weight of the reward where the first turn ended
+    (``search: mcts_turn_blend``); a playout that crosses a turn end backs up the blend."""
+    from sim.core import weights
+    from sim.core.pilots import mcts as mcts_module
+
+    eng, state = _midgame("frontier", 3)
+    monkeypatch.setattr(weights, "game_settings", lambda _engine: {})
+    default = make_pilot("mcts:5", eng, state.to_act, random.Random(0))
+    assert (default.horizon, default.turn_blend) == (mcts_module.HORIZON_TURNS, mcts_module.TURN_BLEND)
+    settings = {"search": {"mcts_horizon": 1, "mcts_turn_blend": 0.5}}
+    monkeypatch.setattr(weights, "game_settings", lambda _engine: settings)
+    one_turn = make_pilot("mcts:5", eng, state.to_act, random.Random(0))
+    assert (one_turn.horizon, one_turn.turn_blend) == (1, 0.0)  # nothing to blend in one turn
+    settings["search"]["mcts_horizon"] = 2
+    blended = make_pilot("mcts:5", eng, state.to_act, random.Random(0))
+    assert (blended.horizon, blended.turn_blend) == (2, 0.5)
+
+    scored: list[bool] = []
+
+    def fake_reward(self, sim):  # 0.8 where the first turn ends, 0.2 at the horizon
+        scored.append(turn_held(sim) is not None and len(scored) == 0)
+        return 0.8 if scored[-1] else 0.2
+
+    monkeypatch.setattr(mcts_module.MCTSPilot, "reward", fake_reward)
+    root = mcts_module.Node()
+    blended.playout(mcts_module.Worlds(eng, state, blended.seat, blended.rng), root)
+    (child,) = root.children.values()
+    assert scored == [True, False] and child.total == pytest.approx(0.5)

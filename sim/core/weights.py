@@ -109,10 +109,11 @@ def pilot_set(engine: Any, pilot: str) -> str:
     return (game_settings(engine).get("pilot_sets") or {}).get(pilot, HAND)
 
 
-def search_setting(engine: Any, key: str, default: int) -> int:
+def search_setting(engine: Any, key: str, default: int | float) -> int | float:
     """A search pilot's setting measured for this game (``search`` in its weights.yaml, e.g.
-    ``planner_worlds``), else ``default``."""
-    return int((game_settings(engine).get("search") or {}).get(key, default))
+    ``planner_worlds``), else ``default``; of the default's type (a count stays an int, a
+    blend a float)."""
+    return type(default)((game_settings(engine).get("search") or {}).get(key, default))
 
 
 def weighted_engine(engine: Any, name: str) -> Any:

@@ -16,7 +16,10 @@ VALUE_SCALE = 10.0      # evaluate points above the root's value that move the r
                         # (median) in the three games' evaluate, while positions sit 20-40 from 0
 WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
 WIDEN_POWER = 0.25      # children (at least WIDEN_BASE), tried in the order of their one-ply value
-HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's turn
+HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's
+                        # turn (a game's ``search: mcts_horizon`` overrides it)
+TURN_BLEND = 0.0        # with a horizon above 1, the weight of the reward where the first turn ends
+                        # against the reward at the horizon (a game's ``search: mcts_turn_blend``)
 WORLDS = 16             # determinizations per decision, shared by the root actions in turn
 ROOT_WIDTH = 8          # the root opens its ROOT_WIDTH best actions by one-ply value at once (as the
                         # planner plans them), then widens like any node
@@ -71,17 +74,20 @@ class MCTSPilot(Pilot):
     per playout under progressive widening (children are opened in the order of their one-ply
     value, so large action sets start with the plausible moves); then it finishes the turn with
     the cheap greedy policy and scores the position the turn leaves with the game's
-    ``evaluate`` (``HORIZON_TURNS`` = 2 goes on through the next seat's turn). Other seats'
+    ``evaluate`` (``HORIZON_TURNS`` = 2 goes on through the next seat's turn; a game may set
+    its own horizon, and blend in the reward where the first turn ended). Other seats'
     decisions in the tree are searched as theirs: they choose by their own reward. Deterministic
     from the pilot's own stream.
     """
 
-    __slots__ = ("budget", "reference")
+    __slots__ = ("budget", "reference", "horizon", "turn_blend")
     takes_budget = True
 
     def __init__(self, engine: Any, seat: int, rng, budget: int | None = None):
         super().__init__(engine, seat, rng)
         self.budget = budget or search_setting(engine, "mcts_budget", DEFAULT_BUDGET)
+        self.horizon = max(1, search_setting(engine, "mcts_horizon", HORIZON_TURNS))
+        self.turn_blend = search_setting(engine, "mcts_turn_blend", TURN_BLEND) if self.horizon > 1 else 0.0
         self.reference = 0.0  # the root position's value for the seat, set per decision
 
     def choose(self, state: Any, actions: list) -> Any:
@@ -107,9 +113,12 @@ class MCTSPilot(Pilot):
         engine.apply(sim, action)
         path: list[tuple[Node, int]] = [(child, seat)]
         node = child
-        turns_left = HORIZON_TURNS
+        turns_left = self.horizon
+        first_turn = None  # the reward where the first turn ended, when a blend weighs it
         while not sim.over and turns_left > 0:
             if turn_held(sim) is not None:
+                if self.turn_blend and first_turn is None:
+                    first_turn = self.reward(sim)
                 turns_left -= 1
                 if turns_left > 0:
                     engine.begin_held_turn(sim)
@@ -125,6 +134,8 @@ class MCTSPilot(Pilot):
             path.append((child, mover))
             node = child
         reward = self.reward(sim)
+        if first_turn is not None:
+            reward = self.turn_blend * first_turn + (1.0 - self.turn_blend) * reward
         for child, mover in path:
             mine = reward if mover == seat else 1.0 - reward
             child.visits += 1
