@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -159,11 +160,20 @@ def start(db: str | Path, command: list[str], status_path: str | Path | None = N
         log = folder / f"job-{n}.log"
         full = [str(status) if part == "{status}" else part for part in command]
         with open(log, "ab") as out:
-            proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen([sys.executable, "-c", _CTRL_C_AS_A_TERMINAL, *full], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     start_new_session=True, env=env, cwd=cwd)
         job = Job(n, full, proc.pid, process_started(proc.pid), str(status), str(log), time.time(), meta or {})
         _write_json(job.record, asdict(job))
     return job
+
+
+# A job starts as a small interpreter that gives SIGINT its default disposition and execs the
+# command (the pid stays the job's). Why: an ignored SIGINT is inherited, so a dashboard started
+# with it ignored (`nohup workbench dashboard &`, a script's background job) passed that on, and
+# `stop`'s Ctrl-C reached jobs that ignored it. exec keeps a default disposition, and Python then
+# turns SIGINT into KeyboardInterrupt as it does under a terminal.
+_CTRL_C_AS_A_TERMINAL = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                         "os.execvp(sys.argv[1], sys.argv[1:])")
 
 
 def stop(job: Job) -> None:

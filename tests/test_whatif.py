@@ -139,6 +139,25 @@ def test_a_job_runs_in_its_own_session_and_a_second_is_refused(tmp_path):
             os.kill(job.pid, signal.SIGKILL)
 
 
+def test_a_job_started_by_a_process_that_ignores_ctrl_c_still_stops(tmp_path):
+    """An ignored SIGINT is inherited (a dashboard under `nohup ... &`): the job must not inherit
+    it, or the page's Stop could not stop it."""
+    db = tmp_path / "s.duckdb"
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        job = jobs.start(db, SLEEPER)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        assert wait_for(lambda: jobs.job_state(job).get("matches"))
+        jobs.stop(job)
+        assert wait_for(lambda: jobs.job_state(jobs.jobs(db)[0])["state"] == "stopped")
+        assert jobs.jobs(db)[0].command == SLEEPER[:-1] + [job.status_path]  # the record keeps the command
+    finally:
+        if jobs.alive(job):
+            os.kill(job.pid, signal.SIGKILL)
+
+
 def test_a_job_whose_process_died_is_failed_with_its_logs_last_line(tmp_path):
     db = tmp_path / "s.duckdb"
     job = jobs.start(db, python("import json, os, signal, sys\n"

@@ -114,8 +114,10 @@ def test_a_worker_whose_setup_fails_fails_the_run_instead_of_hanging(tmp_path):
                          ids=lambda where: "local-processes" if not where else None)
 def test_ctrl_c_stops_the_run_in_one_line(tmp_path, where):
     path = tmp_path / "interrupted.duckdb"
+    # Ctrl-C as a terminal gives it: SIGINT at its default in the run, whatever pytest inherited
+    # (an ignored SIGINT, as in a script's background job, passes on to children)
     proc = start_a_long_run(path, *where, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_for_parts(path, proc)  # chunks are being played
         workers = workers_of(proc.pid)
