@@ -54,3 +54,15 @@ def test_bench_measures_alleyway_over_its_starter_decks():
     assert "measured alleyway ffa (4 seats) greedy" in res.stdout  # every mode the game has
     assert "measured alleyway turf (2 + boss) random" in res.stdout
     assert res.stdout.count("│ alleyway │") == 8  # duel, ffa, series, turf x random, greedy
+
+
+def test_bench_measures_only_the_modes_named():
+    res = run_cli("bench", "--games", "alleyway,frontier", "--modes", "duel,turf", "--matches", "4", "--skip-farm",
+                  "--pilots", "random")
+    assert res.returncode == 0, res.stderr
+    assert "measured alleyway duel random" in res.stdout and "measured alleyway turf (2 + boss) random" in res.stdout
+    assert "ffa" not in res.stdout and "series" not in res.stdout
+    assert "measured frontier duel random" in res.stdout  # a game measures the named modes it has
+    res = run_cli("bench", "--games", "frontier", "--modes", "ffa", "--skip-farm", "--pilots", "random")
+    assert res.returncode == 2 and "--modes" in res.stderr and "'ffa'" in res.stderr and "duel" in res.stderr
+    assert "Traceback" not in res.stderr

@@ -489,6 +489,8 @@ def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int
 @app.command()
 def bench(
     games: Optional[str] = typer.Option(None, help="games to measure (default: all)"),
+    modes: Optional[str] = typer.Option(None, help="the modes to measure, comma separated, e.g. duel (default: "
+                                        "every mode of each game; a four-seat search row takes many minutes)"),
     matches: int = typer.Option(400, help="random-pilot matches per engine measurement"),
     greedy_matches: int = typer.Option(60, help="greedy-pilot matches per engine measurement"),
     farm_matches: int = typer.Option(4000, help="random-pilot matches per farm measurement (greedy: a quarter)"),
@@ -555,7 +557,7 @@ def bench(
         b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
     else:
         b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out, _split(pilots),
-                    search_matches, 20.0 if seconds is None else seconds)
+                    search_matches, 20.0 if seconds is None else seconds, _split(modes))
 
 
 def error_line(text: str) -> None:

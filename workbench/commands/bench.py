@@ -156,6 +156,19 @@ def bench_games(game_list: list[str] | None) -> list[str]:
     return chosen
 
 
+def bench_modes(chosen: list[str], mode_list: list[str] | None) -> dict[str, list[str]]:
+    """Each chosen game's modes to measure: those of ``mode_list`` the game has (every mode named
+    must belong to one of the chosen games), else all of them."""
+    every = {game: list(get_engine(game).modes) for game in chosen}
+    if not mode_list:
+        return every
+    for mode in mode_list:
+        if not any(mode in modes for modes in every.values()):
+            known = sorted({m for modes in every.values() for m in modes})
+            raise UserError(f"--modes: no chosen game has a mode {mode!r} (they have {', '.join(known)})")
+    return {game: [m for m in modes if m in mode_list] for game, modes in every.items()}
+
+
 def check_counts(matches: int, greedy_matches: int, search_matches: int) -> None:
     if min(matches, greedy_matches, search_matches) < 1:
         raise UserError("--matches, --greedy-matches and --search-matches must be at least 1")
@@ -163,8 +176,9 @@ def check_counts(matches: int, greedy_matches: int, search_matches: int) -> None
 
 def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, repeats: int,
               skip_farm: bool, out: Console, pilots: list[str] | None = None, search_matches: int = 2,
-              seconds: float | None = 20.0) -> None:
+              seconds: float | None = 20.0, mode_list: list[str] | None = None) -> None:
     chosen = bench_games(game_list)
+    modes = bench_modes(chosen, mode_list)
     names = bench_pilots(pilots)
     check_counts(matches, greedy_matches, search_matches)
     cores = default_workers()
@@ -176,7 +190,7 @@ def run_bench(game_list, matches: int, greedy_matches: int, farm_matches: int, r
                         f"against itself at its default budget; farm into a scratch store for {', '.join(CHEAP)}, "
                         f"median of {repeats} runs ({cores} cores)")
     for game in chosen:
-        for mode in get_engine(game).modes:
+        for mode in modes[game]:
             for pilot in names:
                 table.add_row(*bench_row(game, mode, pilot, matches, greedy_matches, search_matches, farm_matches,
                                          repeats, skip_farm, cores, seconds, out))
