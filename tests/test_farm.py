@@ -137,10 +137,13 @@ def test_a_reader_beside_a_writing_run(tmp_path):
     """Another process queries the store while a run writes: every query answers within
     seconds, never sees half a chunk, and the run is not stalled."""
     path = tmp_path / "busy.duckdb"
-    # 3,000 matches: the writer stores a batch every 1,000 (BATCH_UNITS), so after the first the
-    # reader has a whole batch's play to get in before the run ends (with 1,200 a loaded machine
+    from workbench.farm import BATCH_UNITS
+
+    # three batches: the writer stores one every BATCH_UNITS matches, so after the first the reader
+    # has a whole batch's play to get in before the run ends (with 1,200 matches a loaded machine
     # wrote the last 200 before the reader's next query, and the test saw no growth)
-    proc = _start(["simulate", "frontier", "--decks", PAIR, "--matches", "3000", "--pilots", "random", "--chunk-size", "40",
+    matches = 3 * BATCH_UNITS
+    proc = _start(["simulate", "frontier", "--decks", PAIR, "--matches", str(matches), "--pilots", "random", "--chunk-size", "40",
                    "--workers", "1", "--db", str(path), "--quiet"])
     _wait_for_chunks(path, 1, proc)
     latencies, seen = [], []
@@ -155,7 +158,7 @@ def test_a_reader_beside_a_writing_run(tmp_path):
     # depends on the machine's load)
     assert seen == sorted(seen) and len(seen) >= 4 and seen[0] < seen[-1], seen
     assert max(latencies) < 5.0, max(latencies)
-    assert q(path, "SELECT status, matches_done FROM runs") == [("done", 3000)]
+    assert q(path, "SELECT status, matches_done FROM runs") == [("done", matches)]
 
 
 PEAK_RSS = """
