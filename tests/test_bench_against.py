@@ -127,3 +127,18 @@ def test_plain_bench_prints_the_writer_cpu_per_stored_match():
     assert "writer" in header and "stored" in header, res.stdout
     cell = rows(res.stdout)[0][-1]  # the farm's writer_cpu_s per match, or this process's CPU, named so
     assert re.fullmatch(r"\d[\d.]*( \(parent CPU\))?", cell) and float(cell.split()[0]) > 0, cell
+
+
+def test_every_block_pair_values_positions_of_its_own_matches():
+    """A second pass over positions already valued measures an engine's table of known positions
+    (Allegiance's made it 2.5x cheaper), not a candidate: each block pair's lookahead must be
+    taken from other matches than the last."""
+    from workbench.bench.against import POSITION_EVERY, POSITION_LIMIT, POSITION_MATCHES
+    from workbench.bench.driver import Driver
+
+    driver = Driver()
+    taken = [driver.positions("allegiance", "random", POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT,
+                              start=k * POSITION_MATCHES) for k in range(2)]
+    assert taken[0]["digest"] != taken[1]["digest"] and all(t["positions"] > 0 for t in taken)
+    again = driver.positions("allegiance", "random", POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT, start=0)
+    assert again == taken[0]  # the same block pair, the same positions: as on the other revision

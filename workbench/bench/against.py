@@ -21,9 +21,11 @@ from workbench.bench.side import Side
 from workbench.bench.worktree import REPO, checked_out, git, resolve
 from workbench.errors import UserError
 
-# lookahead positions: every other decision with a choice, from the first matches of a pilot:
-# greedy's (the positions a greedy pilot looks from; they differ where REV's greedy played
-# otherwise) and random's (random play is the same on every revision: the very same positions)
+# lookahead positions: every other decision with a choice, from POSITION_MATCHES matches of a
+# pilot, other matches for every block pair (a pass over positions already valued once measures
+# the engine's tables of known positions, not a candidate): greedy's (the positions a greedy
+# pilot looks from; they differ where REV's greedy played otherwise) and random's (random play
+# is the same on every revision: the very same positions)
 POSITION_PILOTS, POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT = ("greedy", "random"), 4, 2, 200
 
 
@@ -94,15 +96,24 @@ def match_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
 
 
 def lookahead_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
-    """One lookahead candidate (clone + apply + evaluate) over positions of ``pilot``'s matches."""
-    kept = [side.ask("positions", game=game, pilot=pilot, matches=POSITION_MATCHES, every=POSITION_EVERY,
-                     limit=POSITION_LIMIT) for side in sides]
-    rev, today = interleave(sides, work.pairs, work.seconds, lambda side, k: side.ask("lookahead", game=game))
+    """One lookahead candidate (clone + apply + evaluate) over positions of ``pilot``'s matches,
+    each block pair over positions of its own matches, each position valued once per side."""
+    kept: tuple[list[dict], list[dict]] = ([], [])
+
+    def block(side: Side, k: int) -> dict:
+        got = side.ask("positions", game=game, pilot=pilot, matches=POSITION_MATCHES, every=POSITION_EVERY,
+                       limit=POSITION_LIMIT, start=k * POSITION_MATCHES)
+        kept[sides.index(side)].append(got)
+        return side.ask("lookahead", game=game)
+
+    rev, today = interleave(sides, work.pairs, work.seconds, block)
     if kept[0] == kept[1]:
         valued = [a["checksum"] for a in rev] == [a["checksum"] for a in today]
-        same = f"same {kept[1]['positions']} positions, {'same values' if valued else 'values differ'}"
+        n = sum(k["positions"] for k in kept[1])
+        same = f"same {n} positions, {'same values' if valued else 'values differ'}"
     else:
-        same = "other positions: " + " vs ".join(f"{k['positions']}/{k['candidates']:,}" for k in kept) + " candidates"
+        same = "other positions: " + " vs ".join(
+            f"{sum(k['positions'] for k in ks):,}/{sum(k['candidates'] for k in ks):,}" for ks in kept) + " candidates"
     rows = []
     for clock, label in (("cpu", "CPU"), ("wall", "wall")):
         r = compare(blocks(rev, "candidates"), blocks(today, "candidates"), clock, as_cost=True)

@@ -120,9 +120,10 @@ class Driver:
         return {"cpu": cpu, "wall": wall, "matches": count, "decisions": decisions, "errors": errors,
                 "digest": digest.hexdigest()[:16]}
 
-    def positions(self, game: str, pilot: str, matches: int, every: int, limit: int) -> dict:
-        """Keep every ``every``-th decision with more than one legal action from seeded matches of
-        ``pilot`` (a clone of the state, the deciding seat, its legal actions), at most ``limit``."""
+    def positions(self, game: str, pilot: str, matches: int, every: int, limit: int, start: int = 0) -> dict:
+        """Keep every ``every``-th decision with more than one legal action from seeded matches
+        ``start`` .. ``start + matches - 1`` of ``pilot`` (a clone of the state, the deciding seat,
+        its legal actions), at most ``limit``; they replace the positions kept before."""
         g = self.game(game)
         engine, seen = g.engine, [0]
         g.positions = []
@@ -137,7 +138,7 @@ class Driver:
                     g.positions.append((engine.clone(state), state.to_act, actions))
 
         digest = hashlib.sha256()
-        for i in range(matches):
+        for i in range(start, start + matches):
             r = g.play(i, [pilot, pilot], keep)
             digest.update(match_digest(r).encode())
         return {"positions": len(g.positions), "candidates": sum(len(p[2]) for p in g.positions),
@@ -145,7 +146,11 @@ class Driver:
 
     def lookahead(self, game: str) -> dict:
         """Every kept position's every legal action tried once as a greedy pilot tries it: clone,
-        apply, evaluate. The values' checksum tells whether two revisions valued alike."""
+        apply, evaluate. The values' checksum tells whether two revisions valued alike.
+
+        Time it once per set of positions: a second pass over the same positions measures the
+        engine's tables of positions already valued (Allegiance's made a second pass 2.5x
+        cheaper), not a candidate as a pilot meets it."""
         g = self.game(game)
         engine = g.engine
         clone, apply, evaluate = engine.clone, engine.apply, engine.evaluate
