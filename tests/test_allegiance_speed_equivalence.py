@@ -176,9 +176,9 @@ def test_forks_share_seats_until_they_write_them(allegiance):
     assert checked > 200 and shared > checked // 2
 
 
-def test_the_table_of_positions_sees_every_seat_edit(allegiance):
+def test_evaluate_sees_every_seat_edit(allegiance):
     """A position valued, then edited by hand in a part evaluate reads (hand size, Muster Zone,
-    Stronghold deck), is valued afresh, not read back from the table."""
+    Stronghold deck), is valued afresh, not from the terms kept from the last valuation."""
     eng, pool, _data, _ruleset, decks = allegiance
     state = eng.new_match(pool, decks[:2], 5, log=False)
     warrior = next(c for c in pool.cards if c.type == WARRIOR)

@@ -11,9 +11,12 @@ keywords (Pierce, Soul Combat bonus). The weights are data: ``weights.yaml`` bes
 read once at import; the per-card keyword worth is a table built once per rules version. The
 battlefield has two halves: a duel only (no multi-seat or team comparison).
 
-A position valued once is read back from a table (positions.py: lookahead meets the same
-position again and again); a new one is valued from per-seat and per-unit terms kept from the
-last position valued (``state.memo``, ``SideTerms``), recomputing only what changed.
+A position is valued from per-seat and per-unit terms kept from the last position valued
+(``state.memo``, ``SideTerms``), recomputing only what changed: a seat whose units stand as they
+were reuses its terms whole, so a position met again (a luck sample's outcome, a move's first
+step) costs the per-seat tail of ``_values`` only. (A table of whole positions already valued,
+keyed by value, was kept until 2026-12-06: it made greedy, planner and mcts play no faster and a
+first evaluation 15% dearer, its key hashing every unit on the board; docs/SPEED.md.)
 
 Threat ranges come from per-card tables built once per rules version (pool.py): for each cell,
 the mask of cells the card's attacks reach from there (``hit_masks``), and from anywhere one move
@@ -26,7 +29,6 @@ from operator import add, itemgetter
 
 from sim.allegiance.board import cells_of
 from sim.allegiance.pool import STRONGHOLD
-from sim.allegiance.positions import LIMIT, position_key
 from sim.allegiance.state import NO_CARD, NORMAL, TAP, AllegianceState
 from sim.core.weights import load_weights
 
@@ -68,12 +70,10 @@ class CardTerms:
     """What evaluate needs of each card that no position changes, by card id, computed once per
     rules version (``terms``). Each entry is the very expression evaluate once computed in place,
     so the sums come out to the same bits."""
-    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "seen", "layouts", "formation_size", "board")
+    __slots__ = ("extra", "muster", "fortress", "armor", "damage", "layouts", "formation_size", "board")
 
     def __init__(self, pool):
         cards = pool.cards
-        # positions valued under these terms: (key, (seat 0's value, seat 1's)) by the key's hash (positions.py)
-        self.seen: dict = {}
         # a seat's unit mask -> its cells, lowest first, and a reader of their units (side_terms)
         self.layouts: dict = {}
         self.formation_size = pool.consts.formation_size
@@ -328,25 +328,14 @@ def evaluate(state: AllegianceState, seat: int) -> float:
     pool = state.pool
     entry = _CARD_WORTH.get(id(pool))  # terms(pool), inline
     static = entry[1] if entry is not None and entry[0] is pool else terms(pool)
-    # the table of positions already valued (positions.py)
-    key = position_key(state)
-    hashed = hash(key)
-    seen = static.seen
-    entry = seen.get(hashed)
-    if entry is not None and entry[0] == key:
-        values = entry[1]
-    else:
-        memo = state.memo
-        values = _values(state, static, (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo)))
-        if len(seen) >= LIMIT:
-            seen.clear()
-        seen[hashed] = (key, values)
+    memo = state.memo
+    values = _values(state, static, (side_terms(state, 0, static, memo), side_terms(state, 1, static, memo)))
     return values[seat] - values[1 - seat]
 
 
 def evaluate_fresh(state: AllegianceState, seat: int) -> float:
     """evaluate with nothing kept: every term computed from the position (what the kept terms
-    and the table of positions are checked against)."""
+    are checked against)."""
     if state.over:
         return _ended(state, seat)
     static = terms(state.pool)
