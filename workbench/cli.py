@@ -505,6 +505,10 @@ def bench(
     stats: bool = typer.Option(False, "--stats", help="instead: calibrate diffs and value with a planted moderate buff "
                                "and A/A twins on real simulations, per game"),
     dask: bool = typer.Option(False, "--dask", help="instead: a Dask LocalCluster of 1 worker against all cores"),
+    ceilings: bool = typer.Option(False, "--ceilings", help="instead: the match rate if legal actions (random play) "
+                                  "or evaluate (greedy play) cost nothing, their answers recorded and read back in "
+                                  "the same matches: the most that work on that part alone can buy (defaults then "
+                                  "--matches 100 --greedy-matches 8 --blocks 4: matches per pass, pass pairs)"),
     rows: int = typer.Option(10_000_000, help="--reports: card_games rows in the store, at least"),
     runs: int = typer.Option(80, help="--reports: runs in the store (one played, the others copies of it with a "
                              "fifth of their results flipped)"),
@@ -544,6 +548,10 @@ def bench(
                         blocks, skip_farm, out, _split(pilots), seconds)
     elif dask:
         b.dask_speed(farm_matches, repeats, out)
+    elif ceilings:
+        from workbench.bench.ceilings import ceilings_bench
+        ceilings_bench(b.bench_games(_split(games)), 100 if matches == 400 else matches,
+                       8 if greedy_matches == 60 else greedy_matches, 4 if blocks == 10 else blocks, out)
     elif reports and pages:
         if not b.pages_speed(1_000_000 if rows == 10_000_000 else rows, 10 if runs == 80 else runs,
                              3 if repeats == 5 else repeats, out):
