@@ -142,3 +142,34 @@ def test_every_block_pair_values_positions_of_its_own_matches():
     assert taken[0]["digest"] != taken[1]["digest"] and all(t["positions"] > 0 for t in taken)
     again = driver.positions("allegiance", "random", POSITION_MATCHES, POSITION_EVERY, POSITION_LIMIT, start=0)
     assert again == taken[0]  # the same block pair, the same positions: as on the other revision
+
+
+class _Side:
+    """A measuring process that kept no positions on one side (its matches failed)."""
+
+    def __init__(self, label: str, candidates: int):
+        self.label, self.candidates = label, candidates
+
+    def ask(self, op: str, **_request) -> dict:
+        if op == "positions":
+            return {"positions": self.candidates // 5, "candidates": self.candidates, "digest": self.label}
+        return {"cpu": 0.01, "wall": 0.01, "candidates": self.candidates, "checksum": 0.0}
+
+
+def test_a_side_without_positions_gets_no_ratio():
+    """A side whose pilot's matches failed keeps no positions: its cost per candidate is not a
+    figure to compare (it once printed 0.13x for a side that valued nothing)."""
+    from workbench.bench.against import Workload, lookahead_rows, table
+
+    work = Workload(pairs=2, matches=2, greedy_matches=2, search_matches=1, farm_matches=0, farm_pairs=1, seconds=None)
+    rows = lookahead_rows((_Side("REV", 100), _Side("today", 0)), "frontier", "greedy", work)
+    assert len(rows) == 1 and "today kept no positions" in rows[0].same
+    assert rows[0].ratio.median != rows[0].ratio.median  # NaN: no ratio
+    shown = [r for r in rows_of(table(rows, "REV"))]
+    assert shown[0][5] == "-" and shown[0][4] == "-"
+
+
+def rows_of(t) -> list[list[str]]:
+    """A rich Table's cells, row by row."""
+    columns = [list(c.cells) for c in t.columns]
+    return [list(cells) for cells in zip(*columns)]

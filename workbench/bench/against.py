@@ -107,6 +107,11 @@ def lookahead_rows(sides, game: str, pilot: str, work: Workload) -> list[Row]:
         return side.ask("lookahead", game=game)
 
     rev, today = interleave(sides, work.pairs, work.seconds, block)
+    empty = [side.label for side, answers in zip(sides, (rev, today)) if not sum(a["candidates"] for a in answers)]
+    if empty:  # a side whose matches failed kept no positions: no cost per candidate to compare
+        nan = float("nan")
+        return [Row(game, f"lookahead ({pilot} positions)", "µs / candidate (CPU)", Ratio(nan, nan, nan, nan, nan, 0),
+                    f"not measured: {' and '.join(empty)} kept no positions (its {pilot} matches failed?)", 1e6)]
     if kept[0] == kept[1]:
         valued = [a["checksum"] for a in rev] == [a["checksum"] for a in today]
         n = sum(k["positions"] for k in kept[1])
@@ -202,7 +207,8 @@ def table(rows: list[Row], rev: str) -> Table:
     for row in rows:
         r = row.ratio
         known = r.median == r.median  # NaN: no REV figure
-        t.add_row(row.game, row.what, row.figure, shown(r.rev * row.scale) if known else "-", shown(r.today * row.scale),
+        t.add_row(row.game, row.what, row.figure, shown(r.rev * row.scale) if known else "-",
+                  shown(r.today * row.scale) if r.today == r.today else "-",
                   f"{r.median:.2f}x" if known else "-", f"{r.low:.2f} - {r.high:.2f}" if known else "-",
                   str(r.pairs), row.same)
     return t
