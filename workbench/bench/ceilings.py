@@ -25,9 +25,8 @@ from typing import Any, Callable
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.match import play_match
 from sim.core.pilots import thinking_engine
-from workbench.bench.driver import Game, match_digest, match_seating
+from workbench.bench.driver import Game, match_digest
 from workbench.errors import UserError
 
 # (the part made free, the pilot both seats play)
@@ -96,10 +95,7 @@ def one_pass(g: Game, engine: Any, thinking: list | None, pilot: str, matches: i
     digest = hashlib.sha256()
     cpu = time.process_time()
     for i in range(matches):
-        (a, b), seed = match_seating(i, len(g.compiled))
-        r = play_match(engine, g.pool, [g.compiled[a], g.compiled[b]], seed, [pilot, pilot], log=True,
-                       thinking=thinking)
-        digest.update(match_digest(r).encode())
+        digest.update(match_digest(g.play(i, [pilot, pilot], engine=engine, thinking=thinking)).encode())
     return time.process_time() - cpu, digest.hexdigest()
 
 

@@ -72,12 +72,16 @@ class Game:
         self.compiled = [self.engine.compile_deck(self.pool, d) for d in self.decks]
         self.positions: list[tuple] = []  # (state, seat, actions) taken from greedy matches
 
-    def play(self, i: int, pilots: list[str], on_decision=None):
+    def play(self, i: int, pilots: list[str], on_decision=None, engine=None, thinking=None):
+        """Match ``i`` of the bench, logging on. ``engine`` and ``thinking`` (today's tree only:
+        ``bench --ceilings``) replace the match's engine and the engines its pilots think with;
+        ``thinking`` is passed only when given, as a revision's ``play_match`` may not take it."""
         from sim.core.match import play_match
 
         (a, b), seed = match_seating(i, len(self.compiled))
-        return play_match(self.engine, self.pool, [self.compiled[a], self.compiled[b]], seed, pilots,
-                          log=True, on_decision=on_decision)
+        extra = {} if thinking is None else {"thinking": thinking}
+        return play_match(engine or self.engine, self.pool, [self.compiled[a], self.compiled[b]], seed, pilots,
+                          log=True, on_decision=on_decision, **extra)
 
 
 class Driver:
