@@ -2,9 +2,11 @@
 simulation."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,11 +62,75 @@ def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess
 
 
 def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run the ``workbench`` command as a user would, in a fresh process."""
+    """Run the ``workbench`` command as a user would, in a process of its own: forked from this
+    test worker's warm server (tests/cli_server.py says what that keeps and why), or a fresh
+    interpreter with ``WORKBENCH_FRESH_CLI=1``."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
-                          env=full_env, cwd=cwd or ROOT, timeout=timeout)
+    if os.environ.get("WORKBENCH_FRESH_CLI") == "1":
+        return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
+                              env=full_env, cwd=cwd or ROOT, timeout=timeout)
+    return _CLI_SERVER.run(list(args), full_env, Path(cwd or ROOT), timeout)
+
+
+class _CliServer:
+    """This test worker's tests/cli_server.py, started at the first command; requests go one at a
+    time (a lock), the commands themselves run side by side."""
+
+    def __init__(self):
+        import threading
+
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen | None = None
+        self.calls = 0
+        self.last_pid: int | None = None  # the last command's (its process group's) id
+
+    def _started(self) -> subprocess.Popen:
+        if self.proc is None or self.proc.poll() is not None:
+            import atexit
+            import shutil
+            import tempfile
+
+            env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+            self.proc = subprocess.Popen([sys.executable, "-m", "tests.cli_server"], cwd=ROOT, env=env, text=True,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.folder = Path(tempfile.mkdtemp(prefix="workbench-cli-"))
+            atexit.register(self.proc.stdin.close)  # the server ends when its input does
+            atexit.register(shutil.rmtree, self.folder, True)
+        return self.proc
+
+    def run(self, args: list[str], env: dict, cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+        import json
+        import signal
+        import time
+
+        with self.lock:
+            proc = self._started()
+            self.calls += 1
+            files = {name: str(self.folder / f"{self.calls}.{name}") for name in ("stdout", "stderr", "rc")}
+            proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": str(cwd), **files}) + "\n")
+            proc.stdin.flush()
+            pid = self.last_pid = json.loads(proc.stdout.readline())["pid"]
+        deadline = time.monotonic() + timeout
+        rc = Path(files["rc"])
+        while not rc.exists():
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:  # gone: ended at this instant, or killed before its exit code
+                break
+            if time.monotonic() > deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+                raise subprocess.TimeoutExpired(["workbench", *args], timeout)
+            time.sleep(0.01)
+        code = int(rc.read_text()) if rc.exists() else -signal.SIGKILL
+        out, err = (Path(files[name]).read_text(encoding="utf-8", errors="replace") for name in ("stdout", "stderr"))
+        for name in files.values():
+            Path(name).unlink(missing_ok=True)
+        return subprocess.CompletedProcess(["workbench", *args], code, out, err)
+
+
+_CLI_SERVER = _CliServer()
 
 
 @pytest.fixture(scope="session")
@@ -95,37 +161,67 @@ def allegiance():
     return eng, pool, data, ruleset, decks
 
 
-@pytest.fixture(scope="session")
-def small_store(tmp_path_factory) -> Path:
-    """A store holding two finished runs: 60 random matches and 20 greedy ones."""
-    path = tmp_path_factory.mktemp("store") / "small.duckdb"
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """The store ``name``.duckdb made by ``build(path)`` once for the whole test session, whichever
+    test worker asks first (the others wait for it on a lock), then copied (file and event-log
+    folder) into this worker's own temporary folder, so that no worker reads a file another
+    writes. Four workers used to play the same session stores four times over."""
+    import fcntl
+    import shutil
+
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "built-once"
+    shared.mkdir(exist_ok=True)
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (shared / f"{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed half way in another worker
+            folder.mkdir()
+            build(folder / f"{name}.duckdb")
+            (shared / f"{name}.done").touch()
+    own = tmp_path_factory.mktemp(name)
+    shutil.copytree(folder, own, dirs_exist_ok=True)
+    return own / f"{name}.duckdb"
+
+
+def _small_store(path: Path) -> None:
     for pilots, n, seed in (("random,random", "60", "1"), ("greedy,greedy", "20", "7")):
         res = run_cli("simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--matches", n,
                       "--pilots", pilots, "--seed", seed,
                       "--workers", "2", "--db", str(path), "--quiet")
         assert res.returncode == 0, res.stderr
-    return path
+
+
+def _diff_store(path: Path) -> None:
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "60",
+                  "--decks", "goblin-gold-gang,lawmen-posse", "--workers", "2", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+
+
+def _campaign_store(path: Path) -> None:
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "3",
+                  "--policy", "random", "--workers", "2", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory) -> Path:
+    """A store holding two finished runs: 60 random matches and 20 greedy ones."""
+    return built_once(tmp_path_factory, "small", _small_store)
 
 
 @pytest.fixture(scope="session")
 def diff_store(tmp_path_factory) -> Path:
     """A store holding a rules-version diff: two runs of 60 greedy matches on the same seeds, one
     under base and one under first-player-skips-draw, and the ``diffs`` row that pairs them."""
-    path = tmp_path_factory.mktemp("diff") / "diff.duckdb"
-    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "60",
-                  "--decks", "goblin-gold-gang,lawmen-posse", "--workers", "2", "--db", str(path), "--quiet")
-    assert res.returncode == 0, res.stderr
-    return path
+    return built_once(tmp_path_factory, "diff", _diff_store)
 
 
 @pytest.fixture(scope="session")
 def campaign_store(tmp_path_factory) -> Path:
     """A store holding one small Frontier Run batch: 2 crews x 3 runs, random choices."""
-    path = tmp_path_factory.mktemp("campaign") / "campaign.duckdb"
-    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang,ironhold-garrison", "--runs", "3",
-                  "--policy", "random", "--workers", "2", "--db", str(path), "--quiet")
-    assert res.returncode == 0, res.stderr
-    return path
+    return built_once(tmp_path_factory, "campaign", _campaign_store)
 
 
 # --- the dashboard under Streamlit's AppTest ------------------------------------------------------------
