@@ -110,7 +110,10 @@ class _CliServer:
             files = {name: str(self.folder / f"{self.calls}.{name}") for name in ("stdout", "stderr", "rc")}
             proc.stdin.write(json.dumps({"args": args, "env": env, "cwd": str(cwd), **files}) + "\n")
             proc.stdin.flush()
-            pid = self.last_pid = json.loads(proc.stdout.readline())["pid"]
+            answer = proc.stdout.readline()
+            if not answer:  # it died: its traceback went to this worker's stderr
+                raise RuntimeError(f"the command server (tests/cli_server.py) exited with {proc.wait()}")
+            pid = self.last_pid = json.loads(answer)["pid"]
         deadline = time.monotonic() + timeout
         rc = Path(files["rc"])
         while not rc.exists():
