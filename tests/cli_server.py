@@ -45,6 +45,17 @@ def preload() -> None:
     import statsmodels.api  # noqa: F401
 
 
+def exit_code(exc: SystemExit) -> int:
+    """The process exit code Python gives a ``SystemExit``: its int, 0 for None, else 1."""
+    return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+
+
+def user_env() -> dict[str, str]:
+    """This process's environment without the ``WORKBENCH_`` settings: a user's shell, to which
+    a test adds only the settings it means."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+
+
 def run_child(request: dict) -> None:
     """In the forked child: become the command, then exit with its code. Never returns."""
     import atexit
@@ -70,8 +81,8 @@ def run_child(request: dict) -> None:
             cli.main(list(request["args"]))
             code = 0
         except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            if not isinstance(exc.code, int) and exc.code is not None:
+            code = exit_code(exc)
+            if not isinstance(exc.code, int) and exc.code is not None:  # sys.exit("message")
                 print(exc.code, file=sys.stderr)
         except BaseException:  # what Python prints for an uncaught exception
             traceback.print_exc()

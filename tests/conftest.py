@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_server import exit_code, user_env
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "cardsdb"
 SCENARIOS = DATA / "frontier" / "scenarios"
@@ -54,7 +56,7 @@ def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess
                 main(list(args))
                 code = 0
             except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                code = exit_code(exc)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -65,8 +67,7 @@ def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None, timeou
     """Run the ``workbench`` command as a user would, in a process of its own: forked from this
     test worker's warm server (tests/cli_server.py says what that keeps and why), or a fresh
     interpreter with ``WORKBENCH_FRESH_CLI=1``."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
-    full_env.update(env or {})
+    full_env = {**user_env(), **(env or {})}
     if os.environ.get("WORKBENCH_FRESH_CLI") == "1":
         return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
                               env=full_env, cwd=cwd or ROOT, timeout=timeout)
@@ -91,8 +92,7 @@ class _CliServer:
             import shutil
             import tempfile
 
-            env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
-            self.proc = subprocess.Popen([sys.executable, "-m", "tests.cli_server"], cwd=ROOT, env=env, text=True,
+            self.proc = subprocess.Popen([sys.executable, "-m", "tests.cli_server"], cwd=ROOT, env=user_env(), text=True,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             self.folder = Path(tempfile.mkdtemp(prefix="workbench-cli-"))
             atexit.register(self.proc.stdin.close)  # the server ends when its input does

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from reports import db
+from tests.cli_server import user_env
 from tests.conftest import DATA, ROOT, run_cli
 
 EXAMPLE = ROOT / "workbench" / "examples" / "nightly.yaml"
@@ -81,7 +82,7 @@ def test_a_killed_batch_finishes_with_every_chunk_stored_once(tmp_path):
     spec.write_text(f"name: kill\nsuites:\n  - {{name: a, game: frontier, {decks}, pilots: [random], matches: 1600, seed: 2}}\n"
                     f"  - {{name: b, game: frontier, {decks}, pilots: [random], matches: 200, seed: 3}}\n")
     store, out = tmp_path / "k.duckdb", tmp_path / "out"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env = user_env()
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "batch", str(spec), "--db", str(store), "--out", str(out),
                              "--day", DAY], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -17,10 +17,10 @@ COMMANDS = (
 )
 
 
-def both_ways(monkeypatch, *args, env=None):
-    forked = run_cli(*args, env=env)
+def both_ways(monkeypatch, *args):
+    forked = run_cli(*args)
     monkeypatch.setenv("WORKBENCH_FRESH_CLI", "1")
-    fresh = run_cli(*args, env=env)
+    fresh = run_cli(*args)
     monkeypatch.delenv("WORKBENCH_FRESH_CLI")
     return forked, fresh
 

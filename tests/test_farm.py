@@ -11,6 +11,7 @@ import duckdb
 import pytest
 
 from reports import db
+from tests.cli_server import user_env
 from tests.conftest import ROOT, cli_here, run_cli
 
 PAIR = "goblin-gold-gang,lawmen-posse"  # the foundation's two decks: these tests are about the farm
@@ -68,7 +69,7 @@ def test_runs_and_export_for_a_spreadsheet(small_store, tmp_path):
 def _start(args, env=None):
     return subprocess.Popen([sys.executable, "-m", "workbench.cli", *args], cwd=ROOT, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**{k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}, **(env or {})})
+                            env={**user_env(), **(env or {})})
 
 
 def _wait_for_chunks(path, n, proc, timeout=60):

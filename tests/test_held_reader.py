@@ -12,6 +12,7 @@ import duckdb
 import pytest
 
 from reports import db
+from tests.cli_server import user_env
 from tests.conftest import ROOT
 
 HOLD = ("import duckdb, sys, time; con = duckdb.connect(sys.argv[1], read_only=True); "
@@ -118,7 +119,7 @@ def test_a_reader_holding_the_store_longer_than_the_old_limit_does_not_fail_the_
     match. The hold starts before the run, so a fast machine cannot finish the run before the hold
     (the batch writer's own wait is tested above, in-process)."""
     path = tmp_path / "held.duckdb"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env = user_env()
     command = [sys.executable, "-m", "workbench.cli", "simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse",
                "--chunk-size", "2", "--workers", "1", "--db", str(path), "--quiet"]
     subprocess.run([*command, "--matches", "2"], cwd=ROOT, env=env, check=True, capture_output=True)  # the store exists
