@@ -528,6 +528,9 @@ def bench(
                                           "temporary worktree) interleaved with today's, and print every figure as "
                                           "today / REV with its spread; --matches, --greedy-matches, "
                                           "--search-matches and --farm-matches are then per side in all"),
+    compiled: bool = typer.Option(False, "--compiled", help="like --against, with this tree's compiled build "
+                                  "(WORKBENCH_COMPILE=1 pip install -e .) against its own Python source: what "
+                                  "the compiled hot path buys"),
     db: Optional[Path] = typer.Option(None, help="--stats: keep the runs in this store (resume or extend)"),
     no_value: bool = typer.Option(False, "--no-value", help="--stats: skip the planted card's value measurement"),
     soak: Optional[int] = typer.Option(None, "--soak", metavar="N", min=2, max=MAX_MATCHES,
@@ -543,7 +546,9 @@ def bench(
     if soak is not None:
         if not b.soak_bench(_split(games), soak, None, soak_check, out):
             raise typer.Exit(1)
-    elif against is not None:
+    elif against is not None or compiled:
+        if against is not None and compiled:
+            raise UserError("--against and --compiled each name what today is measured against: give one")
         b.against_bench(against, _split(games), matches, greedy_matches, search_matches, farm_matches, repeats,
                         blocks, skip_farm, out, _split(pilots), seconds)
     elif dask:

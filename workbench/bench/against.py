@@ -16,6 +16,7 @@ from typing import Callable
 from rich.console import Console
 from rich.table import Table
 
+from sim.core.compiled import PURE_ENV
 from workbench.bench.ratios import Block, Ratio, compare, shown
 from workbench.bench.side import Side
 from workbench.bench.worktree import REPO, checked_out, git, resolve
@@ -171,6 +172,27 @@ def run_against(rev: str, game_list: list[str], pilots: list[str], work: Workloa
     except KeyboardInterrupt:
         raise UserError(f"interrupted; the worktree of {rev} is removed") from None
     out.print(table(rows, rev))
+
+
+def run_compiled(game_list: list[str], pilots: list[str], work: Workload, out: Console) -> None:
+    """``--compiled``: this tree's compiled build (today) against its own Python source (source),
+    the same interleaving and figures as ``--against``."""
+    label = "source"
+    with Side(label, REPO, {PURE_ENV: "1"}) as source, Side("today", REPO) as built:
+        loads = built.hello.get("compiled") or {}
+        compiled = sorted(name for name, how in loads.items() if how == "compiled")
+        if not compiled:
+            why = "; ".join(f"{name}: {how}" for name, how in loads.items()) or "no module has a .pxd"
+            raise UserError(f"--compiled: nothing in {REPO} loads compiled ({why}); "
+                            "WORKBENCH_COMPILE=1 pip install -e . builds it (Cython and a C compiler)")
+        out.print(f"today = {', '.join(compiled)} compiled; {label} = the same tree as Python ({PURE_ENV}=1)")
+        rows: list[Row] = []
+        try:
+            for game in game_list:
+                rows += measure_game((source, built), game, pilots, work, label, out)
+        except KeyboardInterrupt:
+            raise UserError("interrupted") from None
+    out.print(table(rows, label))
 
 
 def measure_game(sides, game: str, pilots: list[str], work: Workload, rev: str, out: Console) -> list[Row]:

@@ -94,8 +94,9 @@ class Driver:
         return self.games[name]
 
     def hello(self) -> dict:
-        """Where the code comes from (so the caller can check it is the tree it meant) and the
-        pilots this revision knows."""
+        """Where the code comes from (so the caller can check it is the tree it meant), the
+        pilots this revision knows and how its modules with a compiled build load (``compiled``
+        or ``source``, by module; none before revisions had them)."""
         import sim
 
         try:
@@ -103,7 +104,12 @@ class Driver:
             pilots = sorted(PILOTS)
         except ImportError:
             pilots = None
-        return {"sim": os.path.dirname(os.path.abspath(sim.__file__)), "pilots": pilots}
+        try:
+            from sim.core.compiled import builds
+            compiled = builds()
+        except ImportError:
+            compiled = {}
+        return {"sim": os.path.dirname(os.path.abspath(sim.__file__)), "pilots": pilots, "compiled": compiled}
 
     def decks(self, game: str) -> dict:
         return {"decks": [getattr(d, "id", str(d)) for d in self.game(game).decks]}

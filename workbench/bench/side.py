@@ -18,12 +18,14 @@ class Side:
     stderr goes to a scratch file, so a long measurement never blocks on a full pipe, and a
     failure can quote the last line."""
 
-    def __init__(self, label: str, root: Path):
+    def __init__(self, label: str, root: Path, settings: dict | None = None):
+        """``settings``: environment variables of this side only (e.g. the pure-Python switch)."""
         self.label = label
         self.root = Path(root)
         self._log = tempfile.TemporaryFile(mode="w+")
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
         env["PYTHONHASHSEED"] = "0"  # both sides hash alike, run after run
+        env.update(settings or {})
         self._proc = subprocess.Popen([sys.executable, str(DRIVER), str(self.root)], cwd=self.root, env=env,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                       text=True, bufsize=1)

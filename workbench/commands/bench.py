@@ -225,13 +225,14 @@ def bench_row(game: str, mode: str, pilot: str, matches: int, greedy_matches: in
     return row
 
 
-def against_bench(rev: str, game_list, matches: int, greedy_matches: int, search_matches: int, farm_matches: int,
+def against_bench(rev: str | None, game_list, matches: int, greedy_matches: int, search_matches: int, farm_matches: int,
                   repeats: int, pairs: int, skip_farm: bool, out: Console, pilots: list[str] | None = None,
                   seconds: float | None = None) -> None:
     """``--against REV``: every figure as today / REV over interleaved block pairs
     (workbench/bench/against.py). Match counts are per side, cut into ``pairs`` blocks; the farm
-    plays ``farm_matches`` random matches per side in ``repeats`` runs."""
-    from workbench.bench.against import Workload, run_against
+    plays ``farm_matches`` random matches per side in ``repeats`` runs. ``rev`` None: ``--compiled``,
+    this tree's compiled build against its Python source."""
+    from workbench.bench.against import Workload, run_against, run_compiled
 
     chosen = bench_games(game_list)
     names = bench_pilots(pilots)
@@ -241,7 +242,10 @@ def against_bench(rev: str, game_list, matches: int, greedy_matches: int, search
     if not skip_farm and farm_matches < 2 * repeats:
         raise UserError(f"--farm-matches must be at least 2 per run with --against ({2 * repeats} for {repeats} runs)")
     work = Workload(pairs, matches, greedy_matches, search_matches, 0 if skip_farm else farm_matches, repeats, seconds)
-    run_against(rev, chosen, names, work, out)
+    if rev is None:
+        run_compiled(chosen, names, work, out)
+    else:
+        run_against(rev, chosen, names, work, out)
 
 
 # --- reports ---------------------------------------------------------------------------------------

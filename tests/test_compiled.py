@@ -1,0 +1,162 @@
+"""The compiled hot path (sim/core/compiled.py, setup.py) against its Python source.
+
+A module with a ``.pxd`` beside it may run as its C build (``WORKBENCH_COMPILE=1 pip install
+-e .``) or as its source; both must value every position to the same bits, or a pilot would
+choose otherwise and the same seed would give other matches on another install. The first test
+holds whatever this install loads to the source; the slow one builds the module in a scratch copy
+of the tree (where Cython and a C compiler are found) and holds the build to the source there,
+with the matches' digests and the loader's rules (a stale build is not used, and says so once).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from sim.core.compiled import PURE_ENV, builds, source_module
+from tests.cli_server import user_env
+from tests.conftest import run_cli
+
+REPO = Path(__file__).resolve().parents[1]
+
+# the positions compared: every position one legal action away from each decision of seeded
+# random, greedy (the tuned weight set: a second copy of evaluate.py on the same valuation) and
+# greedy@hand matches (the positions lookahead values), both seats, by the hand weight set
+COMPARE = """
+import hashlib
+import sys
+from sim.core.compiled import is_compiled, source_module
+from workbench.bench.driver import Game, match_digest
+import sim.allegiance.evaluate as loaded
+
+source = source_module("sim.allegiance.valuation", "valuation_reference")
+reference = source.Valuer(loaded.WEIGHTS["weights"])
+game = Game("allegiance")
+engine = game.engine
+counts = {"positions": 0, "differ": 0}
+
+def compare(state, action):
+    for a in engine.legal_actions(state):
+        trial = engine.clone(state)
+        engine.apply(trial, a)
+        for seat in (0, 1):
+            kept, fresh = loaded.evaluate(trial, seat), reference.evaluate_fresh(trial, seat)
+            counts["positions"] += 1
+            if kept.hex() != fresh.hex():
+                counts["differ"] += 1
+                if counts["differ"] <= 3:
+                    print(f"turn {trial.turn} seat {seat}: loaded {kept!r}, source {fresh!r}", file=sys.stderr)
+
+digest = hashlib.sha256()
+for i in range(int(sys.argv[1])):
+    result = game.play(i, [("random", "greedy", "greedy@hand")[i % 3]] * 2, on_decision=compare)
+    assert result.error is None, result.error
+    digest.update(match_digest(result).encode())
+print(is_compiled(loaded.valuation), counts["positions"], counts["differ"], digest.hexdigest()[:16])
+"""
+
+
+def _compare(root: Path, matches: int, pure: bool = False) -> tuple[bool, int, int, str]:
+    env = user_env()
+    env["PYTHONPATH"] = str(root)
+    env.pop(PURE_ENV, None)
+    if pure:
+        env[PURE_ENV] = "1"
+    done = subprocess.run([sys.executable, "-c", COMPARE, str(matches)], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    compiled, positions, differ, digests = done.stdout.split()
+    assert int(differ) == 0, f"{differ} of {positions} positions valued otherwise:\n{done.stderr[-2000:]}"
+    return compiled == "True", int(positions), int(differ), digests
+
+
+def test_the_loaded_valuation_values_positions_as_its_source_does():
+    """Whatever this install loads (the build if it made one, else the source) against the
+    source executed afresh, and its kept terms against a fresh evaluation."""
+    compiled, positions, _differ, _digests = _compare(REPO, 4)
+    assert positions > 5_000
+    status = builds()["sim.allegiance.valuation"]
+    assert (status == "compiled") == compiled, status
+
+
+def test_source_module_is_a_separate_copy_of_the_source():
+    import sim.allegiance.evaluate as loaded
+    copy = source_module("sim.allegiance.valuation", "valuation_copy_for_test")
+    try:
+        assert copy is not loaded.valuation
+        assert copy.__file__.endswith("valuation.py")
+        assert copy.Valuer(loaded.WEIGHTS["weights"]).win == loaded.VALUER.win
+    finally:
+        sys.modules.pop("valuation_copy_for_test", None)
+
+
+def _compiler() -> str | None:
+    if importlib.util.find_spec("Cython") is None:
+        return "Cython is not installed"
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        return "no C compiler"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Python.h)"
+    return None
+
+
+@pytest.mark.slow
+def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp_path):
+    missing = _compiler()
+    if missing:
+        pytest.skip(f"the compiled build cannot be made here: {missing}")
+    tree = tmp_path / "tree"
+    for part in ("sim", "workbench", "cardsdb", "reports"):
+        shutil.copytree(REPO / part, tree / part, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    shutil.copy(REPO / "setup.py", tree)
+    shutil.copy(REPO / "pyproject.toml", tree)
+    shutil.copy(REPO / "README.md", tree)
+    env = user_env()
+    env["WORKBENCH_COMPILE"] = "1"
+    built = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert "not built" not in built.stderr, built.stderr
+    assert list((tree / "sim" / "allegiance").glob("valuation.*.so")), "setup.py built no valuation extension"
+
+    compiled, positions, _, digests = _compare(tree, 6)
+    assert compiled and positions > 5_000
+    pure, _, _, pure_digests = _compare(tree, 6, pure=True)
+    assert not pure
+    assert digests == pure_digests
+
+    # a source edited after the build: the build is not used, and one note says so
+    source = tree / "sim" / "allegiance" / "valuation.py"
+    later = max(p.stat().st_mtime for p in source.parent.glob("valuation.*.so")) + 10
+    os.utime(source, (later, later))
+    env = user_env()
+    env["PYTHONPATH"] = str(tree)
+    probe = ("import sim.core.compiled as c; m = c.load_compiled('sim.allegiance.valuation'); "
+             "c.load_compiled('sim.allegiance.evaluate'); print(c.is_compiled(m), c.builds()['sim.allegiance.valuation'])")
+    stale = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert stale.returncode == 0, stale.stderr
+    assert stale.stdout.split()[0] == "False" and "older than its source" in stale.stdout
+    notes = [line for line in stale.stderr.splitlines() if line.strip()]
+    assert len(notes) == 1 and "valuation.py changed after its compiled build" in notes[0], stale.stderr
+
+
+def test_bench_compiled_without_a_build_says_how_to_make_one_in_one_line():
+    """``bench --compiled`` measures this tree's build against its source; with no build in use
+    (here forced by the pure-Python switch, as on a default install) it says so in one line."""
+    res = run_cli("bench", "--compiled", "--games", "allegiance", "--skip-farm", env={PURE_ENV: "1"})
+    assert res.returncode == 2, res.stdout + res.stderr  # a user error
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "nothing" in lines[0] and "WORKBENCH_COMPILE=1 pip install -e ." in lines[0], res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_bench_takes_against_or_compiled_not_both():
+    res = run_cli("bench", "--compiled", "--against", "HEAD", "--games", "allegiance", "--skip-farm")
+    assert res.returncode == 2 and "give one" in res.stderr and "Traceback" not in res.stderr, res.stderr
