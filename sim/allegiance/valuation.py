@@ -4,8 +4,8 @@
 weights from that ``Valuer`` (through the per-rules-version ``CardTerms``, which every function
 is given), never from module globals. So one module serves every weight set, which is what lets
 it be compiled: ``valuation.pxd`` beside this file gives Cython the C types of the same source,
-and ``pip install`` builds it where a C compiler is found (``setup.py``; ``sim/core/compiled.py``
-loads the build, or this file where there is none). This file is the reference: the compiled
+and ``WORKBENCH_COMPILE=1 pip install -e .`` builds it (``sim/core/compiled_build.py``; not by
+default), which ``sim/core/compiled.py`` loads when it is current, this file when there is none. This file is the reference: the compiled
 module is this source with types, held to the same bits by tests/test_compiled.py. Write it so
 that both read it alike: no ``bit_count`` on a value that must stay exact beyond 64 bits, float
 sums in the order they are written (the C build is compiled with ``-ffp-contract=off``).

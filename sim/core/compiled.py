@@ -1,9 +1,10 @@
 """Modules with a compiled build: a Python source that the install also builds as typed C.
 
-A module ``m.py`` with an augmenting ``m.pxd`` beside it is built into a C extension beside the
-source by ``WORKBENCH_COMPILE=1 pip install -e .`` (setup.py; not by default, see there). The
-source is the reference; the build is the same source with the types the ``.pxd`` gives, held to
-the same bits by tests/test_compiled.py. ``load_compiled`` is how such a module is imported:
+A module ``m.py`` with an augmenting ``m.pxd`` beside it, listed under ``ext-modules`` in
+pyproject.toml, is built into a C extension beside the source by ``WORKBENCH_COMPILE=1 pip
+install -e .`` (compiled_build.py; not by default, see there). The source is the reference; the
+build is the same source with the types the ``.pxd`` gives, held to the same bits by
+tests/test_compiled.py. ``load_compiled`` is how such a module is imported:
 
 - the build, when there is one and it is not older than its source or its ``.pxd``;
 - the source, when there is no build (the default install), or when ``WORKBENCH_PURE_PYTHON=1``
@@ -42,22 +43,20 @@ def load_compiled(name: str) -> ModuleType:
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(f"no module named {name!r}", name=name)
     origin = Path(spec.origin)
+    if not is_extension(origin):
+        return importlib.import_module(name)
     source = _source_of(origin)
-    if is_extension(origin):
-        if pure_python():
-            return _from_source(name, source)
-        stale = [p for p in (source, source.with_suffix(".pxd")) if p.exists() and _newer(p, origin)]
-        if not stale:
-            return importlib.import_module(name)
-        _note(f"{stale[0].name} changed after its compiled build was made: WORKBENCH_COMPILE=1 pip install -e . "
-              "builds it again")
-        return _from_source(name, source)
-    return importlib.import_module(name)
+    why = _why_source(source, origin)
+    if why is None:
+        return importlib.import_module(name)
+    if why.startswith(STALE):
+        _note(f"{why}: WORKBENCH_COMPILE=1 pip install -e . builds it again")
+    return _from_source(name, source)
 
 
 def builds() -> dict[str, str]:
     """Every module under sim/ that has a ``.pxd``, and how ``load_compiled`` would load it now:
-    ``compiled``, or ``source`` and why."""
+    ``compiled``, or ``source (why)``."""
     root = Path(__file__).resolve().parents[1]
     found = {}
     for pxd in sorted(root.rglob("*.pxd")):
@@ -65,16 +64,23 @@ def builds() -> dict[str, str]:
         if not source.exists():
             continue
         name = ".".join(source.relative_to(root.parent).with_suffix("").parts)
-        built = [p for p in source.parent.glob(source.stem + ".*") if is_extension(p)]
-        if pure_python():
-            found[name] = f"source ({PURE_ENV}=1)"
-        elif not built:
-            found[name] = "source (not built)"
-        elif any(_newer(p, built[0]) for p in (source, pxd)):
-            found[name] = "source (its build is older than its source)"
-        else:
-            found[name] = "compiled"
+        built = next((p for p in source.parent.glob(source.stem + ".*") if is_extension(p)), None)
+        why = "not built" if built is None else _why_source(source, built)
+        found[name] = "compiled" if why is None else f"source ({why})"
     return found
+
+
+STALE = "its build is older than"
+
+
+def _why_source(source: Path, build: Path) -> str | None:
+    """Why the source of a built module runs instead of its ``build`` (None: it does not)."""
+    if pure_python():
+        return f"{PURE_ENV}=1"
+    for part in (source, source.with_suffix(".pxd")):
+        if part.exists() and part.stat().st_mtime > build.stat().st_mtime:
+            return f"{STALE} {part.name}"
+    return None
 
 
 def is_extension(path: Path) -> bool:
@@ -107,10 +113,6 @@ def _from_source(name: str, source: Path) -> ModuleType:
         del sys.modules[name]
         raise
     return module
-
-
-def _newer(path: Path, than: Path) -> bool:
-    return path.stat().st_mtime > than.stat().st_mtime
 
 
 def _note(why: str) -> None:

@@ -1,0 +1,66 @@
+"""The compiled hot path's build step, built on request: with ``WORKBENCH_COMPILE=1`` set,
+``pip install -e .`` compiles every module listed under ``ext-modules`` in pyproject.toml (each a
+``.py`` with an augmenting ``.pxd`` beside it) to C beside its source, with Cython and the
+``.pxd``'s types. pyproject.toml names this class as setuptools' ``build_ext``. Without the
+setting nothing is compiled and nothing needs a compiler.
+
+Not built by default: issue 13 asks for a compiled path to ship when it buys at least 2x on
+lookahead, and the one built here buys less (docs/SPEED.md, "A compiled hot path"). Where the
+build is asked for and fails (no Cython, no C compiler), the install goes on with the one note
+below and the module runs as its Python source: the same matches, slower. ``-ffp-contract=off``
+keeps every ``a * b + c`` two roundings, as Python computes it (a fused multiply-add would change
+the last bit of a value, and with it a pilot's choice), so the build and the source agree to the
+bit on every machine. Imported only by setuptools at install time (and by the test that builds a
+scratch copy), never by the workbench.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools.command.build_ext import build_ext
+
+REQUEST = "WORKBENCH_COMPILE"
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "boundscheck": False, "wraparound": False}
+FLAGS = ["-O2", "-ffp-contract=off"]
+
+
+def requested() -> bool:
+    return os.environ.get(REQUEST, "") not in ("", "0")
+
+
+def note(why: str) -> None:
+    print(f"note: the engines' compiled hot path was not built ({why}); they run as pure Python: "
+          "the same matches, slower", file=sys.stderr)
+
+
+class BuildCompiled(build_ext):
+    """build_ext that compiles the listed modules only when asked, from their ``.py`` through
+    Cython, and notes a failure instead of failing the install."""
+
+    def run(self) -> None:
+        if not requested() or not self.extensions:
+            return
+        try:
+            from Cython.Build import cythonize
+        except ImportError:
+            note("Cython is not installed")
+            return
+        for ext in self.extensions:
+            ext.extra_compile_args = [*FLAGS, *(ext.extra_compile_args or [])]
+        try:
+            # Cython writes each module's C beside its source; setuptools' own Extension objects
+            # (which build_ext prepared) then build from that C
+            translated = {ext.name: ext for ext in cythonize(self.extensions, compiler_directives=DIRECTIVES,
+                                                              quiet=True)}
+            for ext in self.extensions:
+                ext.sources = translated[ext.name].sources
+            super().run()
+        except Exception as error:  # no compiler at all (DistutilsPlatformError and the like)
+            note(f"{type(error).__name__}: {error}")
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # the compiler failed on this module
+            note(f"{ext.name}: {type(error).__name__}: {error}")
