@@ -65,7 +65,6 @@ print(is_compiled(loaded.valuation), counts["positions"], counts["differ"], dige
 def _compare(root: Path, matches: int, pure: bool = False) -> tuple[bool, int, int, str]:
     env = user_env()
     env["PYTHONPATH"] = str(root)
-    env.pop(PURE_ENV, None)
     if pure:
         env[PURE_ENV] = "1"
     done = subprocess.run([sys.executable, "-c", COMPARE, str(matches)], cwd=root, env=env, capture_output=True,
@@ -106,21 +105,42 @@ def _compiler() -> str | None:
     return None
 
 
+def _scratch_tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    for part in ("sim", "workbench", "cardsdb", "reports"):
+        shutil.copytree(REPO / part, tree / part,
+                        ignore=shutil.ignore_patterns("*.so", "*.c", "*.build-failed", "__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", tree)
+    shutil.copy(REPO / "README.md", tree)
+    return tree
+
+
+def _build(tree: Path, **settings: str) -> subprocess.CompletedProcess:
+    """What pip's build runs, asked to compile: setuptools reads pyproject.toml (ext-modules,
+    the build_ext class), in place."""
+    env = {**user_env(), "WORKBENCH_COMPILE": "1", **settings}
+    return subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_ext",
+                           "--inplace"], cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+
+
+def _probe(tree: Path, **settings: str) -> subprocess.CompletedProcess:
+    """A process of the scratch tree: is valuation compiled, and how builds() says it loads."""
+    env = {**user_env(), "PYTHONPATH": str(tree), **settings}
+    probe = ("import sim.core.compiled as c; m = c.load_compiled('sim.allegiance.valuation'); "
+             "c.load_compiled('sim.allegiance.evaluate'); print(c.is_compiled(m), c.builds()['sim.allegiance.valuation'])")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 @pytest.mark.slow
 def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp_path):
     missing = _compiler()
     if missing:
         pytest.skip(f"the compiled build cannot be made here: {missing}")
-    tree = tmp_path / "tree"
-    for part in ("sim", "workbench", "cardsdb", "reports"):
-        shutil.copytree(REPO / part, tree / part, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
-    shutil.copy(REPO / "pyproject.toml", tree)
-    shutil.copy(REPO / "README.md", tree)
-    env = user_env()
-    env["WORKBENCH_COMPILE"] = "1"
-    # what pip's build runs: setuptools reads pyproject.toml (ext-modules, the build_ext class)
-    built = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_ext",
-                            "--inplace"], cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+    tree = _scratch_tree(tmp_path)
+    built = _build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
     assert "not built" not in built.stderr, built.stderr
     assert list((tree / "sim" / "allegiance").glob("valuation.*.so")), "the build made no valuation extension"
@@ -135,13 +155,7 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     source = tree / "sim" / "allegiance" / "valuation.py"
     later = max(p.stat().st_mtime for p in source.parent.glob("valuation.*.so")) + 10
     os.utime(source, (later, later))
-    env = user_env()
-    env["PYTHONPATH"] = str(tree)
-    probe = ("import sim.core.compiled as c; m = c.load_compiled('sim.allegiance.valuation'); "
-             "c.load_compiled('sim.allegiance.evaluate'); print(c.is_compiled(m), c.builds()['sim.allegiance.valuation'])")
-    stale = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, capture_output=True, text=True,
-                           timeout=120)
-    assert stale.returncode == 0, stale.stderr
+    stale = _probe(tree)
     assert stale.stdout.split()[0] == "False" and "its build is older than valuation.py" in stale.stdout
     notes = [line for line in stale.stderr.splitlines() if line.strip()]
     assert len(notes) == 1 and "its build is older than valuation.py" in notes[0], stale.stderr
@@ -160,3 +174,27 @@ def test_bench_compiled_without_a_build_says_how_to_make_one_in_one_line():
 def test_bench_takes_against_or_compiled_not_both():
     res = run_cli("bench", "--compiled", "--against", "HEAD", "--games", "allegiance", "--skip-farm")
     assert res.returncode == 2 and "give one" in res.stderr and "Traceback" not in res.stderr, res.stderr
+
+
+@pytest.mark.slow
+def test_a_failed_build_installs_and_every_run_says_why_once(tmp_path):
+    """No C compiler (a compiler that does not exist): the build goes on with a note, the
+    module runs as its source, and each workbench run says once that its build failed and why
+    (pip hides the install's output); the pure-Python switch, asked for, says nothing."""
+    missing = _compiler()
+    if missing:
+        pytest.skip(f"the compiled build cannot be tried here: {missing}")
+    tree = _scratch_tree(tmp_path)
+    built = _build(tree, CC="/nonexistent/cc")
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert "compiled hot path was not built" in built.stderr and "sim.allegiance.valuation" in built.stderr
+    assert not list((tree / "sim" / "allegiance").glob("valuation.*.so"))
+    ran = _probe(tree)
+    compiled, status = ran.stdout.split(maxsplit=1)
+    assert compiled == "False" and status.startswith("source (its build failed"), ran.stdout
+    notes = [line for line in ran.stderr.splitlines() if line.strip()]
+    assert len(notes) == 1 and "its build failed at install" in notes[0] and "/nonexistent/cc" in notes[0], ran.stderr
+    assert _probe(tree, **{PURE_ENV: "1"}).stderr.strip() == ""
+    # a build that then succeeds takes the marker away
+    assert _build(tree).returncode == 0
+    assert _probe(tree).stdout.split()[0] == "True"

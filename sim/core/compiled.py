@@ -10,7 +10,9 @@ tests/test_compiled.py. ``load_compiled`` is how such a module is imported:
 - the source, when there is no build (the default install), or when ``WORKBENCH_PURE_PYTHON=1``
   is set (the reference, on purpose);
 - the source, with one note on stderr, when the build is older than the source or its ``.pxd``
-  (an edit since the last build, which a stale build would silently ignore). The note is written
+  (an edit since the last build, which a stale build would silently ignore), or when the build
+  was asked for and failed (no C compiler: a ``.build-failed`` marker beside the source says
+  why, since pip hides the install's own note). The note is written
   once per run: the command's own process sets ``WORKBENCH_COMPILED_NOTED`` so its farm workers
   do not repeat it.
 
@@ -44,6 +46,9 @@ def load_compiled(name: str) -> ModuleType:
         raise ModuleNotFoundError(f"no module named {name!r}", name=name)
     origin = Path(spec.origin)
     if not is_extension(origin):
+        failed = build_failure(origin)
+        if failed and not pure_python():
+            _note(f"its build failed at install: {failed}")
         return importlib.import_module(name)
     source = _source_of(origin)
     why = _why_source(source, origin)
@@ -65,12 +70,27 @@ def builds() -> dict[str, str]:
             continue
         name = ".".join(source.relative_to(root.parent).with_suffix("").parts)
         built = next((p for p in source.parent.glob(source.stem + ".*") if is_extension(p)), None)
-        why = "not built" if built is None else _why_source(source, built)
+        failed = build_failure(source)
+        if built is None:
+            why = f"its build failed: {failed}" if failed else "not built"
+        else:
+            why = _why_source(source, built)
         found[name] = "compiled" if why is None else f"source ({why})"
     return found
 
 
 STALE = "its build is older than"
+FAILED = ".build-failed"  # beside a module's source: why its last requested build failed
+
+
+def failure_marker(source: Path) -> Path:
+    return Path(source).with_suffix(FAILED)
+
+
+def build_failure(source: Path) -> str | None:
+    """Why the last build asked of this module failed, if it did (compiled_build.py)."""
+    marker = failure_marker(source)
+    return marker.read_text(encoding="utf-8").strip() if marker.exists() else None
 
 
 def _why_source(source: Path, build: Path) -> str | None:

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools.command.build_ext import build_ext
+
+from sim.core.compiled import failure_marker
 
 REQUEST = "WORKBENCH_COMPILE"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "boundscheck": False, "wraparound": False}
@@ -36,15 +39,21 @@ def note(why: str) -> None:
 
 class BuildCompiled(build_ext):
     """build_ext that compiles the listed modules only when asked, from their ``.py`` through
-    Cython, and notes a failure instead of failing the install."""
+    Cython, and notes a failure instead of failing the install. A module whose build failed gets
+    a marker beside its source saying why (``compiled.FAILED``), so that every run of the
+    workbench says so once, not only this install's output (which pip hides); a build that
+    succeeds removes it."""
 
     def run(self) -> None:
         if not requested() or not self.extensions:
             return
+        self._sources = {ext.name: Path(ext.sources[0]) for ext in self.extensions}
+        for source in self._sources.values():
+            failure_marker(source).unlink(missing_ok=True)
         try:
             from Cython.Build import cythonize
         except ImportError:
-            note("Cython is not installed")
+            self._failed(list(self._sources), "Cython is not installed")
             return
         for ext in self.extensions:
             ext.extra_compile_args = [*FLAGS, *(ext.extra_compile_args or [])]
@@ -57,10 +66,15 @@ class BuildCompiled(build_ext):
                 ext.sources = translated[ext.name].sources
             super().run()
         except Exception as error:  # no compiler at all (DistutilsPlatformError and the like)
-            note(f"{type(error).__name__}: {error}")
+            self._failed(list(self._sources), f"{type(error).__name__}: {error}")
 
     def build_extension(self, ext) -> None:
         try:
             super().build_extension(ext)
         except Exception as error:  # the compiler failed on this module
-            note(f"{ext.name}: {type(error).__name__}: {error}")
+            self._failed([ext.name], f"{type(error).__name__}: {error}")
+
+    def _failed(self, names: list[str], why: str) -> None:
+        note(f"{', '.join(names)}: {why}")
+        for name in names:
+            failure_marker(self._sources[name]).write_text(f"{why}\n", encoding="utf-8")
