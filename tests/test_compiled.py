@@ -151,6 +151,18 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     assert not pure
     assert digests == pure_digests
 
+    # bench --compiled measures the build against the source: the same work on both sides, a
+    # game with nothing compiled skipped
+    env = {**user_env(), "PYTHONPATH": str(tree)}
+    bench = subprocess.run([sys.executable, "-m", "workbench.cli", "bench", "--compiled", "--games",
+                            "frontier,allegiance", "--pilots", "random", "--matches", "4", "--blocks", "2",
+                            "--skip-farm"], cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+    assert bench.returncode == 0, bench.stderr[-3000:]
+    assert "frontier: none of its modules is compiled" in bench.stdout, bench.stdout
+    table = [[c.strip() for c in line.split("│")[1:-1]] for line in bench.stdout.splitlines() if line.startswith("│")]
+    assert table and {row[0] for row in table} == {"allegiance"}, bench.stdout
+    assert all(row[-1].startswith("same") for row in table), bench.stdout
+
     # a source edited after the build: the build is not used, and one note says so
     source = tree / "sim" / "allegiance" / "valuation.py"
     later = max(p.stat().st_mtime for p in source.parent.glob("valuation.*.so")) + 10

@@ -189,6 +189,10 @@ def run_compiled(game_list: list[str], pilots: list[str], work: Workload, out: C
         rows: list[Row] = []
         try:
             for game in game_list:
+                if not any(name.startswith((f"sim.{game}.", "sim.core.")) for name in compiled):
+                    out.print(f"{game}: none of its modules is compiled (both sides would run the same Python); "
+                              "skipped")
+                    continue
                 rows += measure_game((source, built), game, pilots, work, label, out)
         except KeyboardInterrupt:
             raise UserError("interrupted") from None
