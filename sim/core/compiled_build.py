@@ -15,13 +15,24 @@ scratch copy), never by the workbench.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
 
 from setuptools.command.build_ext import build_ext
 
-from sim.core.compiled import failure_marker
+
+def _loader_module():
+    """sim/core/compiled.py, read by path: setuptools loads this file by path at install time,
+    without the project on sys.path, so ``sim`` cannot be imported here."""
+    spec = importlib.util.spec_from_file_location("_workbench_compiled", Path(__file__).with_name("compiled.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+failure_marker = _loader_module().failure_marker
 
 REQUEST = "WORKBENCH_COMPILE"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "boundscheck": False, "wraparound": False}
