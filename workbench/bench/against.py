@@ -167,11 +167,20 @@ def run_against(rev: str, game_list: list[str], pilots: list[str], work: Workloa
     rows: list[Row] = []
     try:
         with checked_out(commit) as tree, Side(rev, tree) as theirs, Side("today", REPO) as ours:
+            for side in (theirs, ours):
+                compiled = compiled_modules(side)
+                if compiled:  # a speed claim must say when one side ran a compiled build
+                    out.print(f"{side.label} runs compiled: {', '.join(compiled)}")
             for game in game_list:
                 rows += measure_game((theirs, ours), game, pilots, work, rev, out)
     except KeyboardInterrupt:
         raise UserError(f"interrupted; the worktree of {rev} is removed") from None
     out.print(table(rows, rev))
+
+
+def compiled_modules(side: Side) -> list[str]:
+    """The modules the side's process loads as compiled builds (none before revisions had any)."""
+    return sorted(name for name, how in (side.hello.get("compiled") or {}).items() if how == "compiled")
 
 
 def run_compiled(game_list: list[str], pilots: list[str], work: Workload, out: Console) -> None:
@@ -180,7 +189,7 @@ def run_compiled(game_list: list[str], pilots: list[str], work: Workload, out: C
     label = "source"
     with Side(label, REPO, {PURE_ENV: "1"}) as source, Side("today", REPO) as built:
         loads = built.hello.get("compiled") or {}
-        compiled = sorted(name for name, how in loads.items() if how == "compiled")
+        compiled = compiled_modules(built)
         if not compiled:
             why = "; ".join(f"{name}: {how}" for name, how in loads.items()) or "no module has a .pxd"
             raise UserError(f"--compiled: nothing in {REPO} loads compiled ({why}); "
