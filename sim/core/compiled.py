@@ -45,18 +45,14 @@ def load_compiled(name: str) -> ModuleType:
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(f"no module named {name!r}", name=name)
     origin = Path(spec.origin)
-    if not is_extension(origin):
-        failed = build_failure(origin)
-        if failed and not pure_python():
-            _note(f"its build failed at install: {failed}")
-        return importlib.import_module(name)
+    built = origin if is_extension(origin) else None
     source = _source_of(origin)
-    why = _why_source(source, origin)
-    if why is None:
-        return importlib.import_module(name)
-    if why.startswith(STALE):
+    why = _why_source(source, built)
+    if why is not None and why.startswith((STALE, FAILED_AT_INSTALL)):
         _note(f"{why}: WORKBENCH_COMPILE=1 pip install -e . builds it again")
-    return _from_source(name, source)
+    if built is not None and why is not None:
+        return _from_source(name, source)
+    return importlib.import_module(name)  # the build, or the source found where there is none
 
 
 def builds() -> dict[str, str]:
@@ -70,16 +66,13 @@ def builds() -> dict[str, str]:
             continue
         name = ".".join(source.relative_to(root.parent).with_suffix("").parts)
         built = next((p for p in source.parent.glob(source.stem + ".*") if is_extension(p)), None)
-        failed = build_failure(source)
-        if built is None:
-            why = f"its build failed: {failed}" if failed else "not built"
-        else:
-            why = _why_source(source, built)
+        why = _why_source(source, built)
         found[name] = "compiled" if why is None else f"source ({why})"
     return found
 
 
 STALE = "its build is older than"
+FAILED_AT_INSTALL = "its build failed at install"
 FAILED = ".build-failed"  # beside a module's source: why its last requested build failed
 
 
@@ -93,10 +86,14 @@ def build_failure(source: Path) -> str | None:
     return marker.read_text(encoding="utf-8").strip() if marker.exists() else None
 
 
-def _why_source(source: Path, build: Path) -> str | None:
-    """Why the source of a built module runs instead of its ``build`` (None: it does not)."""
+def _why_source(source: Path, build: Path | None) -> str | None:
+    """Why the source of a module runs instead of its ``build`` (None: the build runs). The one
+    place the loading rules are decided, for ``load_compiled`` and ``builds`` alike."""
     if pure_python():
         return f"{PURE_ENV}=1"
+    if build is None:
+        failed = build_failure(source)
+        return f"{FAILED_AT_INSTALL}: {failed}" if failed else "not built"
     for part in (source, source.with_suffix(".pxd")):
         if part.exists() and part.stat().st_mtime > build.stat().st_mtime:
             return f"{STALE} {part.name}"
