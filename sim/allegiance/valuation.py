@@ -5,10 +5,11 @@ weights from that ``Valuer`` (through the per-rules-version ``CardTerms``, which
 is given), never from module globals. So one module serves every weight set, which is what lets
 it be compiled: ``valuation.pxd`` beside this file gives Cython the C types of the same source,
 and ``WORKBENCH_COMPILE=1 pip install -e .`` builds it (``sim/core/compiled_build.py``; not by
-default), which ``sim/core/compiled.py`` loads when it is current, this file when there is none. This file is the reference: the compiled
-module is this source with types, held to the same bits by tests/test_compiled.py. Write it so
-that both read it alike: no ``bit_count`` on a value that must stay exact beyond 64 bits, float
-sums in the order they are written (the C build is compiled with ``-ffp-contract=off``).
+default), which ``sim/core/compiled.py`` loads when it is current, this file when there is none.
+This file is the reference: the compiled module is this source with types, held to the same bits
+by tests/test_compiled.py. Write it so that both read it alike: a name the ``.pxd`` types as a C
+integer must fit 64 bits and shift a 64-bit one (``_ONE``), not a literal 1 (a C ``int``); float
+sums stay in the order they are written (the C build is compiled with ``-ffp-contract=off``).
 
 What it knows, and how it keeps terms between positions, is told in ``evaluate.py``.
 """
@@ -29,6 +30,11 @@ _TAP = TAP
 _ONE = 1
 
 
+_PLAIN_WEIGHTS = ("win", "stronghold_hp", "unit", "hp", "damage", "absorb", "reflect", "armor", "muster", "hand",
+                  "siege", "gap", "off_line", "target", "formation", "blight", "blight_danger", "rout", "tapped",
+                  "boost", "pierce", "soul_bonus")
+
+
 class Valuer:
     """One weight set, ready to value positions: its weights as numbers (``weights.yaml``'s
     ``weights`` section), and its per-card terms by rules version (``tables``: pool id -> (pool,
@@ -39,33 +45,16 @@ class Valuer:
                  "soul_bonus", "tables")
 
     def __init__(self, w: dict):
-        self.win = float(w["win"])
-        self.stronghold_hp = float(w["stronghold_hp"])
-        self.shield_pair = float(w["shield_hp"]) * 2  # evaluated as (shield_hp * 2) * absorb, as it always was
-        self.unit = float(w["unit"])
-        self.hp = float(w["hp"])
-        self.damage = float(w["damage"])
+        # the weights used as written: weights.yaml's number under the same name
+        for name in _PLAIN_WEIGHTS:
+            setattr(self, name, float(w[name]))
         # (a Warrior's unit, damage and siege terms are its potency, counted in proportion to its HP left)
-        self.absorb, self.reflect, self.armor = float(w["absorb"]), float(w["reflect"]), float(w["armor"])
-        self.muster = float(w["muster"])
-        self.hand = float(w["hand"])
-        self.siege = float(w["siege"])
-        self.gap = float(w["gap"])
-        self.off_line = float(w["off_line"])
-        self.target = float(w["target"])
+        self.shield_pair = float(w["shield_hp"]) * 2  # evaluated as (shield_hp * 2) * absorb, as it always was
         exposed = float(w["exposed"])
         # the second pass's additions for an exposed Warrior, and one that could die of it
         self.neg_exposed = -exposed
         self.neg_exposed_dying = -(exposed + float(w["exposed_low"]))
-        self.formation = float(w["formation"])
-        self.blight = float(w["blight"])
-        self.blight_danger = float(w["blight_danger"])
         self.blight_calm = int(w["blight_calm"])
-        self.rout = float(w["rout"])
-        self.tapped = float(w["tapped"])
-        self.boost = float(w["boost"])
-        self.pierce = float(w["pierce"])
-        self.soul_bonus = float(w["soul_bonus"])
         self.tables = {}
 
     def terms(self, pool) -> CardTerms:
