@@ -63,7 +63,9 @@ print(is_compiled(loaded.valuation), counts["positions"], counts["differ"], dige
 """
 
 
-def _compare(root: Path, matches: int, pure: bool = False) -> tuple[bool, int, int, str]:
+def _compare(root: Path, matches: int, pure: bool = False) -> tuple[bool, int, str]:
+    """(loaded compiled?, positions compared, digest of the matches); fails on any position
+    valued otherwise."""
     env = user_env()
     env["PYTHONPATH"] = str(root)
     if pure:
@@ -73,13 +75,13 @@ def _compare(root: Path, matches: int, pure: bool = False) -> tuple[bool, int, i
     assert done.returncode == 0, done.stderr[-3000:]
     compiled, positions, differ, digests = done.stdout.split()
     assert int(differ) == 0, f"{differ} of {positions} positions valued otherwise:\n{done.stderr[-2000:]}"
-    return compiled == "True", int(positions), int(differ), digests
+    return compiled == "True", int(positions), digests
 
 
 def test_the_loaded_valuation_values_positions_as_its_source_does():
     """Whatever this install loads (the build if it made one, else the source) against the
     source executed afresh, and its kept terms against a fresh evaluation."""
-    compiled, positions, _differ, _digests = _compare(REPO, 4)
+    compiled, positions, _digests = _compare(REPO, 4)
     assert positions > 5_000
     status = builds()["sim.allegiance.valuation"]
     assert (status == "compiled") == compiled, status
@@ -157,12 +159,12 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     tree = _scratch_tree(tmp_path)
     built = _build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
-    assert "not built" not in built.stderr, built.stderr
+    assert not list(tree.rglob("*.build-failed")), built.stderr  # (pip shows no note of a build that went on)
     assert list((tree / "sim" / "allegiance").glob("valuation.*.so")), "the build made no valuation extension"
 
-    compiled, positions, _, digests = _compare(tree, 6)
+    compiled, positions, digests = _compare(tree, 6)
     assert compiled and positions > 5_000
-    pure, _, _, pure_digests = _compare(tree, 6, pure=True)
+    pure, _, pure_digests = _compare(tree, 6, pure=True)
     assert not pure
     assert digests == pure_digests
 
