@@ -25,13 +25,17 @@ away (``threat_masks``; blockers ignored: a threat estimate, not a path search).
 """
 from __future__ import annotations
 
-from sim.core.compiled import load_compiled
+from sim.core.compiled import is_compiled, load_compiled, source_module
 from sim.core.weights import load_weights
 
 valuation = load_compiled("sim.allegiance.valuation")
 
 WEIGHTS = load_weights(__file__)
 VALUER = valuation.Valuer(WEIGHTS["weights"])
+if is_compiled(valuation):
+    # the build's cell masks are 64-bit: a wider board is valued by the source, same weights
+    VALUER.wide = source_module("sim.allegiance.valuation", "sim.allegiance.valuation_source").Valuer(
+        WEIGHTS["weights"])
 
 # the engine's evaluate and its reference (a weight set's copy of this module has its own Valuer)
 evaluate = VALUER.evaluate

@@ -15,6 +15,7 @@ cdef class Valuer:
     cdef public double blight, blight_danger, rout, tapped, boost, pierce, soul_bonus
     cdef public long blight_calm
     cdef public dict tables
+    cdef public object wide
 
     cpdef CardTerms terms(self, pool)
     @cython.locals(static=CardTerms, entry=tuple)

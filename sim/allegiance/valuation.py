@@ -29,6 +29,10 @@ _NORMAL = NORMAL
 _TAP = TAP
 _ONE = 1
 
+# The compiled build keeps a cell mask in a C 64-bit integer: a board of more cells (the rules
+# allow up to 2 x 6 x 8 = 96) is valued by the source instead (``Valuer.wide``).
+MASK_BITS = 64
+
 
 _PLAIN_WEIGHTS = ("win", "stronghold_hp", "unit", "hp", "damage", "absorb", "reflect", "armor", "muster", "hand",
                   "siege", "gap", "off_line", "target", "formation", "blight", "blight_danger", "rout", "tapped",
@@ -42,7 +46,7 @@ class Valuer:
     __slots__ = ("win", "stronghold_hp", "shield_pair", "unit", "hp", "damage", "absorb", "reflect", "armor",
                  "muster", "hand", "siege", "gap", "off_line", "target", "neg_exposed", "neg_exposed_dying",
                  "formation", "blight", "blight_danger", "blight_calm", "rout", "tapped", "boost", "pierce",
-                 "soul_bonus", "tables")
+                 "soul_bonus", "tables", "wide")
 
     def __init__(self, w: dict):
         # the weights used as written: weights.yaml's number under the same name
@@ -56,11 +60,16 @@ class Valuer:
         self.neg_exposed_dying = -(exposed + float(w["exposed_low"]))
         self.blight_calm = int(w["blight_calm"])
         self.tables = {}
+        # the Valuer of boards wider than MASK_BITS cells, set on the compiled build's Valuer (a
+        # Valuer of the source, the same weights: evaluate.py); None values every board itself
+        self.wide = None
 
     def terms(self, pool) -> CardTerms:
+        """The pool's card terms, or None for a board this Valuer leaves to ``wide``."""
         entry = self.tables.get(id(pool))
         if entry is None or entry[0] is not pool:
-            entry = self.tables[id(pool)] = (pool, CardTerms(pool, self))
+            fits = self.wide is None or pool.board.n <= MASK_BITS
+            entry = self.tables[id(pool)] = (pool, CardTerms(pool, self) if fits else None)
         return entry[1]
 
     def evaluate(self, state, seat: int) -> float:
@@ -69,6 +78,8 @@ class Valuer:
         pool = state.pool
         entry = self.tables.get(id(pool))  # self.terms(pool), inline
         static = entry[1] if entry is not None and entry[0] is pool else self.terms(pool)
+        if static is None:
+            return self.wide.evaluate(state, seat)
         memo = state.memo
         return _difference(state, static, side_terms(state, 0, static, memo), side_terms(state, 1, static, memo),
                            seat)
@@ -79,6 +90,8 @@ class Valuer:
         if state.over:
             return self.ended(state, seat)
         static = self.terms(state.pool)
+        if static is None:
+            return self.wide.evaluate_fresh(state, seat)
         return _difference(state, static, side_terms(state, 0, static, None), side_terms(state, 1, static, None),
                            seat)
 
