@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 # the positions compared: every position one legal action away from each decision of seeded
 # random, greedy (the tuned weight set: a second copy of evaluate.py on the same valuation) and
-# greedy@hand matches (the positions lookahead values), and of one greedy match on the widest
-# board the rules allow, both seats, by the hand weight set
+# greedy@hand matches (the positions lookahead values), and of a greedy match on each of two wide
+# boards (64 and 96 cells), both seats, by the hand weight set
 COMPARE = """
 import hashlib
 import sys
@@ -61,21 +61,24 @@ for i in range(int(sys.argv[1])):
     assert result.error is None, result.error
     digest.update(match_digest(result).encode())
 
-# a board wider than the build's 64-bit cell masks (2 x 6 x 8 = 96 cells): the build leaves it to
-# the source, which must value it alike rather than overflow
+# the widest board the build's 64-bit cell masks hold (2 x 4 x 8 = 64 cells: bit 63 is in every
+# mask of the second half) and a wider one (2 x 6 x 8 = 96, the rules' widest): the build leaves
+# the second to the source, which must value it alike rather than overflow
 from cardsdb.loader import Ruleset
 from sim.core.match import play_match
 from workbench import games
 data, base = games.load("allegiance", "base")
-wide = base.constants.model_copy(update={"rows_per_side": 6, "columns": 8})
-pool = engine.compile_pool(Ruleset(base.game, "wide", base.chain, wide, base.cards, base.hash, base.schema))
-assert pool.board.n == 96
-decks = [engine.compile_deck(pool, d) for d in games.decks_for(data, base, None)][:2]
-before = counts["positions"]
-result = play_match(engine, pool, decks, 1, ["greedy"] * 2, on_decision=compare)
-assert result.error is None, result.error
-assert counts["positions"] - before > 1_000, counts
-digest.update(match_digest(result).encode())
+for rows, columns in ((4, 8), (6, 8)):
+    board = base.constants.model_copy(update={"rows_per_side": rows, "columns": columns})
+    pool = engine.compile_pool(Ruleset(base.game, f"board-{rows}x{columns}", base.chain, board, base.cards,
+                                       base.hash, base.schema))
+    assert pool.board.n == 2 * rows * columns
+    decks = [engine.compile_deck(pool, d) for d in games.decks_for(data, base, None)][:2]
+    before = counts["positions"]
+    result = play_match(engine, pool, decks, 1, ["greedy"] * 2, on_decision=compare)
+    assert result.error is None, result.error
+    assert counts["positions"] - before > 1_000, counts
+    digest.update(match_digest(result).encode())
 print(is_compiled(loaded.valuation), counts["positions"], counts["differ"], digest.hexdigest()[:16])
 """
 
