@@ -210,6 +210,29 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     assert len(notes) == 1 and "its build is older than valuation.py" in notes[0], stale.stderr
 
 
+def test_the_build_asks_for_cython_only_when_the_compiled_path_is_requested(monkeypatch):
+    """The default install (the README's commands) fetches no Cython into its build environment:
+    the build backend pyproject.toml names adds it to setuptools' requirements only with
+    ``WORKBENCH_COMPILE=1`` set."""
+    import tomllib
+
+    system = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    assert not [r for r in system["requires"] if r.lower().startswith("cython")], system
+    path = REPO / system["backend-path"][0] / f"{system['build-backend']}.py"
+    spec = importlib.util.spec_from_file_location("_backend_for_test", path)
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    monkeypatch.chdir(REPO)  # setuptools reads the project's configuration from here
+    for ask in (backend.get_requires_for_build_wheel, backend.get_requires_for_build_editable):
+        monkeypatch.delenv("WORKBENCH_COMPILE", raising=False)
+        plain = ask()
+        assert not [r for r in plain if r.lower().startswith("cython")], plain
+        monkeypatch.setenv("WORKBENCH_COMPILE", "1")
+        requested = ask()
+        assert [r for r in requested if r.startswith("Cython")] == ["Cython>=3.0,<4"], requested
+        assert requested[:len(plain)] == plain
+
+
 def test_bench_compiled_without_a_build_says_how_to_make_one_in_one_line():
     """``bench --compiled`` measures this tree's build against its source; with no build in use
     (here forced by the pure-Python switch, as on a default install) it says so in one line."""

@@ -35,6 +35,9 @@ def _loader_module():
 failure_marker = _loader_module().failure_marker
 
 REQUEST = "WORKBENCH_COMPILE"
+# what the build needs on request only: the build backend (install/workbench_build_backend.py)
+# adds it to the build environment's requirements when REQUEST is set
+CYTHON = "Cython>=3.0,<4"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "boundscheck": False, "wraparound": False}
 FLAGS = ["-O2", "-ffp-contract=off"]
 
