@@ -151,11 +151,14 @@ def _build(tree: Path, **settings: str) -> subprocess.CompletedProcess:
         # pip could not fetch the build's own requirements (setuptools, Cython): no package index
         why = next(line for line in done.stderr.splitlines() if "No matching distribution found" in line)
         pytest.skip(f"pip could not fetch the build's requirements ({why.strip()})")
+    done.markers = []  # the failure markers the wheel would install
     for wheel in out.glob("*.whl") if done.returncode == 0 else ():
         with zipfile.ZipFile(wheel) as archive:
             for member in archive.namelist():
                 if member.startswith("sim/") and is_extension(Path(member)):
                     archive.extract(member, tree)
+                if member.endswith(".build-failed"):
+                    done.markers.append(member)
         wheel.unlink()
     return done
 
@@ -179,7 +182,7 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     tree = _scratch_tree(tmp_path)
     built = _build(tree)
     assert built.returncode == 0, built.stderr[-3000:]
-    assert not list(tree.rglob("*.build-failed")), built.stderr  # (pip shows no note of a build that went on)
+    assert not list(tree.rglob("*.build-failed")) and not built.markers, built.stderr  # (pip shows no note)
     assert list((tree / "sim" / "allegiance").glob("valuation.*.so")), "the build made no valuation extension"
 
     compiled, positions, digests = _compare(tree, 6)
@@ -262,6 +265,8 @@ def test_a_failed_build_installs_and_every_run_says_why_once(tmp_path):
     # pip shows nothing of a build that went on; the marker beside the source keeps why
     marker = tree / "sim" / "allegiance" / "valuation.build-failed"
     assert marker.exists() and "/nonexistent/cc" in marker.read_text(), built.stderr
+    # and a non-editable install gets it beside the installed module
+    assert built.markers == ["sim/allegiance/valuation.build-failed"], built.markers
     assert not list((tree / "sim" / "allegiance").glob("valuation.*.so"))
     ran = _probe(tree)
     compiled, status = ran.stdout.split(maxsplit=1)
@@ -269,6 +274,7 @@ def test_a_failed_build_installs_and_every_run_says_why_once(tmp_path):
     notes = [line for line in ran.stderr.splitlines() if line.strip()]
     assert len(notes) == 1 and "its build failed at install" in notes[0] and "/nonexistent/cc" in notes[0], ran.stderr
     assert _probe(tree, **{PURE_ENV: "1"}).stderr.strip() == ""
-    # a build that then succeeds takes the marker away
-    assert _build(tree).returncode == 0
+    # a build that then succeeds takes the marker away, from the source and from what it installs
+    rebuilt = _build(tree)
+    assert rebuilt.returncode == 0 and not rebuilt.markers, rebuilt.markers
     assert _probe(tree).stdout.split()[0] == "True"

@@ -56,14 +56,16 @@ class BuildCompiled(build_ext):
     Cython, and notes a failure instead of failing the install. A module whose build failed gets
     a marker beside its source saying why (``compiled.FAILED``), so that every run of the
     workbench says so once, not only this install's output (which pip hides); a build that
-    succeeds removes it."""
+    succeeds removes it. A build that is not in place (``pip install .``, a wheel) also puts the
+    marker beside the module's copy in the build folder, which is what gets installed."""
 
     def run(self) -> None:
         if not requested() or not self.extensions:
             return
         self._sources = {ext.name: Path(ext.sources[0]) for ext in self.extensions}
         for source in self._sources.values():
-            failure_marker(source).unlink(missing_ok=True)
+            for marker in self._markers(source):
+                marker.unlink(missing_ok=True)
         try:
             from Cython.Build import cythonize
         except ImportError:
@@ -88,7 +90,17 @@ class BuildCompiled(build_ext):
         except Exception as error:  # the compiler failed on this module
             self._failed([ext.name], f"{type(error).__name__}: {error}")
 
+    def _markers(self, source: Path) -> list[Path]:
+        """Where a failed build of ``source`` is marked: beside it, and beside its copy in the
+        build folder unless the build is in place (an editable install runs the source itself)."""
+        markers = [failure_marker(source)]
+        if not self.inplace and self.build_lib:
+            markers.append(failure_marker(Path(self.build_lib) / source))
+        return markers
+
     def _failed(self, names: list[str], why: str) -> None:
         note(f"{', '.join(names)}: {why}")
         for name in names:
-            failure_marker(self._sources[name]).write_text(f"{why}\n", encoding="utf-8")
+            for marker in self._markers(self._sources[name]):
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text(f"{why}\n", encoding="utf-8")
