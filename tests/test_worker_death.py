@@ -206,6 +206,32 @@ def test_the_workers_of_a_killed_parent_end_and_free_the_run_for_a_resume(tmp_pa
     assert not any(d.exists() for d in left)
 
 
+def _late_worker(spill_dir: str, parent: int) -> None:
+    from workbench import local_pool
+    local_pool._start_worker(lambda payload: None, {}, spill_dir, parent)
+    time.sleep(60)  # a worker waiting for work that never comes
+    os._exit(0)
+
+
+def test_a_worker_whose_parent_died_before_its_setup_ends(tmp_path):
+    """The parent killed between the fork and the worker's setup: the worker has already been
+    left to another parent, so it must watch the pid the pool was made by (taken before the
+    fork), not whatever parent it finds at setup, which would never die. Found as a rare
+    "orphaned workers still running" above, on a loaded CI machine."""
+    import multiprocessing
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    worker = multiprocessing.get_context("fork").Process(target=_late_worker, args=(str(tmp_path), dead.pid))
+    worker.start()
+    worker.join(10)
+    ended = worker.exitcode is not None
+    if not ended:
+        worker.kill()
+        worker.join()
+    assert ended and worker.exitcode == 1, "a worker whose parent was already gone kept running"
+
+
 def die_once_after_the_first_write_of_its_result(chunk):
     """Chunk 1, the first time it is played: the worker dies right after the first write of its
     result into the pool's pipe (SIGKILL, as the OOM killer would); once a message is larger than

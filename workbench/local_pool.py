@@ -118,14 +118,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _start_worker(init_fn, payload: dict, spill_dir: str) -> None:
+def _start_worker(init_fn, payload: dict, spill_dir: str, parent: int) -> None:
     """A local worker's setup. Ctrl-C is the parent's to handle (it stops the workers and marks
     the run stopped), so a worker ignores SIGINT and prints nothing. A setup that raises would
     make the stdlib pool log a traceback and break; it is kept and raised by the first chunk
-    instead, as an ordinary error of the run."""
+    instead, as an ordinary error of the run. ``parent``: the pid of the process that made the
+    pool, taken there before the fork: a parent killed between the fork and this setup has
+    already left the worker to another parent, whose pid the worker must not watch instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _SPILL[:] = [spill_dir]
-    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
     try:
         init_fn(payload)
     except Exception as exc:  # noqa: BLE001 - reported by _play_in_worker
@@ -176,7 +178,8 @@ class LocalExecutor:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_start_worker, initargs=(self.init_fn, self.payload, self.spill_dir))
+                                   initializer=_start_worker,
+                                   initargs=(self.init_fn, self.payload, self.spill_dir, os.getpid()))
         pool.submit(int)  # the stdlib forks every worker at the first submit: now, not later
         return pool
 
