@@ -236,6 +236,25 @@ def test_the_build_asks_for_cython_only_when_the_compiled_path_is_requested(monk
         assert requested[:len(plain)] == plain
 
 
+def test_a_source_distribution_carries_the_build_backend_and_the_types(tmp_path, monkeypatch):
+    """An install from a source distribution runs the build backend pyproject.toml names, and a
+    compiled build from it needs the ``.pxd`` types: both must be in it."""
+    import tarfile
+
+    tree = _scratch_tree(tmp_path)
+    spec = importlib.util.spec_from_file_location(
+        "_backend_for_sdist", tree / "sim" / "core" / "install" / "workbench_build_backend.py")
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    monkeypatch.chdir(tree)
+    name = backend.build_sdist(str(tmp_path / "dist"))
+    with tarfile.open(tmp_path / "dist" / name) as archive:
+        members = {m.split("/", 1)[1] for m in archive.getnames() if "/" in m}
+    assert "sim/core/install/workbench_build_backend.py" in members
+    assert "sim/core/compiled_build.py" in members and "sim/core/compiled.py" in members
+    assert "sim/allegiance/valuation.pxd" in members
+
+
 def test_bench_compiled_without_a_build_says_how_to_make_one_in_one_line():
     """``bench --compiled`` measures this tree's build against its source; with no build in use
     (here forced by the pure-Python switch, as on a default install) it says so in one line."""

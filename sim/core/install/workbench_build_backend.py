@@ -5,8 +5,8 @@ pyproject.toml names this module (``build-backend``, found through ``backend-pat
 it what a build needs. With ``WORKBENCH_COMPILE=1`` set that is setuptools' list plus Cython
 (``compiled_build.CYTHON``); without it, setuptools' list alone. So the default install, the
 README's commands, fetches no Cython into its build environment and needs none on the package
-index. Everything else is setuptools' ``build_meta`` as it is. The backend is used by the build
-and never installed (pyproject.toml excludes this folder from the packages).
+index. Everything else is setuptools' ``build_meta`` as it is. Only the build uses it; it is
+packaged with the rest so that a source distribution carries it (an install from one runs it).
 """
 from __future__ import annotations
 
