@@ -213,6 +213,14 @@ def test_a_build_values_every_position_to_the_bit_and_plays_the_same_matches(tmp
     assert len(notes) == 1 and "its build is older than valuation.py" in notes[0], stale.stderr
 
 
+def _backend(path: Path):
+    """The build backend module at ``path``, loaded as pip loads it: by path, not as a package."""
+    spec = importlib.util.spec_from_file_location("_workbench_backend_for_test", path)
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    return backend
+
+
 def test_the_build_asks_for_cython_only_when_the_compiled_path_is_requested(monkeypatch):
     """The default install (the README's commands) fetches no Cython into its build environment:
     the build backend pyproject.toml names adds it to setuptools' requirements only with
@@ -221,10 +229,7 @@ def test_the_build_asks_for_cython_only_when_the_compiled_path_is_requested(monk
 
     system = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
     assert not [r for r in system["requires"] if r.lower().startswith("cython")], system
-    path = REPO / system["backend-path"][0] / f"{system['build-backend']}.py"
-    spec = importlib.util.spec_from_file_location("_backend_for_test", path)
-    backend = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(backend)
+    backend = _backend(REPO / system["backend-path"][0] / f"{system['build-backend']}.py")
     monkeypatch.chdir(REPO)  # setuptools reads the project's configuration from here
     for ask in (backend.get_requires_for_build_wheel, backend.get_requires_for_build_editable):
         monkeypatch.delenv("WORKBENCH_COMPILE", raising=False)
@@ -242,10 +247,7 @@ def test_a_source_distribution_carries_the_build_backend_and_the_types(tmp_path,
     import tarfile
 
     tree = _scratch_tree(tmp_path)
-    spec = importlib.util.spec_from_file_location(
-        "_backend_for_sdist", tree / "sim" / "core" / "install" / "workbench_build_backend.py")
-    backend = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(backend)
+    backend = _backend(tree / "sim" / "core" / "install" / "workbench_build_backend.py")
     monkeypatch.chdir(tree)
     name = backend.build_sdist(str(tmp_path / "dist"))
     with tarfile.open(tmp_path / "dist" / name) as archive:

@@ -32,8 +32,14 @@ PURE_ENV = "WORKBENCH_PURE_PYTHON"
 NOTED_ENV = "WORKBENCH_COMPILED_NOTED"
 
 
+def switched_on(name: str) -> bool:
+    """An environment switch of the compiled path (``WORKBENCH_PURE_PYTHON``, and
+    ``WORKBENCH_COMPILE`` at install): on unless unset, empty or 0."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
 def pure_python() -> bool:
-    return os.environ.get(PURE_ENV, "") not in ("", "0")
+    return switched_on(PURE_ENV)
 
 
 def load_compiled(name: str) -> ModuleType:

@@ -16,7 +16,6 @@ scratch copy), never by the workbench.
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -32,7 +31,8 @@ def _loader_module():
     return module
 
 
-failure_marker = _loader_module().failure_marker
+_loader = _loader_module()
+failure_marker = _loader.failure_marker
 
 REQUEST = "WORKBENCH_COMPILE"
 # what the build needs on request only: the build backend (install/workbench_build_backend.py)
@@ -47,7 +47,7 @@ FLAGS = ["-O2", "-ffp-contract=off"]
 
 
 def requested() -> bool:
-    return os.environ.get(REQUEST, "") not in ("", "0")
+    return _loader.switched_on(REQUEST)
 
 
 def note(why: str) -> None:
