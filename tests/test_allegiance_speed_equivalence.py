@@ -130,11 +130,11 @@ def test_kept_evaluate_terms_follow_hand_edits_and_card_edits(allegiance):
     try:
         plain = evaluate(state, 0)
         warrior.pierce = not old  # a keyword's worth is a per-card term
-        ev._CARD_WORTH.clear()
+        ev.forget_card_terms()
         assert evaluate(state, 0) == evaluate_fresh(state, 0) != plain
     finally:
         warrior.pierce = old
-        ev._CARD_WORTH.clear()
+        ev.forget_card_terms()
 
 
 def test_roll_draws_what_randint_draws_and_leaves_the_stream_where_randint_does():
@@ -216,3 +216,37 @@ def test_forks_share_the_chance_stream_until_one_draws(allegiance):
     deeper = fork.fork()
     assert [deeper.roll(6) for _ in range(6)] == [fork.roll(6) for _ in range(6)]
     assert state.clone().chance is not state.chance  # clone shares nothing
+
+
+def test_forgetting_card_terms_reaches_the_wide_boards_valuer(allegiance, monkeypatch):
+    """A board of more cells than the compiled build's masks hold is valued by a second Valuer
+    (``VALUER.wide``: the source, the same weights); a card edited in place must be read afresh
+    there too once the tests forget the kept terms. Without a build the hand-off is stood in for
+    by a source Valuer, as evaluate.py sets it up where the build is loaded."""
+    import sim.allegiance.evaluate as ev
+    from cardsdb.loader import Ruleset
+    from sim.allegiance import valuation
+    from sim.core.compiled import source_module
+
+    eng, base_pool, data, ruleset, _decks = allegiance
+    if ev.VALUER.wide is None:
+        source = source_module("sim.allegiance.valuation", "sim.allegiance.valuation_source")
+        monkeypatch.setattr(ev.VALUER, "wide", source.Valuer(ev.WEIGHTS["weights"]))
+    board = ruleset.constants.model_copy(update={"rows_per_side": 6, "columns": 8})
+    pool = eng.compile_pool(Ruleset(ruleset.game, "board-6x8", ruleset.chain, board, ruleset.cards, ruleset.hash,
+                                    ruleset.schema))
+    assert pool.board.n > valuation.MASK_BITS
+    decks = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+    state = eng.new_match(pool, decks[:2], 4, log=False)
+    warrior = next(c for c in pool.cards if c.type == WARRIOR)
+    state.place(pool.board.cells_of_row(0, 0)[0], _warrior(state, warrior.id, 0))
+    old = warrior.pierce
+    try:
+        plain = evaluate(state, 0)
+        assert ev.VALUER.terms(pool) is None and ev.VALUER.wide.tables, "the wide Valuer valued it"
+        warrior.pierce = not old
+        ev.forget_card_terms()
+        assert evaluate(state, 0) == evaluate_fresh(state, 0) != plain
+    finally:
+        warrior.pierce = old
+        ev.forget_card_terms()

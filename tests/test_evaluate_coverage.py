@@ -474,14 +474,14 @@ def _card_keyword(game, name, weight):
     old = getattr(card, name)
     try:
         setattr(card, name, 0 if not isinstance(old, bool) else False)
-        ev._CARD_WORTH.clear()
+        ev.forget_card_terms()
         a = eng.evaluate(state, me)
         setattr(card, name, 1 if not isinstance(old, bool) else True)
-        ev._CARD_WORTH.clear()
+        ev.forget_card_terms()
         b = eng.evaluate(state, me)
     finally:
         setattr(card, name, old)
-        ev._CARD_WORTH.clear()
+        ev.forget_card_terms()
     assert (b - a) * weight > 0, f"{game}: keyword {name} is ignored or goes the wrong way ({a} -> {b})"
 
 

@@ -488,6 +488,7 @@ def dashboard(db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"), port: int
 
 @app.command()
 def bench(
+    ctx: typer.Context,
     games: Optional[str] = typer.Option(None, help="games to measure (default: all)"),
     modes: Optional[str] = typer.Option(None, help="the modes to measure, comma separated, e.g. duel (default: "
                                         "every mode of each game; a four-seat search row takes many minutes)"),
@@ -543,12 +544,16 @@ def bench(
     With --reports or --stats, measure the analytics instead."""
     from workbench.commands import bench as b
 
+    kind = ("--soak" if soak is not None else "--against" if against is not None else "--compiled" if compiled
+            else "--dask" if dask else "--ceilings" if ceilings else "--reports --pages" if reports and pages
+            else "--reports" if reports else "--stats" if stats else "")
+    if against is not None and compiled:
+        raise UserError("--against and --compiled each name what today is measured against: give one")
+    _refuse_unread(ctx, BENCH_READS[kind], f"bench {kind}" if kind else "bench (engines and farm)")
     if soak is not None:
         if not b.soak_bench(_split(games), soak, None, soak_check, out):
             raise typer.Exit(1)
     elif against is not None or compiled:
-        if against is not None and compiled:
-            raise UserError("--against and --compiled each name what today is measured against: give one")
         b.against_bench(against, _split(games), matches, greedy_matches, search_matches, farm_matches, repeats,
                         blocks, skip_farm, out, _split(pilots), seconds)
     elif dask:
@@ -571,6 +576,34 @@ def bench(
     else:
         b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out, _split(pilots),
                     search_matches, 20.0 if seconds is None else seconds, _split(modes))
+
+
+# What each kind of bench reads, by its switch ("": the plain engine and farm bench). An option
+# another kind reads, given to this one, is refused: silently ignored, the user would take the
+# figures for what they asked (``--modes ffa`` with --against measured duels).
+_ENGINE_COUNTS = {"games", "matches", "greedy_matches", "search_matches", "pilots", "seconds"}
+BENCH_READS = {
+    "": _ENGINE_COUNTS | {"modes", "farm_matches", "repeats", "skip_farm"},
+    "--against": _ENGINE_COUNTS | {"against", "farm_matches", "repeats", "blocks", "skip_farm"},
+    "--compiled": _ENGINE_COUNTS | {"compiled", "farm_matches", "repeats", "blocks", "skip_farm"},
+    "--soak": {"soak", "games", "soak_check"},
+    "--dask": {"dask", "farm_matches", "repeats"},
+    "--ceilings": {"ceilings", "games", "matches", "greedy_matches", "blocks"},
+    "--reports": {"reports", "rows", "runs", "repeats"},
+    "--reports --pages": {"reports", "pages", "rows", "runs", "repeats"},
+    "--stats": {"stats", "games", "blocks", "seeds", "pilots", "db", "no_value"},
+}
+
+
+def _refuse_unread(ctx: typer.Context, reads: set[str], what: str) -> None:
+    """A one-line UserError for options given on the command line that ``what`` does not read."""
+    from typer._click.core import ParameterSource
+
+    unread = [p.opts[0] for p in ctx.command.params
+              if p.name not in reads and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE]
+    if unread:
+        them = "it" if len(unread) == 1 else "them"
+        raise UserError(f"{what} does not read {', '.join(unread)}: leave {them} out (see workbench bench --help)")
 
 
 def error_line(text: str) -> None:

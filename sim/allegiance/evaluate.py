@@ -40,5 +40,11 @@ if is_compiled(valuation):
 # the engine's evaluate and its reference (a weight set's copy of this module has its own Valuer)
 evaluate = VALUER.evaluate
 evaluate_fresh = VALUER.evaluate_fresh
-# per-card terms by rules version: a test that edits a card in place clears it
-_CARD_WORTH = VALUER.tables
+
+
+def forget_card_terms() -> None:
+    """Drop the per-card terms kept by rules version, the wide boards' Valuer's too: a test that
+    edits a card in place calls it, so the next evaluation reads the card as it now is."""
+    VALUER.tables.clear()
+    if VALUER.wide is not None:
+        VALUER.wide.tables.clear()

@@ -60,6 +60,11 @@ def card_worth(pool) -> list[float]:
     return entry[1]
 
 
+def forget_card_terms() -> None:
+    """Drop the per-card worth kept by rules version: a test that edits a card in place calls it."""
+    _CARD_WORTH.clear()
+
+
 def unit_value(state: FrontierState, u, extra=None) -> float:
     if extra is None:
         extra = card_worth(state.pool)

@@ -1,0 +1,42 @@
+"""``workbench bench``'s kinds (the engine and farm bench, --against, --compiled, --soak, --dask,
+--ceilings, --reports, --reports --pages, --stats) each read some of the command's options. One
+given to a kind that does not read it is a user mistake, refused in one line before anything
+runs: ignored, the user would take the figures for what they asked (``--against REV --modes
+ffa`` measured duels)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_cli
+from workbench.cli import BENCH_READS, bench
+
+
+@pytest.mark.parametrize("args, unread", [
+    (["--against", "HEAD", "--modes", "ffa"], "--modes"),
+    (["--compiled", "--modes", "duel"], "--modes"),
+    (["--pages"], "--pages"),
+    (["--soak", "2", "--pilots", "greedy"], "--pilots"),
+    (["--dask", "--games", "frontier"], "--games"),
+    (["--ceilings", "--pilots", "greedy"], "--pilots"),
+    (["--reports", "--blocks", "3", "--db", "x.duckdb"], "--blocks, --db"),
+    (["--stats", "--matches", "3"], "--matches"),
+    (["--games", "frontier", "--rows", "5"], "--rows"),
+])
+def test_an_option_the_chosen_bench_does_not_read_is_refused_in_one_line(args, unread):
+    res = run_cli("bench", *args)
+    assert res.returncode == 2, res.stdout + res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and f"does not read {unread}:" in lines[0], res.stderr
+    assert not res.stdout.strip(), "nothing may run before the refusal"
+
+
+def test_every_option_of_bench_is_read_by_some_kind():
+    """An option no kind reads would be refused everywhere: the table must know every option."""
+    import typer.main
+
+    names = {p.name for p in typer.main.get_command_from_info(
+        typer.models.CommandInfo(callback=bench), pretty_exceptions_short=True,
+        rich_markup_mode=None).params}
+    assert {"games", "modes", "soak_check", "no_value"} <= names  # the command's options were read
+    read = set().union(*BENCH_READS.values())
+    assert names - {"ctx"} <= read, names - read
