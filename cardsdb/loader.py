@@ -117,7 +117,9 @@ def _load_cards(data: GameData) -> None:
         except DataError as err:
             data.errors.append(err)
             continue
-        if doc is None:
+        if doc is None:  # its cards would vanish without a word (decks then name them as unknown)
+            data.errors.append(DataError(name, "the file is empty: a card file is a YAML list of cards (write [] "
+                                               "for a file that holds none)"))
             continue
         if not isinstance(doc, list):
             data.errors.append(DataError(name, "a card file is a YAML list of cards"))
@@ -366,11 +368,20 @@ def check_deck(data: GameData, ruleset: Ruleset, deck_id: str):
     if deck_id not in data.decks:
         raise DataError(data.root / "decks", f"no deck {deck_id!r} (known: {', '.join(sorted(data.decks))})")
     deck = data.decks[deck_id]
-    problems = data.schema.check_deck(deck, ruleset.cards, ruleset.constants)
+    problems = _first_causes(data.schema.check_deck(deck, ruleset.cards, ruleset.constants))
     if problems:
         name = _rel(data.deck_files[deck_id])
         raise DataErrors([DataError(name, msg, card=card, field=fld) for card, fld, msg in problems])
     return deck
+
+
+def _first_causes(problems: list[tuple]) -> list[tuple]:
+    """A deck's problems without the totals of its card list (its size, its warriors) when a
+    card of the list is itself wrong: one misspelt card or one count too many is one mistake,
+    and the totals it throws off would bury it (the totals are checked again once it is fixed)."""
+    if any(card is not None and field == "cards" for card, field, _msg in problems):
+        return [p for p in problems if not (p[0] is None and p[1] == "cards")]
+    return problems
 
 
 @dataclass

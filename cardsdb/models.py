@@ -3,14 +3,67 @@ deck file's common part, the scenario file. Each game's package adds its own car
 effect models (see ``cardsdb/<game>/schema.py``)."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 
 class Strict(BaseModel):
-    """Unknown fields are errors, not silently ignored."""
+    """Unknown fields are errors, not silently ignored; so is a yes/no where a number goes."""
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_flag_for_a_number(cls, data: Any) -> Any:
+        """YAML reads yes, no, true and false as flags, and pydantic takes a flag for 1 or 0 where
+        a number goes: ``atk: yes`` played as Attack 1, a deck's ``some-card: yes`` as one copy.
+        Each such field is an error at its own place. A field with a validator of its own before
+        pydantic's (a keyword written ``fortify: true`` for 1) decides what a flag means there."""
+        if not isinstance(data, dict):
+            return data
+        own = {name for d in cls.__pydantic_decorators__.field_validators.values() if d.info.mode == "before"
+               for name in d.info.fields}
+        errors = [InitErrorDetails(type=PydanticCustomError("number_not_flag", _FLAG_MESSAGE), loc=loc, input=True)
+                  for name, field in cls.model_fields.items() if name not in own
+                  for key in {name, field.alias or name} if key in data
+                  for loc in _flags_for_numbers(data[key], field.annotation, (key,))]
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        return data
+
+
+_FLAG_MESSAGE = "a number is needed here, not yes/no or true/false"
+
+
+def _flags_for_numbers(value: Any, annotation: Any, loc: tuple) -> list[tuple]:
+    """Where ``value`` (at ``loc``) holds a flag that ``annotation`` wants as a number (and takes
+    no flag): the value itself, or a value of a mapping or an item of a list the annotation types
+    so (a deck's copies: the card's own place)."""
+    if isinstance(value, bool):
+        return [loc] if _takes(annotation, (int, float)) and not _takes(annotation, (bool,)) else []
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _flags_for_numbers(value, args[0], loc)
+    if origin in (Union, UnionType):
+        typed = [a for a in args if a is not type(None)]
+        return _flags_for_numbers(value, typed[0], loc) if len(typed) == 1 else []
+    if isinstance(value, dict) and origin is dict and len(args) == 2:
+        return [at for k, v in value.items() for at in _flags_for_numbers(v, args[1], loc + (k,))]
+    if isinstance(value, list) and origin is list and len(args) == 1:
+        return [at for i, v in enumerate(value) for at in _flags_for_numbers(v, args[0], loc + (i,))]
+    return []
+
+
+def _takes(annotation: Any, kinds: tuple) -> bool:
+    """The annotation is one of ``kinds``, or a union or an Annotated that holds one."""
+    if annotation in kinds:
+        return True
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _takes(args[0], kinds)
+    return origin in (Union, UnionType) and any(_takes(a, kinds) for a in args)
 
 
 SLUG = r"^[a-z0-9][a-z0-9-]*$"

@@ -174,7 +174,24 @@ CASES = [
          ("zz.yaml", "duplicate card id")),
     Case("card-unknown-keyword", lambda ws: (ws.edit_card("tin-star-recruit", keywords={"ambsh": True}), VALIDATE)[1],
          ("unknown keyword 'ambsh'",)),
+    # YAML reads yes/no/true/false as flags, which pydantic took for 1 or 0 (silent accept)
+    Case("card-atk-yes", lambda ws: _card_text(ws, "  atk: 1\n", "  atk: yes\n"),
+         ("humans.yaml", "card 'tin-star-recruit'", "atk", "not yes/no")),
+    Case("card-cost-false", lambda ws: (ws.edit_card("tin-star-recruit", cost={"mana": False}), VALIDATE)[1],
+         ("card 'tin-star-recruit'", "cost.mana", "not yes/no")),
+    Case("card-file-empty", lambda ws: (ws.write(HUMANS, "# nothing yet\n"), VALIDATE)[1],
+         ("humans.yaml", "empty", "write []"), ("unknown card",)),
     # --- decks ------------------------------------------------------------------------------------
+    Case("deck-copies-yes", lambda ws: (ws.write("data/frontier/decks/lawmen-posse.yaml", _text(
+        ws, "data/frontier/decks/lawmen-posse.yaml").replace("tin-star-recruit: 3", "tin-star-recruit: yes")),
+        VALIDATE)[1], ("lawmen-posse.yaml", "tin-star-recruit", "not yes/no")),
+    # one count too many is one mistake: the deck's size it throws off is not a second line
+    Case("deck-copies-nine", lambda ws: (ws.write("data/frontier/decks/lawmen-posse.yaml", _text(
+        ws, "data/frontier/decks/lawmen-posse.yaml").replace("tin-star-recruit: 3", "tin-star-recruit: 9")),
+        VALIDATE)[1], ("lawmen-posse.yaml", "tin-star-recruit", "9 copies"), ("exactly",)),
+    Case("allegiance-deck-misspelt-card", lambda ws: (ws.write("data/allegiance/decks/forge-reapers.yaml", _text(
+        ws, "data/allegiance/decks/forge-reapers.yaml").replace("ash-thrall: 3", "ash-thral: 3")),
+        _validate("allegiance"))[1], ("forge-reapers.yaml", "ash-thral", "unknown card"), ("warriors",)),
     Case("deck-unknown-card", lambda ws: (ws.write("data/frontier/decks/lawmen-posse.yaml", _text(
         ws, "data/frontier/decks/lawmen-posse.yaml").replace("tin-star-recruit: 3", "no-such-card: 3")), VALIDATE)[1],
          ("lawmen-posse.yaml", "no-such-card")),
@@ -293,6 +310,11 @@ CASES = [
     Case("import-latin1-sheet", lambda ws: ["cards", "import", ws.sheet(
         lambda t: t.replace("Tin Star Recruit", "Tin St\u00e4r").encode("latin-1")), "--game", "frontier",
         "--as", "v2"], ("sheet.csv", "not UTF-8")),
+    Case("import-atk-true", lambda ws: ["cards", "import", ws.sheet(
+        lambda t: _sheet_row(t, "atk", "TRUE")), "--game", "frontier", "--as", "v2"],
+         ("sheet.csv", "atk", "not yes/no")),
+    Case("rules-patch-atk-yes", lambda ws: (ws.rules("x", {"extends": "base", "patch": {
+        "tin-star-recruit": {"atk": True}}}), VALIDATE)[1], ("x.yaml", "tin-star-recruit", "atk", "not yes/no")),
     Case("import-atk-past-int32", lambda ws: ["cards", "import", ws.sheet(
         lambda t: _sheet_row(t, "atk", "3000000000")), "--game", "frontier", "--as", "v2"],
          ("sheet.csv", "3000000000", "above")),
@@ -444,3 +466,19 @@ def test_the_shipped_data_still_passes(capsys, monkeypatch):
         code, out, err = run_main(["cards", "validate", game], capsys)
         assert code == 0, err
         assert f"ok: {game}" in out
+
+
+def test_cards_import_never_writes_into_the_shipped_data(workspace: Workspace, capsys, monkeypatch):
+    """Without --data (and no WORKBENCH_DATA), import would have written its rules version into
+    the package's own card data; it is refused in one line, as tune refuses it."""
+    from cardsdb.workspace import DATA_ROOT, ENV_NAMES
+
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    sheet = workspace.sheet(lambda t: _sheet_row(t, "atk", "4"))
+    shipped = snapshot(DATA_ROOT / "frontier" / "rules")
+    code, out, err = run_main(["cards", "import", str(workspace.root / sheet), "--game", "frontier", "--as",
+                               "never-written"], capsys)
+    lines = [line for line in (out + err).splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and "shipped card data is not yours to edit" in lines[0], lines
+    assert snapshot(DATA_ROOT / "frontier" / "rules") == shipped

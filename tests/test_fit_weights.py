@@ -189,3 +189,56 @@ def test_a_fitted_set_leaves_the_hand_files_settings_out():
     assert SETTINGS == ("pilot_sets", "search")
     assert not set(SETTINGS) & set(payload["document"])
     assert "weights" in payload["document"]
+
+
+@pytest.mark.parametrize("game", ["frontier", "alleyway", "allegiance"])
+def test_a_weight_set_that_lost_a_weight_is_refused_naming_the_file_and_the_weight(game, tmp_path):
+    """A set edited by hand that lost a weight, or holds a word where a number goes, is one
+    ValueError naming the file and the weight (it crashed deep inside evaluate with a KeyError);
+    the settings and the notes (statuses, neutral) are not weights and may be left out."""
+    import importlib
+
+    from sim.core.weights import read_weight_set
+
+    hand = importlib.import_module(f"sim.{game}.evaluate").WEIGHTS
+    path = tmp_path / "weights-edited.yaml"
+    whole = copy.deepcopy(hand)
+    for section in ("pilot_sets", "search", "statuses", "neutral"):
+        whole.pop(section, None)
+    path.write_text(yaml.safe_dump(whole), encoding="utf-8")
+    assert read_weight_set(path, hand) == whole
+    name = next(iter(hand["weights"]))
+    lost = copy.deepcopy(whole)
+    del lost["weights"][name]
+    path.write_text(yaml.safe_dump(lost), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"weights-edited.yaml: weight weights\.{name} is missing"):
+        read_weight_set(path, hand)
+    worded = copy.deepcopy(whole)
+    worded["weights"][name] = "lots"
+    path.write_text(yaml.safe_dump(worded), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"weight weights\.{name} is 'lots', not a number"):
+        read_weight_set(path, hand)
+    path.write_text("weights: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a readable YAML weight set"):
+        read_weight_set(path, hand)
+
+
+def test_a_pilot_named_with_a_broken_set_is_one_line_at_the_command(tmp_path):
+    """Through the command line: one error line, exit 2, nothing stored."""
+    engine = get_engine("frontier")
+    path = weight_set_file(engine, "testbroken")
+    from sim.frontier import evaluate as module
+
+    doc = copy.deepcopy(module.WEIGHTS)
+    del doc["weights"]["board"]
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    try:
+        res = cli_here("simulate", "frontier", "--matches", "1", "--workers", "1", "--quiet", "--pilots",
+                       "greedy@testbroken", "--decks", "lawmen-posse,goblin-gold-gang", "--db",
+                       str(tmp_path / "w.duckdb"))
+    finally:
+        path.unlink()
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert res.returncode == 2 and len(lines) == 1, res.stderr
+    assert "weights-testbroken.yaml: weight weights.board is missing" in lines[0] and "Traceback" not in res.stderr
+    assert not list(tmp_path.iterdir()), "nothing may be stored"

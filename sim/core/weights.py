@@ -130,6 +130,45 @@ def weighted_engine(engine: Any, name: str) -> Any:
         if not path.is_file():
             raise ValueError(f"no weight set {name!r} for {engine.name}: {path} does not exist "
                              f"(make one with `workbench fit-weights {engine.name}`)")
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = read_weight_set(path, game_settings(engine))
         view = _ENGINES[key] = engine_with_weights(engine, document)
     return view
+
+
+def read_weight_set(path: Path, hand: dict) -> dict:
+    """The weight set in ``path``, checked against the hand set ``hand``: it must give every
+    weight the hand set gives (a number, or a list of numbers, where the hand set has one), as
+    fit-weights writes a set whole. One edited by hand that lost a weight would otherwise fail
+    deep inside evaluate. ValueError naming the file and the weight."""
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a readable YAML weight set ({' '.join(str(exc).split())})") from None
+    if not isinstance(document, dict):
+        raise ValueError(f"{path}: a weight set is a YAML mapping of sections, as weights.yaml is")
+    for section, weights in hand.items():
+        numbers = {name: v for name, v in weights.items() if _weight_kind(v)} if isinstance(weights, dict) else {}
+        if section in SETTINGS or not numbers:  # settings, or notes (statuses, neutral): no weights
+            continue
+        given = document.get(section)
+        if not isinstance(given, dict):
+            raise ValueError(f"{path}: section {section!r} is missing (weights.yaml has it)")
+        for name, value in numbers.items():
+            if name not in given:
+                raise ValueError(f"{path}: weight {section}.{name} is missing (weights.yaml has it)")
+            if _weight_kind(given[name]) != _weight_kind(value):
+                raise ValueError(f"{path}: weight {section}.{name} is {given[name]!r}, not "
+                                 f"{'a number' if _weight_kind(value) == 'number' else 'a list of numbers'}")
+    return document
+
+
+def _weight_kind(value: Any) -> str | None:
+    """'number', 'numbers' (a list of them) or None (a note, a setting)."""
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if number(value):
+        return "number"
+    if isinstance(value, list) and value and all(number(v) for v in value):
+        return "numbers"
+    return None

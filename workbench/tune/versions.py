@@ -45,12 +45,12 @@ class Start:
         return self.knobs[knob].value(self.raw[card])
 
 
-def workspace(data_dir) -> Path:
-    """The data folder a proposal is written into: a workspace of ``workbench init``, never the
-    shipped data (a one-line UserError)."""
+def workspace(data_dir, writer: str = "tune writes its proposal") -> Path:
+    """The data folder a new rules version is written into: a workspace of ``workbench init``,
+    never the shipped data (a one-line UserError that names ``writer``: tune, cards import)."""
     root = data_root(data_dir)
     if is_shipped(root):
-        raise UserError("tune writes its proposal as a rules version, and the shipped card data is not yours to "
+        raise UserError(f"{writer} as a rules version, and the shipped card data is not yours to "
                         "edit: make a workspace with `workbench init DIR`, then pass --data DIR")
     return root
 
