@@ -40,3 +40,10 @@ def test_every_option_of_bench_is_read_by_some_kind():
     assert {"games", "modes", "soak_check", "no_value"} <= names  # the command's options were read
     read = set().union(*BENCH_READS.values())
     assert names - {"ctx"} <= read, names - read
+
+
+@pytest.mark.parametrize("seeds", ["abc", "200,x", "0,200"])
+def test_stats_seed_sizes_that_are_not_sizes_are_one_line(seeds):
+    res = run_cli("bench", "--stats", "--seeds", seeds)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines() == [f"error: --seeds takes sizes such as 200,500,1000, not {seeds!r}"]

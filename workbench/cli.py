@@ -569,7 +569,10 @@ def bench(
     elif reports:
         b.reports_speed(rows, runs, repeats, out)
     elif stats:
-        sizes = sorted(int(x) for x in _split(seeds) or [])
+        parts = _split(seeds) or []
+        if not all(x.isdigit() for x in parts):
+            raise UserError(f"--seeds takes sizes such as 200,500,1000, not {seeds!r}")
+        sizes = sorted(int(x) for x in parts)
         if not sizes or sizes[0] < 1:
             raise UserError(f"--seeds takes sizes such as 200,500,1000, not {seeds!r}")
         b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
