@@ -55,7 +55,8 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=No
         elif problem == "missing":
             message = "required field is missing"
         else:
-            message = err["msg"]
+            # a validator's own words, without pydantic's "Value error, " in front of them
+            message = err["msg"].removeprefix("Value error, ")
             if "input" in err and problem not in ("union_tag_invalid",) and not isinstance(err["input"], (dict, list)):
                 message += f" (got {err['input']!r})"
         out.append(DataError(file, message, card=card, field=field, kind=kind))

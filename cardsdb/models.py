@@ -127,3 +127,17 @@ class ScenarioFile(Strict):
     guide: str = ""  # the guide's sentence this scenario pins down
     setup: dict[str, Any]
     steps: list[dict[str, Any]]
+
+    @field_validator("steps")
+    @classmethod
+    def _known_steps(cls, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each step one verb the runner knows (sim/core/scenario.py): a misspelt one is a
+        mistake in the file, found before anything plays, not a failed expectation after."""
+        for number, step in enumerate(steps, 1):
+            if len(step) != 1 or next(iter(step)) not in STEP_VERBS:
+                named = ", ".join(repr(k) for k in step) or "nothing"
+                raise ValueError(f"step {number} names {named}: a step is one of {', '.join(STEP_VERBS)}")
+        return steps
+
+
+STEP_VERBS = ("do", "legal", "illegal", "expect")  # what sim/core/scenario.run_scenario plays

@@ -41,7 +41,7 @@ def copy_game(game: str, target: Path) -> Path:
 def init_workspace(folder: Path, games: list[str] | None = None) -> list[Path]:
     """Copy the shipped data of ``games`` (default: every game) into ``folder``. A game folder
     already there is refused before anything is copied: a workspace is never overwritten."""
-    chosen = games or list(GAMES)
+    chosen = list(dict.fromkeys(games or GAMES))  # a game named twice is copied once
     for game in chosen:
         if game not in GAMES:
             raise DataError(None, f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -52,5 +52,16 @@ def init_workspace(folder: Path, games: list[str] | None = None) -> list[Path]:
     if taken:
         raise DataError(folder / taken[0], "already exists: a workspace is never overwritten "
                         "(edit it, or choose another folder)")
-    folder.mkdir(parents=True, exist_ok=True)
-    return [copy_game(game, folder / game) for game in chosen]
+    existed = folder.exists()
+    made: list[Path] = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for game in chosen:
+            made.append(copy_game(game, folder / game))
+    except OSError as exc:  # a folder that cannot be made or filled: leave nothing half-copied
+        for path in made + [folder / chosen[len(made)]]:
+            shutil.rmtree(path, ignore_errors=True)
+        if not existed:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise DataError(folder, f"cannot make the workspace here: {exc.strerror or exc}") from None
+    return made

@@ -259,7 +259,8 @@ CASES = [
     Case("scenario-seats-oops", lambda ws: ["scenario", "run", ws.scenario({"seats": "oops"})],
          ("bad-scenario.yaml", "seats", "'oops'"), banned=("unknown field 'o'",)),
     Case("scenario-setup-a-list", lambda ws: ["scenario", "run", ws.scenario([1, 2])], ("bad-scenario.yaml",)),
-    Case("scenario-unknown-game", lambda ws: ["scenario", "run", ws.scenario({}, game="chess")], ("chess",)),
+    Case("scenario-unknown-game", lambda ws: ["scenario", "run", ws.scenario({}, game="chess")],
+         ("bad-scenario.yaml", "game", "chess")),
     Case("scenario-missing-file", lambda ws: ["scenario", "run", "nope.yaml"], ("nope.yaml", "no such")),
     Case("scenario-seed-2-70", lambda ws: ["scenario", "run", ws.scenario({}, seed=2**70)],
          ("bad-scenario.yaml", "seed")),
@@ -377,6 +378,15 @@ CASES = [
          ("wizard",)),
     Case("export-unknown-table", lambda ws: ["export", "nope", "--csv", "x.csv"], ("nope",)),
     Case("export-rules-commas-only", lambda ws: ["export", "cards", "--rules", ",", "--csv", "x.csv"], ("--rules",)),
+    # a place the permission bits call writable that still refuses files (/proc, as root): the
+    # ladder was played and stored, then the CSV crashed (traceback)
+    Case("ladder-csv-unmakeable", lambda ws: ["ladder", "frontier", "--pilots", "random,greedy", "--matches", "2",
+                                              "--workers", "1", "--csv", "/proc/wb-no-such/ladder"],
+         ("--csv /proc/wb-no-such/ladder", "cannot make the folder")),
+    Case("init-unmakeable", lambda ws: ["init", "/proc/wb-no-such-ws"], ("/proc/wb-no-such-ws", "cannot make")),
+    Case("scenario-misspelt-step", lambda ws: ["scenario", "run", ws.scenario(
+        {"seats": [{}, {}]}, steps=[{"expekt": {"turn": 1}}])], ("bad-scenario.yaml", "step 1 names 'expekt'"),
+        ("Value error",)),
     Case("report-run-0", lambda ws: ["report", "0", "--html", "r.html"], ("run",)),
     Case("dashboard-port-70000", lambda ws: ["dashboard", "--port", "70000"], ("--port",)),
     # --- stores -----------------------------------------------------------------------------------
@@ -482,3 +492,11 @@ def test_cards_import_never_writes_into_the_shipped_data(workspace: Workspace, c
     lines = [line for line in (out + err).splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and "shipped card data is not yours to edit" in lines[0], lines
     assert snapshot(DATA_ROOT / "frontier" / "rules") == shipped
+
+
+def test_init_copies_a_game_named_twice_once(tmp_path, capsys):
+    """``--game frontier,frontier`` crashed half way (the second copy found the first) and left
+    the first behind."""
+    code, out, err = run_main(["init", str(tmp_path / "ws"), "--game", "frontier,frontier"], capsys)
+    assert code in (0, None), err
+    assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["frontier"]

@@ -11,6 +11,7 @@ from cardsdb.loader import load_ruleset, load_scenario
 from sim.core.scenario import SetupError, build_position, run_scenario
 from sim.registry import engine as get_engine
 from workbench import games
+from workbench.errors import UserError
 
 _POOLS: dict = {}
 
@@ -32,7 +33,10 @@ def play_file(path: Path, data_dir=None) -> tuple[str, list[str]]:
     if not path.exists():
         raise DataError(path, "no such scenario file")
     scenario = load_scenario(path)
-    games.known_game(scenario.game)
+    try:
+        games.known_game(scenario.game)
+    except UserError as exc:
+        raise DataError(path, str(exc), field="game") from None
     key = (scenario.game, scenario.rules, str(data_dir))
     if key not in _POOLS:
         engine = get_engine(scenario.game)
