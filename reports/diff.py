@@ -32,7 +32,15 @@ import polars as pl
 from reports import db
 from reports.attribution import ATTRIBUTION, stratified_contrast, two_families
 from reports.examples import diff_cards as diff_examples
-from reports.stats import benjamini_hochberg, diff_interval, mcnemar_pvalue, paired_interval, rate, samples_needed
+from reports.stats import (
+    benjamini_hochberg,
+    diff_interval,
+    mcnemar_pvalue,
+    paired_interval,
+    paired_rate_interval,
+    rate,
+    samples_needed,
+)
 
 POINTS = (0.01, 0.02, 0.05)
 
@@ -61,7 +69,7 @@ def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
     """Paired comparison of two 0/1 win vectors of twins."""
     n = int(wb.size)
     d = wc - wb
-    mean, lo, hi = paired_interval(d)
+    mean, lo, hi = paired_rate_interval(wb, wc)
     only_b, only_c = int(((wb == 1) & (wc == 0)).sum()), int(((wb == 0) & (wc == 1)).sum())
     u_lo, u_hi = diff_interval([wc.sum()], [n], [wb.sum()], [n])
     var_paired = float(d.var(ddof=1)) if n > 1 else math.nan

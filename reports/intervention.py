@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import benjamini_hochberg, mcnemar_pvalue, paired_interval
+from reports.stats import benjamini_hochberg, mcnemar_pvalue, paired_interval, paired_rate_interval
 
 MEASURED_SEAT = "CASE WHEN m.swapped THEN 1 ELSE 0 END"  # where deck slot 0 sits
 
@@ -40,7 +40,7 @@ def card_value(path: str | Path, full_run: int, ref_run: int) -> dict:
     """The card's win rate added: with minus without, paired 95% interval and McNemar p."""
     t = value_twins(path, full_run, ref_run)
     w, r = t["win_with"].to_numpy(), t["win_without"].to_numpy()
-    mean, lo, hi = paired_interval(w - r)
+    mean, lo, hi = paired_rate_interval(r, w)
     return {"twins": t.height, "wr_with": float(w.mean()) if t.height else math.nan,
             "wr_without": float(r.mean()) if t.height else math.nan,
             "value_points": mean * 100, "value_lo": lo * 100, "value_hi": hi * 100,

@@ -319,6 +319,34 @@ def paired_interval(differences) -> tuple[float, float, float]:
     return mean, mean - Z95 * se, mean + Z95 * se
 
 
+def paired_rate_interval(before, after, alpha: float = 0.05) -> tuple[float, float, float]:
+    """(mean, low, high) of ``after - before`` for twins' 0/1 results (win rates, paired):
+    Newcombe's square-and-add interval for paired proportions (1998, his method 10), a Wilson
+    interval for each rate joined through their correlation. Unlike mean +- 1.96 sd/sqrt(n), it
+    stays inside -1..1 at any size (two twins gave -196 to +196 points) and covers better when
+    the discordant twins are few; on hundreds of twins the two agree closely."""
+    b = np.asarray(before, dtype=bool)
+    a = np.asarray(after, dtype=bool)
+    n = int(b.size)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    both, only_before, only_after = int((b & a).sum()), int((b & ~a).sum()), int((~b & a).sum())
+    neither = n - both - only_before - only_after
+    b_won, a_won = both + only_before, both + only_after
+    p_b, p_a = b_won / n, a_won / n
+    (l_b, l_a), (u_b, u_a) = wilson([b_won, a_won], [n, n], alpha)
+    psi = 0.0  # the correlation of the two rates, shrunk towards 0 as Newcombe's method has it
+    if 0 < b_won < n and 0 < a_won < n:
+        cross = both * neither - only_before * only_after
+        spread = math.sqrt(b_won * (n - b_won) * a_won * (n - a_won))
+        psi = (cross - n / 2) / spread if cross > n / 2 else min(cross, 0) / spread
+    down_a, up_a, down_b, up_b = p_a - l_a, u_a - p_a, p_b - l_b, u_b - p_b
+    mean = p_a - p_b
+    lo = mean - math.sqrt(max(down_a ** 2 + up_b ** 2 - 2 * psi * down_a * up_b, 0.0))
+    hi = mean + math.sqrt(max(up_a ** 2 + down_b ** 2 - 2 * psi * up_a * down_b, 0.0))
+    return mean, lo, hi
+
+
 def samples_needed(variance: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> float:
     """How many (paired) observations detect a mean change ``delta`` with a two-sided test:
     n = (z_{1-alpha/2} + z_power)^2 * variance / delta^2."""

@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import paired_interval, rate, wilson
+from reports.stats import paired_rate_interval, rate, wilson
 
 TABLES = ("tune", "tune_changes", "tune_decks", "tune_steps", "tune_values")
 # what a proposal's numbers mean, in the words the page and the report share
@@ -82,8 +82,7 @@ def paired_field(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame:
     j = before.join(after, on=keys, suffix="_after")
     out = []
     for (deck,), part in j.group_by(["deck"], maintain_order=True):
-        d = (part["win_after"] - part["win"]).to_numpy().astype(float)
-        mean, lo, hi = paired_interval(d)
+        mean, lo, hi = paired_rate_interval(part["win"].to_numpy(), part["win_after"].to_numpy())
         out.append({"deck": deck, "twins": part.height, "wr_before": float(part["win"].mean()),
                     "wr_after": float(part["win_after"].mean()), "change": mean, "change_lo": lo, "change_hi": hi})
     return pl.DataFrame(out, schema={"deck": pl.Utf8, "twins": pl.Int64, "wr_before": pl.Float64,

@@ -144,6 +144,29 @@ def test_paired_interval_by_hand():
     assert mean == pytest.approx(0.25) and hi - mean == pytest.approx(1.959964 * sd / np.sqrt(8))
 
 
+def test_the_paired_rate_interval_is_newcombes_and_stays_inside_the_possible():
+    """Newcombe's square-and-add interval for paired proportions: the published example (Cavo
+    et al. 2012, as worked in Fagerland, Lydersen and Laake's Statistical Analysis of Contingency
+    Tables: -0.0621, 95% CI -0.1186 to -0.0046); two twins that split (the normal interval gave
+    -1.96 to +1.96) stay inside -1..1; hundreds of twins agree with the normal interval."""
+    from reports.stats import paired_rate_interval
+
+    # (both won, only the second won, only the first won, neither) = (59, 6, 16, 80)
+    first = np.array([1] * 59 + [0] * 6 + [1] * 16 + [0] * 80)
+    second = np.array([1] * 59 + [1] * 6 + [0] * 16 + [0] * 80)
+    mean, lo, hi = paired_rate_interval(first, second)
+    assert (round(mean, 4), round(lo, 4), round(hi, 4)) == (-0.0621, -0.1186, -0.0046)
+    mean, lo, hi = paired_rate_interval([0, 1], [1, 0])
+    assert mean == 0 and -1 < lo < 0 < hi < 1 and paired_interval([1, -1])[1] < -1
+    assert paired_rate_interval([0] * 6, [1] * 6)[2] == pytest.approx(1.0)
+    rng = np.random.default_rng(3)
+    before = rng.random(3000) < 0.5
+    after = np.where(rng.random(3000) < 0.8, before, rng.random(3000) < 0.56)
+    _m, lo, hi = paired_rate_interval(before, after)
+    _n, nlo, nhi = paired_interval(after.astype(float) - before)
+    assert abs(lo - nlo) < 0.002 and abs(hi - nhi) < 0.002
+
+
 def test_the_keyword_model_matches_statsmodels_and_declines_separated_keywords():
     """On estimable data the keyword coefficient is statsmodels' GLM coefficient; a keyword whose
     every exposed seat won (separation) gets no estimate instead of an absurd odds ratio."""
