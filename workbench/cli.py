@@ -103,6 +103,7 @@ SEATS_HELP = "seats round a free-for-all table (default 4)"
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
                                         "more than two play every pairing"),
@@ -127,6 +128,8 @@ def simulate(
     data: Optional[Path] = DATA_OPTION,
 ):
     """Play a batch of seeded matches in parallel and store them in DuckDB."""
+    if resume is not None:
+        _refuse_unread(ctx, RESUME_READS, "simulate --resume (the run plays as it was started)")
     _use_data(data)
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate import simulate as run
@@ -138,6 +141,7 @@ def simulate(
 
 @app.command()
 def diff(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     base: str = typer.Option(..., help="the rules version to compare against"),
     candidate: str = typer.Option(..., help="the rules version being tried"),
@@ -168,6 +172,10 @@ def diff(
                                           "(what a dashboard shows)"),
 ):
     """Compare two rules versions on the same seeds and seats (paired), card by card and deck by deck."""
+    if until_decided:
+        _refuse_unread(ctx, _all_but(ctx, {"matches", "seats"}), "diff --until-decided")
+    else:
+        _refuse_unread(ctx, _all_but(ctx, SEQUENTIAL_OPTIONS), "diff without --until-decided")
     _use_data(data)
     from workbench.commands.diff import run_diff
 
@@ -175,8 +183,6 @@ def diff(
     if until_decided:
         from workbench.commands.sequential_diff import plan_from_options
         plan = plan_from_options(delta, delta0, alpha, beta)
-    elif status is not None:
-        raise UserError("--status is for --until-decided")
     run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [],
              max_matches if until_decided else matches, seed, workers, db, quiet, csv, out, err,
              cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats, plan=plan, status_path=status)
@@ -243,6 +249,7 @@ def ladder(
 
 @app.command("fit-weights")
 def fit_weights(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     by: str = typer.Option("play", help="play: tuned for strength by self-play (SPSA); outcomes: a logistic model "
                            "of who wins"),
@@ -259,6 +266,8 @@ def fit_weights(
 ):
     """Tune the pilots' evaluate weights by self-play into a weight set; measure it with
     `workbench ladder GAME --pilots greedy,greedy@NAME`."""
+    if by in FIT_UNREAD:  # another --by is refused by run_fit_weights
+        _refuse_unread(ctx, _all_but(ctx, FIT_UNREAD[by]), f"fit-weights --by {by}")
     _use_data(data)
     from workbench.commands.fit_weights import run_fit_weights
 
@@ -311,6 +320,7 @@ def batch(
 
 @app.command("simulate-run")
 def simulate_run(
+    ctx: typer.Context,
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     crew: str = typer.Option("all", help="crew ids, comma separated, or all"),
     runs: int = _matches(100, "campaign runs per crew (run i of every crew uses seed base + i)"),
@@ -330,6 +340,8 @@ def simulate_run(
     data: Optional[Path] = DATA_OPTION,
 ):
     """Play a batch of seeded campaign runs (Frontier Run) and store runs, nodes, rewards and fights."""
+    if resume is not None:
+        _refuse_unread(ctx, RESUME_READS, "simulate-run --resume (the batch plays as it was started)")
     _use_data(data)
     from workbench.commands.simulate import parse_events
     from workbench.commands.simulate_run import simulate_run as run
@@ -435,6 +447,7 @@ def init(folder: Path = typer.Argument(..., help="the workspace folder to make (
 
 @app.command()
 def tune(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="the field: deck ids, comma separated (default: the starter decks)"),
     band: str = typer.Option("45-55", help="every deck's field win rate must end inside LOW-HIGH, in percent"),
@@ -468,6 +481,8 @@ def tune(
     budget, so value 0 is "worth its cost" as play measures it; the budget formula's own number is shown beside it,
     and the current number stays when its value's 95% interval holds 0 (reports/METRICS.md, "Rebalancing
     proposals")."""
+    if card is not None and stat is not None:  # one of them alone: run_tune says they go together
+        _refuse_unread(ctx, _all_but(ctx, TUNE_SEARCH_OPTIONS), "tune --card --stat")
     _use_data(data)
     from workbench.commands.tune import run_tune
 
@@ -598,15 +613,42 @@ BENCH_READS = {
 }
 
 
+# What the other commands leave unread in one of their uses, by the same rule as bench's kinds.
+# A resume plays the run (or campaign batch) as the store holds it: only where and how to play
+# it are read; the game, when named, must be the run's own (commands/simulate.py).
+RESUME_READS = {"game", "resume", "db", "workers", "quiet", "cluster", "parts", "data"}
+# diff: the sequential test's options, read only with --until-decided (which plays --max-matches
+# at most, not --matches, and compares duels: no --seats)
+SEQUENTIAL_OPTIONS = {"until_decided", "delta", "delta0", "alpha", "beta", "max_matches", "status"}
+# fit-weights: what each --by does not read
+FIT_UNREAD = {"play": {"matches"}, "outcomes": {"steps", "pairs"}}
+# tune: the field search's options, unread by --card X --stat S (one card's fair number)
+TUNE_SEARCH_OPTIONS = {"band", "max_changes", "matches_budget", "verify_matches"}
+
+
+def _all_but(ctx: typer.Context, unread: set[str]) -> set[str]:
+    """The command's parameters other than ``unread``: what to pass ``_refuse_unread`` as read."""
+    return {p.name for p in ctx.command.params} - set(unread)
+
+
 def _refuse_unread(ctx: typer.Context, reads: set[str], what: str) -> None:
-    """A one-line UserError for options given on the command line that ``what`` does not read."""
+    """A one-line UserError for options given on the command line that ``what`` does not read
+    (named as given: ``--no-swap``, not ``--swap``). Defaults are never refused."""
     from typer._click.core import ParameterSource
 
-    unread = [p.opts[0] for p in ctx.command.params
+    def given(p) -> str:
+        if p.param_type_name == "argument":
+            return p.name.upper()
+        if getattr(p, "is_bool_flag", False) and p.secondary_opts and not ctx.params.get(p.name):
+            return p.secondary_opts[0]
+        return p.opts[0]
+
+    unread = [given(p) for p in ctx.command.params
               if p.name not in reads and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE]
     if unread:
         them = "it" if len(unread) == 1 else "them"
-        raise UserError(f"{what} does not read {', '.join(unread)}: leave {them} out (see workbench bench --help)")
+        raise UserError(f"{what} does not read {', '.join(unread)}: leave {them} out "
+                        f"(see {ctx.command_path} --help)")
 
 
 def error_line(text: str) -> None:

@@ -65,4 +65,10 @@ def load_batch(path: str | Path) -> tuple[BatchFile, str]:
         batch = BatchFile.model_validate(doc)
     except ValidationError as exc:
         raise from_validation(path, exc)[0] from None
+    for suite in batch.suites:
+        if suite.baseline is not None and suite.baseline == suite.rules:
+            rules = f"rules: {suite.rules}" + ("" if "rules" in suite.model_fields_set else ", the default")
+            raise DataError(path, f"{suite.baseline!r} is the suite's own rules version ({rules}): nothing to "
+                            "compare with; leave baseline out, or name another version",
+                            card=suite.name, field="baseline", kind="suite")
     return batch, hashlib.sha256(path.read_bytes()).hexdigest()[:16]

@@ -163,10 +163,15 @@ def writer_lock(store: Store, run_id: int, console: Console | None = None):
                                                                    markup=False, highlight=False))
 
 
-def existing_run(store: Store, run_id: int) -> int:
-    """``run_id`` if the store holds it (checked before any lock file is made for it)."""
-    if store.run(run_id) is None:
+def existing_run(store: Store, run_id: int, game: str | None = None) -> int:
+    """``run_id`` if the store holds it (checked before any lock file is made for it) and, when
+    the command line names a ``game`` beside ``--resume``, it is a run of that game."""
+    row = store.run(run_id)
+    if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
+    if game is not None and game != row["game"]:
+        what = "campaign batch" if row.get("kind") == "campaign" else "run"
+        raise UserError(f"run {run_id} is a {row['game']} {what}, not {game}: leave the game out to resume it")
     return run_id
 
 
@@ -313,7 +318,7 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
     workers = workers or default_workers(cluster)
     if resume is not None:
         check_store_path(db, must_exist=True)
-        with writer_lock(store, existing_run(store, resume)):  # a second resume of it refuses
+        with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
             spec, payload, _row = resumed_run(store, resume, data_dir)
             run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts)
     else:

@@ -56,9 +56,9 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
     from workbench.commands.simulate import check_resumable
 
     row = check_resumable(store, run_id)
-    spec = CampaignSpec.from_json(json.loads(row["spec"]))
-    if row.get("kind") != "campaign":
+    if row.get("kind") != "campaign":  # before its spec is read as a campaign's (a duel run's is not one)
         raise UserError(f"run {run_id} is a batch of duels: resume it with workbench simulate --resume {run_id}")
+    spec = CampaignSpec.from_json(json.loads(row["spec"]))
     _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, data_dir)
     now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
     if now.spec_hash() != row["spec_hash"]:
@@ -80,7 +80,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
     play = (init_worker, play_chunk)
     if resume is not None:
         check_store_path(db, must_exist=True)
-        with writer_lock(store, existing_run(store, resume)):  # a second resume of it refuses
+        with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
             spec, payload = resumed_batch(store, resume, data_dir)
             run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts,
                                              worker=play, command="simulate-run", unit="runs")

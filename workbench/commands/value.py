@@ -127,6 +127,9 @@ def run_value(game: str, deck: str, cards: list[str] | None, against: str, match
               seed: int, rules: str, base_rules: str | None, reference: str | None, workers: int | None, db: Path,
               quiet: bool, csv_dir: Path | None, out: Console, err: Console, cluster: str | None = None,
               parts: str | None = None, data_dir=None) -> int:
+    if base_rules == rules:
+        raise UserError(f"--base-rules and --rules both name {rules!r}: nothing would differ (leave --base-rules "
+                        "out, or name another version)")
     games.known_game(game)
     workers = workers or default_workers(cluster)
     plan = make_plan(game, rules, deck, cards, against, reference, data_dir)
