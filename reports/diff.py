@@ -80,6 +80,17 @@ def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
             "var_paired": var_paired, "var_unpaired": var_unpaired}
 
 
+def pairing_effect(saved: float) -> str:
+    """The share of the variance of a deck's win-rate change that pairing removed, in words. A
+    share at or below zero is noise (few twins, or twins that barely share their luck: pairing
+    cannot add variance in expectation), so it reads as none, not as "-100%"."""
+    if saved != saved:
+        return "pairing's effect on the variance could not be measured"
+    if saved <= 0:
+        return "pairing removed none of the variance of a deck's win-rate change here"
+    return f"pairing removed {saved:.0%} of the variance of a deck's win-rate change"
+
+
 def deck_changes(t: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for deck in sorted(t["deck"].unique().to_list()):

@@ -193,3 +193,12 @@ def test_the_keyword_model_matches_statsmodels_and_declines_separated_keywords()
     assert 0.3 < estimable["log_odds"] < 0.9
     assert separated["keyword"] == "sure"  # every seat that played it won
     assert separated["log_odds"] is None and separated["odds_ratio"] is None and separated["p_value"] is None
+
+
+def test_a_pairing_that_saved_no_variance_reads_as_none_not_as_a_negative_share():
+    """Two twins gave "pairing removed -100% of the variance ... about 0.5x the matches"."""
+    from reports.diff import pairing_effect
+
+    assert pairing_effect(-1.0) == pairing_effect(0.0) == "pairing removed none of the variance of a deck's win-rate change here"
+    assert pairing_effect(0.5) == "pairing removed 50% of the variance of a deck's win-rate change"
+    assert "could not be measured" in pairing_effect(float("nan"))

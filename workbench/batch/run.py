@@ -17,6 +17,7 @@ from rich.console import Console
 from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.db import reading
+from reports.diff import pairing_effect
 from reports.export import write_frame
 from reports.exports import export_frame
 from reports.filters import Filters
@@ -161,7 +162,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
             if diff[name].height:
                 write_frame(diff[name], csv=sfolder / f"vs_{label}_{name}.csv")
         lines.append(f"- vs {label} (run {other}): {found.height} alerts; "
-                     f"{diff['twins'] // 2:,} twin matches, pairing removed {diff['variance_saved']:.0%} of the variance")
+                     f"{diff['twins'] // 2:,} twin matches, {pairing_effect(diff['variance_saved'])}")
         for a in found.iter_rows(named=True):
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                          f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from reports.diff import version_diff
+from reports.diff import pairing_effect, version_diff
 from reports.export import write_frame
 from workbench import games
 from workbench.commands.simulate import ensure_run, new_run  # ensure_run: imported from here by other commands
@@ -168,10 +168,10 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
               + (f"{sig.height} of {r['cards'].height}" if sig.height else "none")
               + " (for reference, not a finding about a card: a deck that got stronger moves all its cards, and its "
                 "opponents' the other way; diff_cards.csv has them)")
-    if r["variance_saved"] == r["variance_saved"]:
-        saved = r["variance_saved"]
-        out.print(f"pairing removed {saved:.0%} of the variance of a deck's win-rate change: an unpaired comparison "
-                  f"would need about {1 / max(1e-9, 1 - saved):.1f}x the matches")
+    saved = r["variance_saved"]
+    if saved == saved:
+        out.print(pairing_effect(saved) + (f": an unpaired comparison would need about {1 / (1 - saved):.1f}x the "
+                                           "matches" if 0 < saved < 1 else ""))
     touched = ", ".join(r["touched_decks"])
     p = Table("change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
               title=f"Matches needed (80% power, 5% two-sided), decks the change touches: {touched}")
