@@ -200,9 +200,8 @@ def opening_hand_excess(strata: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.DataFrame:
     """Rates, intervals, IWD, shrunk values, z-scores and q-values from the counts (and the OH
     excess p-values). Shrinkage, z and q are computed within each group (a rules version, a
-    deck...), never across; everything else over all rows at once."""
-    if frame.is_empty():
-        return frame
+    deck...), never across; everything else over all rows at once. An empty frame (no stored
+    matches yet) gets the same columns, so its export has the usual header."""
     frame, groups = _grouped(frame, [g for g in group if g in frame.columns])
     cols = _row_metrics(frame)
     cols.update(_group_metrics(frame, groups))

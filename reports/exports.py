@@ -73,29 +73,96 @@ DIFF_TABLES = ("diff_decks", "diff_cards", "diff_power", "diff_changed_cards")
 
 EXPORTS = tuple(COMPUTED) + DIFF_TABLES + tuple(RAW)
 
+# The filters each table reads (Filters' fields, and ``diff``): a filter given to a table that
+# does not read it is refused, not ignored, so nobody takes a whole table for the part they asked.
+OPTIONS = {"game": "--game", "runs": "--run", "versions": "--rules", "decks": "--deck", "pilots": "--pilot",
+           "diff": "--diff"}
+RUNS = ("game", "runs", "versions")  # which runs: every table of runs reads these
+SEATS = RUNS + ("decks", "pilots")   # and which seats: the tables over card_games or match_seats
+MODE = ("game", "runs")              # a mode's tables (and the store tables that name no seat) take whole runs
+READS: dict[str, tuple[str, ...]] = {
+    **{name: SEATS for name in COMPUTED},
+    **{name: RUNS for name in ("keyword_prices", "cost_curve", "cost_lines")},  # card definitions: no seats
+    "campaign_clear_rates": ("runs",), "campaign_reward_lift": ("runs",),
+    "card_value": ("game", "versions", "decks"),  # measurements, not runs (tests/test_value_reports.py)
+    **{name: MODE for name in COMPUTED if name.startswith(("ffa_", "series_", "turf_"))},
+    **{name: ("diff",) for name in DIFF_TABLES},
+    **{name: RUNS for name in RAW},
+    "match_seats": SEATS, "card_games": SEATS,
+}
+
+
+def given(filters: Filters, diff_id: int | None) -> list[str]:
+    """The filters the user gave, by field name."""
+    values = {"game": filters.game, "runs": filters.runs, "versions": filters.versions, "decks": filters.decks,
+              "pilots": filters.pilots, "diff": diff_id}
+    return [name for name, value in values.items() if value not in (None, [])]
+
+
+def check_reads(name: str, filters: Filters, diff_id: int | None) -> None:
+    """LookupError in one line when a filter is given that ``name`` does not read."""
+    unread = [OPTIONS[f] for f in given(filters, diff_id) if f not in READS[name]]
+    if unread:
+        takes = ", ".join(OPTIONS[f] for f in READS[name])
+        raise LookupError(f"{name} does not filter by {', '.join(unread)} (it takes {takes})")
+
+
+def check_values(path: Path, name: str, filters: Filters) -> None:
+    """LookupError in one line when a --game, --rules, --deck or --pilot value names nothing among
+    the runs (for card_value: the measurements) the filters before it choose; a typo would
+    otherwise export an empty table."""
+    rows, scope = choosable(path, name)
+    if filters.runs:
+        rows = rows.filter(pl.col("run_id").is_in(filters.runs))
+        scope = "run" + ("s " if len(filters.runs) > 1 else " ") + ", ".join(map(str, filters.runs))
+    for field, values, column, noun in (("game", [filters.game] if filters.game else [], "game", "game"),
+                                        ("versions", filters.versions, "rules_version", "rules version"),
+                                        ("decks", filters.decks, "decks", "deck"),
+                                        ("pilots", filters.pilots, "pilots", "pilot")):
+        listed = rows[column].str.split(",") if column in ("decks", "pilots") else rows[column].implode()
+        known = sorted({v for vs in listed.to_list() for v in vs})
+        for wanted in values:
+            if wanted not in known:
+                shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "") if known else "none"
+                raise LookupError(f"{OPTIONS[field]} {wanted!r}: no such {noun} in {scope} ({noun}s there: {shown})")
+        if field in ("game", "versions") and values:  # the later filters are checked among these rows
+            rows = rows.filter(pl.col(column).is_in(values))
+            scope += f" of {OPTIONS[field]} {','.join(values)}"
+
+
+def choosable(path: Path, name: str) -> tuple[pl.DataFrame, str]:
+    """What the filters of table ``name`` choose among (run_id, game, rules_version, and decks
+    and pilots comma separated), and its name: the runs; card_value reads its measurements,
+    which name their deck and pilots."""
+    if name != "card_value":
+        return db.query(path, "SELECT run_id, game, rules_version, decks, pilots FROM runs"), "the store's runs"
+    if not db.has_tables(path, "card_value"):  # a store from before `workbench value`
+        empty = {"run_id": pl.Int32, **{c: pl.Utf8 for c in ("game", "rules_version", "decks", "pilots")}}
+        return pl.DataFrame(schema=empty), "the store's card values"
+    return db.query(path, """SELECT DISTINCT NULL::INTEGER AS run_id, game, rules_version, deck AS decks, pilots
+                             FROM card_value"""), "the store's card values"
+
+
+# How a store table's rows belong to runs: ``{runs}`` is a query of the chosen runs' ids.
+IN_RUNS = {"card_defs": "rules_hash IN (SELECT rules_hash FROM runs WHERE run_id IN ({runs}))",
+           "diffs": "(base_run IN ({runs}) OR candidate_run IN ({runs}))",
+           "diff_verdicts": "diff_id IN (SELECT diff_id FROM diffs WHERE base_run IN ({runs}) OR candidate_run IN ({runs}))"}
+
 
 def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
+    """A store table's rows of the runs the filters choose (and, in a table of seats, of their
+    decks and pilots)."""
     table = "cards" if name == "card_defs" else name
     clauses, params = [], []
-    if filters.runs:
-        marks = ", ".join("?" for _ in filters.runs)
-        if name == "card_defs":
-            clauses.append(f"rules_hash IN (SELECT rules_hash FROM runs WHERE run_id IN ({marks}))")
-        elif name == "diffs":
-            clauses.append(f"(base_run IN ({marks}) OR candidate_run IN ({marks}))")
-            params.extend(filters.runs)
-        elif name == "diff_verdicts":
-            clauses.append(f"diff_id IN (SELECT diff_id FROM diffs WHERE base_run IN ({marks}) OR candidate_run IN ({marks}))")
-            params.extend(filters.runs)
-        else:
-            clauses.append(f"run_id IN ({marks})")
-        params.extend(filters.runs)
-    if filters.game and name in ("runs", "card_defs", "diffs"):
-        clauses.append("game = ?")
-        params.append(filters.game)
-    elif filters.game and name == "diff_verdicts":
-        clauses.append("diff_id IN (SELECT diff_id FROM diffs WHERE game = ?)")
-        params.append(filters.game)
+    runs_where, runs_params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions).where("r")
+    if runs_where:
+        scope = IN_RUNS.get(name, "run_id IN ({runs})")
+        clauses.append(scope.format(runs=f"SELECT r.run_id FROM runs r {runs_where}"))
+        params.extend(runs_params * scope.count("{runs}"))
+    for column, values in (("deck", filters.decks), ("pilot", filters.pilots)):
+        if values:  # only tables of seats read these (READS)
+            clauses.append(f"{column} IN ({', '.join('?' for _ in values)})")
+            params.extend(values)
     where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
     return db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}", params or None)
 
@@ -141,6 +208,10 @@ def with_card_names(path: Path, frame: pl.DataFrame, run_id: int) -> pl.DataFram
 
 
 def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None) -> pl.DataFrame:
+    """Table ``name`` as the filters narrow it; LookupError in one line for a filter it does not
+    read, a value that names nothing, or a diff table without its diff."""
+    check_reads(name, filters, diff_id)
+    check_values(path, name, filters)
     if name in RAW:
         return raw_table(path, name, filters)
     if name in DIFF_TABLES:

@@ -15,7 +15,7 @@ import polars as pl
 
 from reports import costs, db, keywords, matchups, meta, overview, tune, value
 from reports.cards import card_metrics
-from reports.diff import version_diff
+from reports.diff import pairing_effect, version_diff
 from reports.filters import Filters
 
 TOP = 8
@@ -360,8 +360,8 @@ def _meta_section(path, filters: Filters) -> str:
 def _diff_section(path, base_run: int, candidate_run: int) -> str:
     r = version_diff(path, base_run, candidate_run)
     parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>",
-             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. Pairing removed "
-             f"{_pct(r['variance_saved'])} of the variance of a deck's win-rate change.</p>"]
+             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. "
+             f"{pairing_effect(r['variance_saved']).capitalize()}.</p>"]
     parts.append(_table(_points_interval(r["decks"], "change"),
                         {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                          "change": "change", "change_ci": "95% interval (paired)", "mcnemar_p": "McNemar p"},

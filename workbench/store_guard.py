@@ -50,11 +50,11 @@ def check_store_path(db: str | Path, must_exist: bool = False) -> Path:
         if not path.stat().st_size:
             raise UserError(f"{path}: an empty file (0 bytes), not a workbench store; delete it, or name a new "
                             "file with --db")
-        _check_is_workbench_store(path)
+        check_is_workbench_store(path)
     return path
 
 
-def _check_is_workbench_store(path: Path) -> None:
+def check_is_workbench_store(path: Path) -> None:
     try:
         with connect(path, read_only=True, events=False) as con:
             tables = {r[0] for r in con.execute(

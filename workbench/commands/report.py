@@ -9,6 +9,7 @@ from rich.console import Console
 
 from reports import db
 from reports.html import build
+from workbench.commands.tables import check_readable_store
 from workbench.errors import UserError
 from workbench.outputs import check_file
 
@@ -27,14 +28,30 @@ def twins_check(path: Path, base: int, candidate: int) -> None:
                         "make a paired diff with `workbench diff`")
 
 
+def check_played(path: Path, run: int) -> None:
+    """A run with no stored match (stopped before its first chunk) has nothing to report: every
+    table would be empty, which reads as a finding."""
+    if db.query(path, "SELECT count(*) AS n FROM matches WHERE run_id = ?", [run])["n"][0]:
+        return
+    row = db.query(path, "SELECT * FROM runs WHERE run_id = ?", [run]).row(0, named=True)
+    command = "simulate-run" if row.get("kind") == "campaign" else "simulate"  # .get: a store from before kinds
+    raise UserError(f"{path}: run {run} has no stored matches yet (status: {row['status']}; a stopped run "
+                    f"finishes with: workbench {command} --resume {run} --db {path})")
+
+
 def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: Console) -> None:
-    if not db.has_tables(path, "runs"):
-        raise UserError(f"{path}: no runs yet (run `workbench simulate` first)")
+    check_readable_store(path)
     for run in runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
+    if diff is not None and diff in runs:
+        # --diff is the base the first run (the candidate) is compared with, on the same seeds
+        raise UserError(f"--diff {diff} is one of the report's runs; --diff names the base run that run "
+                        f"{runs[0]} is compared with (played on the same seeds under other rules)")
     if diff is not None:
         twins_check(path, diff, runs[0])
+    for run in runs + ([diff] if diff is not None else []):
+        check_played(path, run)
     check_file(out, "--html")
     text = build(path, runs, diff)
     tmp = out.with_name(f".{out.name}.part")

@@ -12,11 +12,23 @@ from reports.exports import EXPORTS, export_frame
 from reports.filters import Filters
 from workbench.errors import UserError
 from workbench.outputs import check_file
+from workbench.store_guard import check_is_workbench_store
+
+
+def check_readable_store(path: Path) -> None:
+    """A store to read from, else UserError in one line: a missing file has no runs yet, and
+    another application's DuckDB file is named as such (simulate's check, workbench/store_guard.py,
+    without its checks for writing: a read-only store is still read)."""
+    if path.is_dir():
+        raise UserError(f"{path}: is a folder; --db names a DuckDB file such as {path / 'workbench.duckdb'}")
+    if path.exists():
+        check_is_workbench_store(path)
+    if not db.has_tables(path, "runs"):
+        raise UserError(f"{path}: no runs yet (run `workbench simulate frontier` first)")
 
 
 def show_runs(path: Path, console: Console) -> None:
-    if not db.has_tables(path, "runs"):
-        raise UserError(f"{path}: no runs yet (run `workbench simulate frontier` first)")
+    check_readable_store(path)
     frame = db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
                               errors, status, code_version, created_at FROM runs ORDER BY run_id""")
     table = Table("run", "game", "rules", "decks", "pilots", "matches", "errors", "status", "code", "created")
@@ -33,10 +45,11 @@ def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, 
         raise UserError(f"unknown table {table!r} (export one of: {', '.join(EXPORTS)})")
     if csv is None and parquet is None:
         raise UserError("say where to write: --csv FILE and/or --parquet FILE")
+    if csv is not None and parquet is not None and csv.resolve() == parquet.resolve():
+        raise UserError(f"--csv and --parquet both name {csv}; name two files")
     check_file(csv, "--csv")
     check_file(parquet, "--parquet")
-    if not db.has_tables(path, "runs"):
-        raise UserError(f"{path}: no runs yet (run `workbench simulate frontier` first)")
+    check_readable_store(path)
     for run in filters.runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
