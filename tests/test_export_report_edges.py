@@ -169,3 +169,11 @@ def test_a_run_of_the_report_is_not_its_own_diff_base(store, tmp_path, runs):
     line = one_error_line(cli_here("report", *runs, "--diff", "1", "--html", str(out), "--db", str(store)))
     assert "--diff 1 is one of the report's runs" in line
     assert not out.exists()
+
+
+def test_a_run_named_twice_in_a_report_is_refused(store, tmp_path):
+    """Its matches would count twice in every pooled figure of the report."""
+    out = tmp_path / "r.html"
+    line = one_error_line(cli_here("report", "1", "1", "--html", str(out), "--db", str(store)))
+    assert "run 1 is named twice" in line
+    assert not out.exists()

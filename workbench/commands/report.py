@@ -41,6 +41,9 @@ def check_played(path: Path, run: int) -> None:
 
 def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: Console) -> None:
     check_readable_store(path)
+    twice = sorted({run for run in runs if runs.count(run) > 1})
+    if twice:  # its matches would count twice in every pooled figure
+        raise UserError(f"run {twice[0]} is named twice: name each run once")
     for run in runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
