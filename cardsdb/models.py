@@ -23,18 +23,34 @@ class Strict(BaseModel):
         pydantic's (a keyword written ``fortify: true`` for 1) decides what a flag means there."""
         if not isinstance(data, dict):
             return data
-        own = {name for d in cls.__pydantic_decorators__.field_validators.values() if d.info.mode == "before"
-               for name in d.info.fields}
         errors = [InitErrorDetails(type=PydanticCustomError("number_not_flag", _FLAG_MESSAGE), loc=loc, input=True)
-                  for name, field in cls.model_fields.items() if name not in own
-                  for key in {name, field.alias or name} if key in data
-                  for loc in _flags_for_numbers(data[key], field.annotation, (key,))]
+                  for keys, annotation in _numeric_fields(cls) for key in keys if key in data
+                  for loc in _flags_for_numbers(data[key], annotation, (key,))]
         if errors:
             raise ValidationError.from_exception_data(cls.__name__, errors)
         return data
 
 
 _FLAG_MESSAGE = "a number is needed here, not yes/no or true/false"
+_NUMERIC_FIELDS: dict[type, list[tuple[tuple[str, ...], Any]]] = {}
+
+
+def _numeric_fields(cls: type) -> list[tuple[tuple[str, ...], Any]]:
+    """The fields of model ``cls`` whose type holds a number somewhere and that have no validator
+    of their own before pydantic's: (their keys, name and alias, and their type), once per class
+    (every card, effect and keyword of a rules version is validated: the walk is kept off that)."""
+    found = _NUMERIC_FIELDS.get(cls)
+    if found is None:
+        own = {name for d in cls.__pydantic_decorators__.field_validators.values() if d.info.mode == "before"
+               for name in d.info.fields}
+        found = _NUMERIC_FIELDS[cls] = [(tuple({name, field.alias or name}), field.annotation)
+                                        for name, field in cls.model_fields.items()
+                                        if name not in own and _holds_number(field.annotation)]
+    return found
+
+
+def _holds_number(annotation: Any) -> bool:
+    return annotation in (int, float) or any(_holds_number(a) for a in get_args(annotation))
 
 
 def _flags_for_numbers(value: Any, annotation: Any, loc: tuple) -> list[tuple]:
