@@ -148,7 +148,8 @@ def check_resumable(store: Store, run_id: int) -> dict:
     if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
     if row["status"] == "done":
-        raise UserError(f"run {run_id} is already done ({row['matches_done']} matches)")
+        unit = "campaign runs" if row.get("kind") == "campaign" else "matches"
+        raise UserError(f"run {run_id} is already done ({row['matches_done']} {unit})")
     return row
 
 
@@ -175,12 +176,28 @@ def existing_run(store: Store, run_id: int, game: str | None = None) -> int:
     return run_id
 
 
+def resume_data(row: dict, data_dir=None):
+    """The card data folder a resume reads: the one named (``--data``, or WORKBENCH_DATA), else the
+    one the run recorded when it started (a run begun with ``--data my-cards`` is resumed from
+    my-cards, not from the shipped data, which lacks its rules version). A recorded folder that is
+    gone is one line: its cards cannot be read again."""
+    from cardsdb.workspace import ENV_NAMES, is_shipped
+
+    recorded = row.get("data_dir")
+    if data_dir or any(os.environ.get(n) for n in ENV_NAMES) or not recorded or is_shipped(recorded):
+        return data_dir
+    if not os.path.isdir(recorded):
+        raise UserError(f"run {row['run_id']} read its cards from {recorded}, which is gone: pass --data with the "
+                        "folder it was started from")
+    return recorded
+
+
 def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict, dict]:
     row = check_resumable(store, run_id)
     if row.get("kind") == "campaign":
         raise UserError(f"run {run_id} is a campaign batch: resume it with workbench simulate-run --resume {run_id}")
     spec = RunSpec.from_json(json.loads(row["spec"]))
-    data, ruleset = games.load(spec.game, spec.rules, data_dir)
+    data, ruleset = games.load(spec.game, spec.rules, resume_data(row, data_dir))
     decks = games.decks_for(data, ruleset, spec.decks)
     now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks)})
     if now_spec.spec_hash() != row["spec_hash"]:

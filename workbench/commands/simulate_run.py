@@ -53,13 +53,13 @@ def payload_for(spec: CampaignSpec, ruleset, camp) -> dict:
 
 
 def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpec, dict]:
-    from workbench.commands.simulate import check_resumable
+    from workbench.commands.simulate import check_resumable, resume_data
 
     row = check_resumable(store, run_id)
     if row.get("kind") != "campaign":  # before its spec is read as a campaign's (a duel run's is not one)
         raise UserError(f"run {run_id} is a batch of duels: resume it with workbench simulate --resume {run_id}")
     spec = CampaignSpec.from_json(json.loads(row["spec"]))
-    _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, data_dir)
+    _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, resume_data(row, data_dir))
     now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
     if now.spec_hash() != row["spec_hash"]:
         changed = [f"rules version {spec.rules!r} changed (hash {spec.rules_hash} -> {now.rules_hash})"
