@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import benjamini_hochberg, mcnemar_pvalue, paired_interval, paired_rate_interval
+from reports.stats import benjamini_hochberg, mcnemar_pvalue, paired_rate_interval, t_interval
 
 MEASURED_SEAT = "CASE WHEN m.swapped THEN 1 ELSE 0 END"  # where deck slot 0 sits
 
@@ -63,7 +63,7 @@ def value_change(path: str | Path, before: tuple[int, int], after: tuple[int, in
         return {"twins": 0, "change_points": math.nan, "change_lo": math.nan, "change_hi": math.nan,
                 "p_value": math.nan}
     d = ((j["win_with_after"] - j["win_without_after"]) - (j["win_with"] - j["win_without"])).to_numpy().astype(float)
-    mean, lo, hi = paired_interval(d)
+    mean, lo, hi = t_interval(d)  # the interval of the t-test whose p is given beside it
     return {"twins": j.height, "change_points": mean * 100, "change_lo": lo * 100, "change_hi": hi * 100,
             "p_value": _one_sample_p(d)}
 

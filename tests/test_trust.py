@@ -202,3 +202,23 @@ def test_a_pairing_that_saved_no_variance_reads_as_none_not_as_a_negative_share(
     assert pairing_effect(-1.0) == pairing_effect(0.0) == "pairing removed none of the variance of a deck's win-rate change here"
     assert pairing_effect(0.5) == "pairing removed 50% of the variance of a deck's win-rate change"
     assert "could not be measured" in pairing_effect(float("nan"))
+
+
+def test_a_value_change_interval_and_its_p_agree_on_zero():
+    """value_change gives a t-test's p beside its interval; a normal 1.96 interval beside it read
+    "+0.1 to +59.9" with p = 0.08 on ten twins. The t interval excludes 0 exactly when p < 0.05."""
+    from reports.intervention import _one_sample_p
+    from reports.stats import t_interval
+
+    rng = np.random.default_rng(5)
+    disagreed_before = 0
+    for _ in range(400):
+        d = rng.choice([-2.0, -1.0, 0.0, 1.0, 2.0], size=10, p=[0.05, 0.2, 0.4, 0.25, 0.1])
+        p = _one_sample_p(d)
+        if p != p or d.std() == 0:
+            continue
+        _m, lo, hi = t_interval(d)
+        assert (lo > 0 or hi < 0) == (p < 0.05), (d, lo, hi, p)
+        _m, nlo, nhi = paired_interval(d)
+        disagreed_before += (nlo > 0 or nhi < 0) != (p < 0.05)
+    assert disagreed_before > 0  # the normal interval did disagree on some of these samples
