@@ -36,6 +36,9 @@ out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() e
 
 CLUSTER_HELP = ("play the chunks on a Dask cluster: a scheduler address such as tcp://host:8786, or local[:N] "
                 "to start N worker processes here")
+# the pilots a duel's --pilots may name (sim/core/pilots/PILOTS.md says what each is for)
+PILOTS_HELP = ("random, greedy, planner, planner:W (W worlds), mcts or mcts:N (N playouts a decision), each with an "
+               "optional @SET weight set, e.g. greedy@hand")
 PARTS_HELP = ("with a remote cluster: a folder or fsspec URL every worker can write event logs to "
               "(default: beside the database)")
 
@@ -107,7 +110,7 @@ def simulate(
     game: Optional[str] = typer.Argument(None, help="the game, e.g. frontier"),
     decks: Optional[str] = typer.Option(None, help="deck ids, comma separated (default: the starter decks); "
                                         "more than two play every pairing"),
-    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck: random, greedy"),
+    pilots: str = typer.Option("greedy", help="one pilot for every deck, or one per deck: " + PILOTS_HELP),
     matches: int = _matches(200, "matches per pairing of decks (not seeds: each seed plays from both seats)"),
     seed: int = _seed(),
     rules: str = typer.Option("base", help="rules version"),
@@ -147,7 +150,7 @@ def diff(
     candidate: str = typer.Option(..., help="the rules version being tried"),
     matches: int = _matches(1000, "matches per pairing of decks and version (each seed from both seats)"),
     decks: Optional[str] = typer.Option(None, help="deck ids (default: the starter decks)"),
-    pilots: str = typer.Option("greedy", help="one pilot, or one per deck"),
+    pilots: str = typer.Option("greedy", help="one pilot, or one per deck: " + PILOTS_HELP),
     seed: int = _seed("base seed (both versions play the same seeds)"),
     workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
@@ -326,7 +329,7 @@ def simulate_run(
     runs: int = _matches(100, "campaign runs per crew (run i of every crew uses seed base + i)"),
     stage: Optional[str] = typer.Option(None, help="the campaign stage (default: the game's first)"),
     policy: str = typer.Option("greedy", help="who chooses routes, rewards and purchases: random, greedy"),
-    fight_pilot: str = typer.Option("greedy", help="the crew's pilot in fights: random, greedy"),
+    fight_pilot: str = typer.Option("greedy", help="the crew's pilot in fights: " + PILOTS_HELP),
     seed: int = _seed(),
     rules: str = typer.Option("base", help="rules version"),
     workers: Optional[int] = _workers(),
