@@ -1,7 +1,9 @@
 """Exports a spreadsheet opens cleanly: UTF-8 CSV with a header row, no index column, ISO dates;
 and Parquet. Every file is written to a temporary name first, and all of them are renamed into
 place only once each was written whole: a reader never sees half a file, and a failed export
-(the Parquet file cannot be written) leaves no CSV behind that looks like it succeeded."""
+(the Parquet file cannot be written) leaves no CSV behind that looks like it succeeded. An
+undefined number (NaN: a rate of no games, a q value of no test) is written as NULL is, an empty
+CSV cell and a Parquet null, whichever table it came from."""
 from __future__ import annotations
 
 import os
@@ -18,6 +20,7 @@ def write_frame(frame: pl.DataFrame, csv: str | Path | None = None, parquet: str
     for path, _ in targets:
         if not path.resolve().parent.is_dir():
             raise StoreError(f"{path}: folder {path.resolve().parent} does not exist")
+    frame = undefined_as_null(frame)
     parts: list[Path] = []
     try:
         for path, kind in targets:
@@ -29,6 +32,13 @@ def write_frame(frame: pl.DataFrame, csv: str | Path | None = None, parquet: str
         for part in parts:  # left only by a failure
             part.unlink(missing_ok=True)
     return [path for path, _ in targets]
+
+
+def undefined_as_null(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with float NaN as null: polars writes NaN into a CSV as the text NaN, which a
+    spreadsheet takes for a word (and some tables already hold NULL where others hold NaN, so
+    the same empty figure would read two ways)."""
+    return frame.with_columns([pl.col(c).fill_nan(None) for c, t in frame.schema.items() if t.is_float()])
 
 
 def _part(path: Path) -> Path:

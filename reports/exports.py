@@ -16,7 +16,15 @@ from reports.filters import Filters
 RAW = {"runs": "run_id", "chunks": "run_id, chunk", "card_defs": "rules_hash, card", "matches": "run_id, match_no",
        "match_seats": "run_id, match_no, seat", "events": "run_id, match_no, seq",
        "card_games": "run_id, match_no, seat, card", "diffs": "diff_id", "diff_verdicts": "diff_id, deck", "series": "run_id, series_no", "campaign_runs": "run_id, run_no",
-       "campaign_nodes": "run_id, run_no, step", "campaign_rewards": "run_id, run_no, step, card"}
+       "campaign_nodes": "run_id, run_no, step", "campaign_rewards": "run_id, run_no, step, card",
+       "batches": "batch_id", "batch_suites": "batch_id, suite", "ladder": "ladder_id, pilot",
+       "ladder_pairs": "ladder_id, pair_no", "ladder_matches": "ladder_id, match_no", "tune": "tune_id",
+       "tune_changes": "tune_id, change_no", "tune_decks": "tune_id, deck",
+       "tune_steps": "tune_id, round, step, candidate_no", "tune_values": "tune_id, card, field, number, deck"}
+# a ladder plays outside runs (its own ladder_matches): its tables read no filter of runs
+NO_RUNS = ("ladder", "ladder_pairs", "ladder_matches")
+# the command that makes the store tables a store may not have yet (made at its first use)
+MADE_BY = {"tune": "workbench tune", "ladder": "workbench ladder", "batch": "workbench batch"}
 
 COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "cards": lambda p, f: card_metrics(p, f),
@@ -89,6 +97,7 @@ READS: dict[str, tuple[str, ...]] = {
     **{name: ("diff",) for name in DIFF_TABLES},
     **{name: RUNS for name in RAW},
     "match_seats": SEATS, "card_games": SEATS,
+    **{name: () for name in NO_RUNS},
 }
 
 
@@ -103,7 +112,7 @@ def check_reads(name: str, filters: Filters, diff_id: int | None) -> None:
     """LookupError in one line when a filter is given that ``name`` does not read."""
     unread = [OPTIONS[f] for f in given(filters, diff_id) if f not in READS[name]]
     if unread:
-        takes = ", ".join(OPTIONS[f] for f in READS[name])
+        takes = ", ".join(OPTIONS[f] for f in READS[name]) or "no filters"
         raise LookupError(f"{name} does not filter by {', '.join(unread)} (it takes {takes})")
 
 
@@ -146,13 +155,24 @@ def choosable(path: Path, name: str) -> tuple[pl.DataFrame, str]:
 # How a store table's rows belong to runs: ``{runs}`` is a query of the chosen runs' ids.
 IN_RUNS = {"card_defs": "rules_hash IN (SELECT rules_hash FROM runs WHERE run_id IN ({runs}))",
            "diffs": "(base_run IN ({runs}) OR candidate_run IN ({runs}))",
-           "diff_verdicts": "diff_id IN (SELECT diff_id FROM diffs WHERE base_run IN ({runs}) OR candidate_run IN ({runs}))"}
+           "diff_verdicts": "diff_id IN (SELECT diff_id FROM diffs WHERE base_run IN ({runs}) OR candidate_run IN ({runs}))",
+           # a row belongs to every run it names; a proposal's changes and decks to its verification's
+           "batch_suites": "(run_id IN ({runs}) OR previous_run IN ({runs}) OR baseline_run IN ({runs}))",
+           "batches": """batch_id IN (SELECT batch_id FROM batch_suites WHERE run_id IN ({runs})
+                         OR previous_run IN ({runs}) OR baseline_run IN ({runs}))""",
+           "tune": "(base_run IN ({runs}) OR candidate_run IN ({runs}))",
+           "tune_changes": "tune_id IN (SELECT tune_id FROM tune WHERE base_run IN ({runs}) OR candidate_run IN ({runs}))",
+           "tune_decks": "tune_id IN (SELECT tune_id FROM tune WHERE base_run IN ({runs}) OR candidate_run IN ({runs}))",
+           "tune_values": "(run_id IN ({runs}) OR reference_run IN ({runs}))"}
 
 
 def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
     """A store table's rows of the runs the filters choose (and, in a table of seats, of their
     decks and pilots)."""
     table = "cards" if name == "card_defs" else name
+    if not db.has_tables(path, table):  # a store from before the table, or whose command never ran
+        made = next((f" (`{cmd}` stores it)" for prefix, cmd in MADE_BY.items() if name.startswith(prefix)), "")
+        raise LookupError(f"{path}: no {name} table yet{made}")
     clauses, params = [], []
     runs_where, runs_params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions).where("r")
     if runs_where:
@@ -168,17 +188,24 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
 
 
 def diff_table(path: Path, name: str, diff_id: int) -> pl.DataFrame:
-    """A table of a version diff, spreadsheet-clean: card names beside their ids, and the changed
-    cards one row per changed field (not two whole cards as JSON)."""
+    """A table of a stored version diff, as ``diff_frame`` makes it."""
     row = db.query(path, "SELECT base_run, candidate_run FROM diffs WHERE diff_id = ?", [diff_id])
     if row.is_empty():
         raise LookupError(f"no diff {diff_id} (see `workbench export diffs`)")
     base, candidate = row.row(0)
-    frame = version_diff(path, base, candidate)[name.removeprefix("diff_")]
+    return diff_frame(path, name, version_diff(path, base, candidate))
+
+
+def diff_frame(path: Path, name: str, result: dict) -> pl.DataFrame:
+    """Table ``name`` (one of DIFF_TABLES) of ``result`` (reports/diff.version_diff's), spreadsheet-clean:
+    card names beside their ids, and the changed cards one row per changed field (not two whole
+    cards as JSON). `workbench diff --csv` writes these too, so a diff's files have the same
+    columns whichever command wrote them; an empty table has the same header as a full one."""
+    frame = result[name.removeprefix("diff_")]
     if name == "diff_changed_cards":
         frame = changed_fields(frame)
-    if "card" in frame.columns and frame.height:
-        frame = with_card_names(path, frame, candidate)
+    if "card" in frame.columns:
+        frame = with_card_names(path, frame, result["candidate_run"])
     return frame
 
 

@@ -19,7 +19,7 @@ from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.db import reading
 from reports.diff import pairing_effect
 from reports.export import write_frame
-from reports.exports import export_frame
+from reports.exports import diff_frame, export_frame
 from reports.filters import Filters
 from reports.html import build
 from workbench.batch.spec import Suite, load_batch
@@ -158,9 +158,9 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
             continue
         found, diff = alerts(store.path, other, run, batch.threshold_points, batch.fdr, label)
         frames.append(found)
-        for name in ("decks", "cards"):
+        for name in ("decks", "cards"):  # as `workbench export diff_*` writes them (card names beside ids)
             if diff[name].height:
-                write_frame(diff[name], csv=sfolder / f"vs_{label}_{name}.csv")
+                write_frame(diff_frame(store.path, f"diff_{name}", diff), csv=sfolder / f"vs_{label}_{name}.csv")
         lines.append(f"- vs {label} (run {other}): {found.height} alerts; "
                      f"{diff['twins'] // 2:,} twin matches, {pairing_effect(diff['variance_saved'])}")
         for a in found.iter_rows(named=True):

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from reports.attribution import MIN_CONTRAST_GROUP
 from reports.diff import pairing_effect, version_diff
 from reports.export import write_frame
 from workbench import games
@@ -47,7 +48,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     result = version_diff(db, runs[0], runs[1])
     show(result, base, candidate, out)
     if csv_dir is not None:
-        export(result, csv_dir, err)
+        export(db, result, csv_dir, err)
     return result
 
 
@@ -78,7 +79,7 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
     result = version_diff(db, b, c)
     show(result, base, candidate, out)
     if csv_dir is not None:
-        export(result, csv_dir, err)
+        export(db, result, csv_dir, err)
     return {**result, "decision": seq["decision"], "matches_used": seq["matches"], "verdicts": seq["verdicts"],
             "diff_id": diff_id, "rounds": seq["rounds"]}
 
@@ -139,10 +140,17 @@ def show_changed_cards(r: dict, out: Console) -> None:
         if c is None:
             out.print(f"you changed {card} ({kind}): no deck of this diff holds it")
             continue
+        groups = f"twins with it near the top {c['top_twins']:,} against deep {c['deep_twins']:,}"
+        if c["p_value"] is None or c["p_value"] != c["p_value"]:
+            why = (f"each group needs at least {MIN_CONTRAST_GROUP}: play more matches"
+                   if min(c["top_twins"], c["deep_twins"]) < MIN_CONTRAST_GROUP else "no variation to test")
+            out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts, "
+                      f"not tested ({groups}; {why})")
+            continue
         verdict = "FLAGGED" if c["flagged"] else "not flagged"
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
                   f"[{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
-                  f"({verdict}; twins with it near the top {c['top_twins']:,} against deep {c['deep_twins']:,})")
+                  f"({verdict}; {groups})")
 
 
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
@@ -182,13 +190,13 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(p)
 
 
-def export(r: dict, folder: Path, err: Console) -> None:
+def export(db: Path, r: dict, folder: Path, err: Console) -> None:
+    """The diff's tables as `workbench export diff_* --diff ID` writes them (the same function:
+    the same columns and rows), each whether empty or not, so the folder always holds all four."""
+    # imported here: reports.exports brings every table's imports (scipy), which ensure_run's importers do not need
+    from reports.exports import DIFF_TABLES, diff_frame
+
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("decks", "cards", "power", "changed_cards"):
-        frame = r[name]
-        if frame.height:
-            for path in write_frame(frame, csv=folder / f"diff_{name}.csv"):
-                err.print(f"wrote {path}")
-
-
-
+    for name in DIFF_TABLES:
+        for path in write_frame(diff_frame(db, name, r), csv=folder / f"{name}.csv"):
+            err.print(f"wrote {path}")
