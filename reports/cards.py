@@ -49,7 +49,9 @@ METRICS = {
     "iwd": "IWD (improvement when drawn): GIH WR minus GNS WR",
     "played_games": "games where the card was played at least once",
     "played_wr": "Played WR: win rate of games where the card was played",
-    "play_rate": "share of games with the card in hand where it was played",
+    "available_games": "games where the card was in hand or played (some cards, such as AlleyWay's leaders, are "
+                       "played without having been dealt or drawn)",
+    "play_rate": "share of the games with the card in hand or played where it was played",
     "dead_pct": "Dead %: share of games with the card in hand where it was never played",
     "avg_turn_played": "average of the seat's own turn number when the card was first played",
     "not_oh_games": "games of the card's decks where it was not in the opening hand",
@@ -162,7 +164,7 @@ EXCESS = ("oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_p")
 RATES = (("gp_wr", "games_won", "games"), ("oh_wr", "oh_won", "oh_games"), ("gd_wr", "gd_won", "gd_games"),
          ("gih_wr", "gih_won", "gih_games"), ("gns_wr", "gns_won", "gns_games"),
          ("not_oh_wr", "not_oh_won", "not_oh_games"),
-         ("played_wr", "played_won", "played_games"), ("play_rate", "played_games", "gih_games"),
+         ("played_wr", "played_won", "played_games"), ("play_rate", "played_games", "available_games"),
          ("dead_pct", "dead_games", "gih_games"))
 
 
@@ -202,7 +204,7 @@ def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.
     excess p-values). Shrinkage, z and q are computed within each group (a rules version, a
     deck...), never across; everything else over all rows at once. An empty frame (no stored
     matches yet) gets the same columns, so its export has the usual header."""
-    frame, groups = _grouped(frame, [g for g in group if g in frame.columns])
+    frame, groups = _grouped(with_available(frame), [g for g in group if g in frame.columns])
     cols = _row_metrics(frame)
     cols.update(_group_metrics(frame, groups))
     out = frame.with_columns(pl.Series(name, values) for name, values in cols.items())
@@ -210,6 +212,15 @@ def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.
                            unpack("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key")
     floats = [c for c, t in out.schema.items() if t == pl.Float64]
     return out.with_columns(pl.col(c).fill_nan(None) for c in floats)
+
+
+def with_available(frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame with ``available_games``, the play rate's denominator: the games the card was in
+    hand or played. Some cards are played without having been dealt or drawn (AlleyWay's leaders,
+    and cards that reach play or the hand another way), so over the games in hand alone their play
+    rate passed 100%. The games it was played plus those it sat in hand unplayed (dead) are exactly
+    those: a sum of the stored counts, so a frame of counts from before the column gets it too."""
+    return frame.with_columns((pl.col("played_games") + pl.col("dead_games")).alias("available_games"))
 
 
 def _grouped(frame: pl.DataFrame, keys: list[str]) -> tuple[pl.DataFrame, list[slice]]:

@@ -3,7 +3,8 @@ opponent each seat chose to hit. Over the store's free-for-all runs (``runs.mode
 
 Decks (``ffa_decks``), per deck and pilot over its seats in the chosen runs:
   seats            seat-games played (a deck plays every seat of every table it sits at)
-  mean_placement   its average place (1 = first), with a 95% normal interval (mean +- 1.96 sd/sqrt n);
+  mean_placement   its average place (1 = first), with a 95% interval (``placement_interval``: t, its
+                   standard error with a place 1 and a place N added, clipped to 1..N);
                    a fair deck at an N-seat table averages (N + 1) / 2
   win_share        share of its seat-games placed first (a draw's survivors share first place),
                    95% Wilson interval; a fair deck wins 1/N
@@ -61,7 +62,8 @@ def ffa_decks(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     seats, params = _seats_sql(run_ids)
     frame = db.query(path, f"""
         SELECT deck, pilot, any_value(seats) AS table_seats, count(*) AS seats,
-               avg(placement) AS mean_placement, stddev_samp(placement) AS sd,
+               avg(placement) AS mean_placement, sum(placement * placement)::DOUBLE AS sum_sq,
+               max(seats) AS most_seats,
                count(*) FILTER (WHERE placement = 1) AS firsts,
                count(*) FILTER (WHERE placement <= 2) AS top2s,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND out_by IS NULL) AS out_by_nobody
@@ -69,16 +71,32 @@ def ffa_decks(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     if frame.is_empty():
         return frame
     n = frame["seats"].to_numpy().astype(float)
-    half = Z95 * np.nan_to_num(frame["sd"].to_numpy().astype(float)) / np.sqrt(n)
-    mean = frame["mean_placement"].to_numpy()
+    lo, hi = placement_interval(frame["mean_placement"].to_numpy().astype(float),
+                                frame["sum_sq"].to_numpy().astype(float), n, frame["most_seats"].to_numpy().astype(float))
     win_lo, win_hi = wilson(frame["firsts"], n)
     top_lo, top_hi = wilson(frame["top2s"], n)
-    return frame.drop("sd").with_columns(
-        pl.Series("mean_placement_lo", mean - half), pl.Series("mean_placement_hi", mean + half),
+    return frame.drop("sum_sq", "most_seats").with_columns(
+        pl.Series("mean_placement_lo", lo), pl.Series("mean_placement_hi", hi),
         pl.Series("win_share", rate(frame["firsts"], n)), pl.Series("win_share_lo", win_lo),
         pl.Series("win_share_hi", win_hi), pl.Series("top2", rate(frame["top2s"], n)),
         pl.Series("top2_lo", top_lo), pl.Series("top2_hi", top_hi),
         (1.0 / pl.col("table_seats")).alias("fair_win_share"))
+
+
+def placement_interval(mean: np.ndarray, sum_sq: np.ndarray, n: np.ndarray,
+                       seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """95% interval of a mean placement on 1..N (``seats``) from n placements (their ``mean`` and
+    sum of squares). The plain mean +- 1.96 sd / sqrt n left 1..N and had no width when every
+    place was the same (three firsts say little). So, the Agresti-Coull idea for a bounded mean:
+    the standard error is that of the placements with two more, a place 1 and a place N; t with
+    n + 1 degrees of freedom for small n; centred on the plain mean and clipped to 1..N."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
+
+    k = n + 2
+    mean_k = (mean * n + 1 + seats) / k
+    var_k = (sum_sq + 1 + seats ** 2 - k * mean_k ** 2) / (k - 1)
+    half = sps.t.ppf(0.975, k - 1) * np.sqrt(np.maximum(var_k, 0) / k)
+    return np.clip(mean - half, 1, seats), np.clip(mean + half, 1, seats)
 
 
 def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:

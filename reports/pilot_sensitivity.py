@@ -359,14 +359,19 @@ def premium_partner(path: str | Path, run_id: int) -> dict | None:
 
 
 def premium_hint(path: str | Path, run_id: int) -> str:
-    """The command that would store a run to compare ``run_id`` with (the same matches under a
-    stronger pilot), for the Cards page's hint."""
+    """Why the Cards page has no skill premium for ``run_id``, with the command that would store a
+    run to compare it with (the same matches under a stronger pilot) when there is one."""
     spec = _spec(path, run_id)
+    kind = spec.get("kind", "duel")
+    if kind != "duel":  # `workbench pilot-sensitivity` plays duel runs: a campaign batch gets no twin to compare
+        return (f"run {run_id} is a {kind} run, and a skill premium compares two duel runs of the same matches "
+                f"under two pilots")
     label = pilot_label(spec)
     if label is None:
         return (f"run {run_id} plays different pilots per deck: a skill premium compares runs with one pilot in "
                 f"every seat")
     pilot = label.split("#")[0]
     pilots = f"greedy,{pilot}" if pilot_strength(pilot) > pilot_strength("greedy") else f"{pilot},mcts:200"
-    return (f"workbench pilot-sensitivity {spec['game']} --pilots {pilots} --matches {spec['matches']} "
-            f"--seed {spec['seed']} --rules {spec['rules']} --decks {','.join(spec['decks'])}")
+    return (f"no finished run plays run {run_id}'s matches under another pilot. Fill it with `workbench "
+            f"pilot-sensitivity {spec['game']} --pilots {pilots} --matches {spec['matches']} --seed {spec['seed']} "
+            f"--rules {spec['rules']} --decks {','.join(spec['decks'])}`")

@@ -43,13 +43,13 @@ from reports.pilot_sensitivity import premium_hint, premium_partner, skill_premi
 RATE_GROUPS = {
     "Played WR": ("played_games", "played_wr"), "GIH WR": ("gih_games", "gih_wr"), "GP WR": ("games", "gp_wr"),
     "OH WR": ("oh_games", "oh_wr"), "GD WR": ("gd_games", "gd_wr"), "GNS WR": ("gns_games", "gns_wr"),
-    "Play rate": ("gih_games", "play_rate"), "Dead %": ("gih_games", "dead_pct"),
+    "Play rate": ("available_games", "play_rate"), "Dead %": ("gih_games", "dead_pct"),
 }
 EXTRA_GROUPS = ("IWD", "Avg turn played")
 DEFAULT_GROUPS = ["Played WR", "GIH WR", "IWD", "GP WR", "Play rate", "Dead %", "Avg turn played"]
 GROUP_LABELS = {"rules_version": "rules version", "run_id": "run", "deck": "deck", "pilot": "pilot"}
 COUNT_LABELS = {"games": "GP n", "oh_games": "OH n", "gd_games": "GD n", "gih_games": "GIH n", "gns_games": "GNS n",
-                "played_games": "played n"}
+                "played_games": "played n", "available_games": "in hand or played n"}
 RATE_COLUMNS = [c for _, r in RATE_GROUPS.values() for c in (r, f"{r}_lo", f"{r}_hi")]
 CHART_ROWS = 60
 TOO_STRONG, TOO_WEAK, NEUTRAL = "#d62728", "#1f77b4", "#7f7f7f"
@@ -73,6 +73,7 @@ class View:
     chart_title: str
     x_title: str
     shrunk: str | None = None
+    missing: str = ""  # why the chart is empty when no card shown has the value
 
 
 WITHIN_DECK = View(
@@ -82,7 +83,9 @@ WITHIN_DECK = View(
              "not_oh_games", "not_oh_wr", "value_points", "value_lo", "value_hi", "value_q", "value_by"),
     value="oh_excess", n="oh_games", center=lambda _frame: 0.0, center_label="no effect beyond its deck",
     chart_title="What each card adds to its own deck: OH excess, deck and seat held fixed (95% interval)",
-    x_title="Opening-hand excess over its deck (points)")
+    x_title="Opening-hand excess over its deck (points)",
+    missing="No card here has an OH excess yet, so there is nothing to chart: it needs games of the card's deck with "
+            "the card in the opening hand and games without it (a card never dealt, such as a leader, has none).")
 POOLED = View(
     label="Played win rate pooled over decks: carries deck strength",
     rank_by="played_wr_shrunk", flag="significant", q="played_wr_q",
@@ -90,7 +93,8 @@ POOLED = View(
     value="played_wr", n="played_games",
     center=lambda frame: float(frame["played_won"].sum() / max(1, frame["played_games"].sum())), center_label="mean",
     chart_title="Played win rate by card (95% Wilson interval), ranked by the shrunken value",
-    x_title="Played win rate (%)", shrunk="played_wr_shrunk")
+    x_title="Played win rate (%)", shrunk="played_wr_shrunk",
+    missing="No card here has a played win rate yet, so there is nothing to chart: none was played in these matches.")
 VIEWS = {v.label: v for v in (WITHIN_DECK, POOLED)}
 VIEW_HELP = ("Within its deck (the default): how much the card moves its own deck's win rate. The shuffle deals the "
              "opening hand, so comparing the deck's games with the card in it against the deck's other games "
@@ -200,8 +204,7 @@ def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame
     run_id = filters.runs[0]
     partner, prem = _skill_premium(str(path), store_state(path), run_id, tuple(filters.decks))
     if partner is None:
-        return stats, f"No skill premium column: no finished run plays run {run_id}'s matches under another pilot. " \
-                      f"Fill it with `{cached('premium_hint', str(path), run_id)}`."
+        return stats, f"No skill premium column: {cached('premium_hint', str(path), run_id)}."
     paired = prem.filter(pl.col("premium").is_not_null())["paired"]
     how = ("paired over the twins (same match and seat)" if paired.len() and paired.all()
            else "paired where a card's twins share their opening hands, else unpaired")
@@ -435,4 +438,7 @@ def render() -> None:
         st.caption("Select a card (the box at the left of its row) to see what it is, its win rate by turn played, "
                    "replay an example match and try a change to it; or click an example link to open its replay in "
                    "a new tab.")
+    if view.filter(pl.col(ranking.value).is_not_null()).is_empty():  # an empty chart would say nothing
+        st.info(ranking.missing if view.height else "No card is left by the sidebar filters.")
+        return
     st.plotly_chart(ranking_chart(view, label_groups, ranking), width="stretch")

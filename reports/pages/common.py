@@ -13,6 +13,7 @@ import polars as pl
 import streamlit as st
 
 from reports import campaign, cards, costs, db, diff, keywords, matchups, meta, overview, value
+from reports.export import undefined_as_null
 from reports.filters import Filters
 
 DEFAULT_DB = "workbench.duckdb"
@@ -211,20 +212,26 @@ def run_label(r: dict) -> str:
             f"{r['matches_done']} matches, {r['status']})")
 
 
+# the modes with a page of their own: kind -> (what a run is called, its page)
+MODE_PAGES = {"ffa": ("free-for-all", "Free-for-all"), "series": ("series", "Series"),
+              "turf": ("Turf Defense", "Turf Defense")}
+
+
 def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     """Sidebar filters: game, then runs (default: the game's newest duel run, or its newest run
-    when it has only campaign batches). Returns the game's runs and the chosen run ids."""
-    mine = pick_game(path)
+    when it has only campaign batches). Returns the game's runs and the chosen run ids; when every
+    run of the game is of a mode with its own page, those runs and no choice (``no_runs_note``)."""
+    game_runs = mine = pick_game(path)
     if mine.is_empty():
         return mine, []
     # free-for-all seats are not a duel's two, and a series' later games seat the loser first:
     # each mode has its own page
-    for kind, page in (("ffa", "Free-for-all"), ("series", "Series"), ("turf", "Turf Defense")):
+    for kind, (_, page) in MODE_PAGES.items():
         if "kind" in mine.columns and (mine["kind"] == kind).any():
             st.sidebar.caption(f"{page} runs are on the {page} page.")
             mine = mine.filter(pl.col("kind") != kind)
     if mine.is_empty():
-        return mine, []
+        return game_runs, []
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
@@ -234,6 +241,17 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
                             help="the runs whose matches are counted; several are pooled")
     warn_same_matches(mine, chosen)
     return mine, chosen
+
+
+def no_runs_note(runs: pl.DataFrame) -> str:
+    """What a page over duel runs says when it counts no run: pick one, or, when the game's runs
+    are all of modes with pages of their own (there is no Runs choice then), where they are."""
+    kinds = runs["kind"].unique(maintain_order=True).to_list() if "kind" in runs.columns and runs.height else []
+    if not kinds or not set(kinds) <= set(MODE_PAGES):
+        return "Pick at least one run in the sidebar."
+    names = " and ".join(MODE_PAGES[k][0] for k in kinds)
+    pages = " or ".join(f"the {MODE_PAGES[k][1]} page" for k in kinds)
+    return f"The store's {runs['game'][0]} runs are all {names} runs, which have a page of their own: open {pages}."
 
 
 def warn_same_matches(runs: pl.DataFrame, chosen: list[int]) -> None:
@@ -313,7 +331,7 @@ def filtered_page(title: str, help: dict[str, str]) -> tuple[Path, Filters] | No
         return None
     path, runs, run_ids = start
     if not run_ids:
-        st.info("Pick at least one run in the sidebar.")
+        st.info(no_runs_note(runs))
         return None
     filters = pick_filters(path, runs, run_ids)
     glossary(help)
@@ -480,7 +498,8 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     what = chosen_filters() if scope is None else scope
     if what:  # the file says which view it came from, in a column a spreadsheet keeps with each row
         flat = flat.with_columns(pl.lit("; ".join(f"{k}={v}" for k, v in what.items())).alias("filters"))
-    st.download_button(f"Download {name} as CSV", flat.write_csv().encode("utf-8"),
+    # as every exported CSV: an undefined number is an empty cell, not the word NaN (reports/export.py)
+    st.download_button(f"Download {name} as CSV", undefined_as_null(flat).write_csv().encode("utf-8"),
                        file_name=download_name(name, what), mime="text/csv", key=f"csv-{name}")
     if select_key and event is not None:
         rows = event.selection.rows

@@ -176,6 +176,12 @@ def budget_caption(cards: int, off: int, version: str) -> str:
             "actually charge, fitted per card type.")
 
 
+def costing(cost_range: tuple[float, float]) -> str:
+    """The Cost filter in words: "costing 3", "costing 2 to 5"."""
+    lo, hi = cost_range
+    return f"costing {lo:g}" if lo == hi else f"costing {lo:g} to {hi:g}"
+
+
 def curves_section(path, filters, cost_range, scope: dict[str, str] | None = None) -> None:
     """Deck cost curves: chart and table (its CSV records ``scope``, as ``table_with_download`` takes it)."""
     st.subheader("Deck cost curves")
@@ -188,6 +194,10 @@ def curves_section(path, filters, cost_range, scope: dict[str, str] | None = Non
                                  .alias("deck_version"))
     if cost_range:
         curves = curves.filter(pl.col("cost").is_between(*cost_range))
+        if curves.is_empty():
+            st.info(f"No deck in these matches holds a card {costing(cost_range)}: widen the Cost filter in the "
+                    "sidebar.")
+            return
     fig = px.bar(curves.to_pandas(), x="cost", y="cards", color="deck_version", barmode="group", text="cards",
                  labels={"cost": "Budget cost", "cards": "Cards in the deck", "deck_version": "Deck"},
                  title="How many cards of each cost each deck runs")
@@ -207,6 +217,10 @@ def win_rate_section(path, filters, cost_range) -> None:
     raw = wr.sort("cost")
     if cost_range:
         raw = raw.filter(pl.col("cost").is_between(*cost_range))
+        if raw.is_empty():
+            st.info(f"No card {costing(cost_range)} was played in these matches: widen the Cost filter in the "
+                    "sidebar.")
+            return
     fig = go.Figure(go.Bar(
         x=raw["cost"], y=raw["win_rate"] * 100, text=[f"n={n:,}" for n in raw["games"]], textposition="inside",
         insidetextanchor="start", textfont={"color": "white"},

@@ -15,6 +15,7 @@ import streamlit as st
 
 from reports import db
 from reports.card_fields import ARROW, change_text, field_changes, shown
+from reports.diff import pairing_effect
 from reports.examples import key_text
 from reports.pages.columns import unique_names
 from reports.pages.common import (
@@ -126,8 +127,10 @@ def headline(d: dict, r: dict) -> None:
     c2.caption(f"paired 95% CI {length['change_lo']:+.2f} to {length['change_hi']:+.2f}; n = {length['matches']:,} matches")
     saved = r["variance_saved"]
     if saved == saved:
-        c3.metric("Variance the pairing saved", f"{saved:.0%}", help=HELP["variance saved"])
-        c3.caption(f"an unpaired comparison would need about {1 / max(1e-9, 1 - saved):.1f}× the matches")
+        # a share at or below zero is noise (pairing cannot add variance): none, as the CLI says
+        c3.metric("Variance the pairing saved", f"{saved:.0%}" if saved > 0 else "none", help=HELP["variance saved"])
+        c3.caption(pairing_effect(saved) + (f"; an unpaired comparison would need about {1 / (1 - saved):.1f}× the "
+                                            "matches" if 0 < saved < 1 else ""))
     sig, beyond = r["significant_cards"], r["attributed_cards"]
     c4.metric("Cards whose win rate moved", f"{sig.height}", help=HELP["q (BH)"])
     c4.caption(f"of {r['cards'].height} cards (in hand, BH at FDR 5%; deck strength moves them all); "

@@ -25,7 +25,7 @@ NO_RUNS = ("No free-for-all runs in this store yet. Play some with, for example:
            "`workbench simulate alleyway --mode ffa --seats 4 --matches 200`")
 HELP = {
     "mean placement": "the deck's average place, 1 = first; a fair deck at an N-seat table averages (N + 1) / 2; "
-                      "95% normal interval",
+                      "95% t interval, its standard error with a place 1 and a place N added, kept within 1..N",
     "win share": "share of its seat-games placed first (the survivors of a draw share first place); a fair deck "
                  "wins 1/N; 95% Wilson interval",
     "top 2": "share placed first or second; fair: 2/N; 95% Wilson interval",

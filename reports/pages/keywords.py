@@ -178,18 +178,27 @@ def impact_section(path, filters) -> None:
                     f"keyword {keyword_name(row['keyword'])}" if row else "")
 
 
+def fit_quality(r_squared: float | None) -> str:
+    """The fit's R², or why it has none: R² is the share of the spread in cost the fit explains, and
+    cards that all cost the same (AlleyWay's leaders) have no spread to explain."""
+    if r_squared is None or r_squared != r_squared:
+        return "no R², as every one of these cards costs the same (no spread in cost to explain)"
+    return f"R² = {r_squared:.2f}"
+
+
 def prices_section(path, filters) -> None:
     st.subheader("Keyword price list")
     prices = cached("keyword_prices", str(path), filters)
     if prices.is_empty():
         st.info("Too few cards of any one type to fit a price list (it needs more cards than terms).")
         return
+    prices = prices.with_columns(pl.col("r_squared").fill_nan(None))  # no R² (fit_quality): a blank, not "nan"
     groups = prices.select("rules_version", "type").unique(maintain_order=True).rows()
     choice = st.selectbox("Rules version and card type", groups, format_func=lambda g: f"{g[1]} cards, {g[0]}",
                           help="the price list is fitted per rules version and card type")
     part = prices.filter((pl.col("rules_version") == choice[0]) & (pl.col("type") == choice[1]))
     first = part.row(0, named=True)
-    st.caption(f"Fitted over {first['cards']} {choice[1]} cards of {choice[0]}: R² = {first['r_squared']:.2f}. "
+    st.caption(f"Fitted over {first['cards']} {choice[1]} cards of {choice[0]}: {fit_quality(first['r_squared'])}. "
                "Keywords on fewer than two cards of the type get no price.")
     st.plotly_chart(price_chart(part, f"What each term costs: {choice[1]} cards, {choice[0]} (95% intervals)"),
                     width="stretch")

@@ -139,14 +139,32 @@ META_CONFIG = {
 META_RATES = ["share", "share_lo", "share_hi", "in_mix", "wr_vs_mix", "wr_vs_mix_lo", "wr_vs_mix_hi"]
 
 
+# the meta is a game between decks a field chooses; a campaign's fights are its crews against the
+# map's enemies (reports/meta.py seed_scores keeps duel runs)
+CAMPAIGNS_ONLY = ("The meta is solved over duel runs, and the chosen runs are campaign runs: their fights pit each "
+                  "crew against the enemies on its map, not decks a field chooses between, so there is no game to "
+                  "solve. The matrix and field figures above count those fights; pick a duel run in the sidebar to "
+                  "see the meta.")
+
+
+def campaign_runs(path, filters) -> list[int]:
+    """The chosen runs that are campaign batches."""
+    runs = cached("runs", str(path))
+    return runs.filter(pl.col("run_id").is_in(filters.runs) & (pl.col("kind") == "campaign"))["run_id"].to_list()
+
+
 def meta_section(path, filters) -> None:
     """The equilibrium mix: what a field that adapted to these matchups would play."""
     st.subheader("The meta a rational field would play")
     mix = cached("meta_mix", str(path), filters)
+    campaigns = campaign_runs(path, filters)
     if mix["share"].is_null().all():
-        st.info("No two different decks met in these duel runs, so there is no game to solve.")
+        st.info(CAMPAIGNS_ONLY if len(campaigns) == len(filters.runs) else
+                "No two different decks met in these duel runs, so there is no game to solve.")
         return
     st.markdown(f"{meta.MEANING}. Pilots: **{mix['pilots'][0]}**.")
-    st.caption(meta.METHOD.format(resamples=meta.RESAMPLES) + ". A deck filter solves the game of those decks alone.")
+    st.caption(meta.METHOD.format(resamples=meta.RESAMPLES) + ". A deck filter solves the game of those decks alone."
+               + (f" Over the chosen duel runs only: the fights of campaign run {', '.join(map(str, campaigns))}, "
+                  "counted above, are left out (a crew meets the enemies on its map, not a field)." if campaigns else ""))
     order = [c for c in META_CONFIG if c != "note" or mix["note"].is_not_null().any()]
     table_with_download(percent(mix, META_RATES), "meta_mix", META_CONFIG, download=mix, column_order=order)

@@ -5,7 +5,7 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import cached, one_connection_per_render, page_start, table_with_download
+from reports.pages.common import cached, no_runs_note, one_connection_per_render, page_start, table_with_download
 
 RUN_COLUMNS = {
     "run_id": st.column_config.NumberColumn("run", format="%d"), "rules_version": "rules version",
@@ -20,6 +20,17 @@ RUN_COLUMNS = {
 }
 
 
+def no_matches_note(chosen: pl.DataFrame) -> str:
+    """The chosen runs hold no stored match yet: say so, and how to finish a run that stopped (one
+    killed may still read "running")."""
+    command = {"campaign": "workbench simulate-run --resume"}
+    resume = " or ".join(f"`{command.get(r['kind'], 'workbench simulate --resume')} {r['run_id']}`"
+                         for r in chosen.iter_rows(named=True))
+    which = "The chosen run holds" if chosen.height == 1 else "The chosen runs hold"
+    return (f"{which} no stored matches yet, so there is nothing to count. A run stopped before it stored any "
+            f"goes on with {resume}.")
+
+
 @one_connection_per_render
 def render() -> None:
     start = page_start("Overview")
@@ -30,9 +41,12 @@ def render() -> None:
     table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
                         "runs", RUN_COLUMNS)
     if not run_ids:
-        st.info("Pick at least one run in the sidebar.")
+        st.info(no_runs_note(runs))
         return
     seat = cached("first_seat", str(path), run_ids)
+    if not seat["matches"]:  # two empty charts would say nothing
+        st.info(no_matches_note(runs.filter(pl.col("run_id").is_in(run_ids))))
+        return
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Matches", f"{seat['matches']:,}", help="matches stored in the chosen runs")
     if seat["first_seat_wr"] is not None:

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
+from reports import db
 from reports.board import draw, from_plain, pixel_width
 from reports.pages.common import (
     REPLAY_REQUEST,
@@ -25,11 +26,21 @@ from reports.pages.common import (
     readable_table,
     replay_button,
     run_label,
+    store_reads,
     table_with_download,
 )
 
 ReplayFn = Callable[[str, int, int], dict]
 SHOWN = "_replay_shown"  # the (run, match) the page showed last, so a new request can move the widgets
+
+
+def _last_stored(path: str, run_id: int) -> int | None:
+    """The highest match number a run has stored (None: none yet); a run's Match box goes no
+    further (matches_target counts the matches asked, not those stored)."""
+    return db.query(path, "SELECT max(match_no) AS last FROM matches WHERE run_id = ?", [run_id])["last"][0]
+
+
+read = store_reads("replay", last_stored=_last_stored)
 
 
 @st.cache_data(ttl=60, show_spinner="Replaying the match...")
@@ -76,7 +87,7 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
         st.session_state["replay_run"] = next(iter(labels))
     run_id = st.sidebar.selectbox("Run", list(labels), format_func=labels.get, key="replay_run")
     run = mine.filter(pl.col("run_id") == run_id).row(0, named=True)
-    match_no = pick_fight(path, run) if run["kind"] == "campaign" else pick_duel(run)
+    match_no = pick_fight(path, run) if run["kind"] == "campaign" else pick_duel(path, run)
     if match_no is None:
         return run, None, None
     if target and (target["run"], target["match"]) != (run_id, match_no):
@@ -94,9 +105,15 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
 SERIES_GAMES = 3  # a series run's match numbers: series_no * 3 + game_no - 1 (a best of 3)
 
 
-def pick_duel(run: dict) -> int:
+def pick_duel(path, run: dict) -> int | None:
+    """A match of the run, bounded by what it has stored (not by what it asked for); None, said
+    in words, when it has stored none yet."""
     series = run.get("kind") == "series"
-    last = max(run["matches_target"] * (SERIES_GAMES if series else 1) - 1, 0)
+    last = read("last_stored", str(path), run["run_id"])
+    if last is None:
+        st.info(f"Run {run['run_id']} holds no stored matches yet, so there is none to replay. A run stopped before "
+                f"it stored any goes on with `workbench simulate --resume {run['run_id']}`.")
+        return None
     if st.session_state.get("replay_match", 0) > last:
         st.session_state["replay_match"] = last
     return int(st.sidebar.number_input(
