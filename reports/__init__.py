@@ -9,7 +9,4 @@ import warnings
 # e.g. a card type whose every card has the same cost; the functions return NaN there and the
 # pages say so, so the console stays for what a person must read.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"statsmodels(\..*)?")
-# and its model warnings (a singular design, perfect separation: statsmodels' ModelWarning family,
-# UserWarnings) printed a warning's source line under `report`, `export keywords` and `batch`; the
-# fits that meet them return no estimate (keywords.py: separation and over-wide intervals)
-warnings.filterwarnings("ignore", category=UserWarning, module=r"statsmodels(\..*)?")
+# (its model warnings are silenced around each fit instead: reports/stats.py quiet_fit)

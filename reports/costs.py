@@ -19,7 +19,7 @@ from reports import db
 from reports.examples import by_key
 from reports.filters import Filters
 from reports.keywords import _cards
-from reports.stats import rate, wilson
+from reports.stats import quiet_fit, rate, wilson
 
 FIT_MIN_CARDS = 5  # fewer cards of a type, or all at one cost: "too few cards for a fit"
 TOO_FEW = "too few cards for a fit"
@@ -45,7 +45,7 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
                 "r_squared": None, "cards": part.height,
                 "note": TOO_FEW if part.height < FIT_MIN_CARDS or np.ptp(x) == 0 else ALL_ALIKE if np.ptp(y) == 0 else None}
         if line["note"] is None:
-            with np.errstate(invalid="ignore", divide="ignore"):  # a perfect fit has no residual scale
+            with np.errstate(invalid="ignore", divide="ignore"), quiet_fit():  # a perfect fit: no residual scale
                 fit = sm.OLS(y, sm.add_constant(x)).fit()
                 fitted = np.asarray(fit.fittedvalues)
                 resid = np.asarray(fit.get_influence().resid_studentized_internal)

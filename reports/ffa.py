@@ -15,7 +15,8 @@ Cards (``ffa_cards``), per deck and card (its ``name`` beside its id), over the 
   played / not_played            seat-games where the card was played at least once / never
   placement_played, placement_not_played  mean placement of each
   placement_gain                 not_played minus played (positive: the card goes with a better
-                                 place), with a 95% Welch normal interval. Observational, like the
+                                 place), with a 95% Welch interval (``gain_interval``: each side
+                                 padded with a place 1 and a place N, inside -(N-1)..N-1). Observational, like the
                                  Cards page's played win rate: a card played late is played by
                                  seats that lived long
   win_share_played, win_share_not_played
@@ -36,7 +37,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.stats import Z95, rate, wilson
+from reports.stats import rate, wilson
 
 
 def ffa_runs(path: str | Path) -> pl.DataFrame:
@@ -99,12 +100,33 @@ def placement_interval(mean: np.ndarray, sum_sq: np.ndarray, n: np.ndarray,
     return np.clip(mean - half, 1, seats), np.clip(mean + half, 1, seats)
 
 
+def gain_interval(gain: np.ndarray, frame: pl.DataFrame, n1: np.ndarray, n0: np.ndarray,
+                  seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """95% interval of ``placement_gain`` (not played minus played): Welch's, with each side's
+    variance taken as ``placement_interval`` takes it (a place 1 and a place N added, so alike
+    places do not claim certainty: 1, 1 against 3, 3 gave 2.0 to 2.0), Welch-Satterthwaite
+    degrees of freedom, clipped to the possible -(N - 1)..N - 1."""
+    from scipy import stats as sps  # here, not at the top: see reports/stats.py
+
+    def padded(n: np.ndarray, mean: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sum_sq = np.nan_to_num(var) * (n - 1) + n * mean ** 2
+        k = n + 2
+        mean_k = (mean * n + 1 + seats) / k
+        return np.maximum((sum_sq + 1 + seats ** 2 - k * mean_k ** 2) / (k - 1), 0) / k, k
+    a, k1 = padded(n1, frame["placement_played"].to_numpy().astype(float), frame["var_played"].to_numpy().astype(float))
+    b, k0 = padded(n0, frame["placement_not_played"].to_numpy().astype(float), frame["var_not"].to_numpy().astype(float))
+    df = (a + b) ** 2 / (a ** 2 / (k1 - 1) + b ** 2 / (k0 - 1))
+    half = sps.t.ppf(0.975, df) * np.sqrt(a + b)
+    return np.clip(gain - half, 1 - seats, seats - 1), np.clip(gain + half, 1 - seats, seats - 1)
+
+
 def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     where, params = _runs_in(run_ids, "c")
     frame = db.query(path, f"""
-        WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.placement FROM match_seats s
-                       WHERE {where.replace('c.', 's.')}),
-             games AS (SELECT c.deck, c.card, k.name, c.played > 0 AS played, s.placement
+        WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.placement,
+                              count(*) OVER (PARTITION BY s.run_id, s.match_no) AS table_seats
+                       FROM match_seats s WHERE {where.replace('c.', 's.')}),
+             games AS (SELECT c.deck, c.card, k.name, c.played > 0 AS played, s.placement, s.table_seats
                        FROM card_games c JOIN seats s USING (run_id, match_no, seat)
                        JOIN runs r ON r.run_id = c.run_id
                        LEFT JOIN cards k ON k.rules_hash = r.rules_hash AND k.card = c.card WHERE {where})
@@ -115,20 +137,19 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
                var_samp(placement) FILTER (WHERE played) AS var_played,
                var_samp(placement) FILTER (WHERE NOT played) AS var_not,
                count(*) FILTER (WHERE played AND placement = 1) AS firsts_played,
-               count(*) FILTER (WHERE NOT played AND placement = 1) AS firsts_not_played
+               count(*) FILTER (WHERE NOT played AND placement = 1) AS firsts_not_played,
+               max(table_seats) AS table_seats
         FROM games GROUP BY deck, card ORDER BY deck, card""", params + params)
     if frame.is_empty():
         return frame
     n1 = frame["played"].to_numpy().astype(float)
     n0 = frame["not_played"].to_numpy().astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt(np.nan_to_num(frame["var_played"].to_numpy().astype(float)) / n1
-                     + np.nan_to_num(frame["var_not"].to_numpy().astype(float)) / n0)
     gain = frame["placement_not_played"].to_numpy().astype(float) - frame["placement_played"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo, hi = gain_interval(gain, frame, n1, n0, frame["table_seats"].to_numpy().astype(float))
     ok = (n1 >= 2) & (n0 >= 2)
-    lo = np.where(ok, gain - Z95 * se, np.nan)
-    hi = np.where(ok, gain + Z95 * se, np.nan)
-    return frame.drop("var_played", "var_not").with_columns(
+    lo, hi = np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+    return frame.drop("var_played", "var_not", "table_seats").with_columns(
         pl.Series("placement_gain", gain), pl.Series("placement_gain_lo", lo), pl.Series("placement_gain_hi", hi),
         pl.Series("win_share_played", rate(frame["firsts_played"], n1)),
         pl.Series("win_share_not_played", rate(frame["firsts_not_played"], n0)))

@@ -41,10 +41,12 @@ def card_value(path: str | Path, full_run: int, ref_run: int) -> dict:
     t = value_twins(path, full_run, ref_run)
     w, r = t["win_with"].to_numpy(), t["win_without"].to_numpy()
     mean, lo, hi = paired_rate_interval(r, w)
+    # no twins, no test: an empty p (not McNemar's 1.0 of no discordant twins, which would also
+    # enter the cards' Benjamini-Hochberg family as a test)
+    p = mcnemar_pvalue(int(((w == 1) & (r == 0)).sum()), int(((w == 0) & (r == 1)).sum())) if t.height else math.nan
     return {"twins": t.height, "wr_with": float(w.mean()) if t.height else math.nan,
             "wr_without": float(r.mean()) if t.height else math.nan,
-            "value_points": mean * 100, "value_lo": lo * 100, "value_hi": hi * 100,
-            "p_value": mcnemar_pvalue(int(((w == 1) & (r == 0)).sum()), int(((w == 0) & (r == 1)).sum()))}
+            "value_points": mean * 100, "value_lo": lo * 100, "value_hi": hi * 100, "p_value": p}
 
 
 def with_q_values(rows: list[dict], fdr: float = 0.05) -> list[dict]:
@@ -64,15 +66,19 @@ def value_change(path: str | Path, before: tuple[int, int], after: tuple[int, in
                 "p_value": math.nan}
     d = ((j["win_with_after"] - j["win_without_after"]) - (j["win_with"] - j["win_without"])).to_numpy().astype(float)
     mean, lo, hi = t_interval(d)  # the interval of the t-test whose p is given beside it
+    if d.size > 1 and d.std() == 0 and mean != 0:  # every twin moved alike: a t-test has no variance to read
+        lo = hi = math.nan
     return {"twins": j.height, "change_points": mean * 100, "change_lo": lo * 100, "change_hi": hi * 100,
             "p_value": _one_sample_p(d)}
 
 
 def _one_sample_p(d: np.ndarray) -> float:
-    """Two-sided t-test of mean(d) = 0; 1 when the twins' changes do not vary, NaN on one twin."""
+    """Two-sided t-test of mean(d) = 0; 1 when no twin's change differs from 0, NaN on one twin
+    or when every twin changed by the same non-zero amount (no variance to test against: not
+    "p = 1", which read as no evidence beside a change of +100 points)."""
     from scipy import stats as sps  # here, not at the top: see reports/stats.py
     if d.size < 2:
         return math.nan
     if d.std() == 0:
-        return 1.0
+        return 1.0 if d[0] == 0 else math.nan
     return float(sps.ttest_1samp(d, 0.0).pvalue)

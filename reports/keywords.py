@@ -32,7 +32,7 @@ from reports import db
 from reports.cards import with_faction_name
 from reports.examples import by_key
 from reports.filters import Filters
-from reports.stats import diff_interval, one_blas_thread, rate
+from reports.stats import diff_interval, one_blas_thread, quiet_fit, rate
 
 MIN_EXPOSED = 10  # seats that played a keyword before the model gives it a coefficient
 SEAT_COLUMNS = ("run_id", "match_no", "seat", "won", "on_play", "cost", "rules_version", "deck")
@@ -149,7 +149,7 @@ def _fit_logit(data: pl.DataFrame, keywords: list[str]) -> pl.DataFrame:
     try:
         # on one BLAS thread: OpenBLAS hands the fit's small products to its threads, and on two busy
         # cores that made keyword_impact four times dearer in CPU than one thread (docs/SPEED.md)
-        with one_blas_thread():
+        with one_blas_thread(), quiet_fit():
             fit = sm.GLM(y, X, family=sm.families.Binomial()).fit()
     except Exception:  # perfect separation or a singular design: no model, the plain numbers stand
         return empty
@@ -179,13 +179,15 @@ def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataF
             continue
         X = np.column_stack([part["attack"].to_numpy(), part["defense"].to_numpy()]
                             + [np.array([k in (ks or []) for ks in part["keywords"].to_list()], dtype=float) for k in kws])
-        fit = sm.OLS(part["budget_cost"].to_numpy().astype(float), sm.add_constant(X.astype(float))).fit()
-        ci = np.asarray(fit.conf_int())
+        with quiet_fit():  # a type whose cards all cost alike has no R² (0/0): the page says so
+            fit = sm.OLS(part["budget_cost"].to_numpy().astype(float), sm.add_constant(X.astype(float))).fit()
+            ci = np.asarray(fit.conf_int())
+            r_squared = float(fit.rsquared)
         for i, name in enumerate(names, start=1):
             rows.append({"game": game, "rules_version": version, "type": ctype, "term": name,
                          "cost": float(fit.params[i]), "cost_lo": float(ci[i, 0]), "cost_hi": float(ci[i, 1]),
                          "cards_with": int(part.height if i <= 2 else sum(name in (ks or []) for ks in part["keywords"].to_list())),
-                         "r_squared": float(fit.rsquared), "cards": part.height})
+                         "r_squared": r_squared, "cards": part.height})
     return pl.DataFrame(rows)
 
 

@@ -55,6 +55,27 @@ def diff_interval(k1, n1, k2, n2, alpha: float = 0.05) -> tuple[np.ndarray, np.n
     return lo, hi
 
 
+class quiet_fit:
+    """A context for a statsmodels fit on data that may be degenerate (a singular design,
+    perfect separation, all alike): its warnings are not printed. The callers turn those cases
+    into no estimate and the pages say so. A filter at import does not hold: statsmodels
+    sets its ModelWarnings to "always" when it is imported, ahead of earlier filters."""
+
+    def __enter__(self):
+        import warnings
+
+        from statsmodels.tools.sm_exceptions import ModelWarning
+
+        self._caught = warnings.catch_warnings()
+        self._caught.__enter__()
+        warnings.simplefilter("ignore", ModelWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return self
+
+    def __exit__(self, *exc):
+        return self._caught.__exit__(*exc)
+
+
 @cache
 def _blas_controller():
     return ThreadpoolController() if ThreadpoolController is not None else None
@@ -127,7 +148,10 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
     of differences, so the sign and the test always agree. The interval holds the weights fixed
     (they depend only on who was exposed) and takes each stratum's variance from Agresti-Caffo's
     adjusted rates (a win and a loss added to each arm), so a stratum won 3 times of 3 does not
-    claim certainty. Strata lacking either arm carry no information and are dropped; NaN when
+    claim certainty, and is centred, as Agresti-Caffo's interval is, on the difference of those
+    adjusted rates, clipped to -1..1 (centred on the raw difference it covered 86% in one stratum
+    of 5 against 20 games, 80% in two of 2 against 6, where this covers 95% and 99%; on large
+    strata the two centres agree). Strata lacking either arm carry no information and are dropped; NaN when
     none is left, and a NaN p-value when no stratum has both a win and a loss.
 
     The reference definition: the reports compute it for every card at once with
@@ -142,12 +166,13 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
     diff = float(np.sum(w * (k1 / n1 - k0 / n0)) / w.sum())
     t1, t0 = (k1 + 1) / (n1 + 2), (k0 + 1) / (n0 + 2)
     se = math.sqrt(float(np.sum(w * w * (t1 * (1 - t1) / (n1 + 2) + t0 * (1 - t0) / (n0 + 2))))) / w.sum()
+    centre = float(np.sum(w * (t1 - t0)) / w.sum())
     tables = np.array([[k1, n1 - k1], [k0, n0 - k0]])  # 2 x 2 x strata, as StratifiedTable takes them
     wins, losses = k1 + k0, n1 + n0 - k1 - k0
     p = math.nan
     if ((wins > 0) & (losses > 0)).any():
         p = float(StratifiedTable(tables).test_null_odds(correction=False).pvalue)
-    return diff, diff - Z95 * se, diff + Z95 * se, p
+    return diff, max(centre - Z95 * se, -1.0), min(centre + Z95 * se, 1.0), p
 
 
 class StratifiedDifferences(NamedTuple):
@@ -184,13 +209,15 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     diff = total(w * (k1 / n1 - k0 / n0)) / w_sum
     t1, t0 = (k1 + 1) / (n1 + 2), (k0 + 1) / (n0 + 2)
     se = np.sqrt(total(w * w * (t1 * (1 - t1) / (n1 + 2) + t0 * (1 - t0) / (n0 + 2)))) / w_sum
+    centre = total(w * (t1 - t0)) / w_sum
     wins, losses, n = k1 + k0, n1 + n0 - k1 - k0, n1 + n0
     variance = n1 * wins * losses * n0
     variance /= n ** 2 * (n - 1)
     testable = np.logical_or.reduceat((wins > 0) & (losses > 0), starts)
     with np.errstate(invalid="ignore", divide="ignore"):
         statistic = np.abs(total(k1 - n1 * wins / n)) ** 2 / total(variance)
-    out.diff[present], out.lo[present], out.hi[present] = diff, diff - Z95 * se, diff + Z95 * se
+    out.diff[present] = diff
+    out.lo[present], out.hi[present] = np.maximum(centre - Z95 * se, -1.0), np.minimum(centre + Z95 * se, 1.0)
     out.p[present] = np.where(testable, 1 - sps.chi2.cdf(statistic, 1), np.nan)
     return out
 

@@ -114,7 +114,7 @@ def test_ctrl_c_removes_the_worktree():
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err, err
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
     assert worktrees() == before
 
 

@@ -222,3 +222,64 @@ def test_a_value_change_interval_and_its_p_agree_on_zero():
         _m, nlo, nhi = paired_interval(d)
         disagreed_before += (nlo > 0 or nhi < 0) != (p < 0.05)
     assert disagreed_before > 0  # the normal interval did disagree on some of these samples
+
+
+def test_twins_that_all_moved_alike_are_not_read_as_no_evidence():
+    """Every twin's value changed by +1: a t-test has no variance to read. It said p = 1 beside
+    a zero-width interval at +100 points; now both are empty. No change at all stays p = 1."""
+    from reports.intervention import _one_sample_p
+
+    assert np.isnan(_one_sample_p(np.array([1.0, 1.0, 1.0])))
+    assert _one_sample_p(np.array([0.0, 0.0])) == 1.0
+
+
+def test_a_free_for_all_placement_gain_interval_has_width_and_stays_possible():
+    """Played twice and placed 1 both times, not played twice and placed 3 both times: the
+    plain Welch interval was 2.0 to 2.0; played [1, 1, 1] against not played [4, 4, 1] at a
+    four-seat table reached past the possible gain of 3."""
+    import polars as pl
+
+    from reports.ffa import gain_interval
+
+    def frame(played, not_played):
+        return pl.DataFrame({"placement_played": [float(np.mean(played))],
+                             "placement_not_played": [float(np.mean(not_played))],
+                             "var_played": [float(np.var(played, ddof=1))],
+                             "var_not": [float(np.var(not_played, ddof=1))]})
+
+    for played, not_played in (([1, 1], [3, 3]), ([1, 1, 1], [4, 4, 1])):
+        f = frame(played, not_played)
+        gain = np.array([np.mean(not_played) - np.mean(played)])
+        lo, hi = gain_interval(gain, f, np.array([len(played)], float), np.array([len(not_played)], float),
+                               np.array([4.0]))
+        assert -3 <= lo[0] < gain[0] < hi[0] <= 3, (played, not_played, lo, hi)
+
+
+def test_a_degenerate_fit_prints_no_statsmodels_warning():
+    """A perfectly separated keyword (every exposed seat won) printed statsmodels'
+    PerfectSeparationWarning with its source line under report and batch: an import-time filter
+    does not hold, since statsmodels sets its ModelWarnings to "always" when imported."""
+    import warnings
+
+    import statsmodels.api as sm
+
+    from reports.stats import quiet_fit
+
+    x = np.array([0.0] * 20 + [1.0] * 20)
+    X = sm.add_constant(x)
+    y = x.copy()  # separated
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with quiet_fit():
+            try:
+                sm.GLM(y, X, family=sm.families.Binomial()).fit()
+            except Exception:  # noqa: BLE001 - some statsmodels versions raise instead of warning
+                pass
+    assert not caught, [str(w.message) for w in caught]
+    with warnings.catch_warnings(record=True) as caught:  # the same fit, unquieted, does warn
+        warnings.simplefilter("always")
+        try:
+            sm.GLM(y, X, family=sm.families.Binomial()).fit()
+        except Exception:  # noqa: BLE001
+            pass
+    assert caught

@@ -137,11 +137,17 @@ def test_the_same_seed_gives_the_same_proposal(planted_proposal, tmp_path):
 
 def test_one_cards_fair_number_names_why(tmp_path):
     ws, store = workspace(tmp_path), tmp_path / "s.duckdb"
-    r = tune(ws, store, "--rules", "planted", "--card", PLANTED, "--stat", "atk", "--matches", "30")
+    r = tune(ws, store, "--rules", "planted", "--card", PLANTED, "--stat", "atk", "--matches", "30",
+             "--csv", str(tmp_path / "csv"))
     assert r.returncode == 0, r.stderr
     p = proposals(store).row(0, named=True)
     assert p["kind"] == "card" and p["card"] == PLANTED and p["field"] == "atk"
     values = proposal_table(store, "tune_values", p["tune_id"])
+    # the CSVs hold the store's rows and columns, a header even when a table has no row (a kept
+    # number changes nothing: tune_changes.csv was a single newline)
+    for table, rows in (("tune_values", values), ("tune_changes", proposal_table(store, "tune_changes", p["tune_id"]))):
+        header = (tmp_path / "csv" / f"{table}.csv").read_text(encoding="utf-8").splitlines()
+        assert header[0].split(",") == rows.columns and len(header) == rows.height + 1, (table, header[:2])
     assert values.height >= 1 and values["chosen"].sum() == 1 and (values["reference"] == "reference-creature-1").all()
     chosen = values.filter(values["chosen"]).row(0, named=True)
     assert "why:" in r.stdout and any(w in p["why"] for w in ("nearest 0", "holds 0", "comes nearer 0"))
@@ -215,3 +221,18 @@ def test_the_page_without_proposals_says_how_to_make_one(tmp_path, monkeypatch, 
     monkeypatch.setenv("WORKBENCH_DB", str(small_store))
     at = AppTest.from_string("from reports.pages.tune import render\nrender()", default_timeout=60).run()
     assert not at.exception and any("workbench tune" in i.value for i in at.info)
+
+
+def test_a_budget_line_past_the_allowed_numbers_says_so():
+    """It read "the budget line is at atk -7" (an attack cannot be negative); the tie-break it
+    feeds takes the nearest allowed number."""
+    from workbench.tune.fair import Fair, Measured, budget_text, choose
+
+    f = Fair("c", "atk", "d", [], 9, 9, -7.0, allowed=(0, None))
+    assert budget_text(f).endswith("below the lowest atk allowed (0): no allowed atk puts it on the line")
+    f.budget_number = 3.5
+    assert budget_text(f) == "the budget line (stat points = budget points) is at atk 3.5"
+    value = {"value_points": 5.0, "value_lo": 1.0, "value_hi": 9.0}
+    f.budget_number = -7.0
+    f.measured = [Measured(n, dict(value), 0.0, 1, 2, "ref") for n in (9, 0, 1)]
+    assert choose(f) == 0  # a tie on value: the allowed number nearest the line

@@ -14,7 +14,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
 from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
-from workbench.errors import UserError
+from workbench.errors import Interrupted, UserError
 from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN, check_cluster
 from workbench.store import unused_stores_removed
 
@@ -696,6 +696,9 @@ def _run(argv: Optional[list[str]]) -> None:
         sys.exit(2)
     except typer.Abort:
         error_line("interrupted")
+        sys.exit(130)
+    except Interrupted as exc:
+        error_line(str(exc))
         sys.exit(130)
     except (UserError, DataError, StoreError) as exc:
         error_line(str(exc))

@@ -25,7 +25,7 @@ from reports.html import build
 from workbench.batch.spec import Suite, load_batch
 from workbench.commands.diff import ensure_run
 from workbench.commands.simulate import new_run
-from workbench.errors import UserError
+from workbench.errors import Interrupted, UserError
 from workbench.farm import default_workers
 from workbench.locks import exclusive
 from workbench.outputs import check_folder
@@ -106,8 +106,13 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
         status = "failed"
         try:
             for suite in batch.suites:
-                rows, text = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster, folder,
-                                        batch_id, console)
+                try:
+                    rows, text = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster, folder,
+                                            batch_id, console)
+                except Interrupted:  # its runs are kept; the same batch again resumes them (and reuses the rest)
+                    status = "stopped"
+                    raise Interrupted(f"batch {batch.name} stopped in suite {suite.name}; run the same batch "
+                                      "command again to finish it (its runs resume)") from None
                 all_alerts.append(rows)
                 summaries.append(text)
             status = "done"
@@ -116,7 +121,7 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
             store.finish_batch(batch_id, status, alerts_frame.height)
         write_frame(alerts_frame, csv=folder / "alerts.csv")
         (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries), encoding="utf-8")
-    console.print(f"batch {batch.name} {day}: {alerts_frame.height} alerts; {folder}")
+    console.print(f"batch {batch.name} {day}: {_alerts(alerts_frame.height)}; {folder}")
     return alerts_frame.height
 
 
@@ -151,7 +156,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
             frames.append(found)
             write_frame(decks, csv=sfolder / f"vs_{label}_decks.csv")
             what = {"ffa": "decks' win share", "series": "decks' series win rate", "turf": "bosses' clear rate"}
-            lines.append(f"- vs {label} (run {other}): {found.height} alerts ({what[suite.mode]}, unpaired)")
+            lines.append(f"- vs {label} (run {other}): {_alerts(found.height)} ({what[suite.mode]}, unpaired)")
             for a in found.iter_rows(named=True):
                 lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                              f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
@@ -161,7 +166,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
         for name in ("decks", "cards"):  # as `workbench export diff_*` writes them (card names beside ids)
             if diff[name].height:
                 write_frame(diff_frame(store.path, f"diff_{name}", diff), csv=sfolder / f"vs_{label}_{name}.csv")
-        lines.append(f"- vs {label} (run {other}): {found.height} alerts; "
+        lines.append(f"- vs {label} (run {other}): {_alerts(found.height)}; "
                      f"{diff['twins'] // 2:,} twin matches, {pairing_effect(diff['variance_saved'])}")
         for a in found.iter_rows(named=True):
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
@@ -182,7 +187,7 @@ def _empty_alerts() -> pl.DataFrame:
 
 def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str]) -> str:
     head = [f"# Batch {name}, {day.isoformat()}", "",
-            f"**{found.height} alert{'s' if found.height != 1 else ''}**" if found.height else "**No alerts.**", ""]
+            f"**{_alerts(found.height)}**" if found.height else "**No alerts.**", ""]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 
 
@@ -193,3 +198,8 @@ def check_day(text: str | None) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise UserError(f"--day takes a date like 2026-11-29, not {text!r}") from None
+
+
+def _alerts(n: int) -> str:
+    """"1 alert", "3 alerts"."""
+    return f"{n} alert{'' if n == 1 else 's'}"

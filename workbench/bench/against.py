@@ -20,7 +20,7 @@ from sim.core.compiled import PURE_ENV
 from workbench.bench.ratios import Block, Ratio, compare, shown
 from workbench.bench.side import Side
 from workbench.bench.worktree import REPO, checked_out, git, resolve
-from workbench.errors import UserError
+from workbench.errors import Interrupted, UserError
 
 # lookahead positions: every other decision with a choice, from POSITION_MATCHES matches of a
 # pilot, other matches for every block pair (a pass over positions already valued once measures
@@ -174,7 +174,7 @@ def run_against(rev: str, game_list: list[str], pilots: list[str], work: Workloa
             for game in game_list:
                 rows += measure_game((theirs, ours), game, pilots, work, rev, out)
     except KeyboardInterrupt:
-        raise UserError(f"interrupted; the worktree of {rev} is removed") from None
+        raise Interrupted(f"interrupted; the worktree of {rev} is removed") from None
     out.print(table(rows, rev))
 
 
@@ -204,7 +204,7 @@ def run_compiled(game_list: list[str], pilots: list[str], work: Workload, out: C
                     continue
                 rows += measure_game((source, built), game, pilots, work, label, out)
         except KeyboardInterrupt:
-            raise UserError("interrupted") from None
+            raise Interrupted("interrupted") from None
     out.print(table(rows, label))
 
 

@@ -33,7 +33,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from workbench import games
-from workbench.errors import UserError
+from workbench.errors import Interrupted, UserError
 from workbench.limits import check_total
 from workbench.partial_chunks import PartialChunks
 
@@ -293,7 +293,7 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     try:
         frame = play(payload, workers, quiet, err, partial)
     except KeyboardInterrupt:
-        raise UserError(f"ladder stopped; nothing was stored, but the matches played so far are kept in "
+        raise Interrupted(f"ladder stopped; nothing was stored, but the matches played so far are kept in "
                         f"{partial.path}: run the same command again to go on from there") from None
     except ChunkKillsWorkers as exc:  # a chunk that kills its worker every time it is played
         raise UserError(f"ladder stopped: {exc}; nothing was stored") from None

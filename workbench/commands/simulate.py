@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardsdb.workspace import data_root
 from reports.db import StoreError
 from workbench import games, locks
-from workbench.errors import UserError
+from workbench.errors import Interrupted, UserError
 from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.local_pool import ChunkKillsWorkers
@@ -258,7 +258,7 @@ def _play(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: b
     except KeyboardInterrupt:
         progress.stop()
         held = _mark_ended(store, run_id, "stopped", "interrupted")
-        raise UserError(f"run {run_id} stopped{held}; finish it with: {resume}") from None
+        raise Interrupted(f"run {run_id} stopped{held}; finish it with: {resume}") from None
     except ChunkKillsWorkers as exc:
         progress.stop()
         held = _mark_ended(store, run_id, "stopped", str(exc))

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import polars as pl
 from rich.console import Console
 from rich.table import Table
 
 from reports.export import write_frame
-from reports.tune import change_text
+from reports.tune import change_text, proposal_table
 from workbench import games
 from workbench.errors import UserError
 from workbench.farm import default_workers
@@ -111,7 +110,7 @@ def _field(s, store: Store, o: Options, r: Result, target: Path, csv_dir, out: C
     steps = [{k: v for k, v in t.__dict__.items()} for t in r.tried]
     tune_id = record(store, proposal, {"tune_changes": changes, "tune_decks": decks, "tune_steps": steps})
     _show_field(s, o, r, verdict, changes, decks, written, tune_id, out)
-    _csv(csv_dir, {"tune_changes": changes, "tune_decks": decks, "tune_steps": steps}, err)
+    _csv(csv_dir, store, tune_id, ("tune_changes", "tune_decks", "tune_steps"), err)
     return 0 if (not r.steps and not r.tried) or (final is not None and final.in_band) else 1
 
 
@@ -226,14 +225,16 @@ def _card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int
     out.print(f"matches: {f.matches:,} read (finished runs already in the store are reused, not played again)")
     if written:
         out.print(f"wrote {written}: {change_text(changes[0])}")
-    _csv(csv_dir, {"tune_changes": changes, "tune_values": values}, err)
+    _csv(csv_dir, store, tune_id, ("tune_changes", "tune_values"), err)
     return 0
 
 
-def _csv(folder: Path | None, tables: dict[str, list[dict]], err: Console) -> None:
+def _csv(folder: Path | None, store: Store, tune_id: int, tables: tuple[str, ...], err: Console) -> None:
+    """The proposal's rows of ``tables`` as the store holds them (what `workbench export` writes,
+    its columns even when a table has no row: an empty list had made a file of one newline)."""
     if folder is None:
         return
     folder.mkdir(parents=True, exist_ok=True)
-    for table, rows in tables.items():
-        for path in write_frame(pl.DataFrame(rows, infer_schema_length=None), csv=folder / f"{table}.csv"):
+    for table in tables:
+        for path in write_frame(proposal_table(store.path, table, tune_id), csv=folder / f"{table}.csv"):
             err.print(f"wrote {path}")

@@ -61,8 +61,9 @@ class Fair:
     opponents: list[str]
     current: int
     chosen: int
-    budget_number: float | None
+    budget_number: float | None  # may lie past the numbers the stat allows (atk -7)
     measured: list[Measured] = field(default_factory=list)
+    allowed: tuple[int, int | None] = (0, None)  # the stat's lowest and highest number (its Knob's)
     why: str = ""
     matches: int = 0
 
@@ -103,7 +104,7 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
     field_ids = [deck, *opponents]
     opponents_hold = any(card in s.holds[d] for d in opponents)
     reference_runs: dict[tuple, int] = {}
-    result = Fair(card, knob, deck, opponents, current, current, None)
+    result = Fair(card, knob, deck, opponents, current, current, None, allowed=(k.low, k.high))
 
     def run(steps, substitute=None) -> int:
         name = versions.name_of(s, steps) if steps else s.version
@@ -186,8 +187,22 @@ def choose(f: Fair) -> int:
     if first["value_lo"] <= 0 <= first["value_hi"]:
         return f.current
     line = f.budget_number if f.budget_number is not None else f.current
+    low, high = f.allowed
+    line = max(low, line if high is None else min(high, line))  # nearest the line among allowed numbers
     return min(f.measured, key=lambda m: (abs(m.value["value_points"]), abs(m.number - line),
                                           abs(m.number - f.current))).number
+
+
+def budget_text(f: Fair) -> str:
+    """Where the budget line lies, in words; beyond the stat's allowed numbers, said so (it read
+    "the budget line is at atk -7")."""
+    low, high = f.allowed
+    at = f"the budget line (stat points = budget points) is at {f.knob} {f.budget_number:g}"
+    if f.budget_number < low:
+        return f"{at}, below the lowest {f.knob} allowed ({low}): no allowed {f.knob} puts it on the line"
+    if high is not None and f.budget_number > high:
+        return f"{at}, above the highest {f.knob} allowed ({high}): no allowed {f.knob} puts it on the line"
+    return at
 
 
 def why(f: Fair) -> str:
@@ -196,8 +211,7 @@ def why(f: Fair) -> str:
         return f"{v['value_points']:+.1f} [{v['value_lo']:+.1f}, {v['value_hi']:+.1f}] at {m.number}"
 
     values = "; ".join(one(m) for m in sorted(f.measured, key=lambda m: m.number))
-    line = "" if f.budget_number is None else (f"; the budget line (stat points = budget points) is at "
-                                                f"{f.knob} {f.budget_number:g}")
+    line = "" if f.budget_number is None else f"; {budget_text(f)}"
     head = (f"value in {f.deck} against {', '.join(f.opponents)}, in win-rate points over a vanilla card of its "
             f"cost (0: worth a vanilla body of its cost): {values}")
     if f.chosen == f.current:
