@@ -112,6 +112,12 @@ def test_play_rate_counts_the_games_a_card_was_in_hand_or_played(alleyway_store,
     leaders = table[table["type"] == "leader"]
     assert len(leaders) and (leaders["gih_games"] == 0).all(), "leaders are never dealt nor drawn"
     assert (leaders["play_rate"] == 100).all(), "a leader is played every game"
+    # the minimum-games slider counts the same games: at 1 it hid every leader (never in hand)
+    at = opened("cards", game="alleyway")
+    sidebar(at, "Minimum games in hand or played").set_value(1).run()
+    assert not at.exception
+    kept = at.dataframe[0].value
+    assert len(kept[kept["type"] == "leader"]) == len(leaders)
 
 
 # --- 3: a pairing that saved no variance --------------------------------------------------------------

@@ -409,10 +409,12 @@ def render() -> None:
     stats = with_card_value(path, stats, filters.game, group_by)
     stats, premium_note = with_skill_premium(path, stats, filters)
     view, _ = card_filters(stats)
-    min_games = st.sidebar.slider("Minimum games in hand", 0, int(max(1, stats["gih_games"].max())), 0,
-                                  help="hide cards seen in fewer games than this")
+    # games in hand or played (available_games): an AlleyWay leader or evolution is played without
+    # ever being in hand, and a count of games in hand alone hid it at any minimum above 0
+    min_games = st.sidebar.slider("Minimum games in hand or played", 0, int(max(1, stats["available_games"].max())), 0,
+                                  help="hide cards seen (in hand or played) in fewer games than this")
     ranking = VIEWS[st.radio("Rank cards", list(VIEWS), horizontal=True, key="cards_view", help=VIEW_HELP)]
-    view = view.filter(pl.col("gih_games") >= min_games).sort(ranking.rank_by, descending=True, nulls_last=True)
+    view = view.filter(pl.col("available_games") >= min_games).sort(ranking.rank_by, descending=True, nulls_last=True)
     groups = st.multiselect("Columns", list(RATE_GROUPS) + list(EXTRA_GROUPS), default=DEFAULT_GROUPS,
                             help="which metric groups the table shows (each with its sample size and 95% interval); "
                                  "the CSV always holds them all")
