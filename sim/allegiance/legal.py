@@ -31,7 +31,7 @@ from sim.allegiance.board import cells_of
 from sim.allegiance.combat import tactic_options
 from sim.allegiance.field import aim, beast_ready, deploy_cells, reachable, supply_targets, support_masks
 from sim.allegiance.pool import BATTLE_CRY, WAR_SUPPLY, WARRIOR
-from sim.allegiance.state import NORMAL, AllegianceState
+from sim.allegiance.state import TAPPED, AllegianceState
 
 
 class Table:
@@ -122,9 +122,11 @@ def legal_actions(state: AllegianceState) -> list[Action]:
 
 
 def _masks(state: AllegianceState, seat: int) -> tuple[int, int, list]:
-    """(occupied cells incl. Blight, enemy units, the seat's untapped Warriors as (cell, unit))."""
+    """(occupied cells incl. Blight, enemy units, the seat's untapped Warriors as (cell, unit)). A
+    Warrior drained by a lost Soul Combat is tapped during its owner's *next* turn: in the rest of
+    the turn it lost, it may still move and use its supports (the Soul Combat was its attack)."""
     cells = state.cells
-    mine = [(cell, u) for cell in cells_of(state.warriors[seat]) if (u := cells[cell]).tap == NORMAL]
+    mine = [(cell, u) for cell in cells_of(state.warriors[seat]) if (u := cells[cell]).tap != TAPPED]
     return state.occupied(), state.units[1 - seat], mine
 
 
