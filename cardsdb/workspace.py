@@ -21,10 +21,16 @@ ENV_NAMES = ("WORKBENCH_DATA", "WORKBENCH_DATA_DIR")
 _NOT_DATA = shutil.ignore_patterns("*.py", "__pycache__", "*.pyc", "sheriffs.yaml", "calibration.yaml")
 
 
+def named_data(data_dir: str | Path | None = None) -> str | Path | None:
+    """The data folder the user named: ``data_dir`` when given, else the first environment
+    variable of ENV_NAMES that is set; None when they named none."""
+    return data_dir or next((os.environ[n] for n in ENV_NAMES if os.environ.get(n)), None)
+
+
 def data_root(data_dir: str | Path | None = None) -> Path:
-    """The folder holding one sub-folder per game: ``data_dir`` when given, else the first
-    environment variable of ENV_NAMES that is set, else the shipped data."""
-    chosen = data_dir or next((os.environ[n] for n in ENV_NAMES if os.environ.get(n)), None)
+    """The folder holding one sub-folder per game: the one named (``named_data``), else the
+    shipped data."""
+    chosen = named_data(data_dir)
     return Path(chosen) if chosen else DATA_ROOT
 
 

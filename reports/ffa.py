@@ -93,11 +93,18 @@ def placement_interval(mean: np.ndarray, sum_sq: np.ndarray, n: np.ndarray,
     n + 1 degrees of freedom for small n; centred on the plain mean and clipped to 1..N."""
     from scipy import stats as sps  # here, not at the top: see reports/stats.py
 
+    se2, k = _padded_se2(n, mean, sum_sq, seats)
+    half = sps.t.ppf(0.975, k - 1) * np.sqrt(se2)
+    return np.clip(mean - half, 1, seats), np.clip(mean + half, 1, seats)
+
+
+def _padded_se2(n: np.ndarray, mean: np.ndarray, sum_sq: np.ndarray,
+                seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(squared standard error, count) of a mean placement taken with two more placements, a
+    place 1 and a place N (``seats``): the padding both intervals here use."""
     k = n + 2
     mean_k = (mean * n + 1 + seats) / k
-    var_k = (sum_sq + 1 + seats ** 2 - k * mean_k ** 2) / (k - 1)
-    half = sps.t.ppf(0.975, k - 1) * np.sqrt(np.maximum(var_k, 0) / k)
-    return np.clip(mean - half, 1, seats), np.clip(mean + half, 1, seats)
+    return np.maximum((sum_sq + 1 + seats ** 2 - k * mean_k ** 2) / (k - 1), 0) / k, k
 
 
 def gain_interval(gain: np.ndarray, frame: pl.DataFrame, n1: np.ndarray, n0: np.ndarray,
@@ -109,10 +116,7 @@ def gain_interval(gain: np.ndarray, frame: pl.DataFrame, n1: np.ndarray, n0: np.
     from scipy import stats as sps  # here, not at the top: see reports/stats.py
 
     def padded(n: np.ndarray, mean: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        sum_sq = np.nan_to_num(var) * (n - 1) + n * mean ** 2
-        k = n + 2
-        mean_k = (mean * n + 1 + seats) / k
-        return np.maximum((sum_sq + 1 + seats ** 2 - k * mean_k ** 2) / (k - 1), 0) / k, k
+        return _padded_se2(n, mean, np.nan_to_num(var) * (n - 1) + n * mean ** 2, seats)
     a, k1 = padded(n1, frame["placement_played"].to_numpy().astype(float), frame["var_played"].to_numpy().astype(float))
     b, k0 = padded(n0, frame["placement_not_played"].to_numpy().astype(float), frame["var_not"].to_numpy().astype(float))
     df = (a + b) ** 2 / (a ** 2 / (k1 - 1) + b ** 2 / (k0 - 1))

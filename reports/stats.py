@@ -3,7 +3,7 @@ each function says what it computes so a reader can check it by hand."""
 from __future__ import annotations
 
 import math
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from functools import cache
 from typing import NamedTuple
 
@@ -55,25 +55,20 @@ def diff_interval(k1, n1, k2, n2, alpha: float = 0.05) -> tuple[np.ndarray, np.n
     return lo, hi
 
 
-class quiet_fit:
+@contextmanager
+def quiet_fit():
     """A context for a statsmodels fit on data that may be degenerate (a singular design,
     perfect separation, all alike): its warnings are not printed. The callers turn those cases
     into no estimate and the pages say so. A filter at import does not hold: statsmodels
     sets its ModelWarnings to "always" when it is imported, ahead of earlier filters."""
+    import warnings
 
-    def __enter__(self):
-        import warnings
+    from statsmodels.tools.sm_exceptions import ModelWarning
 
-        from statsmodels.tools.sm_exceptions import ModelWarning
-
-        self._caught = warnings.catch_warnings()
-        self._caught.__enter__()
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", ModelWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
-        return self
-
-    def __exit__(self, *exc):
-        return self._caught.__exit__(*exc)
+        yield
 
 
 @cache
@@ -334,16 +329,21 @@ def mcnemar_pvalue(only_base: int, only_candidate: int) -> float:
     return float(_mcnemar(table, exact=exact, correction=False).pvalue)
 
 
-def paired_interval(differences) -> tuple[float, float, float]:
-    """(mean, low, high) of paired differences, normal 95% interval."""
-    d = np.asarray(differences, dtype=float)
+def _mean_interval(values, multiplier) -> tuple[float, float, float]:
+    """(mean, low, high): the mean +- ``multiplier(n)`` standard errors; NaN bounds under 2 values."""
+    d = np.asarray(values, dtype=float)
     if d.size == 0:
         return math.nan, math.nan, math.nan
     mean = float(d.mean())
     if d.size < 2:
         return mean, math.nan, math.nan
-    se = float(d.std(ddof=1)) / math.sqrt(d.size)
-    return mean, mean - Z95 * se, mean + Z95 * se
+    half = multiplier(d.size) * float(d.std(ddof=1)) / math.sqrt(d.size)
+    return mean, mean - half, mean + half
+
+
+def paired_interval(differences) -> tuple[float, float, float]:
+    """(mean, low, high) of paired differences, normal 95% interval."""
+    return _mean_interval(differences, lambda _n: Z95)
 
 
 def t_interval(values, alpha: float = 0.05) -> tuple[float, float, float]:
@@ -352,14 +352,7 @@ def t_interval(values, alpha: float = 0.05) -> tuple[float, float, float]:
     p read "+0.1 to +59.9" beside p = 0.08 on ten twins)."""
     from scipy import stats as sps  # here, not at the top: see this module's imports
 
-    d = np.asarray(values, dtype=float)
-    if d.size == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(d.mean())
-    if d.size < 2:
-        return mean, math.nan, math.nan
-    half = float(sps.t.ppf(1 - alpha / 2, d.size - 1)) * float(d.std(ddof=1)) / math.sqrt(d.size)
-    return mean, mean - half, mean + half
+    return _mean_interval(values, lambda n: float(sps.t.ppf(1 - alpha / 2, n - 1)))
 
 
 def paired_rate_interval(before, after, alpha: float = 0.05) -> tuple[float, float, float]:

@@ -181,10 +181,10 @@ def resume_data(row: dict, data_dir=None):
     one the run recorded when it started (a run begun with ``--data my-cards`` is resumed from
     my-cards, not from the shipped data, which lacks its rules version). A recorded folder that is
     gone is one line: its cards cannot be read again."""
-    from cardsdb.workspace import ENV_NAMES, is_shipped
+    from cardsdb.workspace import is_shipped, named_data
 
     recorded = row.get("data_dir")
-    if data_dir or any(os.environ.get(n) for n in ENV_NAMES) or not recorded or is_shipped(recorded):
+    if named_data(data_dir) or not recorded or is_shipped(recorded):
         return data_dir
     if not os.path.isdir(recorded):
         raise UserError(f"run {row['run_id']} read its cards from {recorded}, which is gone: pass --data with the "
