@@ -319,6 +319,38 @@ def resolve(data: GameData, version: str) -> Ruleset:
                    dict(data.factions))
 
 
+def _missing_root(data: GameData, version: str) -> str | None:
+    """The rules version that ``version``'s chain of ``extends`` names and the data lacks, if any."""
+    seen: set[str] = set()
+    v: str | None = version
+    while v is not None and v not in seen:
+        if v not in data.rules:
+            return v
+        seen.add(v)
+        v = data.rules[v].extends
+    return None
+
+
+def _missing_parents(data: GameData) -> list[DataError]:
+    """One error per rules version that is extended but missing (a deleted base.yaml is one line,
+    not one per version built on it)."""
+    extenders: dict[str, list[str]] = {}
+    for version in sorted(data.rules):
+        parent = data.rules[version].extends
+        if parent is not None and parent not in data.rules:
+            extenders.setdefault(parent, []).append(version)
+    known = ", ".join(sorted(data.rules)) or "none"
+    errors = []
+    for parent, versions in sorted(extenders.items()):
+        if len(versions) == 1:
+            errors.append(DataError(_rel(data.rules_files[versions[0]]),
+                                    f"no rules version {parent!r} (known: {known})", field="extends"))
+        else:
+            errors.append(DataError(_rel(data.root / "rules"), f"no rules version {parent!r}, which "
+                                    f"{len(versions)} versions extend: {', '.join(versions)} (is its {parent}.yaml gone?)"))
+    return errors
+
+
 def _chain(data: GameData, version: str) -> list[str]:
     chain: list[str] = []
     v: str | None = version
@@ -460,9 +492,11 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
     version), and a line for each version checked."""
     if data.errors:  # decks checked against a pool missing a broken file's cards would only echo it
         return list(data.errors), []
-    errors: list[DataError] = []
+    errors: list[DataError] = _missing_parents(data)
     checked = []
     for version in sorted(data.rules):
+        if _missing_root(data, version) is not None:
+            continue  # its missing ancestor is already one line above
         try:
             ruleset = resolve(data, version)
         except DataError as err:

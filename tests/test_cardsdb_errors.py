@@ -116,6 +116,17 @@ def test_extends_loop(data):
     one_clean_error(validate(data), "field 'extends'", "extends loop")
 
 
+def test_deleted_base_is_one_line(data):
+    """Every version extends base: deleting base.yaml is one mistake, said once, not once per version."""
+    rules = data / "frontier" / "rules"
+    extenders = sorted(p.stem for p in rules.glob("*.yaml") if p.stem != "base")
+    assert len(extenders) >= 2
+    (rules / "base.yaml").unlink()
+    res = validate(data)
+    one_clean_error(res, "no rules version 'base'", f"{len(extenders)} versions extend", *extenders)
+    assert len([line for line in res.stderr.splitlines() if line.startswith("error:")]) == 1, res.stderr
+
+
 def test_unknown_constant(data):
     (data / "frontier" / "rules" / "fast.yaml").write_text("version: fast\nextends: base\nconstants: {startin_hp: 20}\n")
     one_clean_error(validate(data), "fast.yaml", "constants.startin_hp", "unknown field")

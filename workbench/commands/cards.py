@@ -53,11 +53,11 @@ def export_cards(game: str, rules: str, csv: Path, data_dir, err: Console) -> No
 
 
 def import_cards(file: Path, game: str, version: str, base: str, data_dir, err: Console) -> None:
-    from workbench.tune.versions import workspace
+    from workbench.commands.workspace import writable_data
 
     games.known_game(game)
     check_version_name(version)
-    workspace(data_dir, "cards import writes the sheet")  # never into the shipped data
+    writable_data(data_dir, "cards import writes the sheet")  # never into the shipped data
     data, base_rules = games.load(game, base, data_dir)
     if version in data.rules:
         raise UserError(f"rules version {version!r} already exists ({data.rules_files[version]}); pick a new name")

@@ -148,9 +148,18 @@ def check_resumable(store: Store, run_id: int) -> dict:
     if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
     if row["status"] == "done":
-        unit = "campaign runs" if row.get("kind") == "campaign" else "matches"
-        raise UserError(f"run {run_id} is already done ({row['matches_done']} {unit})")
+        raise UserError(f"run {run_id} is already done ({row['matches_done']} {_words(row).unit})")
     return row
+
+
+class _Words(NamedTuple):
+    what: str  # what a stored run is called
+    unit: str  # what it counts
+
+
+def _words(row: dict) -> _Words:
+    """How messages name a stored run: a campaign batch counts campaign runs, a run matches."""
+    return _Words("campaign batch", "campaign runs") if row.get("kind") == "campaign" else _Words("run", "matches")
 
 
 def writer_lock(store: Store, run_id: int, console: Console | None = None):
@@ -171,8 +180,7 @@ def existing_run(store: Store, run_id: int, game: str | None = None) -> int:
     if row is None:
         raise UserError(f"{store.path}: no run {run_id}")
     if game is not None and game != row["game"]:
-        what = "campaign batch" if row.get("kind") == "campaign" else "run"
-        raise UserError(f"run {run_id} is a {row['game']} {what}, not {game}: leave the game out to resume it")
+        raise UserError(f"run {run_id} is a {row['game']} {_words(row).what}, not {game}: leave the game out to resume it")
     return run_id
 
 

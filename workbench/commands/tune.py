@@ -16,6 +16,7 @@ from rich.table import Table
 from reports.export import write_frame
 from reports.tune import change_text, proposal_table
 from workbench import games
+from workbench.commands.workspace import writable_data
 from workbench.errors import UserError
 from workbench.farm import default_workers
 from workbench.outputs import check_folder
@@ -52,7 +53,7 @@ def run_tune(game: str, decks: list[str] | None, band: str, max_changes: int, bu
         raise UserError("--card and --stat go together: --card CARD --stat atk proposes that card's fair number")
     if not pilots:
         raise UserError("--pilots names nothing")
-    versions.workspace(None)  # the shipped data is refused before anything is loaded or played
+    writable_data(None, "tune writes its proposal")  # the shipped data is refused before anything is loaded or played
     s = versions.start(game, rules, decks, None)
     name = name or (f"{rules}-{card}-{stat}" if card else f"{rules}-tuned")
     target = versions.check_new_name(s, name)

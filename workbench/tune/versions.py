@@ -20,7 +20,6 @@ from cardsdb.errors import DataError, DataErrors
 from cardsdb.loader import GameData, Ruleset, check_deck, load_ruleset, resolve
 from cardsdb.models import RulesFile
 from cardsdb.tune import Knob, Step, knobs_of, patch, raw_card
-from cardsdb.workspace import data_root, is_shipped
 from cardsdb.yamlfile import read_yaml
 from workbench import games
 from workbench.errors import UserError
@@ -43,16 +42,6 @@ class Start:
 
     def base_value(self, card: str, knob: str) -> int:
         return self.knobs[knob].value(self.raw[card])
-
-
-def workspace(data_dir, writer: str = "tune writes its proposal") -> Path:
-    """The data folder a new rules version is written into: a workspace of ``workbench init``,
-    never the shipped data (a one-line UserError that names ``writer``: tune, cards import)."""
-    root = data_root(data_dir)
-    if is_shipped(root):
-        raise UserError(f"{writer} as a rules version, and the shipped card data is not yours to "
-                        "edit: make a workspace with `workbench init DIR`, then pass --data DIR")
-    return root
 
 
 def start(game: str, version: str, deck_ids: list[str] | None, data_dir) -> Start:
