@@ -24,8 +24,9 @@ Cards (``ffa_cards``), per deck and card (its ``name`` beside its id), over the 
 Eliminations (``ffa_eliminations``): who put whom out, by deck: ``outs`` seat-games of the out deck
 that the eliminator deck put out, and ``share`` of all the out deck's outs by anyone.
 
-Targets (``ffa_targets``), from the stored event logs: each attack (by the defender's seat) and
-each choice of "an opponent" an effect asked for, by the acting deck and the deck it hit, and by
+Targets (``ffa_targets``), from the stored event logs' ``aimed`` events (sim/core/events.AIMED, which
+every game that seats more than two emits): each attack at another seat and each choice of "an
+opponent" an effect asked for, by the acting deck and the deck it hit, and by
 where that seat sat: ``next`` (plays after it), ``previous`` (plays before it) or ``across``;
 ``share`` is the part of the acting deck's hits.
 """
@@ -38,6 +39,7 @@ import polars as pl
 
 from reports import db
 from reports.stats import rate, wilson
+from sim.core.events import AIMED, AIMED_ATTACK, AIMED_EFFECT
 
 
 def ffa_runs(path: str | Path) -> pl.DataFrame:
@@ -176,18 +178,16 @@ def ffa_targets(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     where, params = _runs_in(run_ids, "e")
     return db.query(path, f"""
         WITH hits AS (
-            SELECT e.run_id, e.match_no, e.seat, CASE WHEN e.kind = 'attack' THEN 'attack' ELSE 'effect' END AS how,
-                   CASE WHEN e.kind = 'attack' THEN CAST(regexp_extract(e.detail, '^p(\\d+)', 1) AS INTEGER)
-                        ELSE e.amount END AS target_seat
+            SELECT e.run_id, e.match_no, e.seat, e.detail AS how, e.amount AS target_seat
             FROM events e
-            WHERE {where} AND (e.kind = 'attack' OR (e.kind = 'choose' AND e.detail = 'opponent'))),
+            WHERE {where} AND e.kind = '{AIMED}'),
         n AS (SELECT run_id, match_no, count(*) AS seats FROM match_seats GROUP BY ALL)
         , counted AS (
         SELECT a.deck, t.deck AS target_deck,
                CASE (h.target_seat - h.seat + n.seats) % n.seats WHEN 1 THEN 'next'
                     WHEN n.seats - 1 THEN 'previous' ELSE 'across' END AS target_sits,
-               count(*) FILTER (WHERE how = 'attack') AS attacks,
-               count(*) FILTER (WHERE how = 'effect') AS effect_choices,
+               count(*) FILTER (WHERE how = '{AIMED_ATTACK}') AS attacks,
+               count(*) FILTER (WHERE how = '{AIMED_EFFECT}') AS effect_choices,
                count(*) AS hits
         FROM hits h JOIN n USING (run_id, match_no)
         JOIN match_seats a ON a.run_id = h.run_id AND a.match_no = h.match_no AND a.seat = h.seat

@@ -283,6 +283,18 @@ def test_the_contract_methods_exist(name):
     assert set(REQUIRED) | set(OPTIONAL) >= {"legal_actions", "apply", "board", "lane_name"}
 
 
+def test_a_free_for_all_game_without_the_aimed_event_is_a_gap():
+    """The free-for-all reports read who aimed at whom from sim/core/events.AIMED alone."""
+    from sim.core.events import EventKinds
+
+    class FreeForAll(EngineDefaults):
+        name, kinds, modes = "ffa-game", EventKinds(["attack"]), ("duel", "ffa")
+
+    assert any("'aimed'" in gap for gap in contract_gaps(FreeForAll()))
+    FreeForAll.kinds = EventKinds(["attack", "aimed"])
+    assert not any("'aimed'" in gap for gap in contract_gaps(FreeForAll()))
+
+
 def test_a_missing_method_is_a_gap_and_an_optional_one_has_a_default():
     class Bare:
         name, kinds = "bare", None

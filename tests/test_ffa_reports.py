@@ -86,6 +86,10 @@ def test_targets_come_from_the_attacks_and_opponent_choices_of_the_event_log(ffa
     attacks = db.query(ffa_store, """SELECT count(*) AS n FROM events WHERE run_id = 1 AND kind = 'attack'
                                      AND regexp_extract(detail, '^p(\\d+)', 1) <> CAST(seat AS VARCHAR)""")["n"][0]
     assert targets["attacks"].sum() == attacks > 0
+    # effects: every answered "an opponent" choice (the game's own word, checked here only)
+    chosen = db.query(ffa_store, """SELECT count(*) AS n FROM events WHERE run_id = 1 AND kind = 'choose'
+                                    AND detail = 'opponent' AND amount <> seat""")["n"][0]
+    assert targets["effect_choices"].sum() == chosen
     assert set(targets["target_sits"]) <= {"next", "previous", "across"}
     assert targets.group_by("deck").agg(pl.col("share").sum())["share"].to_list() == pytest.approx([1.0] * 5)
 

@@ -32,6 +32,7 @@ from sim.alleyway.state import (
     code,
     decode,
 )
+from sim.core.events import AIMED_ATTACK
 
 PASS = -1
 
@@ -97,6 +98,8 @@ def declare(state: AlleyState, u: Unit, target: int) -> None:
         shown = d.card if d is not None else PLAYER if index == DIRECT else LEADER_TARGET
         where = "direct" if index == DIRECT else "leader" if index == LEADER else state.pool.lane_names[index]
         emit(state, u.seat, K.ATTACK, u.card, shown, atk_of(state, u), u.lane, f"p{s}.{where}")
+        if len(state.sides) > 2:
+            emit(state, u.seat, K.AIMED, u.card, amount=s, detail=AIMED_ATTACK)
     state.stack.append(AttackFrame(u.uid, target, 0, False, d.uid if d is not None else 0))
     run(state)
 

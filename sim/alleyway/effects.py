@@ -10,7 +10,7 @@ from sim.alleyway.frames import ATTACK, CardChoice, Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import AlleyState, Pending, back_slot, code, decode
-from sim.core.events import NO_ID
+from sim.core.events import AIMED_EFFECT, NO_ID
 
 SKIP = -1
 # effects aimed at one opponent (a choice when several are still playing)
@@ -368,6 +368,8 @@ def choose(state: AlleyState, option: int) -> None:
     what = p.what
     if state.events is not None:
         emit(state, p.seat, K.CHOOSE, c.card if c else NO_ID, amount=option, detail=what)
+        if what == "opponent":  # asked only of several opponents, so only with more than two seats
+            emit(state, p.seat, K.AIMED, c.card if c else NO_ID, amount=option, detail=AIMED_EFFECT)
     if what == "target":
         if option == SKIP:
             done(state, fx, c, False)

@@ -32,14 +32,15 @@ import random
 from typing import Any, Protocol
 
 from sim.core.drawn import from_rows
-from sim.core.events import EventKinds
+from sim.core.events import AIMED, EventKinds
 from sim.core.words import plain, said
 
 
 class Engine(Protocol):
     name: str
     kinds: EventKinds
-    modes: tuple[str, ...]  # run modes it plays: "duel", "ffa" (optional: EngineDefaults has the duel)
+    modes: tuple[str, ...]  # run modes it plays: "duel", "ffa" (optional: EngineDefaults has the duel);
+    # an engine that plays "ffa" registers and emits the event kind sim/core/events.AIMED
 
     # --- setup -------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Any:
@@ -185,6 +186,10 @@ def contract_gaps(engine: Any) -> list[str]:
         if not callable(getattr(engine, name, None)):
             how = " (or inherit sim.core.contract.EngineDefaults)" if name in OPTIONAL else ""
             gaps.append(f"{'optional' if name in OPTIONAL else 'required'} method {name!r}{how}")
+    kinds = getattr(engine, "kinds", None)
+    if "ffa" in getattr(engine, "modes", ()) and AIMED not in getattr(kinds, "names", ()):
+        gaps.append(f"event kind {AIMED!r} (a game that seats more than two says who aimed at whom: "
+                    "sim/core/events.AIMED)")
     return gaps
 
 

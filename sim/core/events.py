@@ -10,6 +10,13 @@ import hashlib
 
 NO_ID = -1  # "no card / no target / no lane" in the integer columns
 
+# The one event kind every game that seats more than two registers and emits: a seat aimed an
+# attack or an effect at another seat (amount = that seat, detail = AIMED_ATTACK or AIMED_EFFECT).
+# The free-for-all reports (reports/ffa.py ffa_targets) read who went after whom from these
+# alone, never from a game's own event words.
+AIMED = "aimed"
+AIMED_ATTACK, AIMED_EFFECT = "attack", "effect"
+
 
 class EventKinds:
     """The names of a game's event kinds, in a fixed order (the index is the stored code)."""
