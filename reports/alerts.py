@@ -14,13 +14,19 @@ from pathlib import Path
 
 import polars as pl
 
-from reports.diff import version_diff
+from reports.diff import pilots_of, version_diff
 from reports.filters import Filters
 from reports.keywords import keyword_impact
 from reports.stats import diff_interval
 
-COLUMNS = ["comparison", "kind", "name", "base_run", "candidate_run", "change_points", "low_points",
+COLUMNS = ["comparison", "kind", "name", "pilots", "base_run", "candidate_run", "change_points", "low_points",
            "high_points", "p_or_q", "threshold_points"]
+TEXT = ("comparison", "kind", "name", "pilots")
+
+
+def schema() -> dict:
+    """The alert rows' columns and types (an empty table has the same header as a full one)."""
+    return {c: (pl.Utf8 if c in TEXT else pl.Int64 if c.endswith("_run") else pl.Float64) for c in COLUMNS}
 
 
 def alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points: float, fdr: float,
@@ -31,7 +37,7 @@ def alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points
     rows = []
 
     def add(kind, name, change, lo, hi, p):
-        rows.append({"comparison": comparison, "kind": kind, "name": name, "base_run": base_run,
+        rows.append({"comparison": comparison, "kind": kind, "name": name, "pilots": diff["pilots"], "base_run": base_run,
                      "candidate_run": candidate_run, "change_points": round(change * 100, 2),
                      "low_points": round(lo * 100, 2), "high_points": round(hi * 100, 2), "p_or_q": p,
                      "threshold_points": threshold_points})
@@ -47,9 +53,7 @@ def alerts(path: str | Path, base_run: int, candidate_run: int, threshold_points
     for k in keyword_changes(path, base_run, candidate_run).iter_rows(named=True):
         if abs(k["change"]) >= t and (k["change_lo"] > 0 or k["change_hi"] < 0):
             add("keyword", k["keyword"], k["change"], k["change_lo"], k["change_hi"], float("nan"))
-    frame = pl.DataFrame(rows, schema={c: (pl.Utf8 if c in ("comparison", "kind", "name") else
-                                           pl.Int64 if c.endswith("_run") else pl.Float64) for c in COLUMNS})
-    return frame, diff
+    return pl.DataFrame(rows, schema=schema()), diff
 
 
 def keyword_changes(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:
@@ -94,12 +98,12 @@ def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_p
     decks = both.with_columns(rate=pl.col("k") / pl.col("n"), rate_new=pl.col("k_new") / pl.col("n_new")).with_columns(
         change=pl.col("rate_new") - pl.col("rate"), change_lo=pl.Series(lo), change_hi=pl.Series(hi))
     t = threshold_points / 100.0
-    rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"], "base_run": base_run,
+    pilots = pilots_of(path, candidate_run)
+    rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"], "pilots": pilots,
+             "base_run": base_run,
              "candidate_run": candidate_run, "change_points": round(d["change"] * 100, 2),
              "low_points": round(d["change_lo"] * 100, 2), "high_points": round(d["change_hi"] * 100, 2),
              "p_or_q": float("nan"), "threshold_points": threshold_points}
             for d in decks.iter_rows(named=True)
             if abs(d["change"]) >= t and (d["change_lo"] > 0 or d["change_hi"] < 0)]
-    frame = pl.DataFrame(rows, schema={c: (pl.Utf8 if c in ("comparison", "kind", "name") else
-                                           pl.Int64 if c.endswith("_run") else pl.Float64) for c in COLUMNS})
-    return frame, decks
+    return pl.DataFrame(rows, schema=schema()), decks

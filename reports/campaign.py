@@ -4,7 +4,8 @@ win-rate lift of each reward card when taken.
 Clear rate: share of campaign runs that cleared the stage, per stage, crew, policy and fight
 pilot, with its 95% Wilson interval; average trail HP left when cleared; average floor reached.
 
-Reward lift: for every offer of a card (``name``: as the batch's rules version names it) (after a battle or an elite, or on a shop shelf), the
+Reward lift, per campaign policy and fight pilot (a policy that takes the card and one that skips
+it, or two pilots' fights, are never pooled): for every offer of a card (``name``: as the batch's rules version names it) (after a battle or an elite, or on a shop shelf), the
 fights fought after that offer in the same run, split by whether the card was taken there.
   fights_taken / wr_taken      fights after offers where it was taken, and the share won
   fights_skipped / wr_skipped  fights after offers where it was not taken
@@ -69,30 +70,30 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
     where, params = _where(run_ids, "o")
     frame = db.query(path, f"""
         WITH offers AS (
-            SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared
+            SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared, r.policy, r.fight_pilot
             FROM campaign_rewards o JOIN campaign_runs r USING (run_id, run_no)
             {where + ' AND' if where else 'WHERE'} o.source IN ('battle', 'elite', 'shop')),
         later AS (
-            SELECT o.card, o.taken, n.result
+            SELECT o.policy, o.fight_pilot, o.card, o.taken, n.result
             FROM offers o JOIN campaign_nodes n
               ON n.run_id = o.run_id AND n.run_no = o.run_no AND n.step > o.step AND n.match_no IS NOT NULL)
-        SELECT c.card, n.name, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
+        SELECT c.policy, c.fight_pilot, c.card, n.name, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
                coalesce(f.fights_taken, 0) AS fights_taken, coalesce(f.wins_taken, 0) AS wins_taken,
                coalesce(f.fights_skipped, 0) AS fights_skipped, coalesce(f.wins_skipped, 0) AS wins_skipped
-        FROM (SELECT card, count(*) AS offers, count(*) FILTER (WHERE taken) AS taken,
+        FROM (SELECT policy, fight_pilot, card, count(*) AS offers, count(*) FILTER (WHERE taken) AS taken,
                      count(*) FILTER (WHERE taken) AS clear_taken_n,
                      count(*) FILTER (WHERE taken AND cleared) AS clear_taken,
                      count(*) FILTER (WHERE NOT taken) AS clear_skipped_n,
                      count(*) FILTER (WHERE NOT taken AND cleared) AS clear_skipped
-              FROM offers GROUP BY card) c
-        LEFT JOIN (SELECT card, count(*) FILTER (WHERE taken) AS fights_taken,
+              FROM offers GROUP BY policy, fight_pilot, card) c
+        LEFT JOIN (SELECT policy, fight_pilot, card, count(*) FILTER (WHERE taken) AS fights_taken,
                           count(*) FILTER (WHERE taken AND result = 'win') AS wins_taken,
                           count(*) FILTER (WHERE NOT taken) AS fights_skipped,
                           count(*) FILTER (WHERE NOT taken AND result = 'win') AS wins_skipped
-                   FROM later GROUP BY card) f USING (card)
+                   FROM later GROUP BY policy, fight_pilot, card) f USING (policy, fight_pilot, card)
         LEFT JOIN (SELECT o.card, any_value(d.name) AS name FROM offers o JOIN runs r USING (run_id)
                    JOIN cards d ON d.rules_hash = r.rules_hash AND d.card = o.card GROUP BY o.card) n USING (card)
-        ORDER BY c.card""", params)
+        ORDER BY c.policy, c.fight_pilot, c.card""", params)
     out = _with_rate(frame, "wr_taken", "wins_taken", "fights_taken")
     out = _with_rate(out, "wr_skipped", "wins_skipped", "fights_skipped")
     out = _with_rate(out, "clear_rate_taken", "clear_taken", "clear_taken_n")
@@ -102,7 +103,9 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
                            (pl.col("taken") / pl.col("offers")).alias("take_rate"))
     out = _with_difference(out, "lift", ("wins_taken", "fights_taken"), ("wins_skipped", "fights_skipped"))
     out = _with_difference(out, "clear_lift", ("clear_taken", "clear_taken_n"), ("clear_skipped", "clear_skipped_n"))
-    return out.sort("clear_lift_lo", "lift_lo", "card", descending=[True, True, False], nulls_last=True)
+    # ranked within each policy and fight pilot: their choices and fights are not pooled
+    return out.sort("policy", "fight_pilot", "clear_lift_lo", "lift_lo", "card",
+                    descending=[False, False, True, True, False], nulls_last=True)
 
 
 def _with_difference(frame: pl.DataFrame, name: str, first: tuple[str, str], second: tuple[str, str]) -> pl.DataFrame:

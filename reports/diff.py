@@ -214,12 +214,19 @@ def _welch(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def power(t: pl.DataFrame, decks: list[str] | None = None) -> pl.DataFrame:
-    """Matches and seeds needed to see a change of 1, 2 and 5 points in a deck's win rate,
-    paired (this diff's twins) against unpaired (two independent runs), 80% power, 5% two-sided,
-    for the decks in ``decks`` (default: every deck): the variance of a twin's paired difference
-    and the win rate are taken over those decks' twins together."""
+    """Games of a deck (``paired_matches``: twins, one deck's seat in one match) and seeds needed to
+    see a change of 1, 2 and 5 points in a deck's win rate, paired (this diff's twins) against
+    unpaired (two independent runs), 80% power, 5% two-sided, for the decks in ``decks`` (default:
+    every deck): the variance of a twin's paired difference and the win rate are taken over those
+    decks' twins together. ``paired_field_matches``: the matches of this diff's whole field that
+    give each of those decks that many games (in a field of six decks a deck sits in a third of
+    the matches), what a run's total should be."""
     part = t.filter(pl.col("deck").is_in(decks)) if decks else t
     wb, wc = part["win_base"].to_numpy(), part["win_candidate"].to_numpy()
+    # a deck's games per match of this field (every pairing in this diff's proportions): the
+    # touched deck that plays fewest decides how many matches give each of them enough games
+    per_deck = part.group_by("deck").len()["len"] if part.height else None
+    share = float(per_deck.min()) / t["match_no"].n_unique() if per_deck is not None else math.nan
     var_paired = float((wc - wb).var(ddof=1)) if part.height > 1 else math.nan
     p = float(np.concatenate([wb, wc]).mean()) if part.height else 0.5
     rows = []
@@ -228,6 +235,7 @@ def power(t: pl.DataFrame, decks: list[str] | None = None) -> pl.DataFrame:
         unpaired = samples_needed(2 * p * (1 - p), delta)  # per version
         rows.append({"change_points": round(delta * 100), "paired_matches": paired,
                      "paired_seeds": math.ceil(paired / 2) if paired == paired else math.nan,
+                     "paired_field_matches": math.ceil(paired / share) if paired == paired and share > 0 else math.nan,
                      "unpaired_matches_per_version": unpaired,
                      "unpaired_seeds_per_version": math.ceil(unpaired / 2) if unpaired == unpaired else math.nan,
                      "decks": ", ".join(decks or sorted(t["deck"].unique().to_list()))})

@@ -2,6 +2,7 @@
 computed metrics. Column meanings are in reports/METRICS.md."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -206,7 +207,13 @@ def diff_frame(path: Path, name: str, result: dict) -> pl.DataFrame:
         frame = changed_fields(frame)
     if "card" in frame.columns:
         frame = with_card_names(path, frame, result["candidate_run"])
-    return frame
+    if name == "diff_changed_cards":
+        return frame  # card definitions: no pilot played them
+    # each file says which pilots and runs its figures come from, in every row (last: the card
+    # and its name lead, as in every card table)
+    return frame.with_columns(pl.lit(result["pilots"], dtype=pl.Utf8).alias("pilots"),
+                              pl.lit(result["base_run"], dtype=pl.Int64).alias("base_run"),
+                              pl.lit(result["candidate_run"], dtype=pl.Int64).alias("candidate_run"))
 
 
 def changed_fields(changed: pl.DataFrame) -> pl.DataFrame:
@@ -245,4 +252,26 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
         if diff_id is None:
             raise LookupError(f"{name} needs --diff ID (see `workbench export diffs`)")
         return diff_table(path, name, diff_id)
+    if "pilots" in READS[name]:
+        return by_pilot(COMPUTED[name], path, filters)
     return COMPUTED[name](path, filters)
+
+
+def seat_pilots(path: Path, filters: Filters) -> list[str]:
+    """The pilots of the seats ``filters`` choose (its pilot filter's, else every one there)."""
+    if filters.pilots:
+        return list(filters.pilots)
+    where, params = filters.where("r", "s")
+    return db.query(path, f"""SELECT DISTINCT s.pilot FROM match_seats s JOIN runs r USING (run_id) {where}
+                              ORDER BY 1""", params or None)["pilot"].to_list()
+
+
+def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:
+    """``table`` once per pilot of the chosen seats, each row headed by its ``pilot``: a figure of
+    greedy's seats and one of random's are never pooled into a number neither produced (every
+    balance figure says which pilot made it). No seats chosen: the table's empty header."""
+    pilots = seat_pilots(path, filters) or [None]
+    frames = [table(path, filters if pilot is None else replace(filters, pilots=[pilot])) for pilot in pilots]
+    if "pilot" not in frames[0].columns:  # (a table that splits by pilot itself has the column)
+        frames = [f.select(pl.lit(p, dtype=pl.Utf8).alias("pilot"), pl.all()) for f, p in zip(frames, pilots)]
+    return pl.concat(frames, how="diagonal_relaxed")

@@ -213,7 +213,7 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
         statistic = np.abs(total(k1 - n1 * wins / n)) ** 2 / total(variance)
     out.diff[present] = diff
     out.lo[present], out.hi[present] = np.maximum(centre - Z95 * se, -1.0), np.minimum(centre + Z95 * se, 1.0)
-    out.p[present] = np.where(testable, 1 - sps.chi2.cdf(statistic, 1), np.nan)
+    out.p[present] = np.where(testable, sps.chi2.sf(statistic, 1), np.nan)  # sf: tiny p not rounded to 0
     return out
 
 

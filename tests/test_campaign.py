@@ -168,3 +168,24 @@ def test_clear_rate_and_reward_lift_on_hand_made_tables(tmp_path):
     assert (gem["offers"], gem["taken"], gem["fights_taken"], gem["fights_skipped"]) == (8, 4, 8, 8)
     assert (gem["wr_taken"], gem["wr_skipped"], gem["lift"]) == (1.0, 0.5, 0.5)
     assert (gem["clear_rate_taken"], gem["clear_rate_skipped"]) == (0.75, 0.25)  # runs 0,2,4 | 1 cleared
+
+
+def test_reward_lift_never_pools_two_policies(campaign_store, tmp_path):
+    """A policy that takes a card and one that skips it make the lift a fact about the policies,
+    not the card: each (policy, fight pilot) gets its own rows, the same as that batch alone."""
+    import shutil
+
+    from reports.campaign import reward_lift
+
+    db = tmp_path / "two.duckdb"
+    shutil.copy(campaign_store, db)
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang", "--runs", "3", "--policy", "greedy",
+                  "--workers", "1", "--db", str(db), "--quiet")
+    assert res.returncode == 0, res.stderr
+    ids = {p: [r for (r,) in duckdb.connect(str(db), read_only=True).sql(
+        f"SELECT run_id FROM runs WHERE kind = 'campaign' AND pilots LIKE '{p}%'").fetchall()] for p in ("random", "greedy")}
+    both = reward_lift(db)
+    assert set(both["policy"]) == {"random", "greedy"} and set(both["fight_pilot"]) == {"greedy"}
+    for policy, runs in ids.items():
+        alone = reward_lift(db, runs)
+        assert both.filter(both["policy"] == policy).equals(alone), policy

@@ -96,6 +96,12 @@ def test_diff_csv_writes_exactly_what_export_writes(store, tmp_path):
     assert changed == [["card", "name", "change", "field", "base", "candidate"],
                        ["bison-bull", "Bison Bull", "changed", "atk", "4", "9"]]
     assert rows_of(store.parent / "csv" / "diff_cards.csv")[0][:2] == ["card", "name"]
+    for table in ("diff_decks", "diff_cards", "diff_power"):  # each names its pilots and runs in every row
+        head, *rows = rows_of(store.parent / "csv" / f"{table}.csv")
+        assert head[-3:] == ["pilots", "base_run", "candidate_run"], table
+        runs = duckdb.connect(str(store), read_only=True).sql(
+            "SELECT base_run, candidate_run FROM diffs WHERE diff_id = 2").fetchall()[0]
+        assert rows and all(r[-3:] == ["random,random", *map(str, runs)] for r in rows), (table, rows[0][-3:])
 
 
 def test_an_empty_diff_export_has_the_full_header(store, tmp_path):

@@ -177,3 +177,18 @@ def test_a_run_named_twice_in_a_report_is_refused(store, tmp_path):
     line = one_error_line(cli_here("report", "1", "1", "--html", str(out), "--db", str(store)))
     assert "run 1 is named twice" in line
     assert not out.exists()
+
+
+# --- 6. runs the report would pool into figures nobody produced -----------------------------------
+
+def test_a_report_of_two_pilots_or_two_rules_versions_is_refused(small_store, diff_store, tmp_path):
+    """Every figure of the report pools its runs: greedy's seats with random's, or a card under
+    two definitions, would be a number neither produced."""
+    out = tmp_path / "r.html"
+    line = one_error_line(cli_here("report", "1", "2", "--html", str(out), "--db", str(small_store)))
+    assert "runs 1 and 2 are of different pilots" in line and "greedy" in line and "random" in line
+    line = one_error_line(cli_here("report", "1", "2", "--html", str(out), "--db", str(diff_store)))
+    assert "different rules versions" in line and "--diff" in line
+    assert not out.exists()
+    res = cli_here("report", "2", "--diff", "1", "--html", str(out), "--db", str(diff_store))
+    assert res.returncode == 0 and out.exists(), res.stderr

@@ -195,8 +195,25 @@ def test_a_real_run_gives_a_mix_and_its_export(small_store):
     assert set(mix["deck"]) == {"goblin-gold-gang", "lawmen-posse"} and set(mix["pilots"]) == {"greedy"}
     assert mix["share"].sum() == pytest.approx(1) and mix["games"].to_list() == [20, 20]
     assert ((mix["share_lo"] <= mix["share"] + 1e-12) & (mix["share"] <= mix["share_hi"] + 1e-12)).all()
-    assert export_frame(small_store, "meta_mix", filters).equals(mix)
+    exported = export_frame(small_store, "meta_mix", filters)
+    assert exported["pilot"].to_list() == ["greedy"] * 2 and exported.drop("pilot").equals(mix)
     assert meta.meta_mix(small_store, filters).equals(mix)
+
+
+@pytest.mark.parametrize("table", ["matchups", "meta_mix", "cards", "keywords", "deck_mulligan"])
+def test_an_export_over_two_pilots_splits_them(small_store, table):
+    """A store of a random run and a greedy run: the export is each pilot's table, headed by its
+    pilot, never one figure pooled from both (every balance figure says which pilot made it)."""
+    from reports.exports import COMPUTED
+
+    exported = export_frame(small_store, table, Filters())
+    assert set(exported["pilot"]) == {"greedy", "random"}
+    for pilot in ("greedy", "random"):
+        alone = COMPUTED[table](small_store, Filters(pilots=[pilot]))
+        rows = exported.filter(pl.col("pilot") == pilot).drop("pilot")
+        assert rows.equals(alone.select(rows.columns)), (table, pilot)
+    pooled = COMPUTED[table](small_store, Filters())
+    assert exported.height != pooled.height or not exported.drop("pilot").equals(pooled)
 
 
 def test_matchups_page_shows_the_meta_and_its_pilots(small_store, monkeypatch, downloads, fresh_cache):

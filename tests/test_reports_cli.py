@@ -20,7 +20,7 @@ def diffed(tmp_path_factory):
 def test_diff_prints_decks_power_and_pairing(diffed):
     _db, out = diffed
     assert "first-seat" not in out and "(first seat)" in out
-    assert "Matches needed" in out and "pairing removed" in out
+    assert "Games needed" in out and "paired matches of this field" in out and "pairing removed" in out
     assert "cards the candidate changes" not in out  # a constants change: no card differs
 
 

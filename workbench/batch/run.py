@@ -16,8 +16,9 @@ from rich.console import Console
 
 from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts, mode_alerts
+from reports.alerts import schema as alert_schema
 from reports.db import reading
-from reports.diff import pairing_effect
+from reports.diff import pairing_effect, pilots_of
 from reports.export import write_frame
 from reports.exports import diff_frame, export_frame
 from reports.filters import Filters
@@ -145,7 +146,8 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
     alerts and summary lines."""
     for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
-    frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run})", ""]
+    frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run}, "
+                         f"pilots {pilots_of(store.path, run)})", ""]
     for label, other in (("previous", previous), ("baseline", baseline)):
         if other is None:
             lines.append(f"- no {label} run to compare with"
@@ -180,9 +182,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
 
 
 def _empty_alerts() -> pl.DataFrame:
-    return pl.DataFrame(schema={"suite": pl.Utf8, **{c: (pl.Utf8 if c in ("comparison", "kind", "name") else
-                                                          pl.Int64 if c.endswith("_run") else pl.Float64)
-                                                      for c in COLUMNS}})
+    return pl.DataFrame(schema={"suite": pl.Utf8, **alert_schema()})
 
 
 def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str]) -> str:

@@ -181,11 +181,12 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
         out.print(pairing_effect(saved) + (f": an unpaired comparison would need about {1 / (1 - saved):.1f}x the "
                                            "matches" if 0 < saved < 1 else ""))
     touched = ", ".join(r["touched_decks"])
-    p = Table("change", "paired matches", "paired seeds", "unpaired matches / version", "unpaired seeds / version",
-              title=f"Matches needed (80% power, 5% two-sided), decks the change touches: {touched}")
+    p = Table("change", "a deck's paired games", "paired seeds", "paired matches of this field",
+              "unpaired games / version", "unpaired seeds / version",
+              title=f"Games needed (80% power, 5% two-sided), decks the change touches: {touched}")
     for row in r["power"].iter_rows(named=True):
         p.add_row(f"{row['change_points']} pts", *(("-" if v != v else f"{int(v):,}") for v in
-                                                  (row["paired_matches"], row["paired_seeds"],
+                                                  (row["paired_matches"], row["paired_seeds"], row["paired_field_matches"],
                                                    row["unpaired_matches_per_version"], row["unpaired_seeds_per_version"])))
     out.print(p)
 

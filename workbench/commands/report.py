@@ -39,6 +39,24 @@ def check_played(path: Path, run: int) -> None:
                     f"finishes with: workbench {command} --resume {run} --db {path})")
 
 
+def check_one_kind(path: Path, runs: list[int]) -> None:
+    """The report pools every figure over its runs, so they must be of one game, one rules version
+    and one set of pilots: a card's win rate pooled over greedy's and random's seats, or over two
+    versions of the card, is a figure nobody produced."""
+    rows = db.query(path, f"SELECT run_id, game, rules_version, pilots FROM runs WHERE run_id IN "
+                          f"({', '.join('?' for _ in runs)}) ORDER BY run_id", runs)
+    for column, what, instead in (
+            ("game", "games", "make one report per game"),
+            ("rules_version", "rules versions", "compare two versions with `workbench report RUN --diff BASE_RUN`"),
+            ("pilots", "pilots", "make one report per pilot set (`workbench pilot-sensitivity` compares pilots)")):
+        values = dict(zip(rows["run_id"], rows[column]))
+        if len(set(values.values())) > 1:
+            first = rows["run_id"][0]
+            other = next(r for r in rows["run_id"] if values[r] != values[first])
+            raise UserError(f"runs {first} and {other} are of different {what} ({values[first]}; {values[other]}): "
+                            f"the report pools every figure over its runs; {instead}")
+
+
 def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: Console) -> None:
     check_readable_store(path)
     twice = sorted({run for run in runs if runs.count(run) > 1})
@@ -47,6 +65,7 @@ def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: 
     for run in runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
+    check_one_kind(path, runs)
     if diff is not None and diff in runs:
         # --diff is the base the first run (the candidate) is compared with, on the same seeds
         raise UserError(f"--diff {diff} is one of the report's runs; --diff names the base run that run "
