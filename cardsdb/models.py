@@ -132,6 +132,11 @@ class DeckBase(Strict):
     starter: bool = False  # starter decks are the default field of a simulation
     cards: dict[str, int]
 
+    def side_cards(self) -> list[str]:
+        """The cards the deck brings into play beside its main list (a game's Deputies, leader,
+        strongholds): what a change to a card can reach through this deck besides ``cards``."""
+        return []
+
 
 class ScenarioFile(Strict):
     """A position, the actions taken from it, and what must then hold."""

@@ -448,6 +448,9 @@ class Deck(DeckBase):
     strongholds: list[str]
     bastion: str
 
+    def side_cards(self) -> list[str]:
+        return [*self.strongholds, self.bastion]
+
 
 def copy_limit(stars: int, consts: Constants) -> int:
     return consts.copy_limits.get(stars, 1)

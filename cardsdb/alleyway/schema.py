@@ -498,6 +498,9 @@ class Deck(DeckBase):
     leader: str = Field(pattern=SLUG)
     hideout: dict[str, int] = {}
 
+    def side_cards(self) -> list[str]:
+        return [self.leader, *self.hideout]
+
 
 # --- budget ------------------------------------------------------------------------------------
 # Stat points are hundreds of ATK+DEF. A character's budget is 10 + 7 per budget cost

@@ -371,6 +371,9 @@ class Deck(DeckBase):
     deputies: list[str] = []
     online: bool = True  # built for online play: only Online Legal cards and Deputies
 
+    def side_cards(self) -> list[str]:
+        return list(self.deputies)
+
 
 # --- budget ------------------------------------------------------------------------------------
 

@@ -61,9 +61,10 @@ def start(game: str, version: str, deck_ids: list[str] | None, data_dir) -> Star
 
 
 def reachable(deck, raw: dict[str, dict]) -> set[str]:
-    """The cards a deck can bring into play: its list, the cards beside it (Frontier's Deputies),
-    and every card those name (a promotion, a token), followed to the end."""
-    found = set(deck.cards) | set(getattr(deck, "deputies", None) or ())
+    """The cards a deck can bring into play: its list, the cards beside it (``side_cards``: a
+    game's Deputies, leader, strongholds), and every card those name (a promotion, a token),
+    followed to the end."""
+    found = set(deck.cards) | set(deck.side_cards())
     todo = list(found)
     while todo:
         for text in _strings(raw.get(todo.pop(), {})):
