@@ -83,8 +83,7 @@ CREATE TABLE IF NOT EXISTS cards (
     stat_points DOUBLE,
     budget_points DOUBLE,
     keywords VARCHAR[],
-    online_legal BOOLEAN,
-    extra VARCHAR,                     -- the game's own fields, as JSON
+    extra VARCHAR,                     -- the game's own fields, as JSON (Frontier's online_legal...)
     faction_name VARCHAR,              -- the faction's (or clan's) display name (factions.yaml); NULL:
                                        -- stored before the names were (the pages show the id)
     PRIMARY KEY (rules_hash, card)

@@ -529,7 +529,7 @@ class Schema:
             "name": card.name, "type": card.type, "faction": card.faction, "cost_text": cost,
             "budget_cost": budget_cost(card, consts), "attack": best_attack(card), "defense": card.hp,
             "stat_points": stat_points(card), "budget_points": budget_points(card, consts),
-            "keywords": card.keywords.names(), "online_legal": True,
+            "keywords": card.keywords.names(),
         }
 
 

@@ -803,7 +803,7 @@ class Schema:
             "name": card.name, "type": kind, "faction": card.clan, "cost_text": cost,
             "budget_cost": budget_cost(card, consts), "attack": card.atk, "defense": card.def_,
             "stat_points": stat_points(card), "budget_points": budget_points(card, consts),
-            "keywords": card.keywords.names(), "online_legal": True,
+            "keywords": card.keywords.names(),
         }
 
 

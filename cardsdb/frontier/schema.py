@@ -547,7 +547,7 @@ class Schema:
             "cost_text": f"{card.cost.mana}M/{card.cost.gold}G" if card.cost.gold else f"{card.cost.mana}M",
             "budget_cost": budget_cost(card, consts), "attack": card.atk, "defense": card.def_,
             "stat_points": stat_points(card, consts), "budget_points": budget_points(card, consts),
-            "keywords": card.keywords.names(), "online_legal": card.online_legal,
+            "keywords": card.keywords.names(),
         }
 
 
