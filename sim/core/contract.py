@@ -4,7 +4,9 @@ Pilots, the match loop, the scenario runner and the farm know nothing else about
 
 A *pool* is a rules version compiled for fast play (immutable, shared by every match of that
 version); it must expose ``consts`` with at least ``turn_limit`` and ``decision_limit``, and
-``ids`` (card id as written in the data -> the engine's card number).
+``ids`` (card id as written in the data -> the engine's card number). A game that plays the
+``series`` mode also exposes in ``consts`` the series' terms, ``series_best_of``,
+``rank_points_win``, ``rank_points_loss`` and ``rank_points_sweep`` (sim/core/series.py).
 A *compiled deck* (``compile_deck``) must expose ``cards``: the card numbers of its main deck in
 the order ``new_match`` shuffles them (sim/core/decks.py replaces cards in place there).
 ``new_match`` builds the card ledger from each seat's deck as shuffled, before the first draw.
