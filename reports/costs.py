@@ -10,6 +10,7 @@ reading, not as a flag: with a close fit (R^2 near 1) a card one point off is a 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -21,6 +22,12 @@ from reports.filters import Filters
 from reports.keywords import _cards
 from reports.stats import quiet_fit, rate, wilson
 
+
+class StatBudget(NamedTuple):
+    cards: pl.DataFrame  # each card's surplus over the budget, off-budget flag, fitted value, residual
+    lines: pl.DataFrame  # each type's fitted line (or why it has none)
+
+
 FIT_MIN_CARDS = 5  # fewer cards of a type, or all at one cost: "too few cards for a fit"
 TOO_FEW = "too few cards for a fit"
 ALL_ALIKE = "every card has the same stat points: no line to fit"
@@ -28,7 +35,7 @@ OFF_BUDGET = (f"stat points minus budget points (the game's own budget, its RULE
               "point, the rule `workbench cards validate` uses")
 
 
-def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+def stat_budget(path: str | Path, filters: Filters | None = None) -> StatBudget:
     """(cards with their surplus over the game's budget, the off-budget flag, the fitted line's
     value and the residual; one row per type with the line's slope, intercept and R^2, or
     instead a ``note`` and no line: "too few cards for a fit" (fewer than ``FIT_MIN_CARDS``, or
@@ -59,9 +66,9 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> tuple[pl.Da
                                    pl.Series("fitted_stats", fitted).fill_nan(None),
                                    pl.Series("residual_z", resid).fill_nan(None)))
     if not parts:
-        return pl.DataFrame(), pl.DataFrame()
-    return pl.concat(parts, how="vertical_relaxed"), pl.DataFrame(lines, schema_overrides={
-        "intercept": pl.Float64, "slope": pl.Float64, "r_squared": pl.Float64, "note": pl.Utf8})
+        return StatBudget(pl.DataFrame(), pl.DataFrame())
+    return StatBudget(pl.concat(parts, how="vertical_relaxed"), pl.DataFrame(lines, schema_overrides={
+        "intercept": pl.Float64, "slope": pl.Float64, "r_squared": pl.Float64, "note": pl.Utf8}))
 
 
 def deck_curves(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:

@@ -97,19 +97,19 @@ class Prepared:
         # PROMOTE: (counter code, condition, next level, worth of the step) or None
         self.promote = []
         for c in cards:
-            kind = _PROMOTE_KINDS.get(c.promote[0]) if c.promote else None
-            if kind and c.next >= 0 and c.promote[1] > 0:
+            kind = _PROMOTE_KINDS.get(c.promote.kind) if c.promote else None
+            if kind and c.next >= 0 and c.promote.count > 0:
                 nxt = cards[c.next]
                 gain = (nxt.atk + nxt.df - c.atk - c.df) / 100
-                self.promote.append((kind, c.promote[1], c.next, W_PROMOTE * gain if gain > 0 else 0.0))
+                self.promote.append((kind, c.promote.count, c.next, W_PROMOTE * gain if gain > 0 else 0.0))
             else:
                 self.promote.append(None)
         # AWAKEN: (kind index, condition, weight) per leader card
         self.awaken = []
         for c in cards:
             if c.type == LEADER_CARD and c.awaken is not None:
-                k = AWAKEN_KINDS.index(c.awaken[0])
-                self.awaken.append((k, c.awaken[1], _AWAKEN_W[k]))
+                k = AWAKEN_KINDS.index(c.awaken.kind)
+                self.awaken.append((k, c.awaken.count, _AWAKEN_W[k]))
             else:
                 self.awaken.append(None)
         self.ambush = [c.type == AMBUSH for c in cards]

@@ -93,8 +93,8 @@ def _field(state: AlleyState, seat: int, actions: list) -> None:
         if play.can_switch(state, u):
             actions.append(table.switch[u.lane])
         card = cards[u.card]
-        if (card.promote is not None and card.promote[0] == "authority" and not u.downed and u.owner == seat
-                and card.next in side.hideout and card.promote[1] <= side.authority):
+        if (card.promote is not None and card.promote.kind == "authority" and not u.downed and u.owner == seat
+                and card.next in side.hideout and card.promote.count <= side.authority):
             actions.append(table.promote[u.lane])
     if play.awaken_ready(state, seat):
         empty = field.empty_lane(state, seat)

@@ -120,7 +120,7 @@ def awaken_ready(state: AlleyState, seat: int) -> bool:
 def paid_promote(state: AlleyState, lane: int) -> None:
     side = state.sides[state.active]
     u = side.lanes[lane]
-    side.authority -= state.pool.cards[u.card].promote[1]
+    side.authority -= state.pool.cards[u.card].promote.count
     field.promote(state, u)
     run(state)
 

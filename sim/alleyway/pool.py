@@ -3,7 +3,7 @@ bits, abilities and effects as small immutable records. Built once per rules ver
 shared by every match and clone."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from sim.alleyway.actions import ActionTable
 
@@ -138,6 +138,21 @@ class Ability:
         return f"Ability({self.when} {self.effects})"
 
 
+class Goal(NamedTuple):
+    """What a PROMOTE or an awakening waits for: ``count`` of ``kind`` (wins, kos, turns,
+    authority for a promotion; an awakening's kind)."""
+    kind: str
+    count: int
+
+
+class Equip(NamedTuple):
+    """What an Equip card gives its host: ATK, DEF, keyword bits and immunities."""
+    atk: int
+    df: int
+    kw: int
+    immune: int
+
+
 class CardDef:
     __slots__ = ("id", "slug", "name", "type", "subtype", "clan", "token", "cost", "atk", "df", "level", "next",
                  "promote", "sacrifice", "continuous", "equip", "influence", "awaken", "ready_on_awaken",
@@ -230,16 +245,16 @@ def compile_card(index: int, c: Any, ids: dict[str, int]) -> CardDef:
         for kind in ("wins", "kos", "turns", "authority"):
             value = getattr(c.promote, kind)
             if value is not None:
-                d.promote = (kind, value)
+                d.promote = Goal(kind, value)
     d.sacrifice, d.continuous = c.sacrifice, c.continuous
     d.equip = None
     if c.equip is not None:
         bits, immune = keyword_bits(c.equip.keywords)
-        d.equip = (c.equip.atk, c.equip.def_, bits, immune)
+        d.equip = Equip(c.equip.atk, c.equip.def_, bits, immune)
     d.influence = c.influence or 0
     d.awaken = None
     if c.awaken is not None:
-        d.awaken = next((k, v) for k, v in c.awaken.model_dump().items() if v is not None)
+        d.awaken = next(Goal(k, v) for k, v in c.awaken.model_dump().items() if v is not None)
     d.ready_on_awaken = c.ready_on_awaken
     d.dormant = _by_trigger(c.dormant, ids)
     d.dormant_aura = (c.dormant_aura.atk, c.dormant_aura.def_, c.dormant_aura.side) if c.dormant_aura else None
