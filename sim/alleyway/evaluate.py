@@ -18,6 +18,7 @@ from __future__ import annotations
 from sim.alleyway.field import update_auras
 from sim.alleyway.pool import AMBUSH, CHARACTER, KEYWORD_BITS, LEADER_CARD, STATUS_BITS, TWICE, UNDEAD
 from sim.alleyway.state import BRAWL, DEPLOYMENT, DORMANT, MULLIGAN, AlleyState
+from sim.core.table_value import TableWeights, table_value
 from sim.core.weights import load_weights
 
 WEIGHTS = load_weights(__file__)
@@ -54,6 +55,7 @@ W_TAX = float(_W["tax"])
 W_JAM = float(_W["jam"])
 W_OUT = float(_W["out"])
 W_PLACEMENT = float(_W["placement"])
+TABLE = TableWeights(WIN, W_OUT, W_PLACEMENT, out_in_team=W_OUT / 10)
 CURVE = tuple(float(x) for x in _W["curve"])
 W_CLUNKY = float(_W["clunky"])
 
@@ -465,41 +467,9 @@ def evaluate(state: AlleyState, seat: int) -> float:
 
 
 def evaluate_table(state: AlleyState, seat: int) -> float:
-    """More than two seats (or teams): the seat (with its partners, when ``state.teams`` gives a
-    team per seat) against the strongest opposing seat (or team) still playing. A seat out is
-    worst, less ``placement`` for each other seat out (it outlived them, or went out with them);
-    a seat still playing gains ``placement`` per opponent out."""
-    sides = state.sides
-    teams = getattr(state, "teams", None)
-    team = teams[seat] if teams is not None else None
-
-    def partner(s: int) -> bool:
-        return s == seat or (team is not None and teams[s] == team)
-
-    n_out = sum(1 for side in sides if side.out)
-    if state.over:
-        if state.winner is not None and partner(state.winner):
-            return WIN
-        if state.winner is None and not sides[seat].out:
-            return 0.0
-        return -W_OUT + W_PLACEMENT * (n_out - 1 if sides[seat].out else n_out)
-    if sides[seat].out and team is None:
-        return -W_OUT + W_PLACEMENT * (n_out - 1)
-    if state.auras_stale:
+    """More than two seats (or teams, when ``state.teams`` gives a team per seat): sim/core/table_value,
+    a seat out being one the rules put out (``side.out``)."""
+    if not state.over and state.auras_stale:
         update_auras(state)
     prep = prepare(state.pool)
-    alive = [s for s in range(len(sides)) if not sides[s].out]
-    mine = sum(_seat_value(state, s, prep) for s in alive if partner(s))
-    if sides[seat].out:  # its team plays on without it
-        mine -= W_OUT / 10
-    if team is None:
-        others = [_seat_value(state, s, prep) for s in alive if s != seat]
-    else:
-        by_team: dict = {}
-        for s in alive:
-            if not partner(s):
-                by_team[teams[s]] = by_team.get(teams[s], 0.0) + _seat_value(state, s, prep)
-        others = list(by_team.values())
-    theirs = max(others) if others else 0.0
-    foes_out = sum(1 for s in range(len(sides)) if sides[s].out and not partner(s))
-    return mine - theirs + W_PLACEMENT * foes_out
+    return table_value(state, seat, [side.out for side in state.sides], lambda s: _seat_value(state, s, prep), TABLE)

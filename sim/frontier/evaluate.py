@@ -11,6 +11,7 @@ memoised by mask and per-card worths built once per rules version, so the hot pa
 lookups by name."""
 from __future__ import annotations
 
+from sim.core.table_value import TableWeights, table_value
 from sim.core.weights import load_weights
 from sim.frontier.combat import power
 from sim.frontier.pool import FLAG_KEYWORDS, FLIP_CHARGED, PACK
@@ -35,6 +36,7 @@ W_BLAST = float(_W["blast"])
 W_DECK_LOW = float(_W["deck_low"])
 W_OUT = float(_W["out"])
 W_PLACEMENT = float(_W["placement"])
+TABLE = TableWeights(WIN, W_OUT, W_PLACEMENT)
 KW_VALUE = tuple((FLAG_KEYWORDS[name], float(w)) for name, w in WEIGHTS["keywords"].items())
 W_CHARGE = float(WEIGHTS["keywords"].get("flip_charged", 0.0))
 
@@ -158,37 +160,6 @@ def evaluate(state: FrontierState, seat: int) -> float:
 
 
 def evaluate_table(state: FrontierState, seat: int) -> float:
-    """More than two seats (or teams, ``state.teams`` giving a team per seat): the seat with its
-    partners against the strongest opposing seat or team still playing (a sheriff above 0 HP).
-    A seat out is worst, less ``placement`` for each other seat out; a seat still playing gains
-    ``placement`` per opponent out."""
-    sides = state.sides
-    teams = getattr(state, "teams", None)
-    team = teams[seat] if teams is not None else None
-
-    def partner(s: int) -> bool:
-        return s == seat or (team is not None and teams[s] == team)
-
-    out = [side.hp <= 0 for side in sides]
-    n_out = sum(out)
-    if state.over:
-        if state.winner is not None and partner(state.winner):
-            return WIN
-        if state.winner is None and not out[seat]:
-            return 0.0
-        return -W_OUT + W_PLACEMENT * (n_out - 1 if out[seat] else n_out)
-    if out[seat] and team is None:
-        return -W_OUT + W_PLACEMENT * (n_out - 1)
-    alive = [s for s in range(len(sides)) if not out[s]]
-    mine = sum(side_value(state, s) for s in alive if partner(s))
-    if team is None:
-        others = [side_value(state, s) for s in alive if s != seat]
-    else:
-        by_team: dict = {}
-        for s in alive:
-            if not partner(s):
-                by_team[teams[s]] = by_team.get(teams[s], 0.0) + side_value(state, s)
-        others = list(by_team.values())
-    theirs = max(others) if others else 0.0
-    foes_out = sum(1 for s in range(len(sides)) if out[s] and not partner(s))
-    return mine - theirs + W_PLACEMENT * foes_out
+    """More than two seats (or teams, ``state.teams`` giving a team per seat): sim/core/table_value,
+    a seat out being one whose sheriff is at 0 HP."""
+    return table_value(state, seat, [side.hp <= 0 for side in state.sides], lambda s: side_value(state, s), TABLE)
