@@ -8,6 +8,7 @@ from sim.alleyway import field, hidden, luck, statuses, targets
 from sim.alleyway.field import emit
 from sim.alleyway.frames import ATTACK, CardChoice, Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
+from sim.alleyway.pool import CHARACTER, HEAVY
 from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import AlleyState, Pending, back_slot, code, decode
 from sim.core.events import AIMED_EFFECT, NO_ID
@@ -204,7 +205,7 @@ def fetch(state: AlleyState, fx, c: Ctx) -> bool:
 
     def fits(card_id: int) -> bool:
         card = cards[card_id]
-        if needs_lane and (card.type != 0 or card.subtype == 2 or card.token):
+        if needs_lane and (card.type != CHARACTER or card.subtype == HEAVY or card.token):
             return False  # a character (a Heavy needs its sacrifices)
         return fx.filter is None or fx.filter.fits(card)
 
