@@ -298,7 +298,7 @@ def test_the_renderer_draws_names_numbers_tokens_and_hides_face_down_cards():
                   (Cell("p0.l1", "l1", 0, 0.75, card=Card("Iron Horse Cavalry", 0, (("ATK", "3"), ("DEF", "2/4")),
                                                          ("fresh",))),
                    Cell("p0.l2", "l2", 1, 0.75, card=Card("Secret Plan", 0, face_down=True), tokens=(("Cover", 1),)),
-                   Cell("p0.l3", "l3", 2, 0.75, shade="high")))
+                   Cell("p0.l3", "l3", 2, 0.75, shade="raised")))
     svg = draw(board, {0: "my deck"}, {"Iron Horse Cavalry"})
     assert "Iron Horse Cavalry" in svg and "ATK 3 · DEF 2/4" in svg and "fresh" in svg
     assert "Secret Plan" not in svg and "face-down" in svg

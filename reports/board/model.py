@@ -17,7 +17,8 @@ class Card:
     tags: tuple[str, ...] = ()                # "fresh: dodges", "DEF position", "weapon Iron Sword"...
     face_down: bool = False                   # drawn as a card back, without its name
     pose: str = ""                            # "" upright, "sideways" (a defensive position), "down" (dimmed)
-    kind: str = "unit"                        # unit, stronghold, leader, deputy, muster, back, blight...
+    kind: str = "unit"                        # the game's word (unit, stronghold, leader...): tooltips, tests
+    look: str = ""                            # how it is drawn: "" plain, "dark" (a hazard), "bold" (heavy frame)
 
     def numbers(self) -> str:
         return " · ".join(f"{k} {v}" for k, v in self.stats)
@@ -33,7 +34,7 @@ class Cell:
     h: float = 1.0
     card: Card | None = None
     tokens: tuple[tuple[str, int], ...] = ()  # ("Cover", 1), ("Absorb", 2)
-    shade: str = ""                           # the kind of place: "", high, back, leader, muster, reserve, blight
+    shade: str = ""                           # the place's tint: "", raised, rear, accent, staging, aside, dark
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def _card(d: dict | None) -> Card | None:
         return None
     return Card(str(d["name"]), d.get("seat"), tuple((str(k), str(v)) for k, v in d.get("stats", [])),
                 tuple(str(t) for t in d.get("tags", [])), bool(d.get("face_down")), d.get("pose", ""),
-                d.get("kind", "unit"))
+                d.get("kind", "unit"), d.get("look", ""))
 
 
 def from_plain(d: dict) -> Board:

@@ -6,6 +6,7 @@ the kind of place (High-Rise, back row, Muster Zone, Blight...) tints an empty c
 carries a tooltip with all it says, for names and tags too long for the card face."""
 from __future__ import annotations
 
+import zlib
 from html import escape
 
 from reports.board.model import Board, Card, Cell, Zone
@@ -15,11 +16,17 @@ PAD = 8
 GUTTER = 76               # left of the board: the names of the rows of cells (zones at the left edge)
 SEAT_COLOURS = [("#2563eb", "#dbeafe"), ("#dc2626", "#fee2e2"), ("#16a34a", "#dcfce7"), ("#d97706", "#fef3c7")]
 NEUTRAL = ("#64748b", "#f1f5f9")
-SHADES = {"": "#f8fafc", "high": "#e0f2fe", "back": "#eef2f7", "leader": "#fef9c3", "muster": "#fefce8",
-          "reserve": "#f5f5f4", "blight": "#3b0764"}
-TOKEN_COLOURS = {"Cover": "#b45309", "Absorb": "#0891b2", "Reflect": "#7c3aed"}
+# the tints of places (sim/core/drawn.py SHADES): each game maps its kinds of place onto them
+SHADES = {"": "#f8fafc", "raised": "#e0f2fe", "rear": "#eef2f7", "accent": "#fef9c3", "staging": "#fefce8",
+          "aside": "#f5f5f4", "dark": "#3b0764"}
+TOKEN_PALETTE = ("#b45309", "#0891b2", "#7c3aed", "#be185d", "#15803d", "#475569", "#0f766e", "#9a3412")
 MARK = "#f59e0b"
 CHAR_W = {12: 6.9, 11: 6.2, 10: 5.6}  # average glyph widths of the sans-serif text, for fitting
+
+
+def token_colour(name: str) -> str:
+    """A token's colour, chosen by its name (the same name always the same colour, in any game)."""
+    return TOKEN_PALETTE[zlib.crc32(name.encode()) % len(TOKEN_PALETTE)]
 
 
 def colours(seat: int | None) -> tuple[str, str]:
@@ -88,7 +95,7 @@ def _tokens(cell: Cell, x: float, y: float, w: float) -> str:
         width = len(text) * 5.6 + 10
         left = right - width
         parts.append(f'<g class="token" data-token="{escape(name)}"><rect x="{left:.1f}" y="{y + 3:.1f}" '
-                     f'width="{width:.1f}" height="15" rx="7" fill="{TOKEN_COLOURS.get(name, "#475569")}"/>'
+                     f'width="{width:.1f}" height="15" rx="7" fill="{token_colour(name)}"/>'
                      + _text(left + width / 2, y + 14, text, 10, "bold", "#ffffff", "middle") + "</g>")
         right = left - 3
     return "".join(parts)
@@ -99,10 +106,10 @@ def _card(card: Card, cell: Cell, x: float, y: float, w: float, h: float, marked
     fill, ink = light, "#0f172a"
     if card.face_down:
         fill, ink = "#334155", "#f8fafc"
-    elif card.kind == "blight":
+    elif card.look == "dark":
         fill, ink = "#4c1d95", "#f5f3ff"
     stroke = MARK if marked else strong
-    width = 4 if marked else 3 if card.kind == "stronghold" else 1.5
+    width = 4 if marked else 3 if card.look == "bold" else 1.5
     dash = ' stroke-dasharray="5 3"' if card.pose == "sideways" else ""
     opacity = ' opacity="0.55"' if card.pose == "down" else ""
     tip = "\n".join(t for t in (card.name if not card.face_down else "a face-down card", card.numbers(),
@@ -127,7 +134,7 @@ def _card(card: Card, cell: Cell, x: float, y: float, w: float, h: float, marked
             below += 14 * len(rows) + 1
         if card.tags:
             parts.append(_text(x + 6, below + 1, fit(", ".join(card.tags), inner, 10), 10, "normal",
-                               "#e2e8f0" if card.kind == "blight" else "#475569", italic=True))
+                               "#e2e8f0" if card.look == "dark" else "#475569", italic=True))
     parts.append("</g>")
     return "".join(parts)
 

@@ -26,7 +26,8 @@ def unit_card(state: AllegianceState, cell: int) -> dict:
     c = pool.cards[u.card]
     stats = [("HP", f"{u.hp}/{u.max_hp}")]
     if c.type == STRONGHOLD:
-        return drawn.card(c.name, u.owner, stats, ["Bastion" if c.bastion else "Stronghold"], kind="stronghold")
+        return drawn.card(c.name, u.owner, stats, ["Bastion" if c.bastion else "Stronghold"], kind="stronghold",
+                          look="bold")
     bonus = u.power + u.boost
     stats += [("dmg", f"{bonus:+d}")] if bonus else []
     tags = [f"weapon {pool.cards[u.weapon].name}" if u.weapon != NO_CARD else "",
@@ -62,16 +63,16 @@ def drawn_board(state: AllegianceState) -> dict:
                                   [f"mustered on own turn {arrived}"], kind="muster")
             y = half_y + (slot if seat == 1 else per_side - 1 - slot)
             cells.append(drawn.cell(f"p{seat}.muster{slot + 1}", f"muster {slot + 1}", cols + MUSTER_GAP, y, held,
-                                    shade="muster"))
+                                    shade="staging"))
     for c in range(board.n):
         y = top + (rows - 1 - board.row[c])  # global row 0 (p0's D) at the bottom
         u = state.cells[c]
         blight = (state.blight >> c) & 1
         held = unit_card(state, c) if u is not None else \
-            drawn.card("Blight", None, (), ["blocks movement"], kind="blight") if blight else None
+            drawn.card("Blight", None, (), ["blocks movement"], kind="blight", look="dark") if blight else None
         tokens = [("Absorb", u.absorb), ("Reflect", u.reflect)] if u is not None else []
         cells.append(drawn.cell(board.names[c], board.names[c], board.col[c], y, held, tokens,
-                                "blight" if blight else ""))
+                                "dark" if blight else ""))
     return drawn.board(TITLE, zones, cells)
 
 

@@ -92,11 +92,11 @@ def drawn_board(state: AlleyState) -> dict:
                 for slot, b in enumerate(side.back):
                     name = pool.back_names[slot]
                     cells.append(drawn.cell(f"p{seat}.{name}", name, x + slot, y,
-                                            back_card(pool, b, seat) if b is not None else None, shade="back"))
+                                            back_card(pool, b, seat) if b is not None else None, shade="rear"))
                 lx = x + width - 1
                 zones.append(drawn.zone(f"p{seat} leader", seat, lx, y, 1, 1))
                 cells.append(drawn.cell(f"p{seat}.leader", "leader", lx, y, leader_card(pool, side, seat),
-                                        shade="leader"))
+                                        shade="accent"))
             y += 1
     return drawn.board(TITLE, zones, cells)
 
@@ -221,6 +221,7 @@ WORDS: Words = {
                         + ("Down" if e.detail == "down" else "KO'd"),
     "authority": "{who} gains {amount} Authority from {card}",
     "game_over": game_over,
+    "aimed": lambda e: f"{e.who} goes after p{e.amount} ({'an attack' if e.detail == 'attack' else 'an effect'})",
     "out": lambda e: f"{e.who} is out of the match ({e.detail})" + (f", put out by p{e.amount}" if e.amount >= 0 else ""),
     "phase": "The boss ({who}) enters phase {amount}: {detail}",
 }

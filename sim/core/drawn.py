@@ -10,10 +10,15 @@ one high), from the top left.
     zone   {"label", "seat", "x", "y", "w", "h", "lines": [str], "active": bool}
            a framed area: a row of lanes, a grid half, a seat's panel (its numbers as lines)
     cell   {"id", "label", "x", "y", "w", "h", "card": card | None, "tokens": [[name, count]],
-            "shade": str}   a place a card can stand; ``shade`` names its kind ("" plain,
-           "high", "back", "leader", "muster", "blight", "reserve") for the renderer's colour
+            "shade": str}   a place a card can stand; ``shade`` is one of SHADES, the tint of the
+           renderer's own vocabulary that each game maps its kinds of place onto (Frontier's
+           High-Rise is "raised", AlleyWay's back row "rear", Allegiance's Blight "dark"...)
     card   {"name", "seat", "stats": [[label, value]], "tags": [str], "face_down": bool,
-            "pose": "" | "sideways" | "down", "kind": str}
+            "pose": "" | "sideways" | "down", "kind": str, "look": str}
+           ``kind`` is the game's own word for the card (a tooltip's, a test's); ``look`` one of
+           LOOKS, how the renderer draws it ("dark": a hazard, not a seat's card; "bold": a card
+           the seat's game hangs on, drawn with a heavy frame)
+    tokens are drawn each in a colour of the renderer's palette chosen by its name
 
 Like ``board``, it shows only what every seat sees: a face-down card is drawn without its name.
 """
@@ -21,15 +26,20 @@ from __future__ import annotations
 
 from typing import Any
 
+SHADES = ("", "raised", "rear", "accent", "staging", "aside", "dark")
+LOOKS = ("", "dark", "bold")
+
 
 def card(name: str, seat: int | None, stats: list | tuple = (), tags: list | tuple = (), face_down: bool = False,
-         pose: str = "", kind: str = "unit") -> dict:
+         pose: str = "", kind: str = "unit", look: str = "") -> dict:
+    assert look in LOOKS, look
     return {"name": name, "seat": seat, "stats": [[str(k), v] for k, v in stats], "tags": [t for t in tags if t],
-            "face_down": bool(face_down), "pose": pose, "kind": kind}
+            "face_down": bool(face_down), "pose": pose, "kind": kind, "look": look}
 
 
 def cell(cell_id: str, label: str, x: float, y: float, held: dict | None = None, tokens: list | tuple = (),
          shade: str = "", w: float = 1.0, h: float = 1.0) -> dict:
+    assert shade in SHADES, shade
     return {"id": cell_id, "label": label, "x": x, "y": y, "w": w, "h": h, "card": held,
             "tokens": [[str(k), int(n)] for k, n in tokens if n], "shade": shade}
 

@@ -68,7 +68,7 @@ def drawn_board(state: FrontierState) -> dict:
             else:
                 zones.append(drawn.zone(f"p{seat} High-Rise", seat, 0, y, high, 1))
                 for k in range(high):
-                    cells.append(_lane_cell(state, seat, pool.n_middle + k, k, y, shade="high"))
+                    cells.append(_lane_cell(state, seat, pool.n_middle + k, k, y, shade="raised"))
                 if side.deputies:
                     x0 = width - len(side.deputies)
                     zones.append(drawn.zone(f"p{seat} Deputy Zone", seat, x0, y, len(side.deputies), 1))
@@ -77,7 +77,7 @@ def drawn_board(state: FrontierState) -> dict:
                         held = drawn.card(c.name, seat, [("ATK", c.atk), ("DEF", c.hp)], [deputy_word(side, slot)],
                                           pose="down" if side.dzone[slot] == ON_FIELD else "", kind="deputy")
                         cells.append(drawn.cell(f"p{seat}.deputy{slot + 1}", f"deputy {slot + 1}", x0 + slot, y, held,
-                                                shade="reserve"))
+                                                shade="aside"))
             y += 1
     return drawn.board(TITLE, zones, cells)
 
