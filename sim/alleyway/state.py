@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_on_write_rng, new_generation
+from sim.core.state import GenerationCopies, MatchState, copy_on_write_rng, new_generation
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -277,7 +277,7 @@ class Pending:
         return f"Pending(p{self.seat} {self.what} {self.options})"
 
 
-class AlleyState(MatchState):
+class AlleyState(GenerationCopies, MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason", "stack",
                  "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "risen", "once",
                  "first", "auras_stale", "discounts", "discounts_stale", "known", "gen", "chance_gen", "outs")
@@ -365,18 +365,6 @@ class AlleyState(MatchState):
         if u.lane < len(lanes) and lanes[u.lane] is u:
             lanes[u.lane] = c
         return c
-
-    def clone(self) -> "AlleyState":
-        """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
-        return self._copy(deep=True)
-
-    def fork(self) -> "AlleyState":
-        """A lookahead copy, cheap: characters are shared copy-on-write (the engine's changes go
-        through ``own``). Both states get new generations, so neither writes a shared unit in
-        place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
-        s = self._copy(deep=False)
-        self.gen = new_generation()
-        return s
 
     def _copy(self, deep: bool) -> "AlleyState":
         cls = type(self)

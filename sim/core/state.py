@@ -31,6 +31,23 @@ class MatchState:
         return self.chance
 
 
+class GenerationCopies:
+    """``clone`` and ``fork`` for a state whose ``_copy(deep)`` makes its copy under a new
+    generation: deep, nothing shared (a test or a tool may edit it by hand); shallow, seats and
+    units shared copy-on-write (the engine's own changes go through the state's ``own_side`` and
+    ``own``). A fork gives the original a new generation too, so neither writes a shared part in
+    place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
+    __slots__ = ()
+
+    def clone(self):
+        return self._copy(deep=True)
+
+    def fork(self):
+        s = self._copy(deep=False)
+        self.gen = new_generation()
+        return s
+
+
 def new_turn(state, seat: int) -> None:
     """A player-turn begins for ``seat``: it is counted (the match loop's turn limit reads
     ``turn``), the seat is active and acts, and the turn's chance stream is derived afresh when

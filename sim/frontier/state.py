@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import MatchState, copy_hold, new_generation
+from sim.core.state import GenerationCopies, MatchState, copy_hold, new_generation
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -190,7 +190,7 @@ class Side:
 
 
 
-class FrontierState(MatchState):
+class FrontierState(GenerationCopies, MatchState):
     __slots__ = ("pool", "sides", "active", "to_act", "turn", "phase", "over", "winner", "reason",
                  "stack", "pending", "temp", "next_uid", "chance_key", "chance", "events", "ledger", "gen")
 
@@ -247,18 +247,6 @@ class FrontierState(MatchState):
         else:
             u.value = None
         return u
-
-    def clone(self) -> "FrontierState":
-        """An independent copy: nothing is shared, so a test or a tool may edit it by hand."""
-        return self._copy(deep=True)
-
-    def fork(self) -> "FrontierState":
-        """A lookahead copy, cheap: seats and units are shared copy-on-write (the engine's own
-        changes go through ``own_side`` and ``own``). Both states get new generations, so neither
-        writes a shared unit in place. Edit a fork only through the engine; to edit a position by hand, ``clone`` it."""
-        s = self._copy(deep=False)
-        self.gen = new_generation()
-        return s
 
     def _copy(self, deep: bool) -> "FrontierState":
         s = FrontierState.__new__(FrontierState)
