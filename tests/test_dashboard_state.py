@@ -103,7 +103,7 @@ def test_a_download_records_the_filters_that_made_it(store, downloads):
     sidebar(at, "Deck").set_value(["lawmen-posse"]).run()
     button = [b for b in at.get("download_button") if "card_stats" in b.proto.label]
     rows = list(csv.DictReader(io.StringIO(downloads[Path(button[0].proto.url).stem].decode("utf-8"))))
-    assert rows and {r["filters"] for r in rows} == {"game=frontier; runs=2; decks=lawmen-posse"}
+    assert rows and {r["filters"] for r in rows} == {"game=frontier; runs=2; decks=lawmen-posse; pilots=greedy"}
     assert download_name("card_stats", {"game": "frontier", "runs": "2,5"}) == "card_stats__frontier__runs-2-5.csv"
 
 
@@ -226,12 +226,12 @@ def test_the_pilots_and_rebalancing_downloads_record_the_pages_own_choice(ladder
 
     hand_made_proposals(ladders)
     pilots = page_downloads(opened_after_the_duel_pages("pilots", ladder=[1]), named_downloads)
-    assert pilots == {f"{name}__frontier__ladder-1.csv": {"game=frontier; ladder=1"}
+    assert pilots == {f"{name}__frontier__ladder-1.csv": {"game=frontier; ladder=1; pilots=mcts:3,greedy,random"}
                       for name in ("ladder", "ladder_pairs")}
     named_downloads.clear()
     tune = page_downloads(opened_after_the_duel_pages("tune", proposal=[1]), named_downloads)
     assert tune and all(name.endswith("__frontier__proposal-1.csv") for name in tune), tune
-    assert set().union(*tune.values()) == {"game=frontier; proposal=1"}
+    assert set().union(*tune.values()) == {"game=frontier; proposal=1; pilots=greedy"}
 
 
 # --- the pages' own choices: the Card value page's measurement, the campaign batches ----------------------

@@ -170,9 +170,9 @@ def test_the_free_for_all_pages_downloads_record_its_runs_and_deck(ffa_store, mo
     for name, filters in saved.items():
         if name.startswith("ffa_cards"):
             assert name == f"ffa_cards__alleyway__runs-1__deck-{deck}.csv"
-            assert filters == {f"game=alleyway; runs=1; deck={deck}"}
+            assert filters == {f"game=alleyway; runs=1; deck={deck}; pilots=random"}
         else:
-            assert name.endswith("__alleyway__runs-1.csv") and filters == {"game=alleyway; runs=1"}, name
+            assert name.endswith("__alleyway__runs-1.csv") and filters == {"game=alleyway; runs=1; pilots=random"}, name
 
 
 def test_the_free_for_all_cards_deck_follows_the_user_and_lives_in_the_url(ffa_store, monkeypatch):

@@ -337,7 +337,7 @@ def test_every_card_page_table_downloads_with_the_runs_it_counts(alley_store, mo
         name, data = named_downloads[Path(button.proto.url).stem]
         assert name.endswith("__alleyway__runs-1.csv"), name
         rows = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
-        assert rows and {r["filters"] for r in rows} == {"game=alleyway; runs=1"}, (name, rows[:1])
+        assert rows and {r["filters"] for r in rows} == {"game=alleyway; runs=1; pilots=random"}, (name, rows[:1])
 
 
 def csv_rows(at: AppTest, downloads: dict[str, bytes], name: str) -> list[dict]:

@@ -142,5 +142,5 @@ def test_the_series_pages_downloads_record_its_runs(series_store, monkeypatch, n
 
     monkeypatch.setenv("WORKBENCH_DB", str(series_store))
     saved = page_downloads(opened_after_the_duel_pages("series"), named_downloads)
-    assert saved == {"series_decks__alleyway__runs-1.csv": {"game=alleyway; runs=1"},
-                     "series_scores__alleyway__runs-1.csv": {"game=alleyway; runs=1"}}
+    assert saved == {"series_decks__alleyway__runs-1.csv": {"game=alleyway; runs=1; pilots=random"},
+                     "series_scores__alleyway__runs-1.csv": {"game=alleyway; runs=1; pilots=random"}}

@@ -161,5 +161,5 @@ def test_the_turf_pages_downloads_record_its_runs(turf_store, monkeypatch, named
 
     monkeypatch.setenv("WORKBENCH_DB", str(turf_store))
     saved = page_downloads(opened_after_the_duel_pages("turf"), named_downloads)
-    assert saved == {f"{name}__alleyway__runs-1.csv": {"game=alleyway; runs=1"}
+    assert saved == {f"{name}__alleyway__runs-1.csv": {"game=alleyway; runs=1; pilots=random"}
                      for name in ("turf_bosses", "turf_pairs", "turf_first_falls")}

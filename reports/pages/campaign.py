@@ -55,8 +55,11 @@ def render() -> None:
         return
     with st.sidebar.expander("How to read this page"):
         st.markdown(ABOUT)
-    scope = run_scope(batches, run_ids)  # the downloads record these batches
     clear = cached("clear_rates", str(path), run_ids)
+    pilots = sorted(set(clear["fight_pilot"].drop_nulls())) if clear.height else []
+    policies = sorted(set(clear["policy"].drop_nulls())) if clear.height else []
+    st.caption(pilots_caption(pilots, policies))
+    scope = run_scope(batches, run_ids, pilots)  # the downloads record these batches and their fight pilots
     st.subheader("Clear rate by crew")
     labels = [f"{c} ({p}, n={n})" for c, p, n in zip(clear["crew"], clear["policy"], clear["runs"])]
     fig = rate_bars(clear["clear_rate"], (clear["clear_rate_lo"], clear["clear_rate_hi"]), labels,
@@ -73,6 +76,14 @@ def render() -> None:
         st.plotly_chart(lift_chart(lift), width="stretch")
     table_with_download(percent(lift, LIFT_RATES), "campaign_reward_lift", LIFT_CONFIG, download=lift,
                         column_order=list(LIFT_CONFIG), scope=scope)
+
+
+def pilots_caption(pilots: list[str], policies: list[str]) -> str:
+    """Which pilots produced the page's figures: the AI pilot that played the fights, and the policy
+    that chose the routes and rewards."""
+    return (f"Pilots: {', '.join(pilots) or 'none recorded'} played the fights; the "
+            f"{', '.join(policies) or 'unrecorded'} policy chose the routes and rewards. Every clear rate and lift on "
+            "this page is a fact about their play.")
 
 
 CLEAR_CONFIG = {

@@ -25,6 +25,7 @@ from reports.pages.common import (
     one_connection_per_render,
     pct,
     percent,
+    pilots_note,
     pts,
     register_queries,
     replay_url,
@@ -38,7 +39,6 @@ from reports.pages.lookup import (
     EXAMPLES,
     item_scope,
     item_start,
-    pilots_note,
     seat_table,
     with_page_links,
 )

@@ -27,12 +27,15 @@ from reports.pages.common import (
     one_connection_per_render,
     pct,
     percent,
+    pilots_line,
+    pilots_of,
     pts,
     register_queries,
     replay_button,
     store_state,
     table_with_download,
     win_rate_config,
+    with_pilots_subtitle,
     with_replay_links,
 )
 from reports.pages.lookup import CARD, open_item, search_box
@@ -353,7 +356,8 @@ def played_by_turn(path, filters, row: dict, group_by: list[str], name: str,
     if mine.is_empty():
         st.caption("Never played in these matches.")
         return
-    st.plotly_chart(turn_chart(row["card"], name, mine), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(turn_chart(row["card"], name, mine), pilots_of(path, filters)),
+                    width="stretch")
     raw = mine
     config = {"turn": st.column_config.NumberColumn("turn first played", format="%d"),
               **win_rate_config("games where the card was first played on this turn", "won / games")}
@@ -372,6 +376,11 @@ def picked_card(view: pl.DataFrame, picked: int | None) -> dict | None:
     wanted = st.query_params.get("card")
     found = view.filter(pl.col("card") == wanted) if wanted else view.clear()
     return found.row(0, named=True) if found.height else None
+
+
+# what the pilots line says of this page's figures (reports/pages/common.py pilots_line)
+PLAY = ("Every win rate, excess and play figure on this page, chart and table, is a fact about these pilots' play "
+        "(the card value and skill premium columns name the pilots of their own measurements).")
 
 
 def caption(frame: pl.DataFrame, view: View) -> str:
@@ -418,6 +427,7 @@ def render() -> None:
     groups = st.multiselect("Columns", list(RATE_GROUPS) + list(EXTRA_GROUPS), default=DEFAULT_GROUPS,
                             help="which metric groups the table shows (each with its sample size and 95% interval); "
                                  "the CSV always holds them all")
+    st.caption(pilots_line(path, filters, PLAY))
     st.caption(caption(view, ranking))
     st.caption(premium_note)
     config = column_config(group_by)
@@ -443,4 +453,5 @@ def render() -> None:
     if view.filter(pl.col(ranking.value).is_not_null()).is_empty():  # an empty chart would say nothing
         st.info(ranking.missing if view.height else "No card is left by the sidebar filters.")
         return
-    st.plotly_chart(ranking_chart(view, label_groups, ranking), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(ranking_chart(view, label_groups, ranking), pilots_of(path, filters)),
+                    width="stretch")

@@ -444,12 +444,72 @@ def chosen_filters() -> dict[str, str]:
     return out
 
 
-def run_scope(runs: pl.DataFrame, run_ids: list[int]) -> dict[str, str]:
+def run_scope(runs: pl.DataFrame, run_ids: list[int], pilots: list[str] | None = None) -> dict[str, str]:
     """What a download records (``table_with_download``'s ``scope``) on a page that counts runs
     of its own choice (a mode's, the campaign batches): their games and ids, not the runs the
-    duel pages keep."""
+    duel pages keep, and the pilots whose play they hold (``pilots``: as the page names them;
+    else every pilot seated in those runs, ``scope_pilots``)."""
     games = sorted(set(runs.filter(pl.col("run_id").is_in(run_ids))["game"].to_list()))
-    return {"game": ",".join(games), "runs": ",".join(map(str, sorted(run_ids)))}
+    scope = {"game": ",".join(games), "runs": ",".join(map(str, sorted(run_ids)))}
+    return scope | ({"pilots": ",".join(pilots)} if pilots else {})
+
+
+# --- which pilots produced a figure -----------------------------------------------------------------
+# Every balance figure says which pilot produced it: a page's text names them, and every download's
+# ``filters`` column does (``scope_pilots``).
+
+def run_pilots(path, run_ids) -> list[str]:
+    """Every pilot seated in these runs' matches, by name."""
+    ids = tuple(int(r) for r in run_ids)
+    return list(cached("options", str(path), ids)["pilots"]) if ids else []
+
+
+def pilots_of(path, filters: Filters) -> list[str]:
+    """The pilots whose seats a page counts: those the pilot filter keeps, else every pilot of the
+    chosen runs."""
+    return list(filters.pilots) or run_pilots(path, filters.runs)
+
+
+def distinct(names) -> list[str]:
+    """Names without repeats, in their order: a run's ``pilots`` (one per deck slot, "greedy,greedy")
+    as the pilots that played it ("greedy")."""
+    parts = names.split(",") if isinstance(names, str) else names
+    return list(dict.fromkeys(p.strip() for p in parts if p and p.strip()))
+
+
+POOLED = " Their seats are pooled; pick one pilot in the sidebar to see its play alone."
+PLAY = "Every figure on this page is a fact about these pilots' play."
+
+
+def pilots_line(path, filters: Filters, figures: str = PLAY, pooled: str = POOLED) -> str:
+    """The page's pilots line: which pilots produced its figures (``figures`` says which figures
+    are facts about their play), and how to see one alone (``pooled``, when they are several)."""
+    pilots = pilots_of(path, filters)
+    return f"Pilots: {', '.join(pilots)}. {figures}{pooled if len(pilots) > 1 else ''}"
+
+
+def pilots_note(path, filters: Filters) -> str:
+    """``pilots: greedy, random``: the pilots whose seats a figure counts (the pilot filter's, else
+    every pilot of the runs)."""
+    return "pilots: " + ", ".join(pilots_of(path, filters))
+
+
+def with_pilots_subtitle(fig, pilots: list[str]):
+    """A chart that names the pilots whose play it shows, under its title (so an image of the
+    chart, saved alone, still says who played)."""
+    fig.update_layout(title_subtitle_text=f"Pilots: {', '.join(pilots)}")
+    return fig
+
+
+def scope_pilots(what: dict[str, str]) -> dict[str, str]:
+    """A download's filters with the pilots its rows count, last: the ones it names (a pilot
+    filter, a page's own), else every pilot seated in the runs it names. Without either it is left
+    as it is."""
+    pilots = what.get("pilots")
+    if not pilots and what.get("runs"):
+        pilots = ",".join(run_pilots(db_path(), [r for r in str(what["runs"]).split(",") if r.strip().isdigit()]))
+    rest = {k: v for k, v in what.items() if k != "pilots"}
+    return rest | {"pilots": pilots} if pilots else rest
 
 
 # the filters a file's name leaves to its filters column (lists that would make the name long)
@@ -489,13 +549,16 @@ def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | No
     for reading, e.g. rates as percentages, and the file should hold the documented columns).
     With ``select_key`` one row can be selected; returns the selected row index or None.
     ``scope``: the filters the table counts, by name, when they are not the sidebar's kept
-    choice (the Card and Deck pages count every duel run of the game, not the runs kept)."""
+    choice (the Card and Deck pages count every duel run of the game, not the runs kept). The
+    file's ``filters`` column always names the pilots its rows count (``scope_pilots``); the file
+    name leaves them out (``COLUMN_ONLY``)."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
     event = readable_table(frame, column_config, width="stretch", column_order=column_order,
                            height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame
     flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
-    what = chosen_filters() if scope is None else scope
+    # the pilots always: a figure says which pilots produced it (not only when a pilot filter is chosen)
+    what = scope_pilots(chosen_filters() if scope is None else scope)
     if what:  # the file says which view it came from, in a column a spreadsheet keeps with each row
         flat = flat.with_columns(pl.lit("; ".join(f"{k}={v}" for k, v in what.items())).alias("filters"))
     # as every exported CSV: an undefined number is an empty cell, not the word NaN (reports/export.py)

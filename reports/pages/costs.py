@@ -21,8 +21,12 @@ from reports.pages.common import (
     filtered_page,
     one_connection_per_render,
     percent,
+    pilots_line,
+    pilots_note,
+    pilots_of,
     table_with_download,
     win_rate_config,
+    with_pilots_subtitle,
     with_replay_links,
 )
 
@@ -229,10 +233,12 @@ def win_rate_section(path, filters, cost_range) -> None:
         customdata=(raw.select("win_rate_lo", "win_rate_hi") * 100).rows(),
         hovertemplate="cost %{x}: %{y:.1f}% won (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f}), %{text}"
                       "<extra></extra>"))
+    st.caption(f"The seats that played a card of each cost ({pilots_note(path, filters)}), one count per match, seat "
+               "and card: their win rate, with its 95% Wilson interval.")
     fig.add_hline(y=50, line_dash="dot", line_color="gray")
     fig.update_layout(title="Win rate of games where a card of each cost was played (95% Wilson interval)",
                       xaxis_title="Budget cost of the card played", yaxis_title="Win rate (%)", height=400)
-    st.plotly_chart(fig, width="stretch")
+    st.plotly_chart(with_pilots_subtitle(fig, pilots_of(path, filters)), width="stretch")
     config = {"cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
               **win_rate_config("match seats x cards of this cost played", HELP["win rate when played"])}
     shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
@@ -243,12 +249,18 @@ def win_rate_section(path, filters, cost_range) -> None:
                     f"a card of cost {row['cost']:g} played" if row else "")
 
 
+# what the pilots line says of this page's figures (reports/pages/common.py pilots_line)
+PLAY = ("The win rates by cost are facts about these pilots' play; the stat budget and the decks' cost curves are the "
+        "cards' and decks' own (no play).")
+
+
 @one_connection_per_render
 def render() -> None:
     start = filtered_page("Cost curves", HELP)
     if start is None:
         return
     path, filters = start
+    st.caption(pilots_line(path, filters, PLAY))
     cost_range = budget_section(path, filters)
     curves_section(path, filters, cost_range)
     win_rate_section(path, filters, cost_range)

@@ -21,10 +21,13 @@ from reports.pages.common import (
     count,
     one_connection_per_render,
     percent,
+    pilots_note,
+    pilots_of,
     rate_bars,
     register_queries,
     table_with_download,
     win_rate_config,
+    with_pilots_subtitle,
     with_replay_links,
 )
 from reports.pages.costs import curves_section
@@ -35,7 +38,6 @@ from reports.pages.lookup import (
     RATES,
     item_scope,
     item_start,
-    pilots_note,
     seat_table,
     with_page_links,
 )
@@ -117,7 +119,8 @@ def cards_section(path: str, filters, deck: str, listed: pl.DataFrame, scope: di
                             "card", CARD, config, "card id")
     table_with_download(shown, f"deck_cards_{deck}", config, download=ranked.select(RANKED), column_order=RANKED,
                         scope=scope)
-    st.plotly_chart(ranking_chart(ranked, [], WITHIN_DECK), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(ranking_chart(ranked, [], WITHIN_DECK), pilots_of(path, filters)),
+                    width="stretch")
 
 
 @one_connection_per_render

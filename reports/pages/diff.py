@@ -24,6 +24,7 @@ from reports.pages.common import (
     cached,
     card_filters,
     count,
+    distinct,
     example_buttons,
     glossary,
     one_connection_per_render,
@@ -137,7 +138,7 @@ def headline(d: dict, r: dict) -> None:
                f"{beyond.height} flagged by the attribution")
 
 
-def deck_section(path, d: dict, r: dict) -> None:
+def deck_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) -> None:
     st.subheader("Decks and seat order")
     decks = r["decks"]
     twins = cached("twins", str(path), d["base_run"], d["candidate_run"])
@@ -162,7 +163,8 @@ def deck_section(path, d: dict, r: dict) -> None:
     config = deck_config()
     shown = with_replay_links(percent(raw, RATE_COLS), {"example_up": "won only under candidate",
                                                         "example_down": "won only under base"}, config)
-    picked = table_with_download(shown, "diff_decks", config, download=raw, select_key="diff_decks_table")
+    picked = table_with_download(shown, "diff_decks", config, download=raw, select_key="diff_decks_table",
+                                 scope=scope)
     row = raw.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example_up": "Replay a twin won only under the candidate",
                           "example_down": "Replay a twin won only under the base"}, "diff-deck",
@@ -188,7 +190,7 @@ def deck_config() -> dict:
                                                           format="%.3f")}
 
 
-def card_section(path, d: dict, r: dict) -> None:
+def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) -> None:
     st.subheader("Cards")
     cards = r["cards"]
     if cards.is_empty():
@@ -259,7 +261,7 @@ def card_section(path, d: dict, r: dict) -> None:
     shown = with_replay_links(percent(view, RATE_COLS), {"flip_up": "won only under candidate",
                                                          "flip_down": "won only under base"}, config)
     picked = table_with_download(shown, "diff_cards", config, download=view, select_key="diff_cards_table",
-                                 column_order=order)
+                                 column_order=order, scope=scope)
     row = view.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"flip_up": "Replay a twin won only under the candidate",
                           "flip_down": "Replay a twin won only under the base"}, "diff-card",
@@ -287,7 +289,7 @@ def changed_fields(path, d: dict, r: dict) -> pl.DataFrame:
 SHOWN_CHANGES = 5  # changed cards named one by one above the table
 
 
-def changed_cards_summary(path, d: dict, r: dict) -> None:
+def changed_cards_summary(path, d: dict, r: dict, scope: dict[str, str] | None = None) -> None:
     """The pre-declared hypotheses first: what the designer changed, field by field, and what each
     changed card did within its deck."""
     if r["changed_cards"].is_empty():
@@ -316,7 +318,7 @@ def changed_cards_summary(path, d: dict, r: dict) -> None:
         "field": st.column_config.TextColumn("field", help="the card's field (a keyword by its name)"),
         "base": st.column_config.TextColumn("base", help="its value under the base version"),
         "candidate": st.column_config.TextColumn("candidate", help="its value under the candidate version")},
-        column_order=["name", "change", "field", "base", "candidate", "card"])
+        column_order=["name", "change", "field", "base", "candidate", "card"], scope=scope)
 
 
 def _interval(row: dict) -> str:
@@ -338,7 +340,8 @@ def focus(path, d: dict, r: dict) -> None:
     verdicts = {v["deck"]: v for v in _verdicts(str(path), store_state(path), d["diff_id"]).iter_rows(named=True)}
     if d.get("decision"):
         st.markdown(f"**Sequential diff: {d['decision']}** after {d['matches_used']:,} matches per version "
-                    f"(a change of at least {d['delta_points']:g} pts against none)")
+                    f"(a change of at least {d['delta_points']:g} pts against none; pilots "
+                    f"{', '.join(distinct(r['pilots']))})")
     decks = r["decks"].filter(pl.col("deck").is_in(r["touched_decks"]))
     lines = []
     for row in decks.iter_rows(named=True):
@@ -375,7 +378,7 @@ def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Fi
     return fig
 
 
-def power_section(r: dict) -> None:
+def power_section(r: dict, scope: dict[str, str] | None = None) -> None:
     st.subheader("Matches a diff needs")
     st.caption("To see a change of 1, 2 or 5 points in a deck's win rate with 80% power at 5% two-sided: paired "
                "(this diff's own spread of twin differences) against two independent runs. Seeds = matches / 2 "
@@ -388,7 +391,8 @@ def power_section(r: dict) -> None:
         "paired_seeds": count("paired seeds", "seeds, each played from both seats"),
         "unpaired_matches_per_version": count("unpaired matches / version", HELP["matches needed"]),
         "unpaired_seeds_per_version": count("unpaired seeds / version", "seeds per version, each played from both seats"),
-        "decks": st.column_config.TextColumn("decks", help="the decks the change touches, whose twins these figures use")})
+        "decks": st.column_config.TextColumn("decks", help="the decks the change touches, whose twins these figures use")},
+        scope=scope)
 
 
 @one_connection_per_render
@@ -411,9 +415,16 @@ def render() -> None:
     st.caption(f"Base run {d['base_run']} and candidate run {d['candidate_run']}: {r['twins'] // 2:,} matches "
                "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers); "
                f"pilots: **{r['pilots']}**, and every figure below is about matches they played.")
-    changed_cards_summary(path, d, r)  # the pre-declared hypotheses lead, before any deck figure
+    scope = diff_scope(d, r)
+    changed_cards_summary(path, d, r, scope)  # the pre-declared hypotheses lead, before any deck figure
     focus(path, d, r)
     headline(d, r)
-    deck_section(path, d, r)
-    card_section(path, d, r)
-    power_section(r)
+    deck_section(path, d, r, scope)
+    card_section(path, d, r, scope)
+    power_section(r, scope)
+
+
+def diff_scope(d: dict, r: dict) -> dict[str, str]:
+    """What the page's downloads record (``table_with_download``'s ``scope``): the diff's game, its
+    two runs and the pilots that played them, not the runs the duel pages keep."""
+    return {"game": d["game"], "runs": f"{d['base_run']},{d['candidate_run']}", "pilots": ",".join(distinct(r["pilots"]))}

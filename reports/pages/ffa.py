@@ -55,10 +55,11 @@ def render() -> None:
     if start is None:
         return
     path, runs, run_ids = start
-    pilots = ", ".join(sorted({p for r in runs.filter(runs["run_id"].is_in(run_ids)).iter_rows(named=True)
-                               for p in r["pilots"].split(",")}))
-    st.caption(f"Pilots: {pilots}. Every figure here is a fact about these pilots' play.")
-    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
+    pilots = sorted({p for r in runs.filter(runs["run_id"].is_in(run_ids)).iter_rows(named=True)
+                     for p in r["pilots"].split(",")})
+    st.caption(f"Pilots: {', '.join(pilots)}. Every figure here is a fact about these pilots' play.")
+    # the downloads record these runs and their pilots, not the duel pages' kept runs
+    scope = run_scope(runs, run_ids, pilots)
     decks_section(str(path), run_ids, scope)
     cards_section(str(path), run_ids, scope)
     outs_section(str(path), run_ids, scope)

@@ -19,8 +19,11 @@ from reports.pages.common import (
     one_connection_per_render,
     pct,
     percent,
+    pilots_line,
+    pilots_of,
     pts,
     table_with_download,
+    with_pilots_subtitle,
     with_replay_links,
 )
 
@@ -141,7 +144,7 @@ def impact_section(path, filters) -> None:
         pl.col("log_odds_lo").exp().alias("odds_ratio_lo"), pl.col("log_odds_hi").exp().alias("odds_ratio_hi"),
         pl.col("oh_log_odds_lo").exp().alias("oh_odds_ratio_lo"), pl.col("oh_log_odds_hi").exp().alias("oh_odds_ratio_hi"),
     ).sort("oh_odds_ratio", descending=True, nulls_last=True)
-    st.plotly_chart(impact_chart(raw), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(impact_chart(raw), pilots_of(path, filters)), width="stretch")
     config = {"keyword_name": st.column_config.TextColumn("keyword", help="the keyword as the rules name it",
                                                           pinned=True),
               "keyword": st.column_config.TextColumn("keyword id", help="the keyword's name in the card data"),
@@ -223,5 +226,11 @@ def render() -> None:
     if start is None:
         return
     path, filters = start
+    st.caption(pilots_line(path, filters, PLAY))
     impact_section(path, filters)
     prices_section(path, filters)
+
+
+# what the pilots line says of this page's figures (reports/pages/common.py pilots_line)
+PLAY = ("The keyword impact figures (win rates, differences, odds ratios) are facts about these pilots' play; the "
+        "price list is the cards' own, fitted over their costs and stats (no play).")

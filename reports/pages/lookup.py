@@ -23,12 +23,13 @@ from reports.pages.common import (
     percent,
     pick_filters,
     pick_game,
+    pilots_line,
+    pilots_of,
     register_queries,
     table_with_download,
     win_rate_config,
     with_replay_links,
 )
-from reports.pages.matchups import pilots_of
 
 CARD, DECK = "card", "deck"  # the pages' url paths, and the URL parameter each reads (?card=ID, ?deck=ID)
 TITLES = {CARD: "Card", DECK: "Deck"}
@@ -143,19 +144,6 @@ def not_found(path: str, kind: str, item_id: str, game: str) -> None:
     st.warning(f"No {kind} `{item_id}` in the {game} runs of this store.{where}")
 
 
-def pilots_note(path: str, filters: Filters) -> str:
-    """``pilots: greedy, random``: the pilots whose seats a figure counts (the pilot filter's, else
-    every pilot of the runs)."""
-    return "pilots: " + ", ".join(pilots_of(path, filters))
-
-
-def pilots_line(path: str, filters: Filters) -> str:
-    """The page's pilots line: which pilots produced every figure, and how to see one alone."""
-    pilots = pilots_of(path, filters)
-    pooled = " Their seats are pooled; pick one pilot in the sidebar to see its play alone." if len(pilots) > 1 else ""
-    return f"Pilots: {', '.join(pilots)}. Every figure on this page is a fact about these pilots' play.{pooled}"
-
-
 def counted_runs(path: str, filters: Filters) -> pl.DataFrame:
     """The runs the page counts: every duel run of the game under the chosen rules versions."""
     runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
@@ -164,12 +152,13 @@ def counted_runs(path: str, filters: Filters) -> pl.DataFrame:
 
 def item_scope(path: str, filters: Filters) -> dict[str, str]:
     """What the page's downloads record of their view (file name and ``filters`` column): the
-    game, the runs counted, the rules version and pilot filters, and the deck the Deck page
-    counts. Not the sidebar's kept runs or decks: these pages count every duel run of the game
-    and offer no deck filter."""
+    game, the runs counted, the rules version filter, the deck the Deck page counts, and the
+    pilots whose play the rows count (the pilot filter's, else every pilot of the runs). Not the
+    sidebar's kept runs or decks: these pages count every duel run of the game and offer no deck
+    filter."""
     ids = sorted(counted_runs(path, filters)["run_id"].to_list())
     chosen = {"game": filters.game or "", "runs": ",".join(map(str, ids)), "rules": ",".join(filters.versions),
-              "decks": ",".join(filters.decks), "pilots": ",".join(filters.pilots)}
+              "decks": ",".join(filters.decks), "pilots": ",".join(pilots_of(path, filters))}
     return {name: text for name, text in chosen.items() if text}
 
 

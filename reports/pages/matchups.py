@@ -17,6 +17,7 @@ from reports.pages.common import (
     one_connection_per_render,
     pct,
     percent,
+    pilots_of,
     table_with_download,
     win_rate_config,
     with_replay_links,
@@ -99,12 +100,6 @@ def render() -> None:
                     f"{row['deck']} against {row['opponent']}" if row else "")
     field_section(path, filters)
     meta_section(path, filters)
-
-
-def pilots_of(path, filters) -> list[str]:
-    """The pilots whose seats the page counts: those the pilot filter keeps, else every pilot of
-    the chosen runs."""
-    return filters.pilots or cached("options", str(path), tuple(filters.runs))["pilots"]
 
 
 def field_section(path, filters) -> None:

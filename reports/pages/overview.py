@@ -5,7 +5,23 @@ import plotly.express as px
 import polars as pl
 import streamlit as st
 
-from reports.pages.common import cached, no_runs_note, one_connection_per_render, page_start, table_with_download
+from reports.filters import Filters
+from reports.pages.common import (
+    cached,
+    no_runs_note,
+    one_connection_per_render,
+    page_start,
+    pilots_line,
+    pilots_of,
+    table_with_download,
+    with_pilots_subtitle,
+)
+
+# what the pilots line says of this page's figures (reports/pages/common.py pilots_line): the page
+# has no pilot filter, its runs choose the pilots
+PLAY = ("The first-seat win rate, the draws, the win reasons and the game lengths below are facts about these pilots' "
+        "play.")
+POOLED = " Their seats are pooled; pick runs of one pilot in the sidebar to see its play alone."
 
 RUN_COLUMNS = {
     "run_id": st.column_config.NumberColumn("run", format="%d"), "rules_version": "rules version",
@@ -47,13 +63,16 @@ def render() -> None:
     if not seat["matches"]:  # two empty charts would say nothing
         st.info(no_matches_note(runs.filter(pl.col("run_id").is_in(run_ids))))
         return
+    chosen = Filters(game=runs["game"][0] if runs.height else None, runs=list(run_ids))
+    pilots = pilots_of(path, chosen)
+    st.caption(pilots_line(path, chosen, PLAY, POOLED))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Matches", f"{seat['matches']:,}", help="matches stored in the chosen runs")
     if seat["first_seat_wr"] is not None:
         c2.metric("First-seat win rate", f"{seat['first_seat_wr']:.1%}",
-                  help=f"share of decided matches won by the seat that acts first; 95% Wilson interval "
-                       f"{seat['lo']:.1%} to {seat['hi']:.1%}, n = {seat['decided']:,} decided matches")
-        c2.caption(f"95% CI {seat['lo']:.1%} to {seat['hi']:.1%} (n = {seat['decided']:,})")
+                  help=f"share of decided matches won by the seat that acts first, pilots {', '.join(pilots)}; 95% "
+                       f"Wilson interval {seat['lo']:.1%} to {seat['hi']:.1%}, n = {seat['decided']:,} decided matches")
+        c2.caption(f"95% CI {seat['lo']:.1%} to {seat['hi']:.1%} (n = {seat['decided']:,}; pilots {', '.join(pilots)})")
     c3.metric("Draws", f"{seat['draws']:,}", help="turn or decision limit reached, both sheriffs fell, or an error")
     c4.metric("Errors", f"{seat['errors']:,}", help="matches whose engine raised; each keeps its seed to replay")
 
@@ -62,10 +81,10 @@ def render() -> None:
     fig = px.bar(reasons.to_pandas(), x="reason", y="matches", text="matches",
                  labels={"reason": "How the match ended", "matches": "Matches"},
                  title=f"Win reasons (n = {int(reasons['matches'].sum()):,} matches)")
-    left.plotly_chart(fig, width="stretch")
+    left.plotly_chart(with_pilots_subtitle(fig, pilots), width="stretch")
     lengths = cached("game_lengths", str(path), run_ids)
     fig = px.histogram(lengths.to_pandas(), x="turns", color="reason", nbins=40,
                        labels={"turns": "Game length (player-turns)", "count": "Matches", "reason": "Ended by"},
                        title=f"Game length (n = {lengths.height:,} matches)")
     fig.update_layout(yaxis_title="Matches")
-    right.plotly_chart(fig, width="stretch")
+    right.plotly_chart(with_pilots_subtitle(fig, pilots), width="stretch")

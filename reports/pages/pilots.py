@@ -10,6 +10,7 @@ from reports import ladder as lad
 from reports.pages.common import (
     count,
     db_path,
+    distinct,
     glossary,
     one_connection_per_render,
     pct,
@@ -98,13 +99,16 @@ def render() -> None:
     ratings = _read("ratings", str(path), ladder_id)
     pairs = _read("pairs", str(path), ladder_id)
     st.subheader(f"{game}: ladder {ladder_id}")
-    st.caption(f"Rules {info['rules_version']}; field {info['decks']}; {info['matches_per_pair']} matches per pair "
-               f"of pilots, each seed with both pilots on both decks and in both seats; base seed {info['base_seed']}.")
+    st.caption(f"Pilots: {', '.join(distinct(info['pilots']))}. Every rating and win rate here is a fact about "
+               f"their play against one another. Rules {info['rules_version']}; field {info['decks']}; "
+               f"{info['matches_per_pair']} matches per pair of pilots, each seed with both pilots on both decks and "
+               f"in both seats; base seed {info['base_seed']}.")
     st.plotly_chart(lad.rating_chart(ratings, "Rating (Bradley-Terry, Elo scale) with 95% interval"), width="stretch")
     st.markdown("**Ratings**")
     shown = ratings.select("pilot", "rating", "rating_lo", "rating_hi", "matches", "score", "wins", "draws",
                            "losses", "decisions_per_s", "matches_per_s")
-    scope = {"game": game, "ladder": str(ladder_id)}  # the page's own choice, not the duel pages' runs
+    # the page's own choice and the pilots it rates, not the duel pages' runs
+    scope = {"game": game, "ladder": str(ladder_id), "pilots": ",".join(distinct(info["pilots"]))}
     table_with_download(shown.with_columns(pl.col("score") * 100), "ladder", rating_config(), download=ratings,
                         scope=scope)
     st.markdown("**Pairwise win rates** (pilot A against pilot B; a draw counts half)")

@@ -21,6 +21,7 @@ from reports.board import draw, from_plain, pixel_width
 from reports.pages.common import (
     REPLAY_REQUEST,
     cached,
+    distinct,
     one_connection_per_render,
     page_header,
     readable_table,
@@ -438,15 +439,17 @@ def render(replay_fn: ReplayFn) -> None:
         st.plotly_chart(stat_chart(numbers, stat, result["decks"], turn), width="stretch")
     st.subheader("The whole match")
     tag = f"replay_run{run['run_id']}_match{match_no}"
+    # the downloads record this match's game, run and pilots, not the runs the duel pages keep
+    scope = {"game": result["game"], "runs": str(run["run_id"]), "pilots": ",".join(distinct(result["pilots"]))}
     st.markdown("**Every event, turn by turn**")
-    table_with_download(event_rows(result["timeline"]), f"{tag}_events", EVENT_CONFIG)
+    table_with_download(event_rows(result["timeline"]), f"{tag}_events", EVENT_CONFIG, scope=scope)
     if numbers.height:
         st.markdown("**Each seat after every turn**")
-        table_with_download(numbers, f"{tag}_seats", BOARD_CONFIG)
+        table_with_download(numbers, f"{tag}_seats", BOARD_CONFIG, scope=scope)
     field = board_rows(result["timeline"], "field")
     if field.height:
         st.markdown("**The board after every turn** (one row per unit)")
-        table_with_download(field, f"{tag}_board", BOARD_CONFIG)
+        table_with_download(field, f"{tag}_board", BOARD_CONFIG, scope=scope)
 
 
 def pick_twin(twins: list[dict], run_id: int, match_no: int) -> dict | None:

@@ -41,14 +41,15 @@ def render() -> None:
     if start is None:
         return
     path, runs, run_ids = start
-    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
     decks = _read("decks", str(path), run_ids)
+    pilots = sorted(set(decks["pilot"])) if decks.height else []
+    # the downloads record these runs and their pilots, not the duel pages' kept runs
+    scope = run_scope(runs, run_ids, pilots)
     st.subheader("Decks: series against single games")
     if decks.is_empty():
         st.info("These runs hold no finished series yet.")
         return
-    st.caption(f"Pilots: {', '.join(sorted(set(decks['pilot'])))}. Every figure here is a fact about these "
-               "pilots' play.")
+    st.caption(f"Pilots: {', '.join(pilots)}. Every figure here is a fact about these pilots' play.")
     labels = [f"{d} ({p}, n={n})" for d, p, n in zip(decks["deck"], decks["pilot"], decks["series"])]
     fig = rate_bars(decks["series_win_rate"], (decks["series_win_rate_lo"], decks["series_win_rate_hi"]), labels,
                     "%{y}: won %{x:.1f}% of its series<extra></extra>", "Series win rate (%)",

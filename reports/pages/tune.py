@@ -11,6 +11,7 @@ from reports import tune as tn
 from reports.pages.common import (
     cached,
     count,
+    distinct,
     glossary,
     one_connection_per_render,
     page_header,
@@ -91,7 +92,8 @@ def render() -> None:
                             format_func=lambda i: label(rows[i]), help="a stored `workbench tune` (the newest first)")
     glossary(HELP)
     p = rows[chosen]
-    scope = {"game": p["game"], "proposal": str(chosen)}  # what the downloads record: not the duel pages' runs
+    # what the downloads record: the proposal and the pilots that played it, not the duel pages' runs
+    scope = {"game": p["game"], "proposal": str(chosen), "pilots": ",".join(distinct(p["pilots"]))}
     st.subheader(label(p))
     st.markdown(f"**{p['verdict']}**")
     st.caption(f"Pilots **{p['pilots']}**; field {p['decks']}; seed {p['seed']}; "

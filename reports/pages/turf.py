@@ -46,14 +46,17 @@ def render() -> None:
     if start is None:
         return
     path, runs, run_ids = start
-    scope = run_scope(runs, run_ids)  # the downloads record these runs, not the duel pages' kept ones
     bosses = _read("bosses", str(path), run_ids)
     st.subheader("Bosses: clear rate")
     if bosses.is_empty():
         st.info("These runs hold no finished matches yet.")
         return
+    partners = sorted({p for pair in bosses["partner_pilots"] for p in pair.split(",")})
+    boss = sorted(set(bosses["boss_pilot"]))
+    # the downloads record these runs and their pilots (partners', then the boss's), not the duel pages' kept runs
+    scope = run_scope(runs, run_ids, list(dict.fromkeys(partners + boss)))
     st.caption("Pilots: partners " + ", ".join(sorted(set(bosses["partner_pilots"]))) + "; boss "
-               + ", ".join(sorted(set(bosses["boss_pilot"]))) + ". Every figure here is a fact about these pilots.")
+               + ", ".join(boss) + ". Every figure here is a fact about these pilots.")
     labels = [f"{b} ({p} v {q}, n={n})" for b, p, q, n in
               zip(bosses["boss_name"], bosses["partner_pilots"], bosses["boss_pilot"], bosses["matches"])]
     fig = rate_bars(bosses["clear_rate"], (bosses["clear_rate_lo"], bosses["clear_rate_hi"]), labels,

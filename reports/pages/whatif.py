@@ -244,15 +244,16 @@ def _panel(path, job_id: int, polling: bool) -> None:
     if polling and state != "running":
         st.rerun()  # the whole page, once: the answer replaces the progress and the timer stops
     meta = job.meta
+    pilots = job_pilots(job, status)
     with st.container(border=True):
         st.markdown(f"**What-if job {job.id}**: {whatif.card_name(job)} {whatif.job_change(job)} "
-                    f"(`{meta.get('candidate')}` against `{meta.get('base')}`, {', '.join(meta.get('decks', []))}) · "
-                    f"{STATE_LINES.get(state, state)} · {elapsed(job, status):.0f} s")
+                    f"(`{meta.get('candidate')}` against `{meta.get('base')}`, {', '.join(meta.get('decks', []))}, "
+                    f"pilots {pilots}) · {STATE_LINES.get(state, state)} · {elapsed(job, status):.0f} s")
         played, cap = status.get("matches") or 0, status.get("max_matches") or 0
         if state == "running":
             st.progress(min(1.0, played / cap) if cap else 0.0,
                         text=f"{played:,} of at most {cap:,} matches per version played "
-                             f"({status.get('rounds') or 0} rounds): {status.get('message', '')}")
+                             f"({status.get('rounds') or 0} rounds, pilots {pilots}): {status.get('message', '')}")
             if st.button("Stop this diff", key=f"whatif-stop-{job.id}"):
                 jobs.stop(job)
                 st.rerun()
@@ -263,7 +264,7 @@ def _panel(path, job_id: int, polling: bool) -> None:
             answer = "; ".join(f"{d['deck']} {d['decision']} ({_pts(d['change'])})" for d in decks)
             (st.success if state == "decided" else st.warning)(
                 f"{'Decided' if state == 'decided' else 'Undecided at the cap'} after {played:,} matches per version: "
-                f"{answer or status.get('message', '')}.")
+                f"{answer or status.get('message', '')}. Pilots: {pilots}; the verdict is a fact about their play.")
             if status.get("diff_id") is not None:
                 open_diff(int(status["diff_id"]), job.id)
         elif state == "failed":
@@ -271,6 +272,16 @@ def _panel(path, job_id: int, polling: bool) -> None:
         elif state == "stopped":
             st.info("Stopped from the dashboard; the rounds played are kept and the same change tried again "
                     "picks up where it stopped.")
+
+
+def job_pilots(job: jobs.Job, status: dict) -> str:
+    """The pilots that play a what-if's matches, as its status names them (``greedy``; ``greedy,
+    random`` for one per deck), else as the form asked them (a diff that failed before writing
+    them, or a status from before they were written)."""
+    named = status.get("pilots") or (job.meta.get("options") or {}).get("pilots")
+    if isinstance(named, str):
+        named = named.split(",")
+    return ", ".join(dict.fromkeys(p.strip() for p in named or [] if p.strip())) or "not recorded"
 
 
 def _pts(x) -> str:
@@ -291,6 +302,7 @@ JOBS_CONFIG = {
     "job": st.column_config.NumberColumn("job", help="the what-if's number in this store", format="%d"),
     "name": st.column_config.TextColumn("card", help="the card changed"),
     "change": st.column_config.TextColumn("change", help="what was changed, field by field"),
+    "pilots": st.column_config.TextColumn("pilots", help="the AI pilots that play the diff's matches"),
     "state": st.column_config.TextColumn("state", help="running, decided, undecided at its cap, failed or stopped"),
     "matches": count("matches / version", "matches played per rules version so far"),
     "seconds": count("seconds", "from its start to its last word (to now, while it runs)"),
@@ -337,8 +349,13 @@ def render() -> None:
     for job in found:
         status = jobs.job_state(job)
         rows.append({"job": job.id, "name": whatif.card_name(job), "change": whatif.job_change(job),
-                     "state": status.get("state"), "matches": status.get("matches"),
+                     "pilots": job_pilots(job, status), "state": status.get("state"), "matches": status.get("matches"),
                      "seconds": round(elapsed(job, status)), "diff": status.get("diff_id"),
-                     "version": job.meta.get("candidate"), "card": job.meta.get("card"), "log": job.log_path})
+                     "version": job.meta.get("candidate"), "card": job.meta.get("card"), "log": job.log_path,
+                     "game": job.meta.get("game")})
     st.subheader("Every what-if of this store")
-    table_with_download(pl.DataFrame(rows), "whatif_jobs", JOBS_CONFIG)
+    # the download records the jobs' games and pilots, not the runs the duel pages keep
+    scope = {"game": ",".join(sorted({r["game"] for r in rows if r["game"]})),
+             "pilots": ",".join(dict.fromkeys(p for r in rows for p in r["pilots"].split(", ") if p != "not recorded"))}
+    table_with_download(pl.DataFrame(rows).drop("game"), "whatif_jobs", JOBS_CONFIG,
+                        scope={k: v for k, v in scope.items() if v})

@@ -52,11 +52,16 @@ def round_chunks(spec: RunSpec, plan: Plan, r: int) -> list[int]:
 
 
 class Status:
-    """The JSON status file a dashboard reads while the diff runs (written whole, atomically)."""
+    """The JSON status file a dashboard reads while the diff runs (written whole, atomically).
+    ``pilots``: the pilots that play both versions' matches (each named once, in seat order), so
+    every verdict read from it can say which pilots produced it; empty when a diff failed before
+    its runs were planned."""
 
-    def __init__(self, path: Path | None, game: str, base: str, candidate: str, max_matches: int):
+    def __init__(self, path: Path | None, game: str, base: str, candidate: str, max_matches: int,
+                 pilots: list[str] | None = None):
         self.path = path
-        self.doc = {"state": "running", "game": game, "base": base, "candidate": candidate, "matches": 0,
+        self.doc = {"state": "running", "game": game, "base": base, "candidate": candidate,
+                    "pilots": list(dict.fromkeys(pilots or [])), "matches": 0,
                     "max_matches": max_matches, "rounds": 0, "base_run": None, "candidate_run": None,
                     "diff_id": None, "decks": [], "message": "starting", "updated_at": None}
 
@@ -131,7 +136,8 @@ def sequential_diff(store: Store, planned: list[tuple[RunSpec, dict]], plan: Pla
                     err: Console, status_path: Path | None, cluster=None, parts=None) -> dict:
     """Play rounds until decided or ``--max-matches``; returns the runs, verdicts and decision."""
     (spec_b, pay_b), (spec_c, pay_c) = planned
-    status = Status(status_path, spec_b.game, spec_b.rules, spec_c.rules, spec_b.matches_total)
+    status = Status(status_path, spec_b.game, spec_b.rules, spec_c.rules, spec_b.matches_total,
+                    pilots=spec_b.pilots)
     store.init()
     with ExitStack() as held:
         runs = []
