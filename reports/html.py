@@ -199,7 +199,7 @@ def _page(parts: list[str]) -> str:
 
 
 def _turf_section(path, run_ids: list[int], fig: _Figures) -> str:
-    """Turf Defense runs: each boss's clear rate with its interval, phase and Morale left, and the
+    """Turf Defense runs: each boss's clear rate with its interval, phase and life left, and the
     partners that fall first (reports/turf.py)."""
     from reports import turf
 
@@ -207,13 +207,13 @@ def _turf_section(path, run_ids: list[int], fig: _Figures) -> str:
     if bosses.is_empty():
         return "<h2>Turf Defense</h2><p>No finished matches yet.</p>"
     shown = _interval(bosses, "clear_rate").with_columns(pl.col("mean_phase", "turns").round(2),
-                                                          (pl.col("morale_left") * 100).round(1))
+                                                          (pl.col("life_left") * 100).round(1))
     out = ["<h2>Turf Defense: bosses</h2><p class='note'>Clear rate = the partners won; 95% Wilson interval. A boss "
            "should sit between 20% and 80%: one nobody beats, or everybody beats, tells a designer nothing. Phase: "
-           "the boss's phase at the end (1 = its first). Morale left: % of its starting Morale.</p>",
+           "the boss's phase at the end (1 = its first). life left: % of its life at the start (AlleyWay: its Morale).</p>",
            _table(shown, {"boss_name": "boss", "partner_pilots": "partners", "boss_pilot": "boss pilot", "matches": "matches",
                           "clear_rate": "clear rate", "clear_rate_ci": "95%", "mean_phase": "mean phase",
-                          "max_phase": "max phase", "morale_left": "Morale left %", "turns": "turns",
+                          "max_phase": "max phase", "life_left": "life left %", "turns": "turns",
                           "prizes": "prizes", "boss": "boss id"}, ("clear_rate",))]
     falls = turf.turf_first_falls(path, run_ids)
     if not falls.is_empty():

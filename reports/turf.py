@@ -3,7 +3,8 @@ partner falls first. Over the store's Turf Defense runs (``runs.mode = 'turf'``)
 
 A match's boss sits in the boss seat (team 1, deck ``boss:ID``); the partners are team 0. Its
 outcome (``matches.outcome``, JSON from the engine's ``outcome``) holds ``boss``, ``phase`` (the
-boss's phase at the end, 1 = its first), ``boss_morale`` and ``boss_morale_max``, and ``prize``
+boss's phase at the end, 1 = its first), ``boss_life`` and ``boss_life_max`` (the boss's life left and at the start, in the game's own
+measure: AlleyWay's Morale; a store from before 2026-12-06 wrote ``boss_morale``, read as well), and ``prize``
 (the card the win pays, NULL when the partners lost).
 
 Every table names each boss by its id (``boss``, as the boss files and ``matches.outcome`` do) and
@@ -15,7 +16,7 @@ Bosses (``turf_bosses``), per boss and pilots:
                                 nobody beats or everybody beats tells a designer nothing: the
                                 Turf Defense bar wants 20% to 80% with greedy pilots
   mean_phase, max_phase         the boss's phase at the end of its matches
-  morale_left                   the boss's Morale left, as a share of its starting Morale, mean
+  life_left                     the boss's life left (AlleyWay: its Morale), as a share of its start, mean
   turns                         mean player-turns of its matches
   prizes                        the prize cards its clears paid, with counts
 Pairs (``turf_pairs``): the same clear rate per boss and partner pair (the pair's decks sorted).
@@ -71,8 +72,9 @@ def _with_rate(frame: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
 MATCHES = """
     SELECT m.run_id, m.match_no, m.turns, json_extract_string(m.outcome, '$.boss') AS boss,
            CAST(json_extract(m.outcome, '$.phase') AS INTEGER) AS phase,
-           CAST(json_extract(m.outcome, '$.boss_morale') AS DOUBLE)
-             / CAST(json_extract(m.outcome, '$.boss_morale_max') AS DOUBLE) AS morale_left,
+           CAST(coalesce(json_extract(m.outcome, '$.boss_life'), json_extract(m.outcome, '$.boss_morale')) AS DOUBLE)
+             / CAST(coalesce(json_extract(m.outcome, '$.boss_life_max'), json_extract(m.outcome, '$.boss_morale_max'))
+                    AS DOUBLE) AS life_left,
            json_extract_string(m.outcome, '$.prize') AS prize, b.result = 'loss' AS cleared, b.pilot AS boss_pilot,
            p.pilots, p.pair
     FROM matches m
@@ -87,7 +89,7 @@ def turf_bosses(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     frame = db.query(path, f"""
         WITH t AS ({MATCHES.format(marks=_marks(run_ids))})
         SELECT boss, pilots AS partner_pilots, boss_pilot, count(*) AS matches, count(*) FILTER (WHERE cleared) AS clears,
-               avg(phase) AS mean_phase, max(phase) AS max_phase, avg(morale_left) AS morale_left, avg(turns) AS turns,
+               avg(phase) AS mean_phase, max(phase) AS max_phase, avg(life_left) AS life_left, avg(turns) AS turns,
                string_agg(DISTINCT prize, ', ' ORDER BY prize) FILTER (WHERE prize IS NOT NULL) AS prizes
         FROM t GROUP BY ALL ORDER BY boss, partner_pilots, boss_pilot""", list(run_ids))
     return _with_rate(_with_boss_name(path, run_ids, frame), "clear_rate", "clears", "matches")

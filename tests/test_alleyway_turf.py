@@ -189,7 +189,7 @@ def test_the_boss_changes_phase_at_its_marks_with_an_event():
     ev = state.events
     phases = [(ev.seat[i], ev.amount[i], ev.detail[i]) for i in range(len(ev)) if ev.kind[i] == eng.kinds.PHASE]
     assert phases == [(2, 2, boss.names[1]), (2, 3, boss.names[2])]
-    assert eng.kinds.names[-1] == "phase"  # appended: the stored codes of the other kinds are unchanged
+    assert eng.kinds.names[-2:] == ["phase", "aimed"]  # appended: the stored codes of the older kinds are unchanged
     assert field.atk_of(state, state.sides[2].lanes[0]) == 1000 + boss.atk[2]
     field.gain_morale(state, 2, 20000)  # healed: up to its own Morale, and the phase stays
     assert state.sides[2].morale == boss.morale and state.boss_phase == 2
@@ -281,8 +281,8 @@ def test_the_outcome_names_the_boss_its_phase_its_morale_and_the_prize_won():
         r = play_match(eng, pool, pair(seed), seed, ["random"] * 3, seating=seating("the-furnace-king"))
         out = eng.outcome(r.state)
         won = r.standings[0].result == "win"
-        assert out["boss"] == "the-furnace-king" and out["boss_morale_max"] == pool.bosses["the-furnace-king"].morale
+        assert out["boss"] == "the-furnace-king" and out["boss_life_max"] == pool.bosses["the-furnace-king"].morale
         assert out["prize"] == ("pyra-the-undying-flame" if won else None)
-        assert out["phase"] == r.state.boss_phase + 1 and out["boss_morale"] == r.state.sides[2].morale
+        assert out["phase"] == r.state.boss_phase + 1 and out["boss_life"] == r.state.sides[2].morale
     duel = play_match(eng, pool, pair(1), 1, ["random"] * 2)
     assert eng.outcome(duel.state) is None

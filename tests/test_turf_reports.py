@@ -50,7 +50,7 @@ def test_a_turf_run_stores_teams_the_boss_seat_and_the_outcome(turf_store):
                                "USING (run_id, match_no) WHERE b.team = 1")
     for outcome, boss_result in matches.iter_rows():
         o = json.loads(outcome)
-        assert o["boss"] in bosses and o["phase"] >= 1 and 0 <= o["boss_morale"] <= o["boss_morale_max"]
+        assert o["boss"] in bosses and o["phase"] >= 1 and 0 <= o["boss_life"] <= o["boss_life_max"]
         assert (o["prize"] is not None) == (boss_result == "loss")  # the prize is paid by a win only
         if o["prize"] is not None:
             assert o["prize"] == bosses[o["boss"]].prize

@@ -26,7 +26,7 @@ HELP = {
                   "Dotted lines: the 20% to 80% band a tuned boss sits in",
     "phase": "the boss's phase at the end of the match (1 = its first; a new phase starts at each mark on "
              "its Morale bar)",
-    "Morale left": "the boss's Morale at the end, as a share of its starting Morale",
+    "life left": "the boss's life at the end (in AlleyWay, its Morale), as a share of its life at the start",
     "falls first": "in matches where a partner went out, how often this deck's partner went out first",
 }
 # a boss by its name where a table reads it, its id (the boss file's) kept last
@@ -70,18 +70,18 @@ def render() -> None:
     outside = bosses.filter((bosses["clear_rate_hi"] < BAND[0]) | (bosses["clear_rate_lo"] > BAND[1]))
     if outside.height:
         st.warning("Outside the 20%-80% band with 95% confidence: " + ", ".join(outside["boss_name"].to_list()))
-    table_with_download(percent(bosses, ("clear_rate", "clear_rate_lo", "clear_rate_hi", "morale_left")),
+    table_with_download(percent(bosses, ("clear_rate", "clear_rate_lo", "clear_rate_hi", "life_left")),
                         "turf_bosses", {
         **BOSS_CONFIG, "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
         "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
         "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
         "mean_phase": number("mean phase", help=HELP["phase"], format="%.2f"),
-        "max_phase": count("max phase", HELP["phase"]), "morale_left": pct("Morale left", HELP["Morale left"]),
+        "max_phase": count("max phase", HELP["phase"]), "life_left": pct("life left", HELP["life left"]),
         "turns": number("turns", help="mean player-turns per match", format="%.1f"),
         "prizes": st.column_config.TextColumn("prizes", help="the prize cards (ids) its clears paid")},
         download=bosses, column_order=[
             "boss_name", "partner_pilots", "boss_pilot", "matches", "clears", "clear_rate", "clear_rate_lo",
-            "clear_rate_hi", "mean_phase", "max_phase", "morale_left", "turns", "prizes", "boss"], scope=scope)
+            "clear_rate_hi", "mean_phase", "max_phase", "life_left", "turns", "prizes", "boss"], scope=scope)
     st.subheader("Clear rate by partner pair")
     pairs = _read("pairs", str(path), run_ids)
     table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {

@@ -186,15 +186,15 @@ class AlleyWayEngine(EngineDefaults):
 
     def outcome(self, state: AlleyState) -> dict | None:
         """Turf Defense's facts beyond the standings (stored as JSON with the match): the boss, its
-        phase at the end (1 = its first), its Morale left and its starting Morale, and the prize
+        phase at the end (1 = its first), its life (Morale) left and at the start, and the prize
         card the partners' win pays (None when they did not win). None for a duel or a
         free-for-all."""
         if state.teams is None:
             return None
         boss = state.boss
         won = state.over and state.winner is not None and state.teams[state.winner] != state.teams[boss]
-        return {"boss": state.boss_def.id, "phase": state.boss_phase + 1, "boss_morale": state.sides[boss].morale,
-                "boss_morale_max": state.caps[boss], "prize": state.prize if won else None}
+        return {"boss": state.boss_def.id, "phase": state.boss_phase + 1, "boss_life": state.sides[boss].morale,
+                "boss_life_max": state.caps[boss], "prize": state.prize if won else None}
 
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AlleyState) -> AlleyState:

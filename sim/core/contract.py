@@ -145,7 +145,7 @@ class EngineDefaults:
     def outcome(self, state: Any) -> dict | None:
         """What a finished match of a mode leaves beyond its standings, as plain values stored
         with the match (JSON in ``matches.outcome``): e.g. Turf Defense's boss, the phase it
-        reached, its Morale left, the prize card won. None: nothing more."""
+        reached, its life left, the prize card won. None: nothing more."""
         return None
 
     def standings(self, state: Any) -> list:
