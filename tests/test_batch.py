@@ -1,5 +1,10 @@
 """Nightly batches: the example file end to end, idempotent reruns, alerts when something moved,
-a killed batch finishing with every chunk stored once, one batch per store at a time."""
+a killed batch finishing with every chunk stored once, one batch per store at a time.
+
+These check the batch's plumbing. Whether the comparison under an alert finds a moderate change
+(a +1/+1), and at the example's 3-point threshold, is tests/test_trust.py (its planted diff fed
+to reports/alerts.alerts) and tests/test_planted.py; that it stays quiet on no change is
+tests/test_null_evidence.py."""
 import fcntl
 import os
 import shutil
@@ -28,10 +33,14 @@ def chunks(store):
 
 
 @pytest.mark.slow
-def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
+def test_example_batch_end_to_end_and_an_idempotent_rerun_smoke(tmp_path):
+    """A smoke test of the example file: every suite's files, and the same day again reusing
+    every run. At --max-matches 2 no comparison can show anything (the Frontier and Allegiance
+    suites' baselines really change the rules), so exit 0 and "No alerts" say only that the batch
+    finished, not that it stays quiet when nothing moved."""
     store, out = tmp_path / "nightly.duckdb", tmp_path / "out"
     first = batch(store, out, "--day", DAY, "--max-matches", "2")
-    assert first.returncode == 0, first.stderr  # nothing moved: no alerts, exit 0
+    assert first.returncode == 0, first.stderr  # finished (2 matches a pairing raise no alert)
     folder = out / "nightly" / DAY
     assert (folder / "summary.md").exists() and (folder / "alerts.csv").exists()
     for suite in ("frontier-starters", "alleyway-starters", "allegiance-starters"):
@@ -40,7 +49,7 @@ def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
     stored = chunks(store)
     summary = (folder / "summary.md").read_text()
     second = batch(store, out, "--day", DAY, "--max-matches", "2")
-    assert second.returncode == 0, second.stderr  # the second run the same day: no alerts either
+    assert second.returncode == 0, second.stderr  # the second run the same day: the very same runs
     assert chunks(store) == stored  # nothing played or stored twice
     assert "reusing run" in second.stderr
     assert (folder / "summary.md").read_text() == summary
@@ -51,6 +60,10 @@ def test_example_batch_end_to_end_and_an_idempotent_rerun(tmp_path):
 
 @pytest.mark.slow
 def test_the_next_night_alerts_on_what_moved(tmp_path):
+    """The alert plumbing from one night to the next: the alerts file, the exit code, the
+    summary. The card is made far too strong (a 1-Mana 1/1 made an 8/8) on purpose, so that a
+    cheap 240 matches alert for certain; a moderate change reaching the same alerts is
+    tests/test_trust.py's (a +1/+1, at the calibrated 1,000 matches)."""
     data = tmp_path / "data"
     shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     spec = tmp_path / "b.yaml"
@@ -63,7 +76,7 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
     env = {"WORKBENCH_DATA_DIR": str(data)}
     res = batch(store, out, spec, "--day", "2026-11-28", env=env)
     assert res.returncode == 0, res.stderr
-    # a designer makes a card far too strong during the day
+    # a designer makes a card far too strong during the day (absurd on purpose: see above)
     base = data / "frontier" / "rules" / "base.yaml"
     base.write_text(base.read_text() + "patch:\n  tin-star-recruit: {atk: 8, def: 8}\n")
     res = batch(store, out, spec, "--day", "2026-11-29", env=env)
@@ -73,6 +86,10 @@ def test_the_next_night_alerts_on_what_moved(tmp_path):
     assert "previous" in alerts
     summary = (out / "watch" / "2026-11-29" / "summary.md").read_text()
     assert "tin-star-recruit" in summary
+    # every alert and every suite says which pilots played it
+    assert alerts.splitlines()[0].startswith("suite,comparison,kind,name,pilots,"), alerts
+    assert all(line.count("greedy") for line in alerts.splitlines()[1:]), alerts
+    assert "pilots greedy" in summary, summary
 
 
 @pytest.mark.slow

@@ -127,4 +127,10 @@ def test_the_calibrations_real_trials_are_what_the_command_answers(tmp_path, pla
     assert (doc["base_run"], doc["candidate_run"]) == block.runs[:2]  # reused: nothing played again
     assert rows[0].real_planted_seeds == [doc["decks"][0]["seeds"]]
     assert rows[0].real_planted_found == (doc["decks"][0]["decision"] == "stronger")
-    assert 0 <= rows[0].boot_aa_false <= 1 and rows[0].fixed_seeds_delta > 0
+    # the bootstrap's A/A trials (the salted twin's seeds) call a change at most at the set rate,
+    # and less often than its planted trials find the buff (measured here: 0.05% and 0% centred
+    # against 19%; fed the planted pool as the A/A one, it read 18%, and this fails)
+    row = rows[0]
+    assert row.boot_aa_false <= PLAN.alpha and row.boot_aa_false_centered <= PLAN.alpha, row
+    assert row.boot_planted_found > row.boot_aa_false, row
+    assert row.fixed_seeds_delta == pytest.approx(fixed_seeds_for_power(row.var, 0.03))

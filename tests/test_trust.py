@@ -1,7 +1,5 @@
 """Trust: planted truth must be found, null changes must not be, and the numbers behind the
 reports must match statsmodels or hand computation."""
-import shutil
-
 import numpy as np
 import polars as pl
 import pytest
@@ -9,39 +7,53 @@ from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from reports.cards import card_metrics
+from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
 from reports.diff import version_diff
-from reports.filters import Filters
 from reports.stats import benjamini_hochberg, beta_prior, mcnemar_pvalue, paired_interval, shrink
-from tests.conftest import DATA, run_cli
+from tests.conftest import run_cli
+from tests.planted import SEEDS
 
-# The planted card: a 4-Mana creature that wins the game when played (30 damage to the enemy
-# sheriff). Played WR within one run also carries its deck's strength and how long games last
-# (late cards are played in games that lasted), so a card merely much stronger than its cost can
-# hide among the other cards of a deck it makes dominant; the paired diff below isolates any card.
-PLANTED = "bounty-hunter"
+# The planted truth is Wild Frontier's calibration plant (cardsdb/frontier/calibration.yaml):
+# marshal-gunhand, a 3-Mana 3/2 of lawmen-posse, made a 4/3 (+1/+1, one Mana's worth of stats):
+# a moderate change, not a card that wins by itself. It is found by the paired diff at the size
+# the calibration needs for a +1/+1 (tests/planted.py: 500 seeds, both seats), greedy pilots, on
+# the CLI's default seed (tests/test_planted.py plays seed 3: this is a second draw). Measured on
+# seed 1: lawmen-posse +8.2 points (95% +5.6 to +10.7), the card's attributed effect +10.2 points
+# (+7.1 to +13.3); on seed 3, +4.4 and +5.2 (the 30-damage card this test planted before moved
+# its deck +44.5 points). A card's played win rate within one run does not find such a card (in
+# the planted run it ranked 28th of 50 cards on seed 1 and 26th on seed 3, not significant: it
+# carries its deck's strength and how long games last), so only the paired diff is asked to.
+PLANT = planted("frontier")
+PLANTED = PLANT.card
+MATCHES = 2 * SEEDS["frontier"]
 
 
 @pytest.fixture(scope="module")
-def planted(tmp_path_factory):
-    """A store with a paired diff: base against a version where one card is clearly too strong,
-    and against a version that only rewords a card (identical in effect)."""
+def planted_diff(tmp_path_factory):
+    """A store with the paired diff base -> planted (one card one cost step stronger)."""
     root = tmp_path_factory.mktemp("planted")
-    data = root / "data"
-    shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    rules = data / "frontier" / "rules"
-    (rules / "overpowered.yaml").write_text(
-        f"version: overpowered\nextends: base\npatch:\n  {PLANTED}:\n    abilities:\n      - when: played\n"
-        "        do:\n          - {effect: damage, amount: 30, target: enemy sheriff}\n")
-    (rules / "reworded.yaml").write_text("version: reworded\nextends: base\npatch:\n"
-                                         "  bison-bull: {text: 'A very large bison.'}\n")
+    data = planted_data("frontier", root / "data")
     db = root / "trust.duckdb"
-    env = {"WORKBENCH_DATA_DIR": str(data)}
-    for candidate in ("overpowered", "reworded"):
-        res = run_cli("diff", "frontier", "--base", "base", "--candidate", candidate, "--matches", "200",
-                      "--decks", "goblin-gold-gang,lawmen-posse",
-                      "--pilots", "greedy", "--db", str(db), "--quiet", env=env)
-        assert res.returncode == 0, res.stderr
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", PLANTED_VERSION, "--matches", str(MATCHES),
+                  "--decks", ",".join(PLANT.decks), "--pilots", "greedy", "--db", str(db), "--quiet",
+                  env={"WORKBENCH_DATA_DIR": str(data)}, timeout=900)
+    assert res.returncode == 0, res.stderr
+    return db, res.stdout
+
+
+@pytest.fixture(scope="module")
+def reworded_diff(tmp_path_factory):
+    """A store with the paired diff base -> a version that only rewords a card (identical in
+    effect: the very same matches, so a small size shows it)."""
+    root = tmp_path_factory.mktemp("reworded")
+    data = planted_data("frontier", root / "data")
+    (data / "frontier" / "rules" / "reworded.yaml").write_text("version: reworded\nextends: base\npatch:\n"
+                                                               "  bison-bull: {text: 'A very large bison.'}\n")
+    db = root / "trust.duckdb"
+    res = run_cli("diff", "frontier", "--base", "base", "--candidate", "reworded", "--matches", "200",
+                  "--decks", ",".join(PLANT.decks), "--pilots", "greedy", "--db", str(db), "--quiet",
+                  env={"WORKBENCH_DATA_DIR": str(data)})
+    assert res.returncode == 0, res.stderr
     return db, res.stdout
 
 
@@ -51,31 +63,48 @@ def _diff(db, candidate):
     return row
 
 
-def test_a_card_made_too_strong_ranks_first_and_is_significant(planted):
-    db, _ = planted
-    _base, strong = _diff(db, "overpowered")
-    cards = card_metrics(db, Filters(runs=[strong])).sort("played_wr_shrunk", descending=True)
-    top = cards.row(0, named=True)
-    assert top["card"] == PLANTED, cards.select("card", "played_wr_shrunk").head(3)
-    assert top["significant"] and top["played_wr_q"] < 0.05
+@pytest.mark.slow
+def test_a_card_made_moderately_stronger_ranks_first_in_the_diffs_attribution(planted_diff):
+    """Of every card the two decks hold, the +1/+1 card has the smallest attribution p and is the
+    only one flagged."""
+    db, _ = planted_diff
+    r = version_diff(db, *_diff(db, PLANTED_VERSION))
+    ranked = r["cards"].sort("p_value")
+    top = ranked.row(0, named=True)
+    assert top["card"] == PLANTED, ranked.select("card", "effect_points", "p_value").head(3)
+    assert top["flagged"] and top["q_value"] < 0.05 and top["effect_lo"] > 0
+    assert r["attributed_cards"]["card"].to_list() == [PLANTED]
 
 
-def test_the_diff_finds_what_moved_and_blames_no_unchanged_card(planted):
-    db, _ = planted
-    r = version_diff(db, *_diff(db, "overpowered"))
+@pytest.mark.slow
+def test_the_diff_finds_what_moved_and_blames_no_unchanged_card(planted_diff):
+    """What a +1/+1 moves: its deck by a few points (significant, yet far from the tens of points
+    of a card that wins by itself), the card's own paired win rate, and nothing it left alone.
+    The nightly batch's alerts (3 points, reports/alerts.py) fire on the card and its deck."""
+    from reports.alerts import alerts
+
+    db, out = planted_diff
+    base, candidate = _diff(db, PLANTED_VERSION)
+    r = version_diff(db, base, candidate)
     assert r["changed_cards"]["card"].to_list() == [PLANTED]
-    deck = r["decks"].filter(pl.col("deck") == "lawmen-posse").row(0, named=True)
-    assert deck["change"] > 0.05 and deck["mcnemar_p"] < 0.01 and deck["change_lo"] > 0
+    assert r["touched_decks"] == [PLANT.decks[0]]
+    deck = r["decks"].filter(pl.col("deck") == PLANT.decks[0]).row(0, named=True)
+    assert deck["mcnemar_p"] < 0.05 and deck["change_lo"] > 0, deck
+    assert deck["change"] < 0.15, deck  # moderate: one Mana of stats, not a game-winning card
     cards = r["cards"]
     assert PLANTED in r["significant_cards"]["card"].to_list()
     planted_row = cards.filter(pl.col("card") == PLANTED).row(0, named=True)
-    assert planted_row["change"] > 0.2 and planted_row["q_value"] < 0.05
+    assert planted_row["change"] > 0 and planted_row["change_lo"] > 0 and planted_row["q_value"] < 0.05
+    assert r["flagged_cards"].is_empty(), r["flagged_cards"]["card"].to_list()  # no unchanged card blamed
     # the opening-hand test never blames a card the version left alone
     assert set(r["beyond_deck_cards"]["card"].to_list()) <= {PLANTED}
+    assert f"you changed {PLANTED} (changed): its effect within its deck is +" in out
+    found, _diff_again = alerts(db, base, candidate, 3.0, 0.05, "baseline")
+    assert {("card", PLANTED), ("deck", PLANT.decks[0])} <= set(found.select("kind", "name").iter_rows()), found
 
 
-def test_a_change_identical_in_effect_moves_nothing(planted):
-    db, out = planted
+def test_a_change_identical_in_effect_moves_nothing(reworded_diff):
+    db, out = reworded_diff
     r = version_diff(db, *_diff(db, "reworded"))
     assert r["changed_cards"]["card"].to_list() == ["bison-bull"]
     assert r["significant_cards"].is_empty() and r["beyond_deck_cards"].is_empty()
