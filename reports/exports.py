@@ -8,7 +8,7 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, series, turf, value
+from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, pilot_sensitivity, series, turf, value
 from reports.cards import card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
@@ -46,6 +46,9 @@ COMPUTED: dict[str, Callable[[Path, Filters], pl.DataFrame]] = {
     "campaign_clear_rates": lambda p, f: campaign.clear_rates(p, f.runs or None),
     "campaign_reward_lift": lambda p, f: campaign.reward_lift(p, f.runs or None),
     "card_value": lambda p, f: value.card_values(p, f.game, f.versions, f.decks),
+    # runs that differ only in their pilot (`workbench pilot-sensitivity` makes them): named with --run
+    "pilot_sensitivity": lambda p, f: pilot_sensitivity.sensitivity_table(p, f.runs),
+    "skill_premium": lambda p, f: pilot_sensitivity.premium_table(p, f.runs),
     "ffa_decks": lambda p, f: of_mode(ffa.ffa_decks, p, ffa_run_ids(p, f)),
     "ffa_cards": lambda p, f: of_mode(ffa.ffa_cards, p, ffa_run_ids(p, f)),
     "ffa_eliminations": lambda p, f: of_mode(ffa.ffa_eliminations, p, ffa_run_ids(p, f)),
@@ -94,6 +97,7 @@ READS: dict[str, tuple[str, ...]] = {
     **{name: RUNS for name in ("keyword_prices", "cost_curve", "cost_lines")},  # card definitions: no seats
     "campaign_clear_rates": ("runs",), "campaign_reward_lift": ("runs",),
     "card_value": ("game", "versions", "decks"),  # measurements, not runs (tests/test_value_reports.py)
+    "pilot_sensitivity": ("runs",), "skill_premium": ("runs",),
     **{name: MODE for name in COMPUTED if name.startswith(("ffa_", "series_", "turf_"))},
     **{name: ("diff",) for name in DIFF_TABLES},
     **{name: RUNS for name in RAW},

@@ -375,3 +375,46 @@ def premium_hint(path: str | Path, run_id: int) -> str:
     return (f"no finished run plays run {run_id}'s matches under another pilot. Fill it with `workbench "
             f"pilot-sensitivity {spec['game']} --pilots {pilots} --matches {spec['matches']} --seed {spec['seed']} "
             f"--rules {spec['rules']} --decks {','.join(spec['decks'])}`")
+
+
+def labelled_runs(path: str | Path, run_ids: list[int]) -> list[tuple[str, int]]:
+    """(pilot label, run id) of runs named for an export, strongest pilot last: runs that play the
+    very same matches under one pilot each (as ``workbench pilot-sensitivity`` makes them), else
+    one line (LookupError) saying which of them do not."""
+    if len(run_ids) < 2:
+        raise LookupError("the pilot tables compare runs that differ only in their pilot: name two or more "
+                          "with --run (`workbench pilot-sensitivity` makes them; `workbench runs` lists them)")
+    specs = {r: _spec(path, r) for r in run_ids}
+    out = []
+    for run_id, spec in specs.items():
+        label = pilot_label(spec)
+        if label is None:
+            raise LookupError(f"run {run_id} seats more than one pilot: name runs of one pilot each")
+        if not same_matches(specs[run_ids[0]], spec):
+            raise LookupError(f"runs {run_ids[0]} and {run_id} do not play the same matches (game, rules, decks, "
+                              "seeds): name runs that differ only in their pilot")
+        out.append((label, run_id))
+    if len({label for label, _ in out}) < len(out):
+        raise LookupError("two of the runs have the same pilot: name one run per pilot")
+    return sorted(out, key=lambda lr: pilot_strength(lr[0]))
+
+
+def sensitivity_table(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    """``pilot_figures`` of the runs named (the export ``pilot_sensitivity``)."""
+    return pilot_figures(path, labelled_runs(path, run_ids)).select(CSV_COLUMNS)
+
+
+def premium_table(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    """``skill_premium`` of the weakest against the strongest of the runs named (the export
+    ``skill_premium``), as the command chooses them."""
+    runs = labelled_runs(path, run_ids)
+    base, strong = premium_pilots([label for label, _ in runs])
+    return skill_premium(path, runs[base][1], runs[strong][1])
+
+
+def premium_pilots(pilots: list[str]) -> tuple[int, int]:
+    """Indexes of (the base, the strong) pilot of the skill premium: the strongest is the last one
+    named; the base is ``greedy`` when named (and not last), else the first."""
+    strong = len(pilots) - 1
+    base = next((i for i, p in enumerate(pilots[:-1]) if p == "greedy"), 0)
+    return base, strong

@@ -218,3 +218,19 @@ def test_cards_page_hints_the_command_without_another_pilot(tmp_path, sensed, mo
     hints = [c.value for c in at.caption if c.value.startswith("No skill premium")]
     assert hints and "workbench pilot-sensitivity frontier --pilots greedy,mcts:200 --matches 10" in hints[0]
     assert "skill_premium" not in at.dataframe[0].value.columns
+
+
+def test_the_pilot_tables_export_as_the_command_wrote_them(sensed, tmp_path):
+    """`workbench export pilot_sensitivity|skill_premium --run A --run B` gives the command's CSVs from
+    the store; runs that are not one field under different pilots are refused in one line."""
+    db, folder, _res = sensed
+    ids = [run_id for run_id, _pilots, _status in _runs(db)]
+    for table in ("pilot_sensitivity", "skill_premium"):
+        out = tmp_path / f"{table}.csv"
+        runs = [arg for run_id in ids for arg in ("--run", str(run_id))]
+        res = run_cli("export", table, *runs, "--csv", str(out), "--db", str(db))
+        assert res.returncode == 0, res.stderr
+        assert out.read_bytes() == (folder / f"{table}.csv").read_bytes(), table
+    res = run_cli("export", "skill_premium", "--run", str(ids[0]), "--csv", str(tmp_path / "x.csv"), "--db", str(db))
+    assert res.returncode == 2 and "name two or more with --run" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "x.csv").exists()

@@ -21,14 +21,6 @@ if TYPE_CHECKING:
 CARD_ROWS = 12  # cards shown at each end of the premium ranking (the CSV holds them all)
 
 
-def premium_pilots(pilots: list[str]) -> tuple[int, int]:
-    """Indexes of (the base, the strong) pilot of the skill premium: the strongest is the last one
-    named; the base is ``greedy`` when named (and not last), else the first."""
-    strong = len(pilots) - 1
-    base = next((i for i, p in enumerate(pilots[:-1]) if p == "greedy"), 0)
-    return base, strong
-
-
 def labels_for(pilots: list[str]) -> list[tuple[str, int]]:
     """(label, pilot salt) per pilot: a pilot named again plays with a pilot salt (other, equally
     fair choices on the same seeds: an A/A twin) and is labelled ``name#salt``."""
@@ -56,7 +48,7 @@ def run_pilot_sensitivity(game: str, pilots: list[str], matches: int, decks: lis
             raise UserError(str(exc)) from None
     # the analytics are imported once the input is known to be good (a mistake is answered at once)
     from reports.export import write_frame
-    from reports.pilot_sensitivity import CSV_COLUMNS, changed_conclusions, pilot_figures, skill_premium
+    from reports.pilot_sensitivity import CSV_COLUMNS, changed_conclusions, pilot_figures, premium_pilots, skill_premium
     from workbench.commands.diff import ensure_run
     from workbench.commands.simulate import new_run
     from workbench.farm import default_workers
