@@ -137,3 +137,54 @@ def test_value_on_a_local_cluster_gives_the_same_card_value_as_local_processes(t
     every = ("SELECT md5(string_agg(concat_ws(',', run_id, match_no, seed, winner_seat, reason, turns, decisions), ';' "
              "ORDER BY run_id, match_no)) AS d, count(*) AS n FROM matches")
     assert db.query(local, every).rows() == db.query(dask, every).rows()
+
+
+def _spec_of(payload):
+    return payload["spec"]
+
+
+def test_two_runs_on_one_scheduler_keep_their_own_payloads():
+    """Two clients of one scheduler each scatter a run's payload: each task reads its own run's,
+    never the other's (a payload scattered as a dict made its keys, spec and all, cluster-wide
+    names, and the second run played the first one's matches)."""
+    from distributed import Client, LocalCluster
+
+    from workbench.executors import QUIET_SCHEDULER, scatter_once
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
+                      scheduler_kwargs=QUIET_SCHEDULER) as cluster, \
+            Client(cluster) as a, Client(cluster) as b:
+        pa, pb = scatter_once(a, {"spec": "run A"}), scatter_once(b, {"spec": "run B"})
+        assert a.submit(_spec_of, pa, pure=False).result() == "run A"
+        assert b.submit(_spec_of, pb, pure=False).result() == "run B"
+
+
+def test_each_worker_thread_plays_the_run_it_was_set_up_for():
+    """A Dask worker runs tasks of two runs at once on its threads: each thread keeps its own
+    run (pool, decks, events folder), and the same spec into another store is set up anew."""
+    import threading
+
+    from workbench import chunk
+    from workbench.commands.simulate import new_run
+
+    payloads = []
+    for game, folder in (("frontier", "/tmp/a.events"), ("allegiance", "/tmp/b.events")):
+        _spec, payload = new_run(game, "base", None, ["random"], 2, 1, True, 0.0, None, 1)
+        payloads.append({**payload, "run_id": 1, "events_dir": folder})
+    both_set_up = threading.Barrier(2)
+    seen = {}
+
+    def worker(payload):
+        chunk.init_worker(payload)
+        both_set_up.wait()  # the other thread has set its run up too
+        seen[payload["events_dir"]] = (chunk._RUN.ctx["spec"].game, chunk._RUN.ctx["events_dir"])
+
+    threads = [threading.Thread(target=worker, args=(p,)) for p in payloads]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {"/tmp/a.events": ("frontier", "/tmp/a.events"), "/tmp/b.events": ("allegiance", "/tmp/b.events")}
+    chunk.init_worker(payloads[0])
+    chunk.init_worker({**payloads[0], "events_dir": "/tmp/c.events"})  # same spec, another store
+    assert chunk._RUN.ctx["events_dir"] == "/tmp/c.events"

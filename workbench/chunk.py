@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,17 @@ from sim.core.decks import compile_decks
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
 
-_CTX: dict[str, Any] = {}
+
+class RunContext(threading.local):
+    """The run a worker thread is set up for (``init_worker``): one per thread, since a Dask
+    worker runs tasks of several runs at once on its threads (a module-wide dict let one run's
+    chunk play with another's pool, decks and events folder)."""
+
+    def __init__(self):
+        self.ctx: dict[str, Any] = {}
+
+
+_RUN = RunContext()
 
 
 def init_worker(payload: dict) -> None:
@@ -29,26 +40,28 @@ def init_worker(payload: dict) -> None:
     from workbench.runspec import RunSpec
 
     spec = RunSpec.from_json(payload["spec"])
-    if _CTX.get("key") == (spec.spec_hash(), payload["run_id"]):
+    # the events folder too: the same spec into another store is another run to set up
+    key = (spec.spec_hash(), payload["run_id"], payload["events_dir"])
+    if _RUN.ctx.get("key") == key:
         return
     engine = get_engine(spec.game)
     ruleset = Ruleset.from_payload(payload["ruleset"])
     pool = engine.compile_pool(ruleset)
     deck_model = schema(spec.game).Deck
     decks = compile_decks(engine, pool, [deck_model.model_validate(d) for d in payload["decks"]], spec.substitute)
-    _CTX.update(key=(spec.spec_hash(), payload["run_id"]), spec=spec, engine=engine, pool=pool,
-                decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
+    _RUN.ctx = dict(key=key, spec=spec, engine=engine, pool=pool,
+                    decks=decks, run_id=payload["run_id"], events_dir=payload["events_dir"])
 
 
 def worker_engine() -> Any:
     """The engine this worker's run plays with (after ``init_worker``)."""
-    return _CTX["engine"]
+    return _RUN.ctx["engine"]
 
 
 def use_engine(engine: Any) -> None:
     """Play this worker's run with ``engine`` instead, e.g. one that wraps it to check every
     position (the soak, workbench/bench/soak.py); the rest of the run's setup stays."""
-    _CTX["engine"] = engine
+    _RUN.ctx["engine"] = engine
 
 
 def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
@@ -56,7 +69,7 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     seconds, event rows). The part is written under a temporary name and renamed, so it is
     never seen half-written; replaying a chunk rewrites it identically."""
     started = time.perf_counter()
-    spec, engine, pool, decks, run_id = (_CTX[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
+    spec, engine, pool, decks, run_id = (_RUN.ctx[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
     cols = _Columns(chunk)
     if spec.mode == "series":
         for series_no in spec.chunk_range(chunk):
@@ -74,7 +87,7 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     tables = cols.tables()
     events = tables.pop("events")
     if events.num_rows:
-        write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
+        write_part(events, part_location(_RUN.ctx["events_dir"], run_id, chunk))
     return chunk, tables, time.perf_counter() - started, events.num_rows
 
 
@@ -163,7 +176,7 @@ def write_part(table: pa.Table, target: str) -> None:
         import fsspec
 
         fs, path = fsspec.core.url_to_fs(target)
-        tmp = f"{path}.{os.getpid()}.part"
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.part"
         fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
         with fs.open(tmp, "wb") as fh:
             pq.write_table(table, fh, compression="zstd")
@@ -171,7 +184,7 @@ def write_part(table: pa.Table, target: str) -> None:
         return
     target_path = Path(target)
     target_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target_path.with_name(f".{target_path.name}.{os.getpid()}.part")
+    tmp = target_path.with_name(f".{target_path.name}.{os.getpid()}.{threading.get_ident()}.part")
     pq.write_table(table, tmp, compression="zstd")
     os.replace(tmp, target_path)
 

@@ -32,6 +32,13 @@ from workbench.local_pool import LocalExecutor
 SLOTS_REFRESH_SECONDS = 10.0  # how often a cluster is asked again for its worker threads
 
 
+def scatter_once(client, payload: dict):
+    """``payload`` on every worker as one future under a key of its own. Scattered as a dict, its
+    keys (spec, ruleset, decks, run_id...) would become cluster-wide names, and a second run on
+    the same scheduler would get the first run's values under them."""
+    return client.scatter([payload], broadcast=True, hash=False)[0]
+
+
 def run_chunk(payload: dict, chunk: int, init_fn=init_worker, play_fn=play_chunk):
     """The task a Dask worker runs: set the run up in this process once, then play the chunk."""
     init_fn(payload)
@@ -56,7 +63,7 @@ class DaskExecutor:
         else:
             self.client = scheduler_client(address)
         self.raw_payload = payload
-        self.payload = self.client.scatter(payload, broadcast=True)
+        self.payload = scatter_once(self.client, payload)
         self.done: queue.Queue = queue.Queue()
         self._slots, self._slots_at = 1, float("-inf")
         self.chunk_of: dict[str, int] = {}  # a task's key -> its chunk
@@ -100,7 +107,7 @@ class DaskExecutor:
                 raise UserError(f"chunk {chunk} was dropped by the Dask scheduler {self.cancelled[chunk]} times "
                                 f"({exc}); the run stops (resumable)") from None
             self.pool_breaks += 1
-            self.payload = self.client.scatter(self.raw_payload, broadcast=True)
+            self.payload = scatter_once(self.client, self.raw_payload)
             self.submit(chunk)
             return None
 

@@ -4,7 +4,6 @@ campaign rows (runs, nodes visited, rewards offered) and every fight as a normal
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pyarrow as pa
 
@@ -12,9 +11,9 @@ from sim.core.campaign import NODE_FIELDS, REWARD_FIELDS
 from sim.registry import campaign as get_campaign
 from sim.registry import engine as get_engine
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
-from workbench.chunk import _Columns, part_location, write_part
+from workbench.chunk import RunContext, _Columns, part_location, write_part
 
-_CTX: dict[str, Any] = {}
+_RUN = RunContext()  # per worker thread, as workbench/chunk.py's
 
 
 def init_worker(payload: dict) -> None:
@@ -22,20 +21,20 @@ def init_worker(payload: dict) -> None:
     from cardsdb.loader import Campaign, Ruleset
 
     spec = CampaignSpec.from_json(payload["spec"])
-    key = (spec.spec_hash(), payload["run_id"])
-    if _CTX.get("key") == key:
+    key = (spec.spec_hash(), payload["run_id"], payload["events_dir"])
+    if _RUN.ctx.get("key") == key:
         return
     engine = get_engine(spec.game)
     pool = engine.compile_pool(Ruleset.from_payload(payload["ruleset"]))
     runner = get_campaign(spec.game)
     content = runner.compile(engine, pool, Campaign.from_payload(payload["campaign"]))
-    _CTX.update(key=key, spec=spec, engine=engine, pool=pool, runner=runner, content=content,
+    _RUN.ctx = dict(key=key, spec=spec, engine=engine, pool=pool, runner=runner, content=content,
                 run_id=payload["run_id"], events_dir=payload["events_dir"])
 
 
 def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     started = time.perf_counter()
-    spec, engine, pool, runner, content, run_id = (_CTX[k] for k in ("spec", "engine", "pool", "runner",
+    spec, engine, pool, runner, content, run_id = (_RUN.ctx[k] for k in ("spec", "engine", "pool", "runner",
                                                                      "content", "run_id"))
     fights = _Columns(chunk)
     rows = {name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()}
@@ -63,7 +62,7 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     tables = fights.tables()
     events = tables.pop("events")
     if events.num_rows:
-        write_part(events, part_location(_CTX["events_dir"], run_id, chunk))
+        write_part(events, part_location(_RUN.ctx["events_dir"], run_id, chunk))
     for name, schema in SCHEMAS.items():
         tables[name] = pa.table(rows[name], schema=schema)
     return chunk, tables, time.perf_counter() - started, events.num_rows
