@@ -143,7 +143,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND b.match_no < ?""",
+        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND b.match_no < ?
+        ORDER BY b.card, b.match_no, b.seat""",  # a fixed order: the same sums, to the last bit, every time
                         [candidate_run, base_run, _limit(match_limit)])
     if rows_sql.is_empty():
         return pl.DataFrame()
