@@ -276,3 +276,16 @@ def test_the_dashboard_shows_a_damaged_store_in_one_line(two_match_store, tmp_pa
     assert not app.exception, [e.message for e in app.exception]
     said = [e.value for e in app.error] + [w.value for w in app.warning]
     assert len(said) == 1 and "damaged.duckdb" in said[0] and "\n" not in said[0], said
+
+
+def test_a_new_store_beside_a_dead_stores_event_logs_is_refused(tmp_path):
+    """The event logs of a deleted store, left in its folder, would be read as a new store's
+    (its runs and chunks are numbered from 1 again): one line, and no store is made."""
+    db = tmp_path / "a.duckdb"
+    args = ("simulate", "frontier", "--matches", "2", "--decks", "goblin-gold-gang,lawmen-posse", "--pilots", "random",
+            "--workers", "1", "--quiet", "--db", str(db))
+    assert run_cli(*args).returncode == 0
+    db.unlink()
+    res = run_cli(*args, "--seed", "2")
+    assert res.returncode == 2 and "holds the event logs of a store that is no longer there" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and not db.exists()

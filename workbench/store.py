@@ -444,6 +444,10 @@ class Store:
         ``unused_stores_removed`` can take it back if nothing is stored in it."""
         created = not self.path.exists()
         folder_created = not self.events_dir.exists()
+        if created and not folder_created and any(self.events_dir.glob("run-*")):
+            # the event logs of a store that was deleted: a new store's runs would read them as theirs
+            raise StoreError(f"{self.events_dir} holds the event logs of a store that is no longer there: move or "
+                             f"delete that folder, or choose another --db")
         try:
             with connect(self.path) as con:
                 con.execute(SCHEMA)
