@@ -289,3 +289,20 @@ def test_a_new_store_beside_a_dead_stores_event_logs_is_refused(tmp_path):
     res = run_cli(*args, "--seed", "2")
     assert res.returncode == 2 and "holds the event logs of a store that is no longer there" in res.stderr, res.stderr
     assert "Traceback" not in res.stderr and not db.exists()
+
+
+def test_a_run_stored_without_events_does_not_answer_a_command_that_asks_for_them(tmp_path):
+    """`--events none` and then the same matches with `--events all`: played again with their
+    events, not "reused" with none; asking again for none reuses the run that has them all."""
+    import duckdb
+
+    db = tmp_path / "e.duckdb"
+    args = ("simulate", "frontier", "--matches", "2", "--decks", "goblin-gold-gang,lawmen-posse", "--pilots", "random",
+            "--workers", "1", "--db", str(db))
+    assert run_cli(*args, "--events", "none").returncode == 0
+    res = run_cli(*args, "--events", "all")
+    assert res.returncode == 0 and "reusing run" not in res.stdout + res.stderr
+    again = run_cli(*args, "--events", "none")
+    assert "reusing run 2" in again.stdout + again.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.sql("SELECT run_id, event_sample FROM runs ORDER BY 1").fetchall() == [(1, 0.0), (2, 1.0)]

@@ -508,14 +508,16 @@ class Store:
             cols = [d[0] for d in con.description]
         return dict(zip(cols, rows[0]))
 
-    def find_run(self, spec_hash: str, status: str = "done") -> int | None:
-        """The newest run with this spec hash and status."""
+    def find_run(self, spec_hash: str, status: str = "done", events: tuple[str, float] | None = None) -> int | None:
+        """The newest run with this spec hash and status; ``events``: and an event sample that is
+        (``">="`` or ``"="``) the one given."""
         if not self.path.exists():
             return None
+        sample = f" AND event_sample {events[0]} ?" if events else ""
         with connect(self.path) as con:
             con.execute(SCHEMA)
-            rows = con.execute("SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ?",
-                               [spec_hash, status]).fetchall()
+            rows = con.execute(f"SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ?{sample}",
+                               [spec_hash, status, *([events[1]] if events else [])]).fetchall()
         return rows[0][0]
 
     def done_runs(self, game: str, rules_hash: str) -> list[tuple[int, dict]]:

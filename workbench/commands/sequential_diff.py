@@ -93,7 +93,7 @@ def open_run(store: Store, spec: RunSpec, payload: dict) -> int:
     if done is not None:
         return done
     for status in ("stopped", "running", "failed"):
-        run_id = store.find_run(spec.spec_hash(), status=status)
+        run_id = store.find_run(spec.spec_hash(), status=status, events=("=", spec.event_sample))
         if run_id is not None:
             return run_id
     return create(store, spec, payload)

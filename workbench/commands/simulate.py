@@ -125,13 +125,15 @@ def create(store: Store, spec, payload: dict) -> int:
 def find_done(store: Store, spec: RunSpec) -> int | None:
     """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any; else
     one that holds the same matches cut into other chunks (another worker count chose another
-    chunk size), the newest first."""
-    exact = store.find_run(spec.spec_hash(), status="done")
+    chunk size), the newest first. Either with at least the event log asked for: a run stored
+    with ``--events none`` does not answer a command that asks for the events."""
+    exact = store.find_run(spec.spec_hash(), status="done", events=(">=", spec.event_sample))
     if exact is not None:
         return exact
     wanted = spec.result_hash()
     for run_id, stored in store.done_runs(spec.game, spec.rules_hash):
-        if stored.get("kind", "duel") != "campaign" and RunSpec.from_json(stored).result_hash() == wanted:
+        if (stored.get("kind", "duel") != "campaign" and RunSpec.from_json(stored).result_hash() == wanted
+                and stored.get("event_sample", 1.0) >= spec.event_sample):
             return run_id
     return None
 
@@ -318,7 +320,8 @@ def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quie
             console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)", markup=False)
             return Played(run_id, None)
         for status, what in (("stopped", "stopped run"), ("running", "run left running")):
-            run_id = store.find_run(spec.spec_hash(), status=status)
+            # (with the same event log: its stored half must not keep another sample than the rest)
+            run_id = store.find_run(spec.spec_hash(), status=status, events=("=", spec.event_sample))
             if run_id is not None:  # a live writer of it is waited for (execute)
                 console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False)
                 break
