@@ -44,3 +44,32 @@ def test_lookahead_does_not_disturb_the_match(frontier):
     pilot = make_pilot("greedy", eng, 0, Streams(8).pilot(0))
     pilot.choose(state, eng.legal_actions(state))
     assert eng.snapshot(state) == before
+
+
+def test_a_run_spec_names_the_weights_its_pilots_think_with(tmp_path, monkeypatch):
+    """A weight set changed (fit-weights --replace, an edit) changes the spec of the runs whose
+    pilots read it, so a run played with the old weights is neither reused nor resumed; random
+    play reads none and keeps the spec hash it always had."""
+    import sim.core.pilots as pilots
+    from sim.registry import engine
+    from workbench.commands.simulate import new_run
+
+    eng = engine("frontier")
+    assert pilots.weights_fingerprint(["random"], eng) == ""
+    before = pilots.weights_fingerprint(["greedy"], eng)
+    assert before and before != pilots.weights_fingerprint(["greedy@hand"], eng)
+    real = pilots.weights_file
+
+    def edited(engine_, name):  # the same set with one weight changed, in a copy
+        path = real(engine_, name)
+        copy = tmp_path / path.name
+        copy.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        return copy
+
+    monkeypatch.setattr(pilots, "weights_file", edited)
+    assert pilots.weights_fingerprint(["greedy"], eng) != before
+    monkeypatch.setattr(pilots, "weights_file", real)
+    greedy, _ = new_run("frontier", "base", None, ["greedy"], 2, 1, True, 0.0, None, 1)
+    assert greedy.weights_hash == before and "weights_hash" in greedy.to_json()
+    randomly, _ = new_run("frontier", "base", None, ["random"], 2, 1, True, 0.0, None, 1)
+    assert "weights_hash" not in randomly.to_json()

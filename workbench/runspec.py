@@ -75,6 +75,7 @@ class RunSpec(Chunked):
     rules_hash: str = ""
     deck_hash: str = ""
     pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
+    weights_hash: str = ""       # the weight files its pilots think with (pilots.weights_fingerprint)
     pairings: list[tuple[int, ...]] = field(default_factory=list)  # tables, in a free-for-all
     mode: str = "duel"
     seats: int = 2               # the players' seats (turf: the two partners; the boss's seat is added)
@@ -132,6 +133,8 @@ class RunSpec(Chunked):
             d["kind"] = self.kind
         else:
             del d["substitute"]  # runs without one keep the spec hash they always had
+        if not self.weights_hash:
+            del d["weights_hash"]  # random play (and runs from before it) keep theirs too
         if self.mode == "duel":
             del d["mode"], d["seats"]  # so do duels
         else:

@@ -57,6 +57,11 @@ def weight_set_file(engine: Any, name: str) -> Path:
     return Path(module.__file__).with_name(f"weights-{name}.yaml")
 
 
+def weights_file(engine: Any, name: str) -> Path:
+    """The file of weight set ``name``: ``weights.yaml`` itself for the hand set."""
+    return weight_set_file(engine, name).with_name("weights.yaml") if name == HAND else weight_set_file(engine, name)
+
+
 def check_weight_set_name(name: str) -> None:
     if not WEIGHT_SET_NAME.match(name):
         raise ValueError(f"weight set {name!r}: lower-case letters, digits and dashes (e.g. fitted)")

@@ -61,7 +61,7 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     ``workbench value``; ``mode`` and ``seats`` seat a free-for-all (runspec.py). ``loaded``: the
     (game data, resolved version) to play instead of loading ``rules`` from the files (a version
     ``workbench tune`` tries before it writes one)."""
-    from sim.core.pilots import check_pilot
+    from sim.core.pilots import check_pilot, weights_fingerprint
     from sim.registry import engine
 
     data, ruleset = loaded or games.load(game, rules, data_dir)
@@ -91,6 +91,7 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
                    rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
+                   weights_hash=weights_fingerprint([*pilots, *([boss_pilot] if boss_pilot else [])], engine(game)),
                    pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats,
                    bosses=list(bosses or []) if mode == "turf" else [], boss_pilot=boss_pilot if mode == "turf" else "")
     check_total(f"{matches:,} {'series' if mode == 'series' else 'matches'} x {len(spec.pairings)} "
@@ -209,7 +210,14 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
     spec = RunSpec.from_json(json.loads(row["spec"]))
     data, ruleset = games.load(spec.game, spec.rules, resume_data(row, data_dir))
     decks = games.decks_for(data, ruleset, spec.decks)
-    now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks)})
+    from sim.core.pilots import weights_fingerprint
+    from sim.registry import engine
+
+    # the pilots' weights as they are now (a run from before the spec held them is not asked)
+    weights = weights_fingerprint([*spec.pilots, *([spec.boss_pilot] if spec.boss_pilot else [])],
+                                  engine(spec.game)) if spec.weights_hash else ""
+    now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks),
+                                  "weights_hash": weights})
     if now_spec.spec_hash() != row["spec_hash"]:
         raise UserError(f"run {run_id}: {what_changed(spec, now_spec)} since the run started; start a new run instead")
     return spec, payload_for(spec, ruleset, decks), row
@@ -223,6 +231,8 @@ def what_changed(then: RunSpec, now: RunSpec) -> str:
         changed.append(f"rules version {then.rules!r} changed (hash {then.rules_hash} -> {now.rules_hash})")
     if then.deck_hash != now.deck_hash:
         changed.append(f"its decks ({', '.join(then.decks)}) were edited (deck hash {then.deck_hash} -> {now.deck_hash})")
+    if then.weights_hash != now.weights_hash:
+        changed.append(f"the weights its pilots ({', '.join(dict.fromkeys(then.pilots))}) think with changed")
     return " and ".join(changed) or "its spec changed"
 
 

@@ -18,7 +18,7 @@ from sim.core.pilots.greedy import GreedyPilot
 from sim.core.pilots.mcts import MCTSPilot
 from sim.core.pilots.planner import PlannerPilot
 from sim.core.pilots.random_pilot import RandomPilot
-from sim.core.weights import check_weight_set_name, pilot_set, weighted_engine
+from sim.core.weights import HAND, check_weight_set_name, pilot_set, weighted_engine, weights_file
 
 PILOTS = {"random": RandomPilot, "greedy": GreedyPilot, "planner": PlannerPilot, "mcts": MCTSPilot}
 
@@ -59,6 +59,28 @@ def thinking_engine(name: str, engine: Any) -> Any:
     if named is None and getattr(engine, "weights_given", False):
         return engine
     return weighted_engine(engine, named or pilot_set(engine, split_pilot(name)[0]))
+
+
+def weights_fingerprint(pilots, engine: Any) -> str:
+    """A hash of the weight files the pilots think with: the hand ``weights.yaml`` (its search
+    settings too) and each set a pilot names or its kind is given. A run spec carries it, so a
+    run played before a weight set changed (``fit-weights --replace``, an edit) is neither reused
+    nor resumed after. Empty when no pilot reads weights (random play)."""
+    import hashlib
+
+    files = set()
+    for name in pilots:
+        base = split_pilot(name)[0]
+        if PILOTS[base] is RandomPilot:
+            continue
+        files.add(weights_file(engine, HAND))
+        files.add(weights_file(engine, weight_set(name) or pilot_set(engine, base)))
+    if not files:
+        return ""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def check_pilot(name: str, engine: Any = None) -> str:
