@@ -66,6 +66,10 @@ def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> N
         _create(con, _failing(f"{folder}: a path with a backslash cannot be read as a folder of parts; "
                               "move the store to a path without one"))
         return
+    if next(folder.glob("run-*/*.parquet"), None) is None:
+        # no run's part (the schema part alone, which every store has, reads as no events)
+        _create(con, _without_parts(con, folder))
+        return
     try:
         _create(con, _STORED_PARTS.format(pattern=_literal(glob_escaped(folder.as_posix()))))
     except duckdb.Error as exc:

@@ -306,3 +306,14 @@ def test_a_run_stored_without_events_does_not_answer_a_command_that_asks_for_the
     assert "reusing run 2" in again.stdout + again.stderr
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.sql("SELECT run_id, event_sample FROM runs ORDER BY 1").fetchall() == [(1, 0.0), (2, 1.0)]
+
+
+def test_events_whose_part_folders_are_gone_say_so(tmp_path, capsys):
+    """The run folders of the event log removed (the schema part, which every store has, left):
+    reading events says the folder lost its parts, not an empty log."""
+    path = tmp_path / "s.duckdb"
+    simulate(path, 1, capsys)
+    for run in path.with_name(path.name + ".events").glob("run-*"):
+        shutil.rmtree(run)
+    code, lines = run_main(["export", "events", "--csv", str(tmp_path / "e.csv"), "--db", str(path)], capsys)
+    assert code != 0 and any("missing or empty" in line for line in lines), lines
