@@ -189,3 +189,23 @@ def test_reward_lift_never_pools_two_policies(campaign_store, tmp_path):
     for policy, runs in ids.items():
         alone = reward_lift(db, runs)
         assert both.filter(both["policy"] == policy).equals(alone), policy
+
+
+def test_a_campaign_batch_names_the_weights_its_fights_think_with():
+    """As a run of duels does: a batch played before a weight set changed is not reused after."""
+    from sim.core.pilots import weights_fingerprint
+    from sim.registry import engine
+    from workbench.campaign.spec import CampaignSpec
+    from workbench.commands.simulate_run import new_batch
+
+    spec, _payload = new_batch("frontier", "base", None, ["gold-gang"], 2, "random", "greedy", 1, 0.0, None, 1)
+    assert spec.weights_hash == weights_fingerprint(["greedy", "greedy"], engine("frontier")) != ""
+    older = CampaignSpec.from_json({**spec.to_json(), "weights_hash": ""})
+    assert older.spec_hash() != spec.spec_hash()
+    # a batch stored before the field keeps the hash it was stored under (its resume still matches)
+    import hashlib
+    import json
+    from dataclasses import asdict
+
+    before = {k: v for k, v in asdict(older).items() if k not in ("event_sample", "weights_hash")}
+    assert older.spec_hash() == hashlib.sha256(json.dumps(before, sort_keys=True).encode()).hexdigest()[:16]

@@ -28,6 +28,7 @@ class CampaignSpec(Chunked):
     rules_hash: str = ""
     content_hash: str = ""
     kind: str = "campaign"
+    weights_hash: str = ""       # the weight files the fight and enemy pilots think with
 
     @property
     def runs_total(self) -> int:
@@ -55,5 +56,6 @@ class CampaignSpec(Chunked):
         return cls(**keep)
 
     def spec_hash(self) -> str:
-        keep = {k: v for k, v in asdict(self).items() if k != "event_sample"}
+        # (a batch without a weights hash, from before it, keeps the hash it always had)
+        keep = {k: v for k, v in asdict(self).items() if k != "event_sample" and (k != "weights_hash" or v)}
         return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]

@@ -19,8 +19,8 @@ from workbench.store_guard import check_store_path
 def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None, runs: int, policy: str,
               fight_pilot: str, seed: int, events: float, chunk_size: int | None, workers: int,
               data_dir=None) -> tuple[CampaignSpec, dict]:
-    from sim.core.pilots import check_pilot
-    from sim.registry import campaign
+    from sim.core.pilots import check_pilot, weights_fingerprint
+    from sim.registry import campaign, engine
 
     _data, ruleset, camp = load_stage(game, rules, stage, data_dir)
     known = sorted(camp.crews)
@@ -44,7 +44,8 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
         chunk_size = max(1, min(25, runs * len(crews) // (8 * max(1, workers))))
     spec = CampaignSpec(game=game, rules=rules, stage=camp.stage.id, crews=list(crews), runs=runs, policy=policy,
                         fight_pilot=fight_pilot, seed=seed, event_sample=events, chunk_size=chunk_size,
-                        rules_hash=ruleset.hash, content_hash=camp.hash)
+                        rules_hash=ruleset.hash, content_hash=camp.hash,
+                        weights_hash=weights_fingerprint([fight_pilot, camp.stage.enemy_pilot], engine(game)))
     return spec, payload_for(spec, ruleset, camp)
 
 
@@ -60,12 +61,19 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
         raise UserError(f"run {run_id} is a batch of duels: resume it with workbench simulate --resume {run_id}")
     spec = CampaignSpec.from_json(json.loads(row["spec"]))
     _data, ruleset, camp = load_stage(spec.game, spec.rules, spec.stage, resume_data(row, data_dir))
-    now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash})
+    from sim.core.pilots import weights_fingerprint
+    from sim.registry import engine
+
+    weights = weights_fingerprint([spec.fight_pilot, camp.stage.enemy_pilot], engine(spec.game)) \
+        if spec.weights_hash else ""
+    now = CampaignSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "content_hash": camp.hash,
+                                  "weights_hash": weights})
     if now.spec_hash() != row["spec_hash"]:
         changed = [f"rules version {spec.rules!r} changed (hash {spec.rules_hash} -> {now.rules_hash})"
                    if spec.rules_hash != now.rules_hash else "",
                    f"stage {spec.stage!r}, its crews or their decks were edited (hash {spec.content_hash} -> "
-                   f"{now.content_hash})" if spec.content_hash != now.content_hash else ""]
+                   f"{now.content_hash})" if spec.content_hash != now.content_hash else "",
+                   "the weights its pilots think with changed" if spec.weights_hash != now.weights_hash else ""]
         raise UserError(f"run {run_id}: {' and '.join(filter(None, changed)) or 'its spec changed'} since the "
                         "batch started; start a new batch instead")
     return spec, payload_for(spec, ruleset, camp)
