@@ -26,6 +26,7 @@ from reports.pages.common import (
     PAGES_KEY,
     POINTS,
     count,
+    distinct,
     one_connection_per_render,
     page_header,
     pts,
@@ -279,9 +280,7 @@ def job_pilots(job: jobs.Job, status: dict) -> str:
     random`` for one per deck), else as the form asked them (a diff that failed before writing
     them, or a status from before they were written)."""
     named = status.get("pilots") or (job.meta.get("options") or {}).get("pilots")
-    if isinstance(named, str):
-        named = named.split(",")
-    return ", ".join(dict.fromkeys(p.strip() for p in named or [] if p.strip())) or "not recorded"
+    return ", ".join(distinct(named or [])) or "not recorded"
 
 
 def _pts(x) -> str:
