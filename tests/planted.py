@@ -81,3 +81,46 @@ def check_value_finds_the_buffed_card_gained_value(planted_game):
     assert change["change_lo"] > 0, change
     assert "reusing run" in value.stderr, "value reuses the diff's runs of the deck as written"
     assert f"Card value, base -> {PLANTED_VERSION}" in value.stdout
+
+
+def shared_base_store(tmp_path_factory, worker_id: str, into) -> None:
+    """Copy into the folder ``into`` a store (``base.duckdb`` and its event log) holding the base
+    run that tests/test_trust.py's +1/+1 diff and tests/test_null_evidence.py's A/A diff both pair
+    against: the Frontier calibration pairing, base rules, greedy, seed 1, 500 seeds from both
+    seats (about 25 CPU-seconds). It is played once per test session, by whichever test worker
+    asks first (a file lock, as pytest-xdist's docs show for session-wide fixtures), so the two
+    files each reuse it instead of playing it twice; each gets its own copy to add to."""
+    import fcntl
+    import shutil
+
+    if worker_id == "master":  # not under xdist: this session's own folder
+        shared = tmp_path_factory.mktemp("shared-base")
+    else:  # pytest-N/popen-gwK: pytest-N is this session's, shared by its workers
+        shared = tmp_path_factory.getbasetemp().parent / "shared-base"
+        shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (shared / "done").exists():
+            _play_base_run(shared / "base.duckdb")
+            (shared / "done").touch()
+    shutil.copy2(shared / "base.duckdb", into / "base.duckdb")
+    shutil.copytree(shared / "base.duckdb.events", into / "base.duckdb.events")
+
+
+def _play_base_run(db) -> None:
+    """The base half of the calibration diff, as ``run_diff`` plans it (same spec, same hash)."""
+    import io
+
+    import pytest
+    from rich.console import Console
+
+    from workbench.commands.simulate import ensure_run, new_run
+    from workbench.store import Store
+
+    plant = planted("frontier")
+    data = planted_data("frontier", db.parent / "data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WORKBENCH_DATA_DIR", str(data))
+        spec, payload = new_run("frontier", "base", list(plant.decks), ["greedy"], 2 * SEEDS["frontier"], 1, True,
+                                0.0, None, 2)
+        ensure_run(Store(db), spec, payload, 2, True, Console(file=io.StringIO()))

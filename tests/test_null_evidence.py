@@ -24,9 +24,9 @@ import polars as pl
 import pytest
 
 from cardsdb.calibration import planted, planted_data
-from tests.planted import SEEDS
+from tests.planted import SEEDS, shared_base_store
 
-pytestmark = pytest.mark.slow  # four runs of 1,000 greedy matches: about 100 CPU-seconds
+pytestmark = pytest.mark.slow  # three runs of 1,000 greedy matches (and the shared base): about 75 CPU-seconds
 
 GAME = "frontier"
 PLANT = planted(GAME)
@@ -43,7 +43,7 @@ def _salt() -> int:
 
 
 @pytest.fixture(scope="module")
-def aa(tmp_path_factory):
+def aa(tmp_path_factory, worker_id):
     """The A/A diff (``run_diff`` with a pilot salt, as ``workbench bench --stats`` plays it) and
     the four runs of the planted card's value under both: the deck as written and with the card's
     copies replaced by its reference card, unsalted and salted (the diff's two runs are reused)."""
@@ -57,7 +57,8 @@ def aa(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("aa")
     data = planted_data(GAME, root / "data")
-    db = root / "aa.duckdb"
+    shared_base_store(tmp_path_factory, worker_id, root)  # the session's base run, shared with test_trust
+    db = root / "base.duckdb"
     out, err = io.StringIO(), io.StringIO()
     version, salt = CANDIDATE[0], _salt()
     with pytest.MonkeyPatch.context() as mp:
@@ -70,6 +71,7 @@ def aa(tmp_path_factory):
         value_runs = [(cal.run(rules, SEEDS[GAME], SEED, salt=s), cal.run(rules, SEEDS[GAME], SEED, salt=s, substitute=swap))
                       for rules, s in (("base", 0), (version, salt))]
     assert [full for full, _ref in value_runs] == [diff["base_run"], diff["candidate_run"]], "the diff's runs reused"
+    assert "reusing run 1" in err.getvalue(), err.getvalue()  # the shared base run, not played again
     return db, diff, out.getvalue(), value_runs
 
 

@@ -11,7 +11,7 @@ from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
 from reports.diff import version_diff
 from reports.stats import benjamini_hochberg, beta_prior, mcnemar_pvalue, paired_interval, shrink
 from tests.conftest import run_cli
-from tests.planted import SEEDS
+from tests.planted import SEEDS, shared_base_store
 
 # The planted truth is Wild Frontier's calibration plant (cardsdb/frontier/calibration.yaml):
 # marshal-gunhand, a 3-Mana 3/2 of lawmen-posse, made a 4/3 (+1/+1, one Mana's worth of stats):
@@ -29,15 +29,18 @@ MATCHES = 2 * SEEDS["frontier"]
 
 
 @pytest.fixture(scope="module")
-def planted_diff(tmp_path_factory):
-    """A store with the paired diff base -> planted (one card one cost step stronger)."""
+def planted_diff(tmp_path_factory, worker_id):
+    """A store with the paired diff base -> planted (one card one cost step stronger). The base
+    run is the session's shared one (tests/planted.shared_base_store), reused by the diff."""
     root = tmp_path_factory.mktemp("planted")
     data = planted_data("frontier", root / "data")
-    db = root / "trust.duckdb"
+    shared_base_store(tmp_path_factory, worker_id, root)
+    db = root / "base.duckdb"
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", PLANTED_VERSION, "--matches", str(MATCHES),
                   "--decks", ",".join(PLANT.decks), "--pilots", "greedy", "--db", str(db), "--quiet",
                   env={"WORKBENCH_DATA_DIR": str(data)}, timeout=900)
     assert res.returncode == 0, res.stderr
+    assert "reusing run 1" in res.stderr, res.stderr  # the shared base run, not played again
     return db, res.stdout
 
 
