@@ -81,6 +81,10 @@ def test_an_effect_in_the_wrong_kind_of_card(data):
 @pytest.mark.parametrize("change, needles", [
     (lambda d: d["cards"].update({"ash-thrall": 2}), ["19 warriors"]),
     (lambda d: d["cards"].update({"forge-tyrant": 2, "forge-reaper": 2}), ["card 'forge-tyrant'", "at most 1"]),
+    # "Copy limits: 1-2 star cards up to 3 copies, 3-4 star up to 2, 5 star only 1" (the warriors'
+    # count kept at 18, so only the copies are wrong)
+    (lambda d: d["cards"].update({"ash-thrall": 4, "forge-reaper": 2}), ["card 'ash-thrall'", "1-star card, at most 3"]),
+    (lambda d: d["cards"].update({"ravager": 3, "forge-reaper": 2}), ["card 'ravager'", "3-star card, at most 2"]),
     (lambda d: d["cards"].update({"ash-thrall": 2, "citadel-recruit": 1}), ["card 'citadel-recruit'", "warrior of descendants"]),
     (lambda d: d["cards"].update({"iron-sword": 2, "divine-shield": 1}), ["card 'divine-shield'", "descendants card"]),
     (lambda d: d.update({"strongholds": ["ember-keep", "sky-citadel"]}), ["card 'sky-citadel'", "field 'strongholds'"]),

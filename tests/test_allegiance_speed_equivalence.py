@@ -14,8 +14,8 @@ import random
 import pytest
 
 from sim.allegiance.board import cells_of
-from sim.allegiance.combat import in_formation
 from sim.allegiance.evaluate import evaluate, evaluate_fresh
+from sim.allegiance.formations import in_formation
 from sim.allegiance.invariants import mask_problems
 from sim.allegiance.pool import WARRIOR
 from sim.core.match import play_match

@@ -20,7 +20,10 @@ class Formation(Strict):
     """A faction's formation: 4 of its Warriors side by side in one row."""
     name: str
     damage_dealt: int = Field(0, ge=0, description="added to each attack of a Warrior in it")
-    damage_taken: int = Field(0, ge=0, description="taken off each attack on a Warrior in it")
+    damage_taken: int = Field(0, ge=0, description="taken off each damage a Warrior in it takes")
+    taken_as_armor: bool = Field(False, description=(
+        "read damage_taken as armor: taken off attacks at the armor step only, so Pierce skips it "
+        "and damage from effects and Reflect ignores it (the reading before 2026-12-06)"))
 
 
 class Constants(BaseConstants):

@@ -11,37 +11,11 @@ from __future__ import annotations
 from sim.allegiance.actions import P_DEFEND, Defending
 from sim.allegiance.board import cells_of
 from sim.allegiance.effects import _emit, apply_effect, destroy_blight, hit, process_deaths
+from sim.allegiance.formations import damage_taken_off, guarded, in_formation
 from sim.allegiance.kinds import KINDS as K
-from sim.allegiance.pool import STRONGHOLD, TACTIC, WARRIOR
+from sim.allegiance.pool import STRONGHOLD, TACTIC
 from sim.allegiance.state import ATTACKS, DRAINED, NO_CARD, NORMAL, TAP, AllegianceState, replaced
 from sim.core.events import NO_ID
-
-# --- formations -------------------------------------------------------------------------------------
-
-def in_formation(state: AllegianceState, cell: int) -> bool:
-    """Whether the Warrior on ``cell`` stands in a run of at least 4 (``formation_size``) Warriors
-    of its owner's faction side by side in its row."""
-    pool = state.pool
-    cells, cards = state.cells, pool.cards
-    u = cells[cell]
-    faction = cards[u.card].faction
-    row = state.warriors[u.owner] & pool.board.row_mask[pool.board.row[cell]]  # a run stays in its row
-    allies = 0
-    for c in cells_of(row):
-        if cards[cells[c].card].faction == faction:
-            allies |= 1 << c
-    return bool((formed_in(pool, (allies,)) >> cell) & 1)
-
-
-def formed_in(pool, faction_masks) -> int:
-    """The cells in a formation, given one mask per faction of one seat's Warriors."""
-    size = pool.consts.formation_size
-    formed = 0
-    for mask in faction_masks:
-        if mask.bit_count() >= size:  # fewer Warriors of a faction make no run
-            formed |= pool.board.runs(mask, size)
-    return formed
-
 
 # --- who can be attacked ------------------------------------------------------------------------------
 
@@ -155,17 +129,17 @@ def land(state: AllegianceState, cell: int, index: int, target: int, dealt: int,
         process_deaths(state)
         return
     d = state.cells[target]
-    d_card = cards[d.card]
-    # (3) armor: flat reductions, Shield Wall's "1 less damage" with them; Pierce skips the step
+    # (3) armor: flat reductions from cards; Pierce skips the step. Shield Wall's "1 less damage"
+    # is no card's and holds for every damage (formations.guarded), unless a rules version reads
+    # it as armor (``taken_as_armor``)
     if not pierce and dealt > 0:
         armor = cards[d.armor].armor if d.armor != NO_CARD else 0
-        taken = pool.formation[d_card.faction][1] if d_card.type == WARRIOR else 0
-        if taken and in_formation(state, target):
-            armor += taken
+        armor += damage_taken_off(state, target, True)
         blocked = min(dealt, armor)
         if blocked:
             dealt -= blocked
             _emit(state, seat, K.ARMOR, d.armor, d.card, blocked, target)
+    dealt = guarded(state, target, dealt)
     # (4) each Absorb shield blocks 2 and is used up
     absorb, used = d.absorb, 0
     while dealt > 0 and absorb > 0:
@@ -185,7 +159,8 @@ def land(state: AllegianceState, cell: int, index: int, target: int, dealt: int,
         _emit(state, d_seat, K.REFLECT, NO_ID, d.card, blocked, target)
     if (absorb, reflect) != (d.absorb, d.reflect):
         state.cells[target] = d._replace(absorb=absorb, reflect=reflect)
-    hit(state, d_seat, cell, back, d.card)
+    if back:
+        hit(state, d_seat, cell, guarded(state, cell, back), d.card)
     # (6) the rest is applied
     hit(state, seat, target, dealt, attacker.card)
     # on-hit effects, unless the Reflect shield's damage has killed the attacker

@@ -7,8 +7,8 @@ weapon, armor and damage bonus; each seat's Stronghold with its HP; Blight token
 Muster Zone beside its half; a panel per seat with AP, cards and the Blight on its side."""
 from __future__ import annotations
 
-from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
+from sim.allegiance.formations import in_formation
 from sim.allegiance.pool import STRONGHOLD, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, TAPPED, AllegianceState
 from sim.core import drawn
@@ -109,6 +109,7 @@ WORDS: Words = {
     "battle_cry": "{who} plays the Battle Cry {card} with {target}'s attack",
     "tactic": "{who} answers with the Tactic {card} to defend {target} on {lane}",
     "armor": "{target}'s armor {card} blocks {n} damage",
+    "formation": "{target}'s formation blocks {n} damage",
     "absorb": lambda e: f"{e.target}'s Absorb shield{'s' if e.detail not in ('', '1') else ''} block{'' if e.detail not in ('', '1') else 's'} {e.n} damage",
     "reflect": "{target}'s Reflect shield blocks {n} damage and strikes back",
     "damage": lambda e: f"{actor(e)} deals {e.n} damage to {e.target} on {e.lane}",

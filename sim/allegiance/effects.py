@@ -4,6 +4,7 @@ of the match. Card behaviour is data (pool.Fx); this module is the only place th
 each effect does to the state."""
 from __future__ import annotations
 
+from sim.allegiance.formations import guarded
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import STRONGHOLD, WARRIOR
 from sim.allegiance.state import HP, NO_CARD, AllegianceState, Unit, replaced
@@ -59,7 +60,7 @@ def apply_effect(state: AllegianceState, seat: int, fx, self_cell: int, target_c
         if u is None or u.hp <= 0:
             continue  # gone, or died earlier in this same effect
         if op == "damage":
-            hit(state, seat, cell, fx.amount, source)
+            hit(state, seat, cell, guarded(state, cell, fx.amount), source)
         elif op == "heal":
             heal(state, seat, cell, fx.amount, source)
         elif op == "shield":

@@ -18,6 +18,8 @@ blight       a Blight token placed on lane; purge: a Blight destroyed on lane (b
 soul_combat  card = the Warrior, lane = the Blight's cell, amount = 1 if the Warrior won,
              detail = the rolls, "warrior-blight" for each roll
 stronghold   a Stronghold revealed and placed: card, lane = cell, amount = the D6 roll
+formation    damage a formation takes off (Shield Wall) any damage but an attack's in a rules version
+             that reads it as armor: target = the Warrior, amount = damage blocked, lane = cell
 """
 from sim.core.events import EventKinds
 
@@ -25,5 +27,5 @@ KINDS = EventKinds([
     "turn_start", "draw", "no_draw", "muster", "deploy", "move", "attack", "battle_cry", "tactic",
     "armor", "absorb", "reflect", "damage", "heal", "shield", "strip", "empower", "destroy", "blight",
     "purge", "soul_combat", "equip", "supply", "support", "stronghold", "discard", "game_over",
-    "gain_ap", "negate",
+    "gain_ap", "negate", "formation",
 ])

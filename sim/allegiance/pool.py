@@ -141,8 +141,8 @@ class Pool:
         self.board = Board(c.rows_per_side, c.columns)
         self.cards: list[CardDef] = [compile_card(i, card, self.board) for i, card in enumerate(ruleset.cards.values())]
         self.ids: dict[str, int] = {card.slug: card.id for card in self.cards}
-        # faction code -> (damage dealt, damage taken) of its formation
         self.action_table = None  # legal.py's prebuilt actions, made on first use
-        self.formation = {0: (0, 0), 1: (0, 0)}
+        # faction code -> (damage dealt, damage taken, taken as armor) of its formation
+        self.formation = {0: (0, 0, False), 1: (0, 0, False)}
         for faction, f in c.formations.items():
-            self.formation[FACTION_CODES[faction]] = (f.damage_dealt, f.damage_taken)
+            self.formation[FACTION_CODES[faction]] = (f.damage_dealt, f.damage_taken, f.taken_as_armor)

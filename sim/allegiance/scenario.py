@@ -50,8 +50,8 @@ from sim.allegiance.actions import (
     Mustered,
 )
 from sim.allegiance.blank import blank_state
-from sim.allegiance.combat import in_formation
 from sim.allegiance.effects import blight_on_side
+from sim.allegiance.formations import in_formation
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, TAPPED, AllegianceState, Unit
 from sim.core.position import Fields, seat_specs

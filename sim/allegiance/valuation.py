@@ -308,7 +308,7 @@ def side_terms(state, s: int, static: CardTerms, memo) -> SideTerms:
     if mine:
         t.hp_range = (low - 1, high)
         size = static.formation_size
-        if len(mine) >= size:  # the cells in a formation (combat.formed_in, inline)
+        if len(mine) >= size:  # the cells in a formation (formations.formed_in, inline)
             factions = [0, 0, 0]  # the side's Warriors by faction (code + 1)
             for r in mine:
                 factions[r.faction] |= r.bit

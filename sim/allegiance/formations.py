@@ -1,0 +1,61 @@
+"""Formations: "When 4 Warriors of your faction stand side by side in the same row, they form
+their faction's formation". Which Warriors stand in one, and Shield Wall's "they take 1 less
+damage", which holds for every damage a Warrior in it takes (RULES.md, "Formations")."""
+from __future__ import annotations
+
+from sim.allegiance.board import cells_of
+from sim.allegiance.kinds import KINDS as K
+from sim.allegiance.pool import WARRIOR
+from sim.allegiance.state import AllegianceState
+
+
+def in_formation(state: AllegianceState, cell: int) -> bool:
+    """Whether the Warrior on ``cell`` stands in a run of at least 4 (``formation_size``) Warriors
+    of its owner's faction side by side in its row."""
+    pool = state.pool
+    cells, cards = state.cells, pool.cards
+    u = cells[cell]
+    faction = cards[u.card].faction
+    row = state.warriors[u.owner] & pool.board.row_mask[pool.board.row[cell]]  # a run stays in its row
+    allies = 0
+    for c in cells_of(row):
+        if cards[cells[c].card].faction == faction:
+            allies |= 1 << c
+    return bool((formed_in(pool, (allies,)) >> cell) & 1)
+
+
+def formed_in(pool, faction_masks) -> int:
+    """The cells in a formation, given one mask per faction of one seat's Warriors."""
+    size = pool.consts.formation_size
+    formed = 0
+    for mask in faction_masks:
+        if mask.bit_count() >= size:  # fewer Warriors of a faction make no run
+            formed |= pool.board.runs(mask, size)
+    return formed
+
+
+def damage_taken_off(state: AllegianceState, cell: int, as_armor: bool) -> int:
+    """What the formation of the Warrior on ``cell`` takes off a damage (Shield Wall: 1): 0 when
+    it stands in none, or its faction's formation takes nothing, or the formation is read
+    otherwise than ``as_armor`` asks (the armor step asks for a formation read as armor, every
+    other damage for one that is not: ``taken_as_armor``, a rules version's reading)."""
+    pool = state.pool
+    card = pool.cards[state.cells[cell].card]
+    if card.type != WARRIOR:
+        return 0
+    _dealt, taken, taken_as_armor = pool.formation[card.faction]
+    return taken if taken and taken_as_armor == as_armor and in_formation(state, cell) else 0
+
+
+def guarded(state: AllegianceState, cell: int, amount: int) -> int:
+    """``amount`` of damage to the unit on ``cell`` less what its formation takes off, with an
+    event ``formation`` for what it blocks (a formation read as armor is the armor step's)."""
+    if amount <= 0:
+        return amount
+    blocked = min(amount, damage_taken_off(state, cell, False))
+    if not blocked:
+        return amount
+    u = state.cells[cell]
+    if state.events is not None:
+        state.events.emit(state.turn, u.owner, K.FORMATION, -1, u.card, blocked, cell, None)
+    return amount - blocked
