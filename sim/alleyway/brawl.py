@@ -216,6 +216,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
         lifesteal(state, a, lost)
         emit(state, seat, K.BRAWL, a.card, PLAYER, a_atk, a.lane, "direct")
         won(state, a, 0)
+        after_brawl(state, a, 0, None)
         return
     if index == LEADER:
         side = state.sides[s]
@@ -226,6 +227,7 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
             field.touch(state)
             emit(state, seat, K.LEADER_DEFEATED, side.leader)
         won(state, a, 0)
+        after_brawl(state, a, 0, None)
         return
     d_lane, d_seat, d_uid = d.lane, d.seat, d.uid
     knock = None  # what the brawl did to its loser (for COLLATERAL)
@@ -269,6 +271,13 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
             won(state, d, a.uid)
         else:
             emit(state, seat, K.BRAWL, a.card, d.card, 0, d_lane, "blocked even")
+    after_brawl(state, a, d_uid, knock)
+
+
+def after_brawl(state: AlleyState, a: Unit, d_uid: int, knock) -> None:
+    """What follows every brawl, a direct attack and an attack on a Dormant leader included (they
+    count as brawls: LIFESTEAL, "wins a brawl"; RULES.md): BLEED on the attacker and the defender
+    (``d_uid``, 0 for none), COLLATERAL, and PROMOTE at once for a Striver that met its condition."""
     if state.over:
         return
     for u in (a, state.find(d_uid)):

@@ -324,6 +324,9 @@ def plunder_character(state: AlleyState, seat: int, u) -> bool:
     u.seat = u.owner = seat
     u.lane = lane
     u.charm_home = -1
+    # "Each character attacks once a turn": what it did on its old side's turn does not count
+    # on its new side's (CHARM resets the same; not ZZZ: it is not deployed)
+    u.attacks = u.extra = u.switched = 0
     state.sides[seat].lanes[lane] = u
     field.touch(state)
     state.sides[seat].plundered += 1

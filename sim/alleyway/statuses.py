@@ -56,7 +56,7 @@ def temp_change(state: AlleyState, u: Unit, atk: int, df: int) -> None:
 
 
 def position(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
-    if u.downed:
+    if u.downed or u.freeze:  # FREEZE: it "can't attack or change position", by an effect either
         return False
     want = (not u.atk_pos) if fx.to == "switch" else fx.to == "atk"
     if want == u.atk_pos:
