@@ -7,6 +7,7 @@ Only data is copied (cards, decks, rules versions, scenarios, bosses, campaign s
 own YAML files); the Python that validates them stays in the package."""
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 from pathlib import Path
@@ -16,9 +17,16 @@ from cardsdb.registry import DATA_ROOT, GAMES
 
 # WORKBENCH_DATA is the documented name; WORKBENCH_DATA_DIR is the older one, still read
 ENV_NAMES = ("WORKBENCH_DATA", "WORKBENCH_DATA_DIR")
-# sheriffs.yaml and calibration.yaml are read from the package (the schema and the planted-truth
-# calibration), so a copy would be edited in vain
-_NOT_DATA = shutil.ignore_patterns("*.py", "__pycache__", "*.pyc", "sheriffs.yaml", "calibration.yaml")
+# what no game's workspace holds: the Python, and calibration.yaml, which cardsdb/calibration.py
+# reads from the package for every game (the planted-truth calibration), so a copy would be
+# edited in vain; each game adds its own such files (``PACKAGE_FILES`` of cardsdb/<game>/)
+NOT_DATA = ("*.py", "__pycache__", "*.pyc", "calibration.yaml")
+
+
+def package_files(game: str) -> tuple[str, ...]:
+    """The files of ``game``'s data folder that are read from the package, never from a
+    workspace: its data package's ``PACKAGE_FILES`` (cardsdb/<game>/__init__.py)."""
+    return tuple(importlib.import_module(GAMES[game]).PACKAGE_FILES)
 
 
 def named_data(data_dir: str | Path | None = None) -> str | Path | None:
@@ -40,7 +48,7 @@ def is_shipped(root: Path) -> bool:
 
 def copy_game(game: str, target: Path) -> Path:
     """The shipped data of ``game`` copied to ``target`` (which must not exist yet)."""
-    shutil.copytree(DATA_ROOT / game, target, ignore=_NOT_DATA)
+    shutil.copytree(DATA_ROOT / game, target, ignore=shutil.ignore_patterns(*NOT_DATA, *package_files(game)))
     return target
 
 

@@ -108,3 +108,31 @@ def test_pseudo_card_ids_and_a_new_turn():
     state = SimpleNamespace(turn=3, active=0, to_act=1, chance=object())
     new_turn(state, 1)
     assert (state.turn, state.active, state.to_act, state.chance) == (4, 1, 1, None)
+
+
+def test_target_codes_round_trip_inside_and_beyond_their_tables():
+    """A game's target codes (sim/core/target_codes.py) read back what they packed, from the
+    tables and past them, and the two games' codes keep their strides."""
+    from typing import NamedTuple
+
+    from sim.alleyway.state import code as alley_code
+    from sim.alleyway.state import decode as alley_decode
+    from sim.core.target_codes import TargetCodes
+    from sim.frontier.state import LANE_OF, SEAT_OF
+    from sim.frontier.state import code as frontier_code
+    from sim.frontier.state import decode as frontier_decode
+
+    class Spot(NamedTuple):
+        seat: int
+        index: int
+
+    codes = TargetCodes(8, Spot, 2)
+    for seat in range(4):  # seats 2 and 3 lie past the tables
+        for index in range(8):
+            target = codes.code(seat, index)
+            assert target == seat * 8 + index and codes.decode(target) == Spot(seat, index)
+    assert codes.seat_of[13] == 1 and codes.index_of[13] == 5
+    assert frontier_code(1, 3) == 19 and frontier_decode(19) == (1, 3) and (SEAT_OF[19], LANE_OF[19]) == (1, 3)
+    assert alley_code(2, 5) == 69 and alley_decode(69) == (2, 5) and alley_decode(alley_code(20, 1)) == (20, 1)
+    with pytest.raises(ValueError):
+        TargetCodes(0, Spot, 2)

@@ -4,8 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim.allegiance import drawn
-from sim.allegiance import scenario as scenario_mod
+from sim.allegiance import drawn, invariants, scenario
 from sim.allegiance.actions import (
     ATTACK,
     CELL,
@@ -27,17 +26,14 @@ from sim.allegiance.combat import answer, declare_attack, soul_combat
 from sim.allegiance.effects import reveal_stronghold
 from sim.allegiance.evaluate import evaluate
 from sim.allegiance.field import deploy, move, muster, play_supply, start_deploy, start_move, use_support
-from sim.allegiance.invariants import check_invariants
 from sim.allegiance.kinds import KINDS
 from sim.allegiance.legal import legal_actions
 from sim.allegiance.pool import FACTION_CODES, Pool
 from sim.allegiance.state import AllegianceState, Side
 from sim.allegiance.turns import discard, end_turn, start_turn
-from sim.core.card_ids import card_name
-from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.game_engine import GameEngine
 from sim.core.hidden import believe, redeal_open, shuffled_pool
-from sim.core.scenario import named_action
 from sim.core.setup import deal, draw_opening, record_opening_hands
 from sim.core.state import release_hold
 
@@ -52,9 +48,13 @@ class AllegianceDeck(CompiledDeck):
         self.strongholds, self.bastion, self.faction = tuple(sorted(strongholds)), bastion, faction
 
 
-class AllegianceEngine(EngineDefaults):
+class AllegianceEngine(GameEngine):
     name = "allegiance"
     kinds = KINDS
+    scenario_module = scenario
+    drawn_module = drawn
+    invariants_module = invariants
+    # no pseudo_cards: Allegiance names no pseudo card
 
     # --- setup ------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Pool:
@@ -127,9 +127,6 @@ class AllegianceEngine(EngineDefaults):
         """Inside an action: a cell to choose, a discard to make, or the defender's answer."""
         return state.pending is not None
 
-    def results(self, state: AllegianceState) -> list[str]:
-        return results_from_winner(len(state.sides), state.winner)
-
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: AllegianceState) -> AllegianceState:
         return state.fork()
@@ -149,40 +146,10 @@ class AllegianceEngine(EngineDefaults):
         to another seat, so nothing is known beyond the open deck lists (``redeal_open``)."""
         return believe(state.fork(keep_chance=False), seat, rng, _deal_seat)
 
-    # --- people -----------------------------------------------------------------------------
-    def describe(self, state: AllegianceState, action: Action) -> str:
-        return scenario_mod.describe(state, action)
-
+    # --- people (describe, boards, event words, invariants, scenarios: sim/core/game_engine.py) --
     def lane_name(self, pool: Pool, lane: int) -> str:
         """Events keep a cell in their lane column: its name, like p0.B3."""
         return pool.board.names[lane]
-
-    def board(self, state: AllegianceState) -> dict:
-        return scenario_mod.board(state)
-
-    def drawn_board(self, state: AllegianceState) -> dict:
-        return drawn.drawn_board(state)
-
-    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                    detail: str | None) -> str:
-        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
-
-    def check_invariants(self, state: AllegianceState) -> list[str]:
-        return check_invariants(state)
-
-    # --- scenarios --------------------------------------------------------------------------
-    def scenario_state(self, pool: Pool, setup: dict, seed: int) -> AllegianceState:
-        return scenario_mod.scenario_state(pool, setup, seed)
-
-    def parse_action(self, state: AllegianceState, text: str) -> Action:
-        return named_action(self, state, text)
-
-    def snapshot(self, state: AllegianceState) -> dict:
-        return scenario_mod.snapshot(state)
-
-    # --- the store --------------------------------------------------------------------------
-    def card_name(self, pool: Pool, card_id: int) -> str | None:
-        return card_name(pool, card_id, {})  # Allegiance names no pseudo card
 
 
 def _deal_seat(clone: AllegianceState, seat: int, own: bool, rng: random.Random) -> None:

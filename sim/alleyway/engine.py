@@ -5,8 +5,7 @@ import random
 from typing import Any
 
 from sim.alleyway import board as board_mod
-from sim.alleyway import brawl, drawn, effects, play, resolve, turns
-from sim.alleyway import scenario as scenario_mod
+from sim.alleyway import brawl, drawn, effects, invariants, play, resolve, scenario, turns
 from sim.alleyway.actions import (
     ACTIVATE,
     ATTACK,
@@ -30,14 +29,13 @@ from sim.alleyway.evaluate import evaluate
 from sim.alleyway.frames import ATTACK as ATTACK_FRAME
 from sim.alleyway.frames import COST, ENDTURN, FX, OFFER
 from sim.alleyway.hidden import determinize
-from sim.alleyway.invariants import check_invariants
 from sim.alleyway.kinds import KINDS, PSEUDO_CARDS
 from sim.alleyway.legal import legal_actions
 from sim.alleyway.pool import Pool
 from sim.alleyway.state import AlleyState, Side, TurfState
-from sim.core.card_ids import card_name
-from sim.core.contract import EngineDefaults, results_from_winner
+from sim.core.contract import results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.game_engine import GameEngine
 from sim.core.seating import Seating
 from sim.core.setup import deal, draw_opening
 from sim.core.standings import standings_from_outs, standings_from_teams
@@ -89,10 +87,14 @@ def turf_state(pool: Pool, decks: list, seed: int, log: bool, seating: Seating) 
     return decks, state
 
 
-class AlleyWayEngine(EngineDefaults):
+class AlleyWayEngine(GameEngine):
     modes = ("duel", "ffa", "series", "turf")
     name = "alleyway"
     kinds = KINDS
+    scenario_module = scenario
+    drawn_module = drawn
+    invariants_module = invariants
+    pseudo_cards = PSEUDO_CARDS
 
     # --- setup ------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Pool:
@@ -211,39 +213,12 @@ class AlleyWayEngine(EngineDefaults):
     def determinize(self, state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
         return determinize(state, seat, rng)
 
-    # --- people -----------------------------------------------------------------------------
-    def describe(self, state: AlleyState, action: Action) -> str:
-        return scenario_mod.describe(state, action)
-
+    # --- people (describe, drawn board, event words, invariants, scenarios: sim/core/game_engine.py)
     def lane_name(self, pool: Pool, lane: int) -> str:
         return board_mod.lane_name(pool, lane)
 
     def board(self, state: AlleyState) -> dict:
         return board_mod.board(state)
-
-    def drawn_board(self, state: AlleyState) -> dict:
-        return drawn.drawn_board(state)
-
-    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                    detail: str | None) -> str:
-        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
-
-    def check_invariants(self, state: AlleyState) -> list[str]:
-        return check_invariants(state)
-
-    # --- scenarios --------------------------------------------------------------------------
-    def scenario_state(self, pool: Pool, setup: dict, seed: int) -> AlleyState:
-        return scenario_mod.scenario_state(pool, setup, seed)
-
-    def parse_action(self, state: AlleyState, text: str) -> Action:
-        return scenario_mod.parse_action(self, state, text)
-
-    def snapshot(self, state: AlleyState) -> dict:
-        return scenario_mod.snapshot(state)
-
-    # --- the store --------------------------------------------------------------------------
-    def card_name(self, pool: Pool, card_id: int) -> str | None:
-        return card_name(pool, card_id, PSEUDO_CARDS)
 
 
 ENGINE = AlleyWayEngine()

@@ -60,7 +60,7 @@ from sim.alleyway.state import (
     decode,
 )
 from sim.core.position import Fields, seat_specs, whole_number
-from sim.core.scenario import card_id, named_action
+from sim.core.scenario import card_id
 from sim.core.standings import standings_from_outs, standings_from_teams
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
@@ -146,11 +146,6 @@ def describe_choice(state: AlleyState, option: int) -> str:
     if what in ("card", "limit", "cost_discard"):
         return "choose skip" if option < 0 else f"choose {pool.slug(option)}"
     return f"choose {target_name(state, option)}"
-
-
-def parse_action(engine, state: AlleyState, text: str) -> Action:
-    """The legal action named by ``text``; a unique prefix such as "deploy kade-1" is enough."""
-    return named_action(engine, state, text)
 
 
 def scenario_state(pool: Pool, setup: dict, seed: int) -> AlleyState:

@@ -28,6 +28,7 @@ from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
 from sim.core.state import GenerationCopies, MatchState, copy_on_write_rng, new_generation
+from sim.core.target_codes import TargetCodes
 
 # phases of a turn (MULLIGAN before the first turn)
 MULLIGAN, DEPLOYMENT, BRAWL, REGROUP, ENDING = "mulligan", "deployment", "brawl", "regroup", "ending"
@@ -47,17 +48,11 @@ class Place(NamedTuple):
     index: int
 
 
-def code(seat: int, index: int) -> int:
-    return seat * 32 + index
-
-
-# every code of up to 16 seats decoded once: decoding is a tuple index, as cheap as the bit
-# operations it names (attacks and effects decode their targets on every lookahead move)
-_PLACES = tuple(Place(target >> 5, target & 31) for target in range(16 * 32))
-
-
-def decode(target: int) -> Place:
-    return _PLACES[target] if target < 512 else Place(target >> 5, target & 31)
+# every code of up to 16 seats decoded once (sim/core/target_codes.py): decoding is a tuple index,
+# as cheap as the bit operations it names (attacks and effects decode their targets on every
+# lookahead move)
+TARGET_CODES = TargetCodes(32, Place, 16)
+code, decode = TARGET_CODES.code, TARGET_CODES.decode
 
 
 def back_slot(target: int) -> int:

@@ -4,20 +4,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim.core.card_ids import card_name
-from sim.core.contract import EngineDefaults, results_from_winner
 from sim.core.decks import CompiledDeck, card_number, card_numbers
+from sim.core.game_engine import GameEngine
 from sim.core.hidden import believe, redeal_open
 from sim.core.setup import deal, draw_opening, record_opening_hands
 from sim.core.state import release_hold
-from sim.frontier import drawn
-from sim.frontier import scenario as scenario_mod
+from sim.frontier import drawn, invariants, scenario
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action, ActionTable
 from sim.frontier.blank import blank_state, set_deputies, set_sheriff
 from sim.frontier.combat import attack
 from sim.frontier.effects import SHERIFF_TARGET, choose
 from sim.frontier.evaluate import evaluate
-from sim.frontier.invariants import check_invariants
 from sim.frontier.kinds import KINDS
 from sim.frontier.legal import legal_actions
 from sim.frontier.play import play_card, sheriff_discard, summon_deputy, use_deputy_ability
@@ -42,9 +39,13 @@ class FrontierDeck(CompiledDeck):
         self.max_hp = max_hp if max_hp is not None else hp
 
 
-class FrontierEngine(EngineDefaults):
+class FrontierEngine(GameEngine):
     name = "frontier"
     kinds = KINDS
+    scenario_module = scenario
+    drawn_module = drawn
+    invariants_module = invariants
+    pseudo_cards = PSEUDO_CARDS
 
     # --- setup ------------------------------------------------------------------------------
     def compile_pool(self, ruleset: Any) -> Pool:
@@ -98,9 +99,6 @@ class FrontierEngine(EngineDefaults):
     def in_choice(self, state: FrontierState) -> bool:
         return state.pending is not None
 
-    def results(self, state: FrontierState) -> list[str]:
-        return results_from_winner(len(state.sides), state.winner)
-
     # --- lookahead --------------------------------------------------------------------------
     def clone(self, state: FrontierState) -> FrontierState:
         # lookahead changes a clone only through apply, so it may share units copy-on-write
@@ -120,39 +118,9 @@ class FrontierEngine(EngineDefaults):
         seat, so nothing is known beyond the open deck lists (``redeal_open``)."""
         return believe(state.fork(), seat, rng, _deal_seat)
 
-    # --- people -----------------------------------------------------------------------------
-    def describe(self, state: FrontierState, action: Action) -> str:
-        return scenario_mod.describe(state, action)
-
+    # --- people (describe, boards, event words, invariants, scenarios: sim/core/game_engine.py) --
     def lane_name(self, pool: Pool, lane: int) -> str:
         return pool.lane_names[lane]
-
-    def board(self, state: FrontierState) -> dict:
-        return scenario_mod.board(state)
-
-    def drawn_board(self, state: FrontierState) -> dict:
-        return drawn.drawn_board(state)
-
-    def event_words(self, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                    detail: str | None) -> str:
-        return drawn.event_words(self, pool, seat, kind, card, target, amount, lane, detail)
-
-    def check_invariants(self, state: FrontierState) -> list[str]:
-        return check_invariants(state)
-
-    # --- scenarios --------------------------------------------------------------------------
-    def scenario_state(self, pool: Pool, setup: dict, seed: int) -> FrontierState:
-        return scenario_mod.scenario_state(pool, setup, seed)
-
-    def parse_action(self, state: FrontierState, text: str) -> Action:
-        return scenario_mod.parse_action(self, state, text)
-
-    def snapshot(self, state: FrontierState) -> dict:
-        return scenario_mod.snapshot(state)
-
-    # --- the store --------------------------------------------------------------------------
-    def card_name(self, pool: Pool, card_id: int) -> str | None:
-        return card_name(pool, card_id, PSEUDO_CARDS)
 
 
 def _deal_seat(clone: FrontierState, seat: int, own: bool, rng: random.Random) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.position import Fields, seat_specs, whole_number
-from sim.core.scenario import card_id, named_action
+from sim.core.scenario import card_id
 from sim.core.setup import draw_opening
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.blank import blank_state, set_deputies, set_sheriff
@@ -71,11 +71,6 @@ def describe(state: FrontierState, action: Action) -> str:
     if action.kind == SHERIFF_ACT:
         return f"sheriff discard {pool.cards[action.a].slug}"
     return repr(action)
-
-
-def parse_action(engine, state: FrontierState, text: str) -> Action:
-    """The legal action named by ``text``; a unique prefix such as "attack m3" is enough."""
-    return named_action(engine, state, text)
 
 
 # The largest number a position may hold: the bound cardsdb/frontier/schema.py sets on the game's

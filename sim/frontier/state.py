@@ -23,6 +23,7 @@ from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
 from sim.core.state import GenerationCopies, MatchState, copy_hold, new_generation
+from sim.core.target_codes import TargetCodes
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
 DRAW, RESOURCE, ACTION, END = "draw", "resource", "action", "end"
@@ -39,29 +40,20 @@ MODE = -100      # MODE - i: the i-th mode of a modal effect
 MAX_SEATS = 4  # target codes run up to 16 x seats (actions.ActionTable makes that many)
 
 
-def code(seat: int, lane: int) -> int:
-    """A target as one integer: a seat's lane (creature, or the lane itself) or its sheriff. An
-    integer, not a record, because actions carry it and the action table is indexed by it; read
-    it back with ``decode``."""
-    return seat * 16 + lane
-
-
 class Target(NamedTuple):
     """A target code read back: the seat, and its lane (or ``SHERIFF``)."""
     seat: int
     lane: int
 
 
-# every target code's seat and lane, made once: the hot paths (attacks, effects) read a code
-# with two indexes (plain ints: unpacking a named tuple is the slow, generic unpack), and
-# ``decode`` gives the named reading
-SEAT_OF = tuple(c // 16 for c in range(MAX_SEATS * 16))
-LANE_OF = tuple(c % 16 for c in range(MAX_SEATS * 16))
-TARGETS = tuple(Target(seat, lane) for seat, lane in zip(SEAT_OF, LANE_OF))
-
-
-def decode(target: int) -> Target:
-    return TARGETS[target]
+# A target as one integer (sim/core/target_codes.py), ``seat * 16 + lane``: a seat's lane (creature,
+# or the lane itself) or its sheriff. An integer, not a record, because actions carry it and the
+# action table is indexed by it; ``code`` makes one, ``decode`` reads it back as a ``Target``. The
+# hot paths (attacks, effects) read a code with two indexes, ``SEAT_OF`` and ``LANE_OF`` (plain
+# ints: unpacking a named tuple is the slow, generic unpack).
+TARGET_CODES = TargetCodes(16, Target, MAX_SEATS)
+code, decode = TARGET_CODES.code, TARGET_CODES.decode
+SEAT_OF, LANE_OF = TARGET_CODES.seat_of, TARGET_CODES.index_of
 
 
 class Frame:
