@@ -24,6 +24,7 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -278,6 +279,7 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
     t = twins(path, base_run, candidate_run, match_limit)
     if t.is_empty():
         raise ValueError(f"runs {base_run} and {candidate_run} share no matches to compare")
+    code_note = other_code(path, base_run, candidate_run)
     decks = deck_changes(t)
     first = decks.filter(pl.col("deck") == "(first seat)").row(0, named=True)
     changed = changed_cards(path, base_run, candidate_run)
@@ -299,7 +301,36 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
         "variance_saved": (1 - vp / vu) if vu and vu == vu and vu > 0 else math.nan,
         "twins": t.height, "base_run": base_run, "candidate_run": candidate_run,
         "pilots": pilots_of(path, base_run),
+        "code_note": code_note,
     }
+
+
+_WARNED: set[tuple[str, int, int]] = set()  # (store, base, candidate) warned of in this process
+
+
+def other_code(path: str | Path, base_run: int, candidate_run: int) -> str | None:
+    """The warning line, printed on stderr once per pair and process, when the two runs were
+    played by different code versions (``runs.code_version``): the twins then differ by the code
+    change as well as the rules change, and the diff credits both to the rules. None when they
+    share one (or a run recorded none, as before code versions were stored).
+
+    A warning, not a refusal: ``workbench diff`` never pairs such runs (a finished run is reused
+    only by the code that played it, workbench/store.py ``this_code``), but a pair named by hand
+    may be meant to (``workbench report RUN --diff BASE`` on one rules version measures a code
+    change), a batch's comparison with the day before spans the day's commits, and diffs stored
+    before the rule still read."""
+    rows = db.query(path, "SELECT run_id, code_version FROM runs WHERE run_id IN (?, ?)", [base_run, candidate_run])
+    code = dict(zip(rows["run_id"].to_list(), rows["code_version"].to_list()))
+    base, candidate = code.get(base_run), code.get(candidate_run)
+    if not base or not candidate or base == candidate:
+        return None
+    line = (f"warning: runs {base_run} and {candidate_run} were played by different code ({base}; {candidate}): "
+            "the diff credits the code change to the rules change too")
+    key = (str(Path(path).resolve()), base_run, candidate_run)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        print(line, file=sys.stderr, flush=True)
+    return line
 
 
 def pilots_of(path: str | Path, run_id: int) -> str:

@@ -11,6 +11,7 @@ file, whatever its name holds. People in the DuckDB CLI use the stored macro ``e
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import duckdb
@@ -70,6 +71,10 @@ def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> N
         # no run's part (the schema part alone, which every store has, reads as no events)
         _create(con, _without_parts(con, folder))
         return
+    missing = _missing_parts(con, folder)
+    if missing is not None:
+        _create(con, _failing(missing))
+        return
     try:
         _create(con, _STORED_PARTS.format(pattern=_literal(glob_escaped(folder.as_posix()))))
     except duckdb.Error as exc:
@@ -88,6 +93,38 @@ def _without_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str:
         return _typed_nothing("false")
     return _failing(f"{folder}: the event-log folder is missing or empty, but the store's chunks logged "
                     f"{logged:,} events (a copy of a store needs its .events folder too)")
+
+
+def part_name(chunk: int) -> str:
+    """A stored chunk's part in its run's folder ``run-<id>`` (workbench/chunk.py part_location)."""
+    return f"chunk-{chunk:06d}.parquet"
+
+
+def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str | None:
+    """Some parts gone: the line naming each run whose stored chunks logged events (a chunk with
+    ``events_rows`` has its part) while its folder lacks their parts, and how many; None when
+    none is missing. A listing of each such run's folder against the chunk rows, no part read."""
+    # the rows first: a part is in place before its chunk's row is stored, so a chunk stored
+    # between the two steps has its part already
+    rows = con.sql("SELECT run_id, list(chunk ORDER BY chunk) FROM chunks WHERE events_rows > 0 "
+                   "GROUP BY run_id ORDER BY run_id").fetchall()
+    gone = []
+    for run_id, chunks in rows:
+        parts = [part_name(c) for c in chunks]
+        try:
+            names: set[str] | None = set(os.listdir(folder / f"run-{run_id}"))
+        except OSError:  # the run's folder is gone
+            names = None
+        if names is not None and names.issuperset(parts):
+            continue
+        lost = [p for p in parts if p not in (names or ())]
+        gone.append(f"run {run_id} misses {len(lost):,} of its {len(parts):,} parts ("
+                    + (f"its folder run-{run_id} is gone)" if names is None else
+                       f"{lost[0]}{', ...' if len(lost) > 1 else ''})"))
+    if not gone:
+        return None
+    return (f"{folder}: event-log parts of stored chunks are missing: {'; '.join(gone)}; reading events "
+            "would show fewer than were logged (a copy of a store needs its whole .events folder)")
 
 
 # begins the line a failing view raises, so reports/db.py can tell it from other errors

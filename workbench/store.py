@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -25,6 +26,7 @@ import duckdb
 from reports.db import LOCK_WAIT_SECONDS, StoreError
 from reports.db import connect as _connect
 from reports.events_view import MACRO_SQL, events_dir
+from workbench import version
 from workbench.locks import remove_unheld
 
 FORMAT_VERSION = 1  # of the tables below; workbench_store records it
@@ -428,6 +430,18 @@ def connect(path: str | Path, read_only: bool = False):
     return _connect(path, read_only=read_only, wait=LOCK_WAIT_SECONDS if read_only else None, events=False)
 
 
+def this_code() -> str:
+    """The code version of this process (workbench/version.py). A stored run is reused (finished)
+    or resumed (stopped, failed, left running) only when this code played it: after an upgrade of
+    the engine or the pilots, a diff that reused the base run the old code played would credit the
+    upgrade to the rules change, and a resumed run would hold matches of two codes. Looked up
+    through the module, so a test can give a process another version."""
+    return version.code_version()
+
+
+_TOLD: set[tuple[Path, int]] = set()  # (store, run) already said not to be reused, in this process
+
+
 class Store:
     """The writer's side of the store. Every method opens, works and closes."""
 
@@ -509,27 +523,62 @@ class Store:
         return dict(zip(cols, rows[0]))
 
     def find_run(self, spec_hash: str, status: str = "done", events: tuple[str, float] | None = None) -> int | None:
-        """The newest run with this spec hash and status; ``events``: and an event sample that is
-        (``">="`` or ``"="``) the one given."""
+        """The newest run with this spec hash and status played by this process's code
+        (``this_code``); ``events``: and an event sample that is (``">="`` or ``"="``) the one
+        given. A run another code version played is never found here (``other_code_runs``)."""
         if not self.path.exists():
             return None
         sample = f" AND event_sample {events[0]} ?" if events else ""
         with connect(self.path) as con:
             con.execute(SCHEMA)
-            rows = con.execute(f"SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ?{sample}",
-                               [spec_hash, status, *([events[1]] if events else [])]).fetchall()
+            rows = con.execute(f"SELECT max(run_id) FROM runs WHERE spec_hash = ? AND status = ? AND code_version = ?"
+                               f"{sample}", [spec_hash, status, this_code(), *([events[1]] if events else [])]).fetchall()
         return rows[0][0]
 
     def done_runs(self, game: str, rules_hash: str) -> list[tuple[int, dict]]:
-        """(run id, spec) of every finished run of this game and rules hash, newest first."""
+        """(run id, spec) of every finished run of this game and rules hash played by this
+        process's code (``this_code``), newest first."""
         if not self.path.exists():
             return []
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
             rows = con.execute("SELECT run_id, spec FROM runs WHERE game = ? AND rules_hash = ? AND status = 'done' "
-                               "ORDER BY run_id DESC", [game, rules_hash]).fetchall()
+                               "AND code_version = ? ORDER BY run_id DESC", [game, rules_hash, this_code()]).fetchall()
         return [(run_id, json.loads(spec)) for run_id, spec in rows]
+
+    def other_code_runs(self, game: str, rules_hash: str) -> list[dict]:
+        """Every run of this game and rules hash that another code version played (or one not
+        recorded), newest first: what ``find_run`` and ``done_runs`` pass over. Its rows hold
+        ``run_id``, ``status``, ``spec`` (JSON), ``spec_hash``, ``event_sample``, ``code_version``."""
+        if not self.path.exists():
+            return []
+        with connect(self.path) as con:
+            con.execute(SCHEMA)
+            con.execute(MIGRATIONS)
+            cur = con.execute("SELECT run_id, status, spec, spec_hash, event_sample, code_version FROM runs "
+                              "WHERE game = ? AND rules_hash = ? AND code_version IS DISTINCT FROM ? "
+                              "ORDER BY run_id DESC", [game, rules_hash, this_code()])
+            cols = [d[0] for d in cur.description]
+            return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+    def played_here(self, row: dict) -> bool:
+        """Whether a run (its ``runs`` row) was played by this process's code, so may be reused
+        (finished) or resumed (otherwise)."""
+        return row.get("code_version") == this_code()
+
+    def say_not_reused(self, row: dict, then: str) -> None:
+        """The one line (on stderr, once per run and process) saying that run ``row`` is not
+        reused (finished) or resumed (otherwise) because another code version played it, and
+        ``then``, what is done instead."""
+        key = (self.path.resolve(), row["run_id"])
+        if key in _TOLD:
+            return
+        _TOLD.add(key)
+        verb = "reused" if row["status"] == "done" else "resumed"
+        print(f"run {row['run_id']} ({row['status']}) is not {verb}: it was played by code "
+              f"{row.get('code_version') or '(not recorded)'} and this is code {this_code()}, which may play other "
+              f"matches; {then}", file=sys.stderr, flush=True)
 
     def done_chunks(self, run_id: int) -> set[int]:
         with connect(self.path) as con:

@@ -170,6 +170,8 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
                 write_frame(diff_frame(store.path, f"diff_{name}", diff), csv=sfolder / f"vs_{label}_{name}.csv")
         lines.append(f"- vs {label} (run {other}): {_alerts(found.height)}; "
                      f"{diff['twins'] // 2:,} twin matches, {pairing_effect(diff['variance_saved'])}")
+        if diff.get("code_note"):  # the day before was played by other code: its change is in these figures
+            lines.append(f"  - {diff['code_note']}")
         for a in found.iter_rows(named=True):
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                          f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")

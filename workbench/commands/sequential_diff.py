@@ -24,7 +24,7 @@ from reports.diff import changed_cards, touched_decks, twins
 from reports.sequential import Plan, Verdict, decided, overall, seed_differences, verdicts
 from workbench import locks
 from workbench.commands.diff import pct_points
-from workbench.commands.simulate import create, find_done, writer_lock
+from workbench.commands.simulate import find_done, fresh_run, writer_lock
 from workbench.errors import UserError
 from workbench.executors import make_executor
 from workbench.farm import run_chunks
@@ -85,18 +85,23 @@ def _pts(x: float) -> float | None:
     return None if x != x else round(100 * x, 2)
 
 
+# a sequential diff goes on with this spec's run whatever its status (rounds already stored are kept)
+ON_WITH = ("stopped", "running", "failed")
+
+
 def open_run(store: Store, spec: RunSpec, payload: dict) -> int:
     """The run of these matches: a finished one however it was cut into chunks (a fixed diff of
     the same seeds and size), else this spec's run whatever its status (rounds already stored
-    are kept), else a new one."""
+    are kept), else a new one; only a run this code played (Store.find_run): a new one is said
+    to replace one another code version played (``fresh_run``)."""
     done = find_done(store, spec)
     if done is not None:
         return done
-    for status in ("stopped", "running", "failed"):
+    for status in ON_WITH:
         run_id = store.find_run(spec.spec_hash(), status=status, events=("=", spec.event_sample))
         if run_id is not None:
             return run_id
-    return create(store, spec, payload)
+    return fresh_run(store, spec, payload, ON_WITH)
 
 
 class Player:

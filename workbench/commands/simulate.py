@@ -17,9 +17,8 @@ from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.local_pool import ChunkKillsWorkers
 from workbench.runspec import RunSpec, deck_hash, tables
-from workbench.store import Store
+from workbench.store import Store, this_code
 from workbench.store_guard import check_store_path
-from workbench.version import code_version
 
 
 def card_rows(ruleset) -> list[dict]:
@@ -119,7 +118,7 @@ def create(store: Store, spec, payload: dict) -> int:
     store.init()
     ruleset = Ruleset.from_payload(payload["ruleset"])
     bosses = {boss: ruleset.bosses[boss].name for boss in getattr(spec, "bosses", None) or ()}
-    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks, code_version(),
+    return store.create_run(spec.to_json(), spec.spec_hash(), card_rows(ruleset), spec.n_chunks, this_code(),
                             payload.get("data_dir"), boss_names=bosses)
 
 
@@ -127,16 +126,56 @@ def find_done(store: Store, spec: RunSpec) -> int | None:
     """A finished run with exactly this spec (same rules hash, decks, pilots, seeds), if any; else
     one that holds the same matches cut into other chunks (another worker count chose another
     chunk size), the newest first. Either with at least the event log asked for: a run stored
-    with ``--events none`` does not answer a command that asks for the events."""
+    with ``--events none`` does not answer a command that asks for the events. Either played by
+    this code (Store.find_run, Store.done_runs): ``passed_over`` names one another code played."""
     exact = store.find_run(spec.spec_hash(), status="done", events=(">=", spec.event_sample))
     if exact is not None:
         return exact
     wanted = spec.result_hash()
     for run_id, stored in store.done_runs(spec.game, spec.rules_hash):
-        if (stored.get("kind", "duel") != "campaign" and RunSpec.from_json(stored).result_hash() == wanted
-                and stored.get("event_sample", 1.0) >= spec.event_sample):
+        if _same_matches(stored, spec, wanted):
             return run_id
     return None
+
+
+def _same_matches(stored: dict, spec: RunSpec, wanted: str) -> bool:
+    """A finished run's spec holds the matches of ``spec`` (result hash ``wanted``), with at least
+    its event log."""
+    return (stored.get("kind", "duel") != "campaign" and RunSpec.from_json(stored).result_hash() == wanted
+            and stored.get("event_sample", 1.0) >= spec.event_sample)
+
+
+# what a stored run of a spec's matches may be, besides finished, to be played on (``fresh_run``)
+RESUMABLE = ("stopped", "running")
+
+
+def passed_over(store: Store, spec: RunSpec, resumable: tuple[str, ...] = RESUMABLE) -> dict | None:
+    """The newest stored run that ``find_done``, or a look for a run of this spec with one of the
+    ``resumable`` statuses (and the same event log), would have taken but for its code version:
+    another code played it (Store.other_code_runs)."""
+    spec_hash, wanted = spec.spec_hash(), None
+    for row in store.other_code_runs(spec.game, spec.rules_hash):
+        if row["status"] == "done":
+            if row["spec_hash"] == spec_hash and row["event_sample"] >= spec.event_sample:
+                return row
+            wanted = wanted or spec.result_hash()
+            if _same_matches(json.loads(row["spec"]), spec, wanted):
+                return row
+        elif row["status"] in resumable and row["spec_hash"] == spec_hash and row["event_sample"] == spec.event_sample:
+            return row
+    return None
+
+
+def fresh_run(store: Store, spec: RunSpec, payload: dict, resumable: tuple[str, ...] = RESUMABLE,
+              instead: dict | None = None) -> int:
+    """A new run of ``spec``, where no run this code played holds its matches (``create``). A run
+    of them another code version played (``instead``, the one a resume named; else the newest
+    ``passed_over``) is named in one line on stderr, with why it was not reused."""
+    passed = instead or passed_over(store, spec, resumable)
+    run_id = create(store, spec, payload)
+    if passed is not None:
+        store.say_not_reused(passed, f"its matches are played afresh as run {run_id}")
+    return run_id
 
 
 def payload_for(spec: RunSpec, ruleset, decks) -> dict:
@@ -208,7 +247,8 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
     if row.get("kind") == "campaign":
         raise UserError(f"run {run_id} is a campaign batch: resume it with workbench simulate-run --resume {run_id}")
     spec = RunSpec.from_json(json.loads(row["spec"]))
-    data, ruleset = games.load(spec.game, spec.rules, resume_data(row, data_dir))
+    folder = resume_data(row, data_dir)
+    data, ruleset = games.load(spec.game, spec.rules, folder)
     decks = games.decks_for(data, ruleset, spec.decks)
     from sim.core.pilots import weights_fingerprint
     from sim.registry import engine
@@ -220,7 +260,8 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
                                   "weights_hash": weights})
     if now_spec.spec_hash() != row["spec_hash"]:
         raise UserError(f"run {run_id}: {what_changed(spec, now_spec)} since the run started; start a new run instead")
-    return spec, payload_for(spec, ruleset, decks), row
+    # (the folder is recorded if its matches are played afresh as a new run: another code played it)
+    return spec, {**payload_for(spec, ruleset, decks), "data_dir": str(data_root(folder).resolve())}, row
 
 
 def what_changed(then: RunSpec, now: RunSpec) -> str:
@@ -316,27 +357,33 @@ class Played(NamedTuple):
 
 
 def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: bool, console: Console,
-                  cluster: str | None = None, parts: str | None = None) -> Played:
+                  cluster: str | None = None, parts: str | None = None, instead: dict | None = None) -> Played:
     """A finished run of exactly these matches: reused if stored, finished if stopped, else
-    played. One process at a time finds or plays a given set of matches (a lock on its result
-    hash), so the same command started twice at once plays them once: the second says whom it
-    waits for, then reuses the run."""
+    played; only a run this code played (workbench/store.py ``this_code``): one another code
+    version played is named in one line and its matches played afresh as a new run (``instead``:
+    the run a ``--resume`` named, which is such a run). One process at a time finds or plays a
+    given set of matches (a lock on its result hash), so the same command started twice at once
+    plays them once: the second says whom it waits for, then reuses the run."""
     matches = locks.lock_file(store.path, f"matches-{spec.result_hash()}")
     with locks.exclusive(matches, waiting=lambda who: console.print(
             f"waiting for {who}, which is playing the same matches ({spec.game} {spec.rules}) into this store",
             markup=False, highlight=False)):
         run_id = find_done(store, spec)
         if run_id is not None:
+            if instead is not None:
+                store.say_not_reused(instead, f"run {run_id}, which this code played, holds its matches")
             console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)", markup=False)
             return Played(run_id, None)
         for status, what in (("stopped", "stopped run"), ("running", "run left running")):
             # (with the same event log: its stored half must not keep another sample than the rest)
             run_id = store.find_run(spec.spec_hash(), status=status, events=("=", spec.event_sample))
             if run_id is not None:  # a live writer of it is waited for (execute)
+                if instead is not None:
+                    store.say_not_reused(instead, f"run {run_id}, which this code began, is finished instead")
                 console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False)
                 break
         else:
-            run_id = create(store, spec, payload)
+            run_id = fresh_run(store, spec, payload, instead=instead)
         return Played(run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
                                       wait_for_writer=True))
 
@@ -357,8 +404,13 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
     if resume is not None:
         check_store_path(db, must_exist=True)
         with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
-            spec, payload, _row = resumed_run(store, resume, data_dir)
-            run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts)
+            spec, payload, row = resumed_run(store, resume, data_dir)
+            if store.played_here(row):
+                run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster,
+                                                 parts)
+        if not store.played_here(row):  # another code version played it: its matches are played afresh
+            run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts,
+                                           instead=row)
     else:
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")

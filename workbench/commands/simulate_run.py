@@ -90,8 +90,15 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
         check_store_path(db, must_exist=True)
         with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
             spec, payload = resumed_batch(store, resume, data_dir)
-            run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster, parts,
-                                             worker=play, command="simulate-run", unit="runs")
+            row = store.run(resume)
+            if store.played_here(row):
+                run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster,
+                                                 parts, worker=play, command="simulate-run", unit="runs")
+        if not store.played_here(row):  # another code version played it: a new batch of the same runs
+            run_id = create(store, spec, payload)
+            store.say_not_reused(row, f"its campaign runs are played afresh as run {run_id}")
+            report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
+                             worker=play, command="simulate-run", unit="runs")
     else:
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
