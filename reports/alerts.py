@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from reports.diff import pilots_of, version_diff
+from reports.diff import pilots_of_run, version_diff
 from reports.filters import Filters
 from reports.keywords import keyword_impact
 from reports.stats import diff_interval
@@ -98,7 +98,7 @@ def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_p
     decks = both.with_columns(rate=pl.col("k") / pl.col("n"), rate_new=pl.col("k_new") / pl.col("n_new")).with_columns(
         change=pl.col("rate_new") - pl.col("rate"), change_lo=pl.Series(lo), change_hi=pl.Series(hi))
     t = threshold_points / 100.0
-    pilots = pilots_of(path, candidate_run)
+    pilots = pilots_of_run(path, candidate_run)
     rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"], "pilots": pilots,
              "base_run": base_run,
              "candidate_run": candidate_run, "change_points": round(d["change"] * 100, 2),

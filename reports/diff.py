@@ -300,7 +300,7 @@ def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float
         "attributed_cards": cards if empty else cards.filter(pl.col("flagged")),
         "variance_saved": (1 - vp / vu) if vu and vu == vu and vu > 0 else math.nan,
         "twins": t.height, "base_run": base_run, "candidate_run": candidate_run,
-        "pilots": pilots_of(path, base_run),
+        "pilots": pilots_of_run(path, base_run),
         "code_note": code_note,
     }
 
@@ -333,7 +333,7 @@ def other_code(path: str | Path, base_run: int, candidate_run: int) -> str | Non
     return line
 
 
-def pilots_of(path: str | Path, run_id: int) -> str:
+def pilots_of_run(path: str | Path, run_id: int) -> str:
     """The pilots that produced a run's figures (every figure says which pilot made it)."""
     rows = db.query(path, "SELECT pilots FROM runs WHERE run_id = ?", [run_id])
     return rows["pilots"][0] if rows.height else "?"

@@ -18,7 +18,7 @@ from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.alerts import schema as alert_schema
 from reports.db import reading
-from reports.diff import pairing_effect, pilots_of
+from reports.diff import pairing_effect, pilots_of_run
 from reports.export import write_frame
 from reports.exports import diff_frame, export_frame
 from reports.filters import Filters
@@ -147,7 +147,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
     for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
     frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run}, "
-                         f"pilots {pilots_of(store.path, run)})", ""]
+                         f"pilots {pilots_of_run(store.path, run)})", ""]
     for label, other in (("previous", previous), ("baseline", baseline)):
         if other is None:
             lines.append(f"- no {label} run to compare with"
