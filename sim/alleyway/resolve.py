@@ -18,6 +18,7 @@ from sim.alleyway.kinds import KINDS as K
 from sim.alleyway.state import AlleyState
 from sim.core.ending import finish as end_match
 from sim.core.standings import Out
+from sim.core.state import turn_held
 
 STEPS: list[Callable] = []  # the step function of each kind of frame (frames.FX ... frames.ENDTURN)
 _end_turn_of_the_out: Callable | None = None  # turns.end_turn_of_the_out
@@ -54,12 +55,17 @@ def run(state: AlleyState) -> None:
 
 def _run_many(state: AlleyState, steps) -> None:
     """``run`` with three or more seats, where the active seat may go out mid-turn and the match
-    go on: its turn then stops at once (turns.end_turn_of_the_out)."""
+    go on: its turn then stops at once (turns.end_turn_of_the_out). In a held lookahead clone
+    (sim/core/state.py ``hold_turns``) the next turn is held, not begun, so the loop stops there
+    as at any turn's end: the active seat is still the one that went out."""
     stack, sides = state.stack, state.sides
     end_turn_of_the_out = _end_turn_of_the_out
     while not state.over:
         if sides[state.active].out:
             end_turn_of_the_out(state)
+            if turn_held(state) is not None:  # a held lookahead clone: the next turn waits to begin
+                state.to_act = state.active
+                return
             continue
         if not stack:
             state.to_act = state.active
