@@ -47,10 +47,11 @@ def hit_sheriff(state: FrontierState, source_seat: int, seat: int, amount: int, 
 
 
 def hit_unit(state: FrontierState, source_seat: int, unit: Unit, amount: int, card: int,
-             detail: str | None = None) -> int:
+             detail: str | None = None, shaved: bool = True) -> int:
     """Damage a creature (made writable by the caller: ``state.own``); returns the damage dealt.
-    Spell damage is shaved by Ironclad."""
-    if card >= 0 and unit.kw & IRONCLAD and state.pool.cards[card].type == SPELL:
+    Spell damage is shaved by Ironclad, unless ``shaved`` is false (the fixed damage Ironclad
+    takes from a destroy effect is already its own rule's number)."""
+    if shaved and card >= 0 and unit.kw & IRONCLAD and state.pool.cards[card].type == SPELL:
         amount -= state.pool.consts.ironclad_spell_reduction
     if amount <= 0:
         return 0
@@ -389,8 +390,8 @@ def _apply_to_unit(state: FrontierState, seat: int, fx, u: Unit, card: int) -> N
     elif op == "heal":
         heal_unit(state, seat, u, fx.amount, card)
     elif op == "destroy":
-        if u.kw & IRONCLAD:  # Ironclad: a destroy effect only deals its fixed damage
-            hit_unit(state, seat, u, state.pool.consts.ironclad_destroy_damage, card, "ironclad")
+        if u.kw & IRONCLAD:  # Ironclad: a destroy effect only deals its fixed damage, a spell's too
+            hit_unit(state, seat, u, state.pool.consts.ironclad_destroy_damage, card, "ironclad", shaved=False)
         else:
             u.hp = min(u.hp, 0)
     elif op == "buff":
