@@ -134,7 +134,7 @@ def land(state: AllegianceState, cell: int, index: int, target: int, dealt: int,
     # it as armor (``taken_as_armor``)
     if not pierce and dealt > 0:
         armor = cards[d.armor].armor if d.armor != NO_CARD else 0
-        armor += damage_taken_off(state, target, True)
+        armor += damage_taken_off(state, target, pool.guard_as_armor)
         blocked = min(dealt, armor)
         if blocked:
             dealt -= blocked

@@ -34,17 +34,14 @@ def formed_in(pool, faction_masks) -> int:
     return formed
 
 
-def damage_taken_off(state: AllegianceState, cell: int, as_armor: bool) -> int:
-    """What the formation of the Warrior on ``cell`` takes off a damage (Shield Wall: 1): 0 when
-    it stands in none, or its faction's formation takes nothing, or the formation is read
-    otherwise than ``as_armor`` asks (the armor step asks for a formation read as armor, every
-    other damage for one that is not: ``taken_as_armor``, a rules version's reading)."""
+def damage_taken_off(state: AllegianceState, cell: int, guard: dict) -> int:
+    """What the formation of the Warrior on ``cell`` takes off a damage (Shield Wall: 1) by the
+    pool's table ``guard`` (``pool.guard``: off every damage; ``pool.guard_as_armor``: at an
+    attack's armor step, a rules version's reading); 0 when it stands in none."""
     pool = state.pool
     card = pool.cards[state.cells[cell].card]
-    if card.type != WARRIOR:
-        return 0
-    _dealt, taken, taken_as_armor = pool.formation[card.faction]
-    return taken if taken and taken_as_armor == as_armor and in_formation(state, cell) else 0
+    taken = guard[card.faction]
+    return taken if taken and card.type == WARRIOR and in_formation(state, cell) else 0
 
 
 def guarded(state: AllegianceState, cell: int, amount: int) -> int:
@@ -52,7 +49,7 @@ def guarded(state: AllegianceState, cell: int, amount: int) -> int:
     event ``formation`` for what it blocks (a formation read as armor is the armor step's)."""
     if amount <= 0:
         return amount
-    blocked = min(amount, damage_taken_off(state, cell, False))
+    blocked = min(amount, damage_taken_off(state, cell, state.pool.guard))
     if not blocked:
         return amount
     u = state.cells[cell]
