@@ -86,3 +86,62 @@ def test_a_handler_taken_out_is_missed(tmp_path, monkeypatch):
         assert any("keyword venom: no handler" in gap for gap in gaps("frontier", "handler"))
     finally:
         found.engine_names.cache_clear()
+
+
+def _without_keyword(value, keywords_model, keyword: str):
+    """``value`` (a card, or anything inside one) with ``keyword`` set to its default wherever a
+    ``Keywords`` model sits (an Equip's keywords too); the very object when it held none."""
+    from pydantic import BaseModel
+
+    if isinstance(value, keywords_model):
+        default = keywords_model.model_fields[keyword].get_default(call_default_factory=True)
+        return value if getattr(value, keyword) == default else value.model_copy(update={keyword: default})
+    if isinstance(value, BaseModel):
+        changed = {name: new for name in type(value).model_fields
+                   if (new := _without_keyword(old := getattr(value, name), keywords_model, keyword)) is not old}
+        return value.model_copy(update=changed) if changed else value
+    if isinstance(value, (list, tuple)):
+        new = [_without_keyword(item, keywords_model, keyword) for item in value]
+        return type(value)(new) if any(a is not b for a, b in zip(new, value)) else value
+    if isinstance(value, dict):
+        new = {k: _without_keyword(item, keywords_model, keyword) for k, item in value.items()}
+        return new if any(new[k] is not value[k] for k in value) else value
+    return value
+
+
+@pytest.mark.parametrize("game", PLAYED)
+def test_every_keyword_taken_off_the_cards_fails_a_scenario(game):
+    """The behavioural half of "every keyword has a scenario": with a keyword taken off every card
+    of the base rules (a mutant of the card data, the engine untouched), at least one of the
+    game's base-rules scenarios must fail. A scenario that only places a card carrying the
+    keyword (the check above) while asserting nothing the keyword does would pass the mutant."""
+    import dataclasses
+
+    from cardsdb.loader import load_ruleset, load_scenario
+    from sim.core.scenario import run_scenario
+    from sim.registry import engine
+
+    eng = engine(game)
+    _data, base = load_ruleset(game, "base")
+    keywords_model = found.schema_module(game).Keywords
+    scenarios = [s for s in map(load_scenario, found.scenario_files(game)) if s.rules == "base"]
+
+    def failing(pool) -> int:
+        count = 0
+        for s in scenarios:
+            try:
+                count += bool(run_scenario(eng, pool, s.setup, s.steps, s.seed))
+            except Exception:  # noqa: BLE001 - a mutant may break a step outright: that is a failure too
+                count += 1
+        return count
+
+    assert failing(eng.compile_pool(base)) == 0  # the unchanged data passes every scenario
+    unasserted = []
+    for keyword in sorted(keywords_model.model_fields):
+        cards = {cid: _without_keyword(card, keywords_model, keyword) for cid, card in base.cards.items()}
+        carried = sum(cards[cid] is not card for cid, card in base.cards.items())
+        if not carried:
+            unasserted.append(f"{keyword}: no card carries it")
+        elif not failing(eng.compile_pool(dataclasses.replace(base, cards=cards))):
+            unasserted.append(f"{keyword}: taken off its {carried} cards, every scenario still passes")
+    assert not unasserted, f"{game}: " + "; ".join(unasserted)
