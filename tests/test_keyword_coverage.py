@@ -1,7 +1,10 @@
 """Every keyword and effect of every game has its handler in the engine, its stat-budget weight and
 at least one scenario (issue 15, item 7). The vocabularies come from each game's card schema, so a
 new keyword or effect fails here, naming the game, the word and what it lacks, until all three
-exist. How each is found: tests/vocabulary.py; what to add where: docs/adding-a-keyword.md."""
+exist. How each is found: tests/vocabulary.py; what to add where: docs/adding-a-keyword.md.
+That a scenario asserts what a keyword does, not only places a card carrying it, is checked by
+mutation: each keyword taken off every card must make some scenario fail (checked to fail with
+stampede.yaml, Stampede's only asserting scenario, taken away)."""
 from __future__ import annotations
 
 import pytest
