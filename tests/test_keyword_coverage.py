@@ -3,8 +3,9 @@ at least one scenario (issue 15, item 7). The vocabularies come from each game's
 new keyword or effect fails here, naming the game, the word and what it lacks, until all three
 exist. How each is found: tests/vocabulary.py; what to add where: docs/adding-a-keyword.md.
 That a scenario asserts what a keyword does, not only places a card carrying it, is checked by
-mutation: each keyword taken off every card must make some scenario fail (checked to fail with
-stampede.yaml, Stampede's only asserting scenario, taken away)."""
+mutation: each keyword taken off every card, and each effect dropped from every card, must make
+some scenario fail (checked to fail with stampede.yaml, Stampede's only asserting scenario, and
+AlleyWay's tax.yaml taken away)."""
 from __future__ import annotations
 
 import pytest
@@ -94,30 +95,43 @@ def test_a_handler_taken_out_is_missed(tmp_path, monkeypatch):
 def _without_keyword(value, keywords_model, keyword: str):
     """``value`` (a card, or anything inside one) with ``keyword`` set to its default wherever a
     ``Keywords`` model sits (an Equip's keywords too); the very object when it held none."""
-    from pydantic import BaseModel
-
     if isinstance(value, keywords_model):
         default = keywords_model.model_fields[keyword].get_default(call_default_factory=True)
         return value if getattr(value, keyword) == default else value.model_copy(update={keyword: default})
+    return _rebuilt(value, lambda inner: _without_keyword(inner, keywords_model, keyword))
+
+
+def _without_effect(value, effect: str):
+    """``value`` with every effect named ``effect`` dropped from the lists that hold it (nested
+    effects too); the very object when it held none."""
+    if isinstance(value, (list, tuple)):
+        kept = [item for item in value if getattr(item, "effect", None) != effect]
+        new = [_without_effect(item, effect) for item in kept]
+        return type(value)(new) if len(kept) != len(value) or any(a is not b for a, b in zip(new, kept)) else value
+    return _rebuilt(value, lambda inner: _without_effect(inner, effect))
+
+
+def _rebuilt(value, change):
+    """``value`` with ``change`` applied to what it holds (a model's fields, a list's or a dict's
+    items), copied only where something changed."""
+    from pydantic import BaseModel
+
     if isinstance(value, BaseModel):
         changed = {name: new for name in type(value).model_fields
-                   if (new := _without_keyword(old := getattr(value, name), keywords_model, keyword)) is not old}
+                   if (new := change(old := getattr(value, name))) is not old}
         return value.model_copy(update=changed) if changed else value
     if isinstance(value, (list, tuple)):
-        new = [_without_keyword(item, keywords_model, keyword) for item in value]
+        new = [change(item) for item in value]
         return type(value)(new) if any(a is not b for a, b in zip(new, value)) else value
     if isinstance(value, dict):
-        new = {k: _without_keyword(item, keywords_model, keyword) for k, item in value.items()}
+        new = {k: change(item) for k, item in value.items()}
         return new if any(new[k] is not value[k] for k in value) else value
     return value
 
 
-@pytest.mark.parametrize("game", PLAYED)
-def test_every_keyword_taken_off_the_cards_fails_a_scenario(game):
-    """The behavioural half of "every keyword has a scenario": with a keyword taken off every card
-    of the base rules (a mutant of the card data, the engine untouched), at least one of the
-    game's base-rules scenarios must fail. A scenario that only places a card carrying the
-    keyword (the check above) while asserting nothing the keyword does would pass the mutant."""
+def _unasserted(game: str, mutants) -> list[str]:
+    """For each (word, mutant of a card) in ``mutants``: the word, when the game's base-rules
+    scenarios all pass with every card of the base rules so changed (or no card carries it)."""
     import dataclasses
 
     from cardsdb.loader import load_ruleset, load_scenario
@@ -126,7 +140,6 @@ def test_every_keyword_taken_off_the_cards_fails_a_scenario(game):
 
     eng = engine(game)
     _data, base = load_ruleset(game, "base")
-    keywords_model = found.schema_module(game).Keywords
     scenarios = [s for s in map(load_scenario, found.scenario_files(game)) if s.rules == "base"]
 
     def failing(pool) -> int:
@@ -139,12 +152,33 @@ def test_every_keyword_taken_off_the_cards_fails_a_scenario(game):
         return count
 
     assert failing(eng.compile_pool(base)) == 0  # the unchanged data passes every scenario
-    unasserted = []
-    for keyword in sorted(keywords_model.model_fields):
-        cards = {cid: _without_keyword(card, keywords_model, keyword) for cid, card in base.cards.items()}
+    out = []
+    for word, mutate in mutants:
+        cards = {cid: mutate(card) for cid, card in base.cards.items()}
         carried = sum(cards[cid] is not card for cid, card in base.cards.items())
         if not carried:
-            unasserted.append(f"{keyword}: no card carries it")
+            out.append(f"{word}: no card carries it")
         elif not failing(eng.compile_pool(dataclasses.replace(base, cards=cards))):
-            unasserted.append(f"{keyword}: taken off its {carried} cards, every scenario still passes")
-    assert not unasserted, f"{game}: " + "; ".join(unasserted)
+            out.append(f"{word}: taken off its {carried} cards, every scenario still passes")
+    return out
+
+
+@pytest.mark.parametrize("game", PLAYED)
+def test_every_keyword_taken_off_the_cards_fails_a_scenario(game):
+    """The behavioural half of "every keyword has a scenario": with a keyword taken off every card
+    of the base rules (a mutant of the card data, the engine untouched), at least one of the
+    game's base-rules scenarios must fail. A scenario that only places a card carrying the
+    keyword (the check above) while asserting nothing the keyword does would pass the mutant."""
+    keywords_model = found.schema_module(game).Keywords
+    mutants = [(k, lambda card, k=k: _without_keyword(card, keywords_model, k)) for k in sorted(keywords_model.model_fields)]
+    missing = _unasserted(game, mutants)
+    assert not missing, f"{game}: " + "; ".join(missing)
+
+
+@pytest.mark.parametrize("game", PLAYED)
+def test_every_effect_taken_out_of_the_cards_fails_a_scenario(game):
+    """The same for effects: with every effect of one kind dropped from the base rules' cards, at
+    least one base-rules scenario must fail."""
+    mutants = [(e, lambda card, e=e: _without_effect(card, e)) for e in sorted(found.vocabulary(game).effects)]
+    missing = _unasserted(game, mutants)
+    assert not missing, f"{game}: " + "; ".join(missing)
