@@ -54,26 +54,49 @@ def run(state: AlleyState) -> None:
 
 
 def _run_many(state: AlleyState, steps) -> None:
-    """``run`` with three or more seats, where the active seat may go out mid-turn and the match
-    go on: its turn then stops at once (turns.end_turn_of_the_out). In a held lookahead clone
-    (sim/core/state.py ``hold_turns``) the next turn is held, not begun, so the loop stops there
-    as at any turn's end: the active seat is still the one that went out."""
+    """``run`` with three or more seats, where a seat may go out mid-turn and the match go on.
+    A seat that is out resolves nothing more: its abilities still stacked are dropped, and a
+    choice it would make is not asked (RULES.md, "a seat out ... its triggers stop"). When the
+    active seat goes out its turn stops at once (turns.end_turn_of_the_out), after the abilities
+    of the seats still playing that were already stacked have resolved (a KO's "when one of your
+    characters is KO'd" does not vanish because another seat went out first). In a held lookahead
+    clone (sim/core/state.py ``hold_turns``) the next turn is held, not begun, so the loop stops
+    there as at any turn's end: the active seat is still the one that went out."""
     stack, sides = state.stack, state.sides
     end_turn_of_the_out = _end_turn_of_the_out
     while not state.over:
         if sides[state.active].out:
-            end_turn_of_the_out(state)
-            if turn_held(state) is not None:  # a held lookahead clone: the next turn waits to begin
-                state.to_act = state.active
-                return
-            continue
+            stack[:] = [frame for frame in stack if _still_resolves(sides, frame)]
+            if not stack:
+                end_turn_of_the_out(state)
+                if turn_held(state) is not None:  # a held lookahead clone: the next turn waits to begin
+                    state.to_act = state.active
+                    return
+                continue
         if not stack:
             state.to_act = state.active
             return
         frame = stack[-1]
-        if steps[frame.kind](state, frame) and not state.over and not sides[state.active].out:
+        ctx = getattr(frame, "ctx", None)
+        if ctx is not None and sides[ctx.seat].out:  # an out seat's ability never resolves
+            stack.pop()
+            continue
+        if steps[frame.kind](state, frame) and not state.over:
+            if sides[state.pending.seat].out:  # the seat to choose is out: that ability stops here
+                state.pending = None
+                if stack and stack[-1] is frame:
+                    stack.pop()
+                continue
             state.to_act = state.pending.seat
             return
+
+
+def _still_resolves(sides, frame) -> bool:
+    """Whether a stacked frame resolves once the active seat is out: the abilities (effects and
+    their costs) of seats still playing do; the out seat's own abilities, and its turn's pieces
+    (its attack, the offers it opened, its turn's end), do not."""
+    ctx = getattr(frame, "ctx", None)
+    return ctx is not None and not sides[ctx.seat].out
 
 
 def take_choice(state: AlleyState, option: int):
