@@ -2,6 +2,7 @@
 ``determinize``; MARKED shows its holder (and only it) the opponent's hand and face-down cards."""
 import random
 
+from sim.alleyway import hidden
 from tests.alleyway_common import act, alleyway, scenario_state
 
 HAND = ["dirty-cop", "gas-can", "sparky", "cash-out"]
@@ -98,3 +99,20 @@ def test_greedy_pilot_thinking_leaves_the_match_untouched_and_cannot_see_the_coi
     pilot = make_pilot("greedy", eng, 0, Streams(8).pilot(0))
     pilot.choose(state, eng.legal_actions(state))
     assert eng.snapshot(state) == before and state.chance is chance_before
+
+
+def test_marked_in_turf_defense_shows_the_opponents_not_the_partner():
+    """MARKED: "you can see your opponent's hand". In Turf Defense p0's partner p1 is no opponent:
+    p0's belief keeps the boss's (p2's) real hand, and deals p1's afresh as without MARKED."""
+    def belief_hands(first_lane: str, seat: int) -> int:
+        _eng, state = scenario_state({"mode": "turf", "boss": "the-furnace-king", "seats": [
+            {"lanes": {"l1": first_lane}, "deck": ["static"] * 5},
+            {"hand": ["sarge"], "deck": ["static"] * 5},
+            {"hand": ["sarge"], "deck": ["static"] * 5}]})
+        assert hidden.sees_hidden(state, 0) == (first_lane == "corner-lookout")
+        return sum(state.pool.slug(hidden.determinize(state, 0, random.Random(k)).sides[seat].hand[0]) == "sarge"
+                   for k in range(20))
+
+    assert belief_hands("corner-lookout", 2) == 20  # the boss, an opponent: seen
+    seen_partner, unmarked_partner = belief_hands("corner-lookout", 1), belief_hands("static", 1)
+    assert seen_partner == unmarked_partner < 20  # the partner: dealt afresh, as with no MARKED at all

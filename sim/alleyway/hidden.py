@@ -135,14 +135,16 @@ def drew(state: AlleyState, owner: int, to_hand: bool = True) -> None:
 
 
 def remember_marked(state: AlleyState) -> None:
-    """A seat that sees through MARKED remembers the hands and face-down cards it sees (called at
-    each turn's start, so it keeps them after MARKED is gone)."""
+    """A seat that sees through MARKED remembers the hands and face-down cards it sees, its
+    opponents' only (not a Turf Defense partner's: "you can see your opponent's hand"), called
+    at each turn's start, so it keeps them after MARKED is gone."""
     sides = state.sides
     for seat in range(len(sides)):
         if sides[seat].out or not sees_hidden(state, seat):
             continue
+        opponents = state.opponents(seat)
         for other, side in enumerate(sides):
-            if other == seat or side.out:
+            if other not in opponents or side.out:
                 continue
             keep = tuple(e for e in state.known if not (e.observer == seat and e.owner == other and e.zone != DECK))
             seen = [Known(seat, other, HAND, card) for card in side.hand]
@@ -158,12 +160,13 @@ def determinize(state: AlleyState, seat: int, rng: random.Random) -> AlleyState:
     ``seat`` knows of it."""
     cards = state.pool.cards
     known = state.known
-    marked = sees_hidden(state, seat)
+    # MARKED shows the opponents' hidden cards, not a Turf Defense partner's
+    marked = state.opponents(seat) if sees_hidden(state, seat) else ()
 
     def deal_seat(clone: AlleyState, s: int, own: bool, rng: random.Random) -> None:
         mine = [e for e in known if e.observer == seat and e.owner == s] if known else ()
-        see_hand = own or marked or shown_hand(state, seat, s)
-        _deal(clone.sides[s], cards, mine, see_hand, own or marked, rng)
+        seen = own or s in marked
+        _deal(clone.sides[s], cards, mine, seen or shown_hand(state, seat, s), seen, rng)
 
     return believe(state.fork(), seat, rng, deal_seat)
 
