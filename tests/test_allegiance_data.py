@@ -107,3 +107,20 @@ def test_spreadsheet_round_trip_changes_nothing(data, tmp_path):
     assert res.returncode == 0, res.stderr
     doc = yaml.safe_load((data / "allegiance" / "rules" / "same.yaml").read_text())
     assert not doc.get("patch") and not doc.get("add") and not doc.get("remove"), doc
+
+
+def test_the_stat_budget_by_hand():
+    """RULES.md, "The stat budget": a Warrior may have 5 + 4 x stars points, a War Supply, Battle
+    Cry or Tactic 4 x stars + 2 x AP, a Stronghold 16 and a Bastion 20 (each number a constant of
+    the rules version, so each is pinned here by a card of the pool)."""
+    from cardsdb.allegiance.budget import budget_points
+    from cardsdb.loader import load_ruleset
+
+    _data, ruleset = load_ruleset("allegiance", "base")
+    cards, consts = ruleset.cards, ruleset.constants
+    assert budget_points(cards["ash-thrall"], consts) == 5 + 4 * 1
+    assert budget_points(cards["forge-tyrant"], consts) == 5 + 4 * 5
+    assert (cards["blessing-of-light"].stars, cards["blessing-of-light"].ap) == (2, 1)
+    assert budget_points(cards["blessing-of-light"], consts) == 4 * 2 + 2 * 1
+    assert budget_points(cards["ember-keep"], consts) == 16 and not cards["ember-keep"].bastion
+    assert budget_points(cards["black-anvil"], consts) == 20 and cards["black-anvil"].bastion
