@@ -182,3 +182,42 @@ def test_one_greedy_seat_among_three_random_ones_places_first_from_every_seat():
         result = play_match(eng, pool, table, seed, pilots, log=False)
         firsts[seed % 4] += result.standings[seed % 4].placement == 1
     assert min(firsts.values()) >= 8, firsts
+
+
+@pytest.mark.parametrize("mode", ["ffa", "turf"])
+def test_a_multi_seat_match_at_the_turn_limit_draws_for_the_seats_still_playing(mode):
+    """RULES.md (Free-for-all, Turf Defense): a match that ends without a winner at the turn limit
+    is a draw for the seats still playing (sharing first place), while in a free-for-all the seats
+    already out lose, placed after them; in Turf Defense a partner already out draws with its
+    team. Played by the real match loop (scenarios step the engine and never reach the loop's
+    limit), with the limit lowered so that random pilots reach it: the first of a bounded search
+    over seeds in which a seat went out before the limit."""
+    import dataclasses
+
+    from sim.core.match import play_match
+    from sim.core.seating import Seating
+    from tests.alleyway_common import alleyway
+
+    eng, _pool, _data, ruleset, decks = alleyway()
+    order = list(decks.values())
+    limit = 40 if mode == "ffa" else 30
+    small = eng.compile_pool(dataclasses.replace(ruleset, constants=ruleset.constants.model_copy(update={"turn_limit": limit})))
+    for seed in range(1, 30):
+        if mode == "ffa":
+            r = play_match(eng, small, order[:4], seed, ["random"] * 4, log=False)
+        else:
+            r = play_match(eng, small, order[:2], seed, ["random"] * 3, log=False,
+                           seating=Seating(mode="turf", teams=(0, 0, 1), boss="the-furnace-king"))
+        out = [s.out_turn is not None for s in r.standings]
+        if r.reason == "turn_limit" and any(out) and not all(out):
+            break
+    else:
+        pytest.fail(f"no {mode} match of seeds 1-29 reached the turn limit with a seat out")
+    assert r.winner is None
+    playing = [i for i, gone in enumerate(out) if not gone]
+    assert all(r.results[i] == "draw" and r.standings[i].placement == 1 for i in playing), (r.results, r.standings)
+    for i in (i for i, gone in enumerate(out) if gone):
+        if mode == "ffa":
+            assert r.results[i] == "loss" and r.standings[i].placement > len(playing), (r.results, r.standings)
+        else:  # the partner out shares its team's draw
+            assert r.results[i] == "draw" and r.standings[i].placement == 1, (r.results, r.standings)
