@@ -116,3 +116,47 @@ def test_marked_in_turf_defense_shows_the_opponents_not_the_partner():
     assert belief_hands("corner-lookout", 2) == 20  # the boss, an opponent: seen
     seen_partner, unmarked_partner = belief_hands("corner-lookout", 1), belief_hands("static", 1)
     assert seen_partner == unmarked_partner < 20  # the partner: dealt afresh, as with no MARKED at all
+
+
+def test_a_known_card_set_face_down_is_forgotten_in_hand():
+    """p0 PLUNDERs Tripwire from p1's Gutter (shown to both) and sets it face-down. p1 saw a card
+    go face-down, not which: the Tripwire it knew in p0's hand may be the one set, so p1's belief
+    no longer keeps it in hand (it kept it there for ever, and was sure the face-down card was
+    another), and the true world is among p1's beliefs."""
+    eng, state = scenario_state({"seats": [
+        {"hand": ["tidewater-tess-1", "static"], "deck": ["street-rat", "the-pit", "static", "doorman"], "authority": 5},
+        {"gutter": ["tripwire"], "hand": ["static"], "deck": ["static", "street-rat", "static"]}]})
+    slug = state.pool.slug
+    act(eng, state, "deploy tidewater-tess-1 atk")
+    assert [(e.observer, slug(e.card)) for e in state.known] == [(1, "tripwire")]  # shown to both
+    act(eng, state, "set tripwire")
+    assert not [e for e in state.known if e.observer == 1]
+    act(eng, state, "brawl", "regroup", "end")
+
+    def world(s):
+        return sorted(slug(c) for c in s.sides[0].hand), face_down(s.sides[0])
+
+    truth = world(state)
+    beliefs = [world(b) for b in beliefs_of(eng, state, 1, 60)]
+    assert truth in beliefs and any(b != truth for b in beliefs)
+
+
+def beliefs_of(eng, state, seat, n):
+    return [eng.determinize(state, seat, random.Random(k)) for k in range(n)]
+
+
+def test_a_plundered_card_is_shown_to_every_seat_in_turf_defense():
+    """"A plundered card is shown to both players": with three seats, p0 PLUNDERs a card from the
+    boss's hand at random; the partner p1 saw it go into p0's hand too, so p1's belief keeps it
+    there (it knew the card, yet dealt it into p0's deck most of the time)."""
+    eng, state = scenario_state({"mode": "turf", "boss": "the-furnace-king", "seats": [
+        {"lanes": {"l1": {"card": "bilge-3", "under": ["bilge-1", "bilge-2"]}}, "hand": ["static"],
+         "deck": ["static", "street-rat", "static", "doorman"]},
+        {"hand": ["static"], "deck": ["static", "street-rat", "static", "doorman"]},
+        {"lanes": {"l1": {"card": "static", "pos": "def"}}, "hand": ["sarge", "sparky", "gas-can"],
+         "deck": ["static", "street-rat", "static", "doorman"]}]})
+    act(eng, state, "brawl", "attack l1 p2.l1")
+    taken = [c for c in state.sides[0].hand if state.pool.slug(c) in ("sarge", "sparky", "gas-can")]
+    assert len(taken) == 1
+    assert {e.observer for e in state.known if e.card == taken[0] and e.owner == 0} == {1, 2}
+    assert all(taken[0] in b.sides[0].hand for b in beliefs_of(eng, state, 1, 40))

@@ -301,13 +301,18 @@ def plunder(state: AlleyState, fx, c: Ctx, victim: int) -> bool:
 
 def plunder_card(state: AlleyState, seat: int, victim: int, source: str, card: int) -> bool:
     other = state.sides[victim]
-    {"hand": other.hand, "deck": other.deck, "gutter": other.gutter}[source].remove(card)
+    if source == "deck":
+        other.deck.pop()  # the top card ("the top of their deck"), not the lowest copy of it
+    else:
+        {"hand": other.hand, "gutter": other.gutter}[source].remove(card)
     state.sides[seat].hand.append(card)
     if source == "hand" and state.known:
         hidden.left_hand(state, victim, card)
     elif source == "deck" and state.known:
         hidden.drew(state, victim, to_hand=False)  # its top card went to the plunderer's hand
-    hidden.learn_hand(state, seat, card, (victim,))  # "A plundered card is shown to both players"
+    # "A plundered card is shown to both players": to every other seat at the table (the victim,
+    # and with more seats the others too: they see it go into the plunderer's hand)
+    hidden.learn_hand(state, seat, card, range(len(state.sides)))
     state.sides[seat].plundered += 1
     if state.events is not None:  # (its words are not built in lookahead)
         emit(state, seat, K.PLUNDER, card, detail=f"p{victim} {source}")

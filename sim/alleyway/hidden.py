@@ -39,6 +39,8 @@ from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Back
 from sim.core.hidden import believe, shuffled_pool
 
+SETTABLE = (HUSTLE, AMBUSH)  # the cards a seat may set face-down from its hand
+
 HAND, DECK, BACK = 0, 1, 2
 SETTABLE = (HUSTLE, AMBUSH)
 
@@ -105,6 +107,20 @@ def left_hand(state: AlleyState, owner: int, card: int) -> None:
         out.append(e)
     if dropped:
         state.known = tuple(out)
+
+
+def set_from_hand(state: AlleyState, owner: int) -> None:
+    """``owner`` set a card face-down from its hand: the others saw a card go but not which, so
+    each forgets every card it knew in that hand that could have been set (a Hustle or an
+    Ambush): any of them may now be the face-down one ("a known card is forgotten when it may
+    have become unknown again")."""
+    if not state.known:
+        return
+    cards = state.pool.cards
+    kept = tuple(e for e in state.known
+                 if not (e.owner == owner and e.zone == HAND and cards[e.card].type in SETTABLE))
+    if len(kept) != len(state.known):
+        state.known = kept
 
 
 def forget_hand(state: AlleyState, owner: int) -> None:

@@ -143,6 +143,7 @@ def set_card(state: AlleyState, card_id: int) -> None:
     if card.type == AMBUSH and state.pool.consts.ambush_cost_on == "set":
         side.authority -= field.cost_of(state, seat, card)
     side.back[slot] = Back(card_id, False, state.turn, 0, seat)
+    hidden.set_from_hand(state, seat)  # which card went face-down, the others did not see
     if state.ledger is not None:
         state.ledger.play(seat, card_id, side.turns)
     emit(state, seat, K.SET, card_id, lane=BACK_BASE + slot)
