@@ -60,7 +60,7 @@ def can_attack(state: AlleyState, u: Unit) -> bool:
         return False
     if state.turn <= state.pool.consts.no_attack_turns or u.entered == state.turn:
         return False
-    if u.no_attack == state.turn or (u.stun and u.stun == state.sides[u.seat].turns):
+    if u.no_attack == state.turn or (u.stun and u.stun == state.sides[u.owner].turns):  # its owner's next turn
         return False
     return u.attacks < attacks_allowed(state, u)
 

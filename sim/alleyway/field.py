@@ -373,7 +373,7 @@ def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
         if not state.sides[bounty.seat].out:
             draw(state, bounty.seat, bounty.amount)
     if u.kw & UNDEAD and not u.undead_used and not u.token:
-        state.risen.append(Rising(u.owner, u.card))  # an UNDEAD leader (Veyr) rises too
+        state.risen.append(Rising(u.owner, u.card, u.under))  # an UNDEAD leader (Veyr) rises too
 
 
 # --- Equips ----------------------------------------------------------------------------------------

@@ -71,9 +71,11 @@ class TimedChange(NamedTuple):
 
 
 class Rising(NamedTuple):
-    """An UNDEAD card KO'd this turn, to rise at its end."""
+    """An UNDEAD card KO'd this turn, to rise at its end; ``under``: the lower levels of a
+    promoted Striver, which went to the Gutter with it and rise under it."""
     owner: int
     card: int
+    under: tuple = ()
 
 
 class Bounty(NamedTuple):

@@ -14,8 +14,9 @@ from sim.alleyway.state import AlleyState, Bounty, TimedChange, Unit, code, deco
 
 
 def until_next(state: AlleyState, u: Unit) -> int:
-    """The owner's turn count at the end of its next turn."""
-    return state.sides[u.seat].turns + 1
+    """The owner's turn count at the end of its next turn (the owner's, not the seat that holds it
+    now: a CHARMed character's "owner's next turn" is still its owner's)."""
+    return state.sides[u.owner].turns + 1
 
 
 def immune(u: Unit, status: str) -> bool:

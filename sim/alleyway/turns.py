@@ -251,7 +251,7 @@ def cleanup(state: AlleyState) -> None:
     """The end of the turn: UNDEAD rises, CHARM ends, "until the end of the turn" and "of your
     next turn" changes and timed statuses of the ending seat run out, JAM too."""
     for rising in state.risen:
-        rise(state, rising.owner, rising.card)
+        rise(state, rising.owner, rising.card, rising.under)
     state.risen.clear()
     for side in state.sides:
         for u in side.units():
@@ -295,9 +295,10 @@ def cleanup(state: AlleyState) -> None:
         side.jam = 0
 
 
-def rise(state: AlleyState, owner: int, card: int) -> None:
+def rise(state: AlleyState, owner: int, card: int, under: tuple = ()) -> None:
     """UNDEAD: the first time it's KO'd it rises from the Gutter at the end of the turn, in DEF,
-    with half its ATK and DEF."""
+    with half its ATK and DEF; a promoted Striver with the lower levels that went to the Gutter
+    with it (``under``, those still there) under it again."""
     side = state.sides[owner]
     lane = field.empty_lane(state, owner)
     is_leader = card == side.leader
@@ -309,6 +310,11 @@ def rise(state: AlleyState, owner: int, card: int) -> None:
     else:
         side.gutter.remove(card)
     u = field.enter(state, owner, card, lane, False)
+    if under:
+        back = tuple(c for c in under if c in side.gutter)
+        for c in back:
+            side.gutter.remove(c)
+        u.under = back
     frac = state.pool.consts.undead_fraction
     u.mod_atk = int(u.base_atk * frac) - u.base_atk
     u.mod_def = int(u.base_def * frac) - u.base_def
@@ -320,7 +326,7 @@ def rise(state: AlleyState, owner: int, card: int) -> None:
 
 def uncharm(state: AlleyState, u) -> None:
     """CHARM ends: it goes back to its owner's row (its own lane if free), or to the Gutter when
-    that row is full."""
+    that row is full (a token vanishes instead: "it never goes to the Gutter")."""
     u = state.own(u)
     home_seat, home_lane = decode(u.charm_home)
     u.charm_home = -1
@@ -331,7 +337,8 @@ def uncharm(state: AlleyState, u) -> None:
     u.seat = home_seat
     if lane < 0:
         u.lane = home_lane
-        home.gutter.extend(u.under + (u.card,))
+        if not u.token:
+            home.gutter.extend(u.under + (u.card,))
         field.detach_all(state, u.uid)
         emit(state, home_seat, K.TO_GUTTER, u.card, detail="charm ended, row full")
         return
