@@ -134,32 +134,15 @@ def _unasserted(game: str, mutants) -> list[str]:
     scenarios all pass with every card of the base rules so changed (or no card carries it)."""
     import dataclasses
 
-    from cardsdb.loader import load_ruleset, load_scenario
-    from sim.core.scenario import run_scenario
-    from sim.registry import engine
-
-    eng = engine(game)
-    _data, base = load_ruleset(game, "base")
-    scenarios = [s for s in map(load_scenario, found.scenario_files(game)) if s.rules == "base"]
-
-    def fails(pool) -> bool:
-        """Whether some scenario fails (the first failure is enough)."""
-        for s in scenarios:
-            try:
-                if run_scenario(eng, pool, s.setup, s.steps, s.seed):
-                    return True
-            except Exception:  # noqa: BLE001 - a mutant may break a step outright: that is a failure too
-                return True
-        return False
-
-    assert not fails(eng.compile_pool(base))  # the unchanged data passes every scenario
+    check = found.scenario_check(game)
+    base = check.base
     out = []
     for word, mutate in mutants:
         cards = {cid: mutate(card) for cid, card in base.cards.items()}
         carried = sum(cards[cid] is not card for cid, card in base.cards.items())
         if not carried:
             out.append(f"{word}: no card carries it")
-        elif not fails(eng.compile_pool(dataclasses.replace(base, cards=cards))):
+        elif not check.fails(check.engine.compile_pool(dataclasses.replace(base, cards=cards))):
             out.append(f"{word}: taken off its {carried} cards, every scenario still passes")
     return out
 

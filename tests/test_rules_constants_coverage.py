@@ -69,24 +69,8 @@ def changed(value):
 
 @pytest.mark.parametrize("game", PLAYED)
 def test_every_rules_constant_changed_fails_a_scenario(game):
-    from cardsdb.loader import load_ruleset, load_scenario
-    from sim.core.scenario import run_scenario
-    from sim.registry import engine
-
-    eng = engine(game)
-    _data, base = load_ruleset(game, "base")
-    scenarios = [s for s in map(load_scenario, found.scenario_files(game)) if s.rules == "base"]
-
-    def fails(pool) -> bool:
-        for s in scenarios:
-            try:
-                if run_scenario(eng, pool, s.setup, s.steps, s.seed):
-                    return True
-            except Exception:  # noqa: BLE001 - a mutant may break a step outright: that is a failure too
-                return True
-        return False
-
-    assert not fails(eng.compile_pool(base))  # the unchanged rules pass every scenario
+    check = found.scenario_check(game)
+    eng, base, fails = check.engine, check.base, check.fails
     listed = NOT_SCENARIO_RULES[game]
     consts = base.constants
     unpinned, pinned_after_all = [], []

@@ -291,3 +291,37 @@ def exercised(game: str) -> dict[str, set[str]]:
                 for name in names:
                     out.setdefault(f"{kind}:{name}", set()).add(path.stem)
     return out
+
+
+# --- mutants of the rules data (tests/test_keyword_coverage.py, tests/test_rules_constants_coverage.py) ---
+
+@dataclass(frozen=True)
+class ScenarioCheck:
+    """A game's engine, its base rules, and its base-rules scenarios, to run under a mutant of the
+    rules data (a keyword taken off, an effect dropped, a constant changed)."""
+    engine: object
+    base: object
+    scenarios: tuple
+
+    def fails(self, pool) -> bool:
+        """Whether some scenario fails under ``pool`` (the first failure is enough; a step a
+        mutant breaks outright is a failure too)."""
+        from sim.core.scenario import run_scenario
+
+        for s in self.scenarios:
+            try:
+                if run_scenario(self.engine, pool, s.setup, s.steps, s.seed):
+                    return True
+            except Exception:  # noqa: BLE001 - see the docstring
+                return True
+        return False
+
+
+def scenario_check(game: str) -> ScenarioCheck:
+    from sim.registry import engine
+
+    _data, base = load_ruleset(game, "base")
+    scenarios = tuple(s for s in map(load_scenario, scenario_files(game)) if s.rules == "base")
+    check = ScenarioCheck(engine(game), base, scenarios)
+    assert not check.fails(check.engine.compile_pool(base)), f"{game}: a base-rules scenario fails unmutated"
+    return check
