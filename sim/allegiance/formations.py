@@ -11,7 +11,9 @@ from sim.allegiance.state import AllegianceState
 
 def in_formation(state: AllegianceState, cell: int) -> bool:
     """Whether the Warrior on ``cell`` stands in a run of at least 4 (``formation_size``) Warriors
-    of its owner's faction side by side in its row."""
+    of its owner's faction side by side in its row. A Warrior at 0 HP is destroyed ("A unit at 0
+    HP is destroyed") even while it still stands on its cell, before ``process_deaths`` clears it
+    (an attack's on-hit splash lands then): it is in no run."""
     pool = state.pool
     cells, cards = state.cells, pool.cards
     u = cells[cell]
@@ -19,7 +21,7 @@ def in_formation(state: AllegianceState, cell: int) -> bool:
     row = state.warriors[u.owner] & pool.board.row_mask[pool.board.row[cell]]  # a run stays in its row
     allies = 0
     for c in cells_of(row):
-        if cards[cells[c].card].faction == faction:
+        if cards[cells[c].card].faction == faction and cells[c].hp > 0:
             allies |= 1 << c
     return bool((formed_in(pool, (allies,)) >> cell) & 1)
 
