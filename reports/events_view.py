@@ -16,6 +16,8 @@ from pathlib import Path
 
 import duckdb
 
+from reports.event_parts import part_name, run_folder
+
 # the columns of every part (workbench/chunk.py EVENT_SCHEMA writes them; a test holds the two
 # together), for a view with no parts to read
 EVENT_COLUMNS = (("run_id", "INTEGER"), ("match_no", "INTEGER"), ("chunk", "INTEGER"), ("seq", "INTEGER"),
@@ -95,11 +97,6 @@ def _without_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str:
                     f"{logged:,} events (a copy of a store needs its .events folder too)")
 
 
-def part_name(chunk: int) -> str:
-    """A stored chunk's part in its run's folder ``run-<id>`` (workbench/chunk.py part_location)."""
-    return f"chunk-{chunk:06d}.parquet"
-
-
 def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str | None:
     """Some parts gone: the line naming each run whose stored chunks logged events (a chunk with
     ``events_rows`` has its part) while its folder lacks their parts, and how many; None when
@@ -112,14 +109,14 @@ def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str | None:
     for run_id, chunks in rows:
         parts = [part_name(c) for c in chunks]
         try:
-            names: set[str] | None = set(os.listdir(folder / f"run-{run_id}"))
+            names: set[str] | None = set(os.listdir(folder / run_folder(run_id)))
         except OSError:  # the run's folder is gone
             names = None
         if names is not None and names.issuperset(parts):
             continue
         lost = [p for p in parts if p not in (names or ())]
         gone.append(f"run {run_id} misses {len(lost):,} of its {len(parts):,} parts ("
-                    + (f"its folder run-{run_id} is gone)" if names is None else
+                    + (f"its folder {run_folder(run_id)} is gone)" if names is None else
                        f"{lost[0]}{', ...' if len(lost) > 1 else ''})"))
     if not gone:
         return None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reports import db
-from reports.events_view import part_name
+from reports.event_parts import part_name
 
 SIMULATE = ["simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--pilots", "random",
             "--matches", "4", "--chunk-size", "2", "--workers", "1", "--quiet"]

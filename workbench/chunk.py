@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from reports.event_parts import part_name, run_folder
 from sim.core.decks import compile_decks
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
@@ -163,7 +164,7 @@ def play_series(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk:
 
 def part_location(parts: str, run_id: int, chunk: int) -> str:
     """Where a chunk's event-log part goes: a folder path or any fsspec URL (s3://..., ...)."""
-    return f"{str(parts).rstrip('/')}/run-{run_id}/chunk-{chunk:06d}.parquet"
+    return f"{str(parts).rstrip('/')}/{run_folder(run_id)}/{part_name(chunk)}"
 
 
 def is_url(location: str) -> bool:
