@@ -303,13 +303,13 @@ def plunder_card(state: AlleyState, seat: int, victim: int, source: str, card: i
     other = state.sides[victim]
     if source == "deck":
         other.deck.pop()  # the top card ("the top of their deck"), not the lowest copy of it
+        if state.known:
+            hidden.drew(state, victim, to_hand=False)  # its top card went to the plunderer's hand
     else:
         {"hand": other.hand, "gutter": other.gutter}[source].remove(card)
+        if source == "hand" and state.known:
+            hidden.left_hand(state, victim, card)
     state.sides[seat].hand.append(card)
-    if source == "hand" and state.known:
-        hidden.left_hand(state, victim, card)
-    elif source == "deck" and state.known:
-        hidden.drew(state, victim, to_hand=False)  # its top card went to the plunderer's hand
     # "A plundered card is shown to both players": to every other seat at the table (the victim,
     # and with more seats the others too: they see it go into the plunderer's hand)
     hidden.learn_hand(state, seat, card, range(len(state.sides)))

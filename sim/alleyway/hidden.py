@@ -39,10 +39,8 @@ from sim.alleyway.sources import has_keyword_source
 from sim.alleyway.state import AlleyState, Back
 from sim.core.hidden import believe, shuffled_pool
 
-SETTABLE = (HUSTLE, AMBUSH)  # the cards a seat may set face-down from its hand
-
 HAND, DECK, BACK = 0, 1, 2
-SETTABLE = (HUSTLE, AMBUSH)
+SETTABLE = (HUSTLE, AMBUSH)  # the cards a seat may set face-down from its hand
 
 
 class Known(NamedTuple):
