@@ -26,7 +26,7 @@ def attack_damage(state: AllegianceState, cell: int, ability) -> int:
     damage = ability.damage + u.power + u.boost
     if u.weapon != NO_CARD:
         damage += pool.cards[u.weapon].damage
-    bonus = pool.formation[pool.cards[u.card].faction][0]
+    bonus = pool.bonus[pool.cards[u.card].faction]
     if bonus and in_formation(state, cell):
         damage += bonus
     return damage

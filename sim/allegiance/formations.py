@@ -7,6 +7,7 @@ from sim.allegiance.board import cells_of
 from sim.allegiance.kinds import KINDS as K
 from sim.allegiance.pool import WARRIOR
 from sim.allegiance.state import AllegianceState
+from sim.core.events import NO_ID
 
 
 def in_formation(state: AllegianceState, cell: int) -> bool:
@@ -56,5 +57,5 @@ def guarded(state: AllegianceState, cell: int, amount: int) -> int:
         return amount
     u = state.cells[cell]
     if state.events is not None:
-        state.events.emit(state.turn, u.owner, K.FORMATION, -1, u.card, blocked, cell, None)
+        state.events.emit(state.turn, u.owner, K.FORMATION, NO_ID, u.card, blocked, cell, None)
     return amount - blocked

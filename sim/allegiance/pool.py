@@ -142,12 +142,11 @@ class Pool:
         self.cards: list[CardDef] = [compile_card(i, card, self.board) for i, card in enumerate(ruleset.cards.values())]
         self.ids: dict[str, int] = {card.slug: card.id for card in self.cards}
         self.action_table = None  # legal.py's prebuilt actions, made on first use
-        # faction code -> (damage dealt, damage taken) of its formation, and the damage taken
-        # split by its reading: off every damage (``guard``), or as armor at an attack's armor
-        # step only (``guard_as_armor``, a rules version's ``taken_as_armor``)
-        self.formation = {0: (0, 0), 1: (0, 0)}
-        self.guard, self.guard_as_armor = {0: 0, 1: 0}, {0: 0, 1: 0}
+        # faction code -> what its formation adds to its attacks (``bonus``), and the damage it
+        # takes off by its reading: off every damage (``guard``), or as armor at an attack's
+        # armor step only (``guard_as_armor``, a rules version's ``taken_as_armor``)
+        self.bonus, self.guard, self.guard_as_armor = {0: 0, 1: 0}, {0: 0, 1: 0}, {0: 0, 1: 0}
         for faction, f in c.formations.items():
             code = FACTION_CODES[faction]
-            self.formation[code] = (f.damage_dealt, f.damage_taken)
+            self.bonus[code] = f.damage_dealt
             (self.guard_as_armor if f.taken_as_armor else self.guard)[code] = f.damage_taken
