@@ -53,7 +53,7 @@ def payload_for(spec: CampaignSpec, ruleset, camp) -> dict:
     return {"spec": spec.to_json(), "ruleset": ruleset.to_payload(), "campaign": camp.to_payload(), "run_id": None}
 
 
-def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpec, dict]:
+def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpec, dict, dict]:
     from workbench.commands.simulate import check_resumable, resume_data
 
     row = check_resumable(store, run_id)
@@ -76,7 +76,7 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
                    "the weights its pilots think with changed" if spec.weights_hash != now.weights_hash else ""]
         raise UserError(f"run {run_id}: {' and '.join(filter(None, changed)) or 'its spec changed'} since the "
                         "batch started; start a new batch instead")
-    return spec, payload_for(spec, ruleset, camp)
+    return spec, payload_for(spec, ruleset, camp), row
 
 
 def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, events, chunk_size, workers, db,
@@ -89,8 +89,7 @@ def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, eve
     if resume is not None:
         check_store_path(db, must_exist=True)
         with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
-            spec, payload = resumed_batch(store, resume, data_dir)
-            row = store.run(resume)
+            spec, payload, row = resumed_batch(store, resume, data_dir)
             if store.played_here(row):
                 run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster,
                                                  parts, worker=play, command="simulate-run", unit="runs")
