@@ -13,9 +13,11 @@ from reports.stats import wilson
 def runs(path: str | Path) -> pl.DataFrame:
     """Every run, newest first; ``kind`` is duel (a simulate run) or campaign (its fights).
     ``matches_key``: equal for runs that hold the same matches (``matches_key``)."""
-    frame = db.query(path, """SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
-                             matches_done, matches_target, errors, status, code_version, created_at, updated_at, spec
-                             FROM runs ORDER BY run_id DESC""")
+    # code_commit: NULL in a store written before it was recorded (and not opened for writing since)
+    commit = "code_commit" if db.has_columns(path, "runs", "code_commit") else "NULL::VARCHAR AS code_commit"
+    frame = db.query(path, f"""SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
+                             matches_done, matches_target, errors, status, code_version, {commit}, created_at,
+                             updated_at, spec FROM runs ORDER BY run_id DESC""")
     keys = [matches_key(s) for s in frame["spec"].to_list()] if frame.height else []
     return frame.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8)).drop("spec")
 

@@ -138,3 +138,41 @@ def test_a_campaign_batch_another_code_played_is_not_resumed(tmp_path, capsys, m
     said = not_reused(lines, 1)
     assert len(said) == 1 and "(stopped) is not resumed" in said[0] and "played afresh as run 2" in said[0], lines
     assert [r[:3] for r in runs(db)] == [(1, "stopped", OLD), (2, "done", this_code())]
+
+
+def _tree(root, files: dict[str, str]):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+PLAYED = {"sim/g/engine.py": "A = 1\n", "sim/g/weights.yaml": "w: 1\n", "cardsdb/g/cards/c.yaml": "id: c\n",
+          "workbench/farm.py": "B = 2\n", "cardsdb/g/scenarios/s.yaml": "name: s\n", "docs/X.md": "doc\n",
+          "tests/test_x.py": "T = 3\n", "reports/r.py": "R = 4\n", "sim/g/RULES.md": "rules\n"}
+
+
+def test_the_code_version_is_a_digest_of_what_a_match_reads_not_of_the_commit(tmp_path):
+    """Two uncommitted edits of an engine are two versions (a commit plus "-dirty" could not tell
+    them apart, and reused a run the other edit played); docs, tests, reports and scenarios are
+    not played, so editing them keeps the version; two clones in two folders agree."""
+    one = version.source_digest(_tree(tmp_path / "one", PLAYED))
+    assert version.source_digest(_tree(tmp_path / "two", PLAYED)) == one
+    for rel in ("sim/g/engine.py", "sim/g/weights.yaml", "cardsdb/g/cards/c.yaml", "workbench/farm.py"):
+        edited = _tree(tmp_path / rel.replace("/", "_"), {**PLAYED, rel: PLAYED[rel] + "# edited\n"})
+        assert version.source_digest(edited) != one, rel
+    for rel in ("cardsdb/g/scenarios/s.yaml", "docs/X.md", "tests/test_x.py", "reports/r.py", "sim/g/RULES.md"):
+        edited = _tree(tmp_path / rel.replace("/", "_"), {**PLAYED, rel: PLAYED[rel] + "# edited\n"})
+        assert version.source_digest(edited) == one, rel
+    moved = {**{k: v for k, v in PLAYED.items() if k != "workbench/farm.py"}, "workbench/chunk.py": "B = 2\n"}
+    assert version.source_digest(_tree(tmp_path / "moved", moved)) != one  # a renamed file is another code
+    assert this_code().split("+src.")[-1] == version.source_digest()  # this checkout's, as stored
+
+
+def test_a_run_records_its_commit_for_reading(tmp_path, capsys):
+    db = tmp_path / "s.duckdb"
+    code, lines = run_main([*DUEL, "--db", str(db)], capsys)
+    assert code == 0, lines
+    with duckdb.connect(str(db), read_only=True) as con:
+        stored = con.sql("SELECT code_commit FROM runs").fetchall()
+    assert stored == [(version.code_commit(),)]

@@ -366,6 +366,7 @@ ALTER TABLE card_games ADD COLUMN IF NOT EXISTS in_dealt_hand INTEGER;
 ALTER TABLE card_games ADD COLUMN IF NOT EXISTS redrew BOOLEAN;
 ALTER TABLE cards ADD COLUMN IF NOT EXISTS faction_name VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS boss_names VARCHAR;  -- Turf Defense: {boss id: name}, JSON
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS code_commit VARCHAR;  -- git commit that played it, for reading
 CREATE TABLE IF NOT EXISTS diff_verdicts (  -- a sequential diff's answer per deck it tested
     diff_id INTEGER NOT NULL,
     deck VARCHAR NOT NULL,
@@ -490,13 +491,13 @@ class Store:
             con.execute(
                 """INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots,
                    matches_target, chunks_target, base_seed, swap, event_sample, spec, spec_hash,
-                   code_version, status, pid, created_at, updated_at, kind, mode, data_dir, boss_names)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)""",
+                   code_version, status, pid, created_at, updated_at, kind, mode, data_dir, boss_names, code_commit)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)""",
                 [run_id, spec["game"], spec["rules"], spec["rules_hash"], ",".join(spec["decks"]),
                  ",".join(spec["pilots"]), spec["matches_total"], chunks_target, spec["seed"],
                  spec.get("swap", False), spec["event_sample"], json.dumps(spec, sort_keys=True), spec_hash,
                  code_version, os.getpid(), t, t, spec.get("kind", "duel"), spec.get("mode", "duel"), data_dir,
-                 json.dumps(boss_names, sort_keys=True) if boss_names else None])
+                 json.dumps(boss_names, sort_keys=True) if boss_names else None, version.code_commit()])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
         return run_id

@@ -29,7 +29,11 @@ RUN_COLUMNS = {
     "matches_done": st.column_config.NumberColumn("matches stored", format="%d"),
     "matches_target": st.column_config.NumberColumn("matches asked", format="%d"),
     "errors": st.column_config.NumberColumn("errors", help="matches whose engine raised; each keeps its seed"),
-    "code_version": st.column_config.TextColumn("code version", help="package version and git commit of the run"),
+    "code_version": st.column_config.TextColumn(
+        "code version", help="package version and a digest of the engines, pilots, card data and farm that played "
+                             "the run: runs of one code version are reused and resumed, others are played afresh"),
+    "code_commit": st.column_config.TextColumn("commit", help="the git commit that played the run (-dirty: with "
+                                                              "uncommitted edits), for reading"),
     "created_at": st.column_config.DatetimeColumn("created"), "updated_at": st.column_config.DatetimeColumn("updated"),
     "progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1,
                                                 help="matches stored / matches asked"),
