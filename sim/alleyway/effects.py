@@ -205,8 +205,8 @@ def fetch(state: AlleyState, fx, c: Ctx) -> bool:
 
     def fits(card_id: int) -> bool:
         card = cards[card_id]
-        if needs_lane and (card.type != CHARACTER or card.subtype == HEAVY or card.token):
-            return False  # a character (a Heavy needs its sacrifices)
+        if needs_lane and (card.type != CHARACTER or card.subtype == HEAVY):
+            return False  # a character (a Heavy needs its sacrifices); a REMAINS Skeleton is one (RULES.md)
         return fx.filter is None or fx.filter.fits(card)
 
     options = targets.distinct(zone, fits)
