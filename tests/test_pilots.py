@@ -73,3 +73,28 @@ def test_a_run_spec_names_the_weights_its_pilots_think_with(tmp_path, monkeypatc
     assert greedy.weights_hash == before and "weights_hash" in greedy.to_json()
     randomly, _ = new_run("frontier", "base", None, ["random"], 2, 1, True, 0.0, None, 1)
     assert "weights_hash" not in randomly.to_json()
+
+
+def test_a_pilot_does_not_read_values_another_weight_set_left_on_the_shared_units(frontier):
+    """Lookahead clones share the units a move leaves alone with the real state, and evaluate
+    caches a unit's worth on it. Two pilots thinking with different weight sets (``greedy`` thinks
+    with the tuned set, ``greedy@hand`` with the hand set) must each read only their own: the same
+    match, its unit caches wiped after every decision, makes the same decisions. (Before the
+    cache was kept with its weights, 3 of 6 such Frontier matches diverged.)"""
+    eng, pool, data, _rules, _decks = frontier
+    field = [eng.compile_deck(pool, d) for d in sorted(data.decks.values(), key=lambda d: d.id) if d.starter]
+
+    def wipe(state, _action):
+        for side in state.sides:
+            for u in side.lanes:
+                if u is not None:
+                    u.value = None
+
+    pilots = ["greedy@hand", "greedy"]
+    for seed in range(4):
+        decks = [field[seed % len(field)], field[(seed + 1) % len(field)]]
+        played, wiped = [], []
+        a = play_match(eng, pool, decks, seed, pilots, log=False, on_decision=lambda s, x, p=played: p.append(x))
+        b = play_match(eng, pool, decks, seed, pilots, log=False,
+                       on_decision=lambda s, x, w=wiped: (w.append(x), wipe(s, x)))
+        assert played == wiped and a.winner == b.winner, seed

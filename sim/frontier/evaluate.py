@@ -73,10 +73,15 @@ def unit_value(state: FrontierState, u, extra=None) -> float:
     if u.kw & PACK:  # its Attack depends on the other Beasts on its side: never cached
         return own_value(u, power(state, u)) + extra[u.card]
     # a unit's own worth is cached on it (lookahead clones share unchanged units, so a board is
-    # mostly valued once per decision); the engine drops the cache before it changes the unit
-    v = u.value
-    if v is None:
-        v = u.value = own_value(u, u.atk)
+    # mostly valued once per decision); the engine drops the cache before it changes the unit.
+    # Kept with the per-card table of the weights that made it, as the seat's value is: another
+    # weight set's pilot (its own copy of this module) values the same shared units with its own
+    # weights, and must neither read this one's values nor leave it its own.
+    cached = u.value
+    if cached is not None and cached[0] is extra:
+        return cached[1] + extra[u.card]
+    v = own_value(u, u.atk)
+    u.value = (extra, v)
     return v + extra[u.card]
 
 
@@ -127,8 +132,8 @@ def _side_value(state: FrontierState, side, extra: list) -> float:
     for u in side.lanes:
         if u is not None:
             cached = u.value
-            if cached is not None and not u.kw & PACK:  # unit_value's cached case, inline: the hot path
-                board += cached + extra[u.card]
+            if cached is not None and cached[0] is extra and not u.kw & PACK:  # unit_value's cached case, inline
+                board += cached[1] + extra[u.card]
             else:
                 board += unit_value(state, u, extra)
     v += W_BOARD * board + W_HAND * len(side.hand) + W_COVER * sum(side.cover) + W_GOLD * side.gold

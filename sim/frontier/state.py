@@ -117,7 +117,8 @@ class Unit:
 
     Bookkeeping, not game state: ``gen`` is the generation of the one state that may write the
     unit in place (see the module's note); ``value`` is evaluate's cached worth of the unit's own
-    stats and keywords (None until computed), cleared by ``FrontierState.own`` before any change.
+    stats and keywords, (per-card worth table of the weights that made it, worth), None until
+    computed; cleared by ``FrontierState.own`` before any change.
     """
     __slots__ = ("card", "uid", "owner", "lane", "atk", "hp", "max_hp", "kw", "attacks_left", "fresh",
                  "skip", "charged", "gen", "value")
