@@ -16,6 +16,7 @@ The checks, at the positions of seeded random walks over the starter decks
   original untouched;
 - ``describe`` and ``parse_action`` round-trip for every legal action;
 - the board, lane names, card names and results are plain and readable;
+- in a duel, ``evaluate`` is zero-sum (the lookahead pilots' duel shortcut rests on it);
 - the same seed gives the same event digest in another process.
 
 Every position of a walk gets the first checks; every ``DEEP_EVERY``-th the rest. The walks of
@@ -44,7 +45,7 @@ POSITIONS = 1000  # per game: whole walks from seed 0 until this many decisions 
 SLOW_POSITIONS, SLOW_FIRST_SEED = 4000, 1000
 MAX_WALKS = 200  # a bound, should a game's walks be very short
 DEEP_EVERY = 4  # every fourth position also gets the clone, determinize and round-trip checks
-CHECKS = ("legal", "apply", "invariants", "clone", "held", "determinize", "round_trip", "people")
+CHECKS = ("legal", "apply", "invariants", "clone", "held", "determinize", "round_trip", "people", "zero_sum")
 HELD_STEPS = 200  # a bound on the random actions a held clone takes to reach its turn's end
 KEEP = 12  # problems kept per check (the first ones say enough)
 PLAIN = (type(None), bool, int, float, str)
@@ -128,6 +129,7 @@ class Checker:
         for seat in range(len(state.sides)):
             self.check_determinize(state, seat, before)
         self.check_board(state)
+        self.check_zero_sum(state)
         watch = self.eng.clone(state)
         self.watch = (watch, fingerprint(self.eng, watch), self.where(state, action))
 
@@ -218,6 +220,15 @@ class Checker:
             self.tally.found("determinize", where, failure(exc))
         if fingerprint(self.eng, state) != before:
             self.tally.found("determinize", where, "determinize changed the original")
+
+    def check_zero_sum(self, state) -> None:
+        """In a duel ``evaluate`` is zero-sum: the lookahead pilots read the other seat's best as
+        the seat's worst on that promise (sim/core/pilots/lookahead.py ``zero_sum``)."""
+        if len(state.sides) != 2 or getattr(state, "teams", None) is not None:
+            return
+        mine, theirs = self.eng.evaluate(state, 0), self.eng.evaluate(state, 1)
+        if mine != -theirs:
+            self.tally.found("zero_sum", self.where(state), f"evaluate {mine} for p0 but {theirs} for p1")
 
     def check_board(self, state) -> None:
         board = self.eng.board(state)
@@ -328,7 +339,7 @@ def test_the_walks_pass(name, check):
     """legal: never empty before the end; apply: every legal action applies on a clone; invariants;
     clone: independent both ways; held: a held turn begins where an unheld one does; determinize:
     only hidden information changes; round_trip: describe/parse_action; people: boards, lane and
-    card names, results."""
+    card names, results; zero_sum: a duel's evaluate is zero-sum."""
     problems = conformance(name).problems[check]
     assert not problems, "\n".join(problems)
 
@@ -398,6 +409,11 @@ class OwnHandDealtAfresh(Proxy):
         return belief
 
 
+class FavoursSeatZero(Proxy):
+    def evaluate(self, state, seat):
+        return self.eng.evaluate(state, seat) + (1.0 if seat == 0 else 0.0)  # not zero-sum
+
+
 def mid_game(name: str):
     """A deep copy of the first position of seed 0's walk from turn 4 on where every seat holds
     cards in hand and deck, with the walk's action there."""
@@ -413,8 +429,9 @@ def mid_game(name: str):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_checks_can_fail(name):
-    """A clone that is not a copy, and a belief that deals the seat's own hand afresh, are caught."""
-    for broken, check in ((SharedClone, "clone"), (OwnHandDealtAfresh, "determinize")):
+    """A clone that is not a copy, a belief that deals the seat's own hand afresh, and a duel's
+    evaluate that is not zero-sum are caught."""
+    for broken, check in ((SharedClone, "clone"), (OwnHandDealtAfresh, "determinize"), (FavoursSeatZero, "zero_sum")):
         state, action = mid_game(name)
         tally = Tally()
         checker = Checker(broken(engine(name)), name, 0, tally)

@@ -250,6 +250,7 @@ def test_mcts_rewards_tell_close_moves_apart_in_a_lopsided_position():
 
     class Leaf:
         over = False
+        sides = (0, 1)
 
         def __init__(self, value):
             self.value = value
@@ -260,10 +261,75 @@ def test_mcts_rewards_tell_close_moves_apart_in_a_lopsided_position():
             return state.value
 
     pilot = MCTSPilot(Valued(), 0, random.Random(0), budget=4)
-    pilot.reference = 30.0
-    assert pilot.reward(Leaf(30.0)) == 0.5
-    assert pilot.reward(Leaf(36.0)) - pilot.reward(Leaf(30.0)) > 0.2
-    assert pilot.reward(Leaf(24.0)) < 0.5 < pilot.reward(Leaf(36.0)) < 1.0
+    pilot.reference = {0: 30.0}
+    assert pilot.reward(Leaf(30.0), 0) == 0.5
+    assert pilot.reward(Leaf(36.0), 0) - pilot.reward(Leaf(30.0), 0) > 0.2
+    assert pilot.reward(Leaf(24.0), 0) < 0.5 < pilot.reward(Leaf(36.0), 0) < 1.0
+    assert pilot.rewards(Leaf(36.0), {0, 1}) == {0: pilot.reward(Leaf(36.0), 0), 1: 1.0 - pilot.reward(Leaf(36.0), 0)}
+
+
+def test_mcts_values_a_finished_match_as_evaluate_does():
+    """A win is 1 and a loss 0; a draw is evaluate's 0 against where the seat stands (a seat far
+    ahead loses by drawing, one far behind is rescued), not a flat "as good as the root" 0.5 that
+    a winning seat preferred to staying ahead."""
+    from sim.core.pilots.mcts import MCTSPilot
+
+    eng, state = _midgame("frontier", 3, steps=40)
+    pilot = MCTSPilot(eng, 0, random.Random(0), budget=4)
+    pilot.root = state
+    finished = eng.clone(state)
+    finished.over = True
+    for winner, ahead, want in ((0, 30.0, 1.0), (1, -30.0, 0.0)):
+        finished.winner = winner
+        pilot.reference = {0: ahead}
+        assert pilot.reward(finished, 0) == want
+    finished.winner = None
+    pilot.reference = {0: 30.0}
+    assert pilot.reward(finished, 0) < 0.01
+    pilot.reference = {0: -30.0}
+    assert pilot.reward(finished, 0) > 0.99
+
+
+def test_at_a_table_a_partner_wins_for_both_and_plays_for_the_team():
+    """Turf Defense: partners against a boss. A match their team won is a win (reward 1) for the
+    partner the engine does not name as winner too; and in lookahead a partner's move is its own
+    best, not the worst for the seat imagining it (the zero-sum reading is for duels only)."""
+    from sim.alleyway import resolve
+    from sim.core.pilots.lookahead import follow_up_value, greedy_step, zero_sum
+    from sim.core.pilots.mcts import MCTSPilot
+    from sim.core.seating import Seating
+    from sim.core.state import hold_turns
+
+    eng, pool, _data, _rules, decks = alleyway()
+    ids = sorted(decks)
+    table = Seating(mode="turf", teams=(0, 0, 1), boss="the-house")
+    state = eng.new_match(pool, [decks[ids[0]], decks[ids[1]]], 5, log=False, seating=table)
+    assert not zero_sum(state)
+    won = eng.clone(state)
+    resolve.eliminate(won, 2, "morale", by=1)  # the partners beat the boss; the engine names one
+    assert won.over and eng.results(won)[:2] == ["win", "win"]
+    for partner in (0, 1):
+        pilot = MCTSPilot(eng, partner, random.Random(1), budget=4)
+        pilot.root, pilot.reference = state, {}
+        assert pilot.reward(won, partner) == 1.0
+        assert pilot.rewards(won, {0, 1, 2}) == {0: 1.0, 1: 1.0, 2: 0.0}
+
+    seen = []  # positions where partner 1 acts with several moves
+    play_match(eng, pool, [decks[ids[0]], decks[ids[1]]], 5, ["greedy"] * 3, log=False, seating=table,
+               on_decision=lambda s, _a: seen.append(s.clone()) if s.to_act == 1 and s.turn >= 6
+               and len(eng.legal_actions(s)) >= 4 else None)
+    assert seen
+    for position in seen[:6]:
+        imagined = eng.determinize(position, 0, random.Random(0))
+        hold_turns(imagined)
+        values = []
+        for action in eng.legal_actions(imagined):
+            trial = eng.clone(imagined)
+            eng.apply(trial, action)
+            values.append((follow_up_value(eng, trial, 1), action))
+        pick = greedy_step(eng, imagined, 0, random.Random(0))
+        assert dict((a, v) for v, a in values)[pick] == max(v for v, _a in values)  # the partner's own best
+
 
 
 def test_mcts_reads_its_horizon_and_turn_blend_from_the_game(monkeypatch):
@@ -287,7 +353,7 @@ def test_mcts_reads_its_horizon_and_turn_blend_from_the_game(monkeypatch):
 
     scored: list[bool] = []
 
-    def fake_reward(self, sim):  # 0.8 where the first turn ends, 0.2 at the horizon
+    def fake_reward(self, sim, seat):  # 0.8 where the first turn ends, 0.2 at the horizon
         scored.append(turn_held(sim) is not None and len(scored) == 0)
         return 0.8 if scored[-1] else 0.2
 

@@ -49,13 +49,28 @@ def used_chance(state: Any) -> bool:
 FOLLOW_UP_DEPTH = 1
 
 
+def zero_sum(state: Any) -> bool:
+    """A duel: two seats and no teams. Every game's ``evaluate`` is zero-sum there (the
+    conformance suite checks ``evaluate(s, 0) == -evaluate(s, 1)``), so the other seat's own best
+    is exactly the worst for the seat, and one evaluate per position judges both. At a table
+    (free-for-all, or partners against a boss) it is not: a partner wants what the seat wants, and
+    each opponent wants its own good, not the seat's harm, so each other seat is judged by its own
+    ``evaluate``."""
+    return len(state.sides) == 2 and getattr(state, "teams", None) is None
+
+
 def follow_up_value(engine: Any, state: Any, seat: int, depth: int = FOLLOW_UP_DEPTH) -> float:
     """``seat``'s value of ``state`` once the choices the last action opened are resolved
-    (``depth`` of them): the best for ``seat`` when it chooses, the worst when another seat does.
-    Without it, an action that only opens a choice (a move before its cell, a card before its
-    target) would score as if nothing had happened."""
+    (``depth`` of them): each chooser takes its own best (in a duel the other seat's best is the
+    worst for ``seat``; at a table another seat takes the best by its own value, the first of
+    equals in legal order, and ``seat`` gets that line's value). Without it, an action that only
+    opens a choice (a move before its cell, a card before its target) would score as if nothing
+    had happened."""
     if depth > 0 and not turn_over(state) and engine.in_choice(state):
-        mine = state.to_act == seat
+        mover = state.to_act
+        if mover != seat and not zero_sum(state):
+            return _their_choice(engine, state, seat, mover, depth)
+        mine = mover == seat
         best = float("-inf") if mine else float("inf")
         for follow_up in engine.legal_actions(state):
             trial = engine.clone(state)
@@ -64,6 +79,19 @@ def follow_up_value(engine: Any, state: Any, seat: int, depth: int = FOLLOW_UP_D
             best = max(best, value) if mine else min(best, value)
         return best
     return engine.evaluate(state, seat)
+
+
+def _their_choice(engine: Any, state: Any, seat: int, mover: int, depth: int) -> float:
+    """At a table: ``mover`` (another seat) resolves the choice by its own value; ``seat``'s
+    value of the line it takes."""
+    theirs, ours = float("-inf"), 0.0
+    for follow_up in engine.legal_actions(state):
+        trial = engine.clone(state)
+        engine.apply(trial, follow_up)
+        value = follow_up_value(engine, trial, mover, depth - 1)
+        if value > theirs:
+            theirs, ours = value, follow_up_value(engine, trial, seat, depth - 1)
+    return ours
 
 
 def best_of(actions: list, value_of, rng: random.Random) -> Any:
@@ -94,17 +122,20 @@ def one_ply_ranking(engine: Any, state: Any, actions: list, seat: int) -> list[i
 
 def greedy_step(engine: Any, state: Any, seat: int, rng: random.Random) -> Any:
     """The action the seat to act takes under one-ply greedy play (follow-up choices resolved),
-    judged by ``seat``'s evaluate: the best for ``seat`` when it acts, the worst for it when
-    another seat answers (a zero-sum reading of the other seat). Ties go to ``rng``."""
+    as ``seat`` imagines it: its own best when it acts; when another seat does, in a duel the
+    worst for ``seat`` (the same move: ``zero_sum``), at a table the other seat's best by its own
+    evaluate (a partner helps, an opponent plays for itself). Ties go to ``rng``."""
     actions = engine.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
-    sign = 1.0 if state.to_act == seat else -1.0
+    mover = state.to_act
+    judge = seat if zero_sum(state) else mover
+    sign = 1.0 if mover == judge else -1.0
 
     def value_of(action: Any) -> float:
         trial = engine.clone(state)
         engine.apply(trial, action)
-        return sign * follow_up_value(engine, trial, seat)
+        return sign * follow_up_value(engine, trial, judge)
 
     return best_of(actions, value_of, rng)
 

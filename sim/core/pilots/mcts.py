@@ -4,7 +4,7 @@ import math
 from typing import Any
 
 from sim.core.pilots.base import Pilot
-from sim.core.pilots.lookahead import belief, finish_turn_greedily, one_ply_ranking, turn_over
+from sim.core.pilots.lookahead import belief, finish_turn_greedily, one_ply_ranking, turn_over, zero_sum
 from sim.core.state import turn_held
 from sim.core.weights import search_setting
 
@@ -80,7 +80,7 @@ class MCTSPilot(Pilot):
     from the pilot's own stream.
     """
 
-    __slots__ = ("budget", "reference", "horizon", "turn_blend")
+    __slots__ = ("budget", "reference", "horizon", "turn_blend", "root")
     takes_budget = True
 
     def __init__(self, engine: Any, seat: int, rng, budget: int | None = None):
@@ -88,20 +88,24 @@ class MCTSPilot(Pilot):
         self.budget = budget or search_setting(engine, "mcts_budget", DEFAULT_BUDGET)
         self.horizon = max(1, search_setting(engine, "mcts_horizon", HORIZON_TURNS))
         self.turn_blend = search_setting(engine, "mcts_turn_blend", TURN_BLEND) if self.horizon > 1 else 0.0
-        self.reference = 0.0  # the root position's value for the seat, set per decision
+        self.reference: dict[int, float] = {}  # per seat, the root position's value (set per decision)
+        self.root = None  # the decision's first world, where a seat's reference is read
 
     def choose(self, state: Any, actions: list) -> Any:
         if len(actions) == 1:
             return actions[0]
         root = Node()
         worlds = Worlds(self.engine, state, self.seat, self.rng)
-        self.reference = self.engine.evaluate(worlds.get(0), self.seat)
+        self.root = worlds.get(0)
+        self.reference = {self.seat: self.engine.evaluate(self.root, self.seat)}
         for _ in range(self.budget):
             self.playout(worlds, root)
         legal = set(actions)
-        best = max((child.visits, child.total / child.visits if child.visits else 0.0, i)
-                   for i, (action, child) in enumerate(root.children.items()) if action in legal)
-        return list(root.children)[best[2]]
+        scored = [(child.visits, child.total / child.visits if child.visits else 0.0, action)
+                  for action, child in root.children.items() if action in legal]
+        top = max(visits_mean[:2] for visits_mean in scored)
+        best = [action for visits, mean, action in scored if (visits, mean) == top]
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     # --- one playout -------------------------------------------------------------------------
     def playout(self, worlds: "Worlds", root: Node) -> None:
@@ -114,11 +118,11 @@ class MCTSPilot(Pilot):
         path: list[tuple[Node, int]] = [(child, seat)]
         node = child
         turns_left = self.horizon
-        first_turn = None  # the reward where the first turn ended, when a blend weighs it
+        first_turn = None  # every seat's reward where the first turn ended, when a blend weighs it
         while not sim.over and turns_left > 0:
             if turn_held(sim) is not None:
                 if self.turn_blend and first_turn is None:
-                    first_turn = self.reward(sim)
+                    first_turn = self.rewards(sim, range(len(sim.sides)))
                 turns_left -= 1
                 if turns_left > 0:
                     engine.begin_held_turn(sim)
@@ -133,26 +137,37 @@ class MCTSPilot(Pilot):
             engine.apply(sim, action)
             path.append((child, mover))
             node = child
-        reward = self.reward(sim)
+        rewards = self.rewards(sim, {mover for _child, mover in path})
         if first_turn is not None:
-            reward = self.turn_blend * first_turn + (1.0 - self.turn_blend) * reward
+            blend = self.turn_blend
+            rewards = {s: blend * first_turn[s] + (1.0 - blend) * r for s, r in rewards.items()}
         for child, mover in path:
-            mine = reward if mover == seat else 1.0 - reward
             child.visits += 1
-            child.total += mine
+            child.total += rewards[mover]
         root.visits += 1
 
-    def reward(self, sim: Any) -> float:
-        """The seat's reward in [0, 1]: 1 a win, 0 a loss, else the evaluate squashed around the
-        root position's value (``reference``). Why around it and not around 0: most positions
-        of a match sit 20-40 points from 0, where tanh(value / 10) is flat (0.96-0.999), so
-        candidates 6 points apart scored within a few thousandths of each other, far below
-        UCB's exploration term: the search could hardly tell its root moves apart."""
-        if sim.over:
-            if sim.winner is None:
-                return 0.5
-            return 1.0 if sim.winner == self.seat else 0.0
-        return 0.5 + 0.5 * math.tanh((self.engine.evaluate(sim, self.seat) - self.reference) / VALUE_SCALE)
+    def rewards(self, sim: Any, movers) -> dict[int, float]:
+        """Each mover's own reward (``reward``). In a duel the other seat's is 1 - the seat's
+        (``zero_sum``: the squash is odd around each seat's reference, which are opposite)."""
+        if zero_sum(sim):
+            mine = self.reward(sim, self.seat)
+            return {m: mine if m == self.seat else 1.0 - mine for m in movers}
+        return {m: self.reward(sim, m) for m in movers}
+
+    def reward(self, sim: Any, seat: int) -> float:
+        """``seat``'s reward in [0, 1]: its evaluate squashed around its value of the root position
+        (``reference``). A finished match is valued by ``evaluate`` too, as greedy and the
+        planner value it: a win (a partner's included) is 1 and a loss 0 to the last digit
+        (evaluate's win is thousands of points), and a draw is evaluate's 0 against where the
+        seat stands: a loss for a seat far ahead, a rescue for one far behind, not a flat 0.5.
+        Why around the root and not around 0: most positions of a match sit 20-40 points from
+        0, where tanh(value / 10) is flat (0.96-0.999), so candidates 6 points apart scored
+        within a few thousandths of each other, far below UCB's exploration term: the search
+        could hardly tell its root moves apart."""
+        reference = self.reference.get(seat)
+        if reference is None:
+            reference = self.reference[seat] = self.engine.evaluate(self.root, seat)
+        return 0.5 + 0.5 * math.tanh((self.engine.evaluate(sim, seat) - reference) / VALUE_SCALE)
 
     # --- selection and expansion -------------------------------------------------------------
     def select(self, sim: Any, node: Node, mover: int, at_root: bool = False) -> tuple[Any, Node, bool]:
