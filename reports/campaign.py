@@ -1,11 +1,15 @@
 """Campaign (roguelike) metrics over the store's campaign tables: clear rate by crew, and the
 win-rate lift of each reward card when taken.
 
-Clear rate: share of campaign runs that cleared the stage, per stage, crew, policy and fight
-pilot, with its 95% Wilson interval; average trail HP left when cleared; average floor reached.
+Clear rate: share of campaign runs that cleared the stage, per stage, crew, policy, fight pilot
+and enemy pilot, with its 95% Wilson interval; average trail HP left when cleared; average floor
+reached.
 
-Reward lift, per campaign policy and fight pilot (a policy that takes the card and one that skips
-it, or two pilots' fights, are never pooled): for every offer of a card (``name``: as the batch's rules version names it) (after a battle or an elite, or on a shop shelf), the
+Enemy pilot: the AI pilot that played the enemies' seats (the stage's ``enemy_pilot``), as the
+batch's fights record it; a clear rate depends on it as much as on the fight pilot.
+
+Reward lift, per campaign policy, fight pilot and enemy pilot (a policy that takes the card and
+one that skips it, or two pilots' fights, are never pooled): for every offer of a card (``name``: as the batch's rules version names it) (after a battle or an elite, or on a shop shelf), the
 fights fought after that offer in the same run, split by whether the card was taken there.
   fights_taken / wr_taken      fights after offers where it was taken, and the share won
   fights_skipped / wr_skipped  fights after offers where it was not taken
@@ -52,48 +56,69 @@ def fights(path: str | Path, run_id: int) -> pl.DataFrame:
                              WHERE n.run_id = ? AND n.match_no IS NOT NULL ORDER BY n.match_no""", [run_id])
 
 
+# The enemies' pilot of each batch (run_id). The run spec does not name it (the campaign data's
+# stage does, `enemy_pilot`, and that file may change after the batch), but every fight the batch
+# played records it: the pilot of the seat that is not the crew's (the crew plays as deck
+# ``crew:<crew>``, sim/frontier/campaign/run.py). Read from there, it is the pilot that played.
+# Every fight of a batch meets the same stage's pilot: one name, or several comma separated if a
+# store ever held otherwise; NULL for a batch without a stored fight.
+_ENEMIES = """
+        enemies AS (
+            SELECT s.run_id, string_agg(DISTINCT s.pilot, ',' ORDER BY s.pilot) AS enemy_pilot
+            FROM match_seats s
+            WHERE s.run_id IN (SELECT DISTINCT run_id FROM campaign_runs {where}) AND NOT starts_with(s.deck, 'crew:')
+            GROUP BY s.run_id)"""
+
+
 def clear_rates(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
     where, params = _where(run_ids)
     frame = db.query(path, f"""
-        SELECT stage, crew, policy, fight_pilot, count(*) AS runs,
+        WITH {_ENEMIES.format(where=where)}
+        SELECT stage, crew, policy, fight_pilot, enemy_pilot, count(*) AS runs,
                count(*) FILTER (WHERE cleared) AS cleared,
                count(*) FILTER (WHERE error IS NOT NULL) AS errors,
                avg(hp_left) FILTER (WHERE cleared) AS avg_hp_left_cleared,
                avg(floor_reached) AS avg_floor, avg(fights) AS avg_fights,
                avg(deck_size) AS avg_deck_size
-        FROM campaign_runs {where}
-        GROUP BY stage, crew, policy, fight_pilot ORDER BY stage, crew, policy, fight_pilot""", params)
+        FROM campaign_runs LEFT JOIN enemies USING (run_id) {where}
+        GROUP BY ALL ORDER BY stage, crew, policy, fight_pilot, enemy_pilot""", params * 2 if params else None)
     return _with_rate(frame, "clear_rate", "cleared", "runs")
 
 
 def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
     where, params = _where(run_ids, "o")
     frame = db.query(path, f"""
-        WITH offers AS (
-            SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared, r.policy, r.fight_pilot
-            FROM campaign_rewards o JOIN campaign_runs r USING (run_id, run_no)
+        WITH {_ENEMIES.format(where=_where(run_ids)[0])},
+        offers AS (
+            SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared, r.policy, r.fight_pilot, e.enemy_pilot
+            FROM campaign_rewards o JOIN campaign_runs r USING (run_id, run_no) LEFT JOIN enemies e USING (run_id)
             {where + ' AND' if where else 'WHERE'} o.source IN ('battle', 'elite', 'shop')),
         later AS (
-            SELECT o.policy, o.fight_pilot, o.card, o.taken, n.result
+            SELECT o.policy, o.fight_pilot, o.enemy_pilot, o.card, o.taken, n.result
             FROM offers o JOIN campaign_nodes n
               ON n.run_id = o.run_id AND n.run_no = o.run_no AND n.step > o.step AND n.match_no IS NOT NULL)
-        SELECT c.policy, c.fight_pilot, c.card, n.name, c.offers, c.taken, c.clear_taken_n, c.clear_taken, c.clear_skipped_n, c.clear_skipped,
+        SELECT c.policy, c.fight_pilot, c.enemy_pilot, c.card, n.name, c.offers, c.taken, c.clear_taken_n,
+               c.clear_taken, c.clear_skipped_n, c.clear_skipped,
                coalesce(f.fights_taken, 0) AS fights_taken, coalesce(f.wins_taken, 0) AS wins_taken,
                coalesce(f.fights_skipped, 0) AS fights_skipped, coalesce(f.wins_skipped, 0) AS wins_skipped
-        FROM (SELECT policy, fight_pilot, card, count(*) AS offers, count(*) FILTER (WHERE taken) AS taken,
+        FROM (SELECT policy, fight_pilot, enemy_pilot, card, count(*) AS offers,
+                     count(*) FILTER (WHERE taken) AS taken,
                      count(*) FILTER (WHERE taken) AS clear_taken_n,
                      count(*) FILTER (WHERE taken AND cleared) AS clear_taken,
                      count(*) FILTER (WHERE NOT taken) AS clear_skipped_n,
                      count(*) FILTER (WHERE NOT taken AND cleared) AS clear_skipped
-              FROM offers GROUP BY policy, fight_pilot, card) c
-        LEFT JOIN (SELECT policy, fight_pilot, card, count(*) FILTER (WHERE taken) AS fights_taken,
+              FROM offers GROUP BY policy, fight_pilot, enemy_pilot, card) c
+        LEFT JOIN (SELECT policy, fight_pilot, enemy_pilot, card, count(*) FILTER (WHERE taken) AS fights_taken,
                           count(*) FILTER (WHERE taken AND result = 'win') AS wins_taken,
                           count(*) FILTER (WHERE NOT taken) AS fights_skipped,
                           count(*) FILTER (WHERE NOT taken AND result = 'win') AS wins_skipped
-                   FROM later GROUP BY policy, fight_pilot, card) f USING (policy, fight_pilot, card)
+                   FROM later GROUP BY policy, fight_pilot, enemy_pilot, card) f
+          ON f.policy = c.policy AND f.fight_pilot = c.fight_pilot AND f.card = c.card
+             AND f.enemy_pilot IS NOT DISTINCT FROM c.enemy_pilot
         LEFT JOIN (SELECT o.card, any_value(d.name) AS name FROM offers o JOIN runs r USING (run_id)
-                   JOIN cards d ON d.rules_hash = r.rules_hash AND d.card = o.card GROUP BY o.card) n USING (card)
-        ORDER BY c.policy, c.fight_pilot, c.card""", params)
+                   JOIN cards d ON d.rules_hash = r.rules_hash AND d.card = o.card GROUP BY o.card) n
+          ON n.card = c.card
+        ORDER BY c.policy, c.fight_pilot, c.enemy_pilot, c.card""", params * 2 if params else None)
     out = _with_rate(frame, "wr_taken", "wins_taken", "fights_taken")
     out = _with_rate(out, "wr_skipped", "wins_skipped", "fights_skipped")
     out = _with_rate(out, "clear_rate_taken", "clear_taken", "clear_taken_n")
@@ -103,9 +128,9 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
                            (pl.col("taken") / pl.col("offers")).alias("take_rate"))
     out = _with_difference(out, "lift", ("wins_taken", "fights_taken"), ("wins_skipped", "fights_skipped"))
     out = _with_difference(out, "clear_lift", ("clear_taken", "clear_taken_n"), ("clear_skipped", "clear_skipped_n"))
-    # ranked within each policy and fight pilot: their choices and fights are not pooled
-    return out.sort("policy", "fight_pilot", "clear_lift_lo", "lift_lo", "card",
-                    descending=[False, False, True, True, False], nulls_last=True)
+    # ranked within each policy, fight pilot and enemy pilot: their choices and fights are not pooled
+    return out.sort("policy", "fight_pilot", "enemy_pilot", "clear_lift_lo", "lift_lo", "card",
+                    descending=[False, False, False, True, True, False], nulls_last=True)
 
 
 def _with_difference(frame: pl.DataFrame, name: str, first: tuple[str, str], second: tuple[str, str]) -> pl.DataFrame:

@@ -334,6 +334,15 @@ def other_code(path: str | Path, base_run: int, candidate_run: int) -> str | Non
 
 
 def pilots_of_run(path: str | Path, run_id: int) -> str:
-    """The pilots that produced a run's figures (every figure says which pilot made it)."""
-    rows = db.query(path, "SELECT pilots FROM runs WHERE run_id = ?", [run_id])
-    return rows["pilots"][0] if rows.height else "?"
+    """The pilots that produced a run's figures (every figure says which pilot made it): as the
+    run stores them, one per deck slot ("greedy,greedy"); when the decks were played by different
+    pilots, each named with its deck ("greedy (lawmen-posse), random (goblin-gold-gang)"), since
+    the tables list the decks in another order than their slots."""
+    rows = db.query(path, "SELECT pilots, decks FROM runs WHERE run_id = ?", [run_id])
+    if not rows.height:
+        return "?"
+    pilots, decks = rows.row(0)
+    seated = pilots.split(",")
+    if len(set(seated)) == 1:
+        return pilots
+    return ", ".join(f"{pilot} ({deck})" for pilot, deck in zip(seated, decks.split(",")))

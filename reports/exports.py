@@ -189,7 +189,24 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
             clauses.append(f"{column} IN ({', '.join('?' for _ in values)})")
             params.extend(values)
     where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-    return db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}", params or None)
+    return with_tune_pilots(path, name, db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}",
+                                                 params or None))
+
+
+# a proposal's rows name no pilot of their own: the pilots its runs played with are its `tune`
+# row's, and every exported row carries them (last, as a diff's files do), whichever command wrote
+# the file (`workbench export`, `workbench tune --csv`): a win rate or a value says who played it
+TUNE_ROWS = ("tune_changes", "tune_decks", "tune_steps", "tune_values")
+
+
+def with_tune_pilots(path: Path, name: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (rows of the store table ``name``) with ``pilots``, its proposal's, as the
+    ``tune`` row names them, when ``name`` is one of TUNE_ROWS; any other table as it is."""
+    if name not in TUNE_ROWS or "tune_id" not in frame.columns or "pilots" in frame.columns:
+        return frame
+    known = dict(db.query(path, "SELECT tune_id, pilots FROM tune").iter_rows()) if db.has_tables(path, "tune") else {}
+    return frame.with_columns(pl.col("tune_id").replace_strict(known, default=None, return_dtype=pl.Utf8)
+                              .alias("pilots"))
 
 
 def diff_table(path: Path, name: str, diff_id: int) -> pl.DataFrame:
@@ -261,21 +278,29 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
     return COMPUTED[name](path, filters)
 
 
-def seat_pilots(path: Path, filters: Filters) -> list[str]:
-    """The pilots of the seats ``filters`` choose (its pilot filter's, else every one there)."""
-    if filters.pilots:
-        return list(filters.pilots)
-    where, params = filters.where("r", "s")
-    return db.query(path, f"""SELECT DISTINCT s.pilot FROM match_seats s JOIN runs r USING (run_id) {where}
-                              ORDER BY 1""", params or None)["pilot"].to_list()
+def pilot_groups(path: Path, filters: Filters) -> list[tuple[str | None, Filters]]:
+    """The chosen runs grouped by the pilots that played their seats, each with the filters of its
+    runs: a pilot that played every seat of its runs ("greedy"), and apart from it each mix that
+    played against each other ("greedy+random": those matches are neither pilot's play alone, and
+    a pilot filter of one pilot leaves them out, reports/filters.py). None: no run chosen."""
+    where, params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions,
+                            pilots=filters.pilots).where("r")
+    runs = db.query(path, f"SELECT r.run_id, r.pilots FROM runs r {where} ORDER BY r.run_id", params or None)
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for run_id, pilots in runs.iter_rows():
+        groups.setdefault(tuple(sorted(set(pilots.split(",")))), []).append(run_id)
+    return [("+".join(mix), replace(filters, runs=ids, pilots=list(mix))) for mix, ids in sorted(groups.items())
+            ] or [(None, filters)]
 
 
 def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:
-    """``table`` once per pilot of the chosen seats, each row headed by its ``pilot``: a figure of
-    greedy's seats and one of random's are never pooled into a number neither produced (every
-    balance figure says which pilot made it). No seats chosen: the table's empty header."""
-    pilots = seat_pilots(path, filters) or [None]
-    frames = [table(path, filters if pilot is None else replace(filters, pilots=[pilot])) for pilot in pilots]
-    if "pilot" not in frames[0].columns:  # (a table that splits by pilot itself has the column)
-        frames = [f.select(pl.lit(p, dtype=pl.Utf8).alias("pilot"), pl.all()) for f, p in zip(frames, pilots)]
+    """``table`` once per pilot (or mix of pilots) of the chosen runs, each row headed by its
+    ``pilot``: a figure of greedy's play and one of random's are never pooled into a number neither
+    produced (every balance figure says which pilot made it), and matches of greedy against random
+    are a group of their own. A table that splits by its seats' pilot itself keeps its ``pilot``
+    and gains ``match_pilots``, the group's. No run chosen: the table's empty header."""
+    groups = pilot_groups(path, filters)
+    frames = [table(path, chosen) for _label, chosen in groups]
+    column = "match_pilots" if "pilot" in frames[0].columns else "pilot"
+    frames = [f.select(pl.lit(label, dtype=pl.Utf8).alias(column), pl.all()) for f, (label, _c) in zip(frames, groups)]
     return pl.concat(frames, how="diagonal_relaxed")

@@ -69,6 +69,18 @@ def test_each_page_of_balance_figures_names_the_pilots_who_played_them(small_sto
     assert "Pilots: greedy, random" in subtitles(pooled).values()
 
 
+def test_the_matchups_page_says_when_it_pools_pilots(small_store, monkeypatch):
+    """Its matrix and its meta pool two pilots' matches when both runs are chosen: said, as the
+    other pages say it (it named the pilots but not that they were pooled)."""
+    monkeypatch.setenv("WORKBENCH_DB", str(small_store))
+    pooled = opened("matchups", runs="1,2")
+    lines = [t for t in texts(pooled) if t.startswith("Pilots: ")]
+    assert lines and lines[0].startswith("Pilots: greedy, random. ") and "pooled" in lines[0], lines
+    alone = opened("matchups", runs="1,2", pilots="random")
+    lines = [t for t in texts(alone) if t.startswith("Pilots: ")]
+    assert lines and lines[0].startswith("Pilots: random. ") and "pooled" not in lines[0], lines
+
+
 def test_the_overview_first_seat_win_rate_names_its_pilots(small_store, monkeypatch):
     monkeypatch.setenv("WORKBENCH_DB", str(small_store))
     at = opened("overview", runs="1")

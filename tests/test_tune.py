@@ -151,11 +151,11 @@ def test_one_cards_fair_number_names_why(tmp_path):
     p = proposals(store).row(0, named=True)
     assert p["kind"] == "card" and p["card"] == PLANTED and p["field"] == "atk"
     values = proposal_table(store, "tune_values", p["tune_id"])
-    # the CSVs hold the store's rows and columns, a header even when a table has no row (a kept
-    # number changes nothing: tune_changes.csv was a single newline)
+    # the CSVs hold the store's rows and columns, and the pilots that played them (last), a header
+    # even when a table has no row (a kept number changes nothing: tune_changes.csv was a single newline)
     for table, rows in (("tune_values", values), ("tune_changes", proposal_table(store, "tune_changes", p["tune_id"]))):
         header = (tmp_path / "csv" / f"{table}.csv").read_text(encoding="utf-8").splitlines()
-        assert header[0].split(",") == rows.columns and len(header) == rows.height + 1, (table, header[:2])
+        assert header[0].split(",") == [*rows.columns, "pilots"] and len(header) == rows.height + 1, (table, header[:2])
     assert values.height >= 1 and values["chosen"].sum() == 1 and (values["reference"] == "reference-creature-1").all()
     chosen = values.filter(values["chosen"]).row(0, named=True)
     assert "why:" in r.stdout and any(w in p["why"] for w in ("nearest 0", "holds 0", "comes nearer 0"))

@@ -472,7 +472,7 @@ def tune(
     workers: Optional[int] = _workers(),
     db: Path = typer.Option(DEFAULT_DB, help="DuckDB file"),
     csv: Optional[Path] = typer.Option(None, help="folder to write tune_changes.csv, tune_decks.csv and tune_steps.csv "
-                                       "(or tune_values.csv)"),
+                                       "(or tune_values.csv), every row with the pilots that played"),
     quiet: bool = typer.Option(False, help="no progress bars"),
     data: Optional[Path] = DATA_OPTION,
 ):

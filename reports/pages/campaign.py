@@ -58,7 +58,10 @@ def render() -> None:
     clear = cached("clear_rates", str(path), run_ids)
     pilots = sorted(set(clear["fight_pilot"].drop_nulls())) if clear.height else []
     policies = sorted(set(clear["policy"].drop_nulls())) if clear.height else []
-    st.caption(pilots_caption(pilots, policies))
+    # the enemies' pilot, as the batches' fights record it (reports/campaign.py): a column of both tables too
+    enemies = sorted({p for names in clear["enemy_pilot"].drop_nulls() for p in names.split(",")}) \
+        if clear.height else []
+    st.caption(pilots_caption(pilots, policies, enemies))
     scope = run_scope(batches, run_ids, pilots)  # the downloads record these batches and their fight pilots
     st.subheader("Clear rate by crew")
     labels = [f"{c} ({p}, n={n})" for c, p, n in zip(clear["crew"], clear["policy"], clear["runs"])]
@@ -78,12 +81,12 @@ def render() -> None:
                         column_order=list(LIFT_CONFIG), scope=scope)
 
 
-def pilots_caption(pilots: list[str], policies: list[str]) -> str:
-    """Which pilots produced the page's figures: the AI pilot that played the fights, and the policy
-    that chose the routes and rewards."""
-    return (f"Pilots: {', '.join(pilots) or 'none recorded'} played the fights; the "
-            f"{', '.join(policies) or 'unrecorded'} policy chose the routes and rewards. Every clear rate and lift on "
-            "this page is a fact about their play.")
+def pilots_caption(pilots: list[str], policies: list[str], enemies: list[str]) -> str:
+    """Which pilots produced the page's figures: the AI pilot that played the fights, the one that
+    played the enemies, and the policy that chose the routes and rewards."""
+    return (f"Pilots: {', '.join(pilots) or 'none recorded'} played the fights against enemies played by "
+            f"{', '.join(enemies) or 'no recorded pilot'}; the {', '.join(policies) or 'unrecorded'} policy chose "
+            "the routes and rewards. Every clear rate and lift on this page is a fact about their play.")
 
 
 CLEAR_CONFIG = {
@@ -91,7 +94,9 @@ CLEAR_CONFIG = {
     "stage": st.column_config.TextColumn("stage"),
     "policy": st.column_config.TextColumn("route and reward policy", help="how the campaign's choices were made"),
     "fight_pilot": st.column_config.TextColumn("fight pilot", help="the AI pilot that played the fights"),
-    "runs": count("runs", "campaign runs of this crew, stage and policy"),
+    "enemy_pilot": st.column_config.TextColumn("enemy pilot", help="the AI pilot that played the enemies (the "
+                                               "stage's enemy_pilot, as the fights record it)"),
+    "runs": count("runs", "campaign runs of this crew, stage, policy and pilots"),
     "cleared": count("cleared", "runs that cleared the stage"),
     "clear_rate": pct("clear rate", "runs that cleared the stage"),
     "clear_rate_lo": pct("lo", "95% Wilson lower bound"), "clear_rate_hi": pct("hi", "95% Wilson upper bound"),

@@ -349,7 +349,7 @@ def pick_filters(path: Path, runs: pl.DataFrame, run_ids: list[int], decks: bool
     chosen_decks = sidebar_choice("decks", "Deck", list(opts["decks"]), [], many=True, placeholder="all decks",
                                   help="count only seats playing these decks") if decks else []
     chosen_pilots = sidebar_choice("pilots", "Pilot", list(opts["pilots"]), [], many=True, placeholder="all pilots",
-                                   help="count only seats played by these AI pilots") if pilots else []
+                                   help="count only matches whose every seat was played by one of these AI pilots (one pilot: its play against itself)") if pilots else []
     game = runs["game"][0] if runs.height else None
     return Filters(game=game, runs=list(run_ids), versions=versions, decks=chosen_decks, pilots=chosen_pilots)
 

@@ -10,6 +10,7 @@ import streamlit as st
 
 from reports import meta
 from reports.pages.common import (
+    POOLED,
     cached,
     count,
     example_buttons,
@@ -17,7 +18,7 @@ from reports.pages.common import (
     one_connection_per_render,
     pct,
     percent,
-    pilots_of,
+    pilots_line,
     table_with_download,
     win_rate_config,
     with_replay_links,
@@ -88,9 +89,8 @@ def render() -> None:
     if m.is_empty():
         st.info("No two-seat matches in these runs.")
         return
-    st.caption(f"Pilots: {', '.join(pilots_of(path, filters))}. Every figure on this page is a fact about these "
-               "pilots' play. Two-seat matches only. The row deck's win rate against the column deck; hover a cell for its "
-               "95% interval. A deck filter keeps the rows of those decks.")
+    st.caption(pilots_line(path, filters) + " Two-seat matches only. The row deck's win rate against the column deck; "
+               "hover a cell for its 95% interval. A deck filter keeps the rows of those decks.")
     st.plotly_chart(heatmap(m), width="stretch")
     config = dict(RATE_CONFIG, deck="deck", opponent="opponent")
     shown = with_replay_links(percent(m, ["win_rate", "win_rate_lo", "win_rate_hi"]), {"example": "example match"}, config)
@@ -157,7 +157,8 @@ def meta_section(path, filters) -> None:
         st.info(CAMPAIGNS_ONLY if len(campaigns) == len(filters.runs) else
                 "No two different decks met in these duel runs, so there is no game to solve.")
         return
-    st.markdown(f"{meta.MEANING}. Pilots: **{mix['pilots'][0]}**.")
+    pilots = mix["pilots"][0]
+    st.markdown(f"{meta.MEANING}. Pilots: **{pilots}**." + (POOLED if "," in pilots else ""))
     st.caption(meta.METHOD.format(resamples=meta.RESAMPLES) + ". A deck filter solves the game of those decks alone."
                + (f" Over the chosen duel runs only: the fights of campaign run {', '.join(map(str, campaigns))}, "
                   "counted above, are left out (a crew meets the enemies on its map, not a field)." if campaigns else ""))

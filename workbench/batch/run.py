@@ -1,6 +1,8 @@
 """Run a batch file: every suite into the store, compared with the previous successful batch
 (same seeds, so paired) and with its pinned baseline version; a dated folder with each suite's
-HTML report and CSV exports, ``alerts.csv`` and ``summary.md``.
+HTML report and CSV exports, ``alerts.csv`` and ``summary.md``. Two runs played by different
+pilots (or by pilots thinking with other weights) are never compared: a change of pilots is not a
+rules change, so the summary says the comparison was skipped and why, and it raises no alert.
 
 Rerunning the same file on the same day continues the same batch: finished runs are reused,
 stopped ones resumed (a killed batch loses at most the chunks in flight), and nothing is stored
@@ -8,6 +10,7 @@ twice. One batch at a time per store: a second one fails at once with a clear me
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,26 +106,29 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     folder.mkdir(parents=True, exist_ok=True)
     with batch_lock(db):
         batch_id = store.open_batch(batch.name, day, file_hash)
-        all_alerts, summaries = [], []
+        all_alerts, summaries, skipped = [], [], 0
         status = "failed"
         try:
             for suite in batch.suites:
                 try:
-                    rows, text = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster, folder,
-                                            batch_id, console)
+                    rows, text, unlike = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster,
+                                                    folder, batch_id, console)
                 except Interrupted:  # its runs are kept; the same batch again resumes them (and reuses the rest)
                     status = "stopped"
                     raise Interrupted(f"batch {batch.name} stopped in suite {suite.name}; run the same batch "
                                       "command again to finish it (its runs resume)") from None
                 all_alerts.append(rows)
                 summaries.append(text)
+                skipped += unlike
             status = "done"
         finally:
             alerts_frame = pl.concat(all_alerts) if all_alerts else _empty_alerts()
             store.finish_batch(batch_id, status, alerts_frame.height)
         write_frame(alerts_frame, csv=folder / "alerts.csv")
-        (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries), encoding="utf-8")
-    console.print(f"batch {batch.name} {day}: {_alerts(alerts_frame.height)}; {folder}")
+        (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries, skipped),
+                                           encoding="utf-8")
+    console.print(f"batch {batch.name} {day}: {_alerts(alerts_frame.height)}"
+                  + (f", {_not_compared(skipped)}" if skipped else "") + f"; {folder}", markup=False, highlight=False)
     return alerts_frame.height
 
 
@@ -133,19 +139,66 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
     baseline = None
     if plan.baseline is not None:
         baseline = suite_run(store, plan.baseline, workers, cluster, console)
+    # runs played by other pilots are not twins: say so instead of comparing them
+    unlike = {}
+    for label, other in (("previous", previous), ("baseline", baseline)):
+        if other is not None and (why := unlike_pilots(store, other, run)):
+            unlike[label] = why
+            console.print(f"suite {suite.name}: {skipped_line(label, other, why)}", markup=False, highlight=False)
     sfolder = folder / suite.name
     sfolder.mkdir(exist_ok=True)
     with reading(store.path):  # one connection for the dozens of reads below
-        found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder)
+        found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder, unlike)
     store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
-    return found_all, "\n".join(lines)
+    return found_all, "\n".join(lines), len(unlike)
 
 
-def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
+def pilots_played(store: Store, run_id: int) -> tuple[str, str]:
+    """(who played the run, the weights they think with): the run's ``pilots`` (one per deck
+    slot, comma separated; a Turf Defense run adds its boss's pilot) and its spec's
+    ``weights_hash`` (empty for random play and for runs from before it was recorded)."""
+    row = store.run(run_id) or {}
+    spec = json.loads(row.get("spec") or "{}")
+    pilots = row.get("pilots") or ",".join(spec.get("pilots", [])) or "?"
+    if spec.get("boss_pilot"):
+        pilots += f" (boss {spec['boss_pilot']})"
+    return pilots, spec.get("weights_hash") or ""
+
+
+def unlike_pilots(store: Store, other: int, run: int) -> str | None:
+    """Why ``other`` (the previous night's or the baseline run) and ``run`` are not twins because
+    different pilots played them, naming both runs' pilots; None when the same pilots, thinking
+    with the same weights, played both (the team rule: figures of different pilots are never
+    compared as if alike)."""
+    if other == run:
+        return None
+    (then, then_w), (now, now_w) = pilots_played(store, other), pilots_played(store, run)
+    if then != now:
+        return (f"run {other} was played by {then} and run {run} by {now}; "
+                "a change of pilots is not a rules change")
+    if then_w != now_w:
+        return (f"runs {other} and {run} were both played by {now}, but thinking with other weights "
+                f"({then_w or 'none recorded'} in run {other}, {now_w or 'none recorded'} in run {run}); "
+                "a change of the pilots' weights is not a rules change")
+    return None
+
+
+def skipped_line(label: str, other: int, why: str) -> str:
+    """The summary's line for a comparison not made."""
+    return f"vs {label} (run {other}): not compared: {why}"
+
+
+def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, unlike: dict | None = None):
     """The suite's exports, its comparisons and its HTML report, written to ``sfolder``; its
-    alerts and summary lines."""
+    alerts and summary lines. ``unlike``: per comparison ("previous", "baseline"), why its runs
+    are not twins (``unlike_pilots``), or None; a comparison with a reason is skipped, with a
+    line saying so, and gives no alerts."""
+    unlike = unlike or {}
+    compared = []  # the runs compared with, in order: the last (the baseline's, if made) leads the report
     for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
+    for stale in sfolder.glob("vs_*.csv"):  # an earlier try of the day's comparisons: only this one's stay
+        stale.unlink()
     frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run}, "
                          f"pilots {pilots_of_run(store.path, run)})", ""]
     for label, other in (("previous", previous), ("baseline", baseline)):
@@ -153,6 +206,10 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
             lines.append(f"- no {label} run to compare with"
                          + (" (a daily seed cannot be paired with another day)" if label == "previous" and suite.seed == "daily" else ""))
             continue
+        if unlike.get(label):  # other pilots played it: no comparison, no alerts
+            lines.append(f"- {skipped_line(label, other, unlike[label])}")
+            continue
+        compared.append(other)
         if suite.mode != "duel":  # a free-for-all or series suite: its decks' rates, unpaired
             found, decks = mode_alerts(store.path, other, run, batch.threshold_points, label, suite.mode)
             frames.append(found)
@@ -175,7 +232,7 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder):
         for a in found.iter_rows(named=True):
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                          f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
-    (sfolder / "report.html").write_text(build(store.path, [run], baseline if baseline is not None else previous),
+    (sfolder / "report.html").write_text(build(store.path, [run], compared[-1] if compared else None),
                                          encoding="utf-8")
     found_all = pl.concat(frames) if frames else _empty_alerts()
     found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS)
@@ -187,9 +244,11 @@ def _empty_alerts() -> pl.DataFrame:
     return pl.DataFrame(schema={"suite": pl.Utf8, **alert_schema()})
 
 
-def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str]) -> str:
+def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str], skipped: int = 0) -> str:
     head = [f"# Batch {name}, {day.isoformat()}", "",
             f"**{_alerts(found.height)}**" if found.height else "**No alerts.**", ""]
+    if skipped:  # no alert is not "nothing moved" when a comparison was not made
+        head += [f"{_not_compared(skipped)}: its runs were played by other pilots (see below).", ""]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 
 
@@ -200,6 +259,11 @@ def check_day(text: str | None) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise UserError(f"--day takes a date like 2026-11-29, not {text!r}") from None
+
+
+def _not_compared(n: int) -> str:
+    """"1 comparison not made", "2 comparisons not made"."""
+    return f"{n} comparison{'' if n == 1 else 's'} not made"
 
 
 def _alerts(n: int) -> str:

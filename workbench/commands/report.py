@@ -57,6 +57,21 @@ def check_one_kind(path: Path, runs: list[int]) -> None:
                             f"the report pools every figure over its runs; {instead}")
 
 
+def check_one_pilot_a_run(path: Path, runs: list[int]) -> None:
+    """Each run's seats were played by one pilot: in a run of greedy against random, every gap
+    between the decks (their cards' win rates, the keywords' impact, the meta) is the pilots' gap
+    as much as the decks', and the report has no per-row pilot to say which is which."""
+    rows = db.query(path, f"SELECT run_id, decks, pilots FROM runs WHERE run_id IN "
+                          f"({', '.join('?' for _ in runs)}) ORDER BY run_id", runs)
+    for run, decks, pilots in rows.iter_rows():
+        seated = pilots.split(",")
+        if len(set(seated)) > 1:
+            who = ", ".join(f"{deck}: {pilot}" for deck, pilot in zip(decks.split(","), seated))
+            raise UserError(f"run {run}'s decks were played by different pilots ({who}): its deck and card figures "
+                            "would read the pilots' gap as the decks'; compare pilots with `workbench "
+                            "pilot-sensitivity`, or report a run of one pilot")
+
+
 def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: Console) -> None:
     check_readable_store(path)
     twice = sorted({run for run in runs if runs.count(run) > 1})
@@ -66,6 +81,7 @@ def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: 
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
     check_one_kind(path, runs)
+    check_one_pilot_a_run(path, runs)
     if diff is not None and diff in runs:
         # --diff is the base the first run (the candidate) is compared with, on the same seeds
         raise UserError(f"--diff {diff} is one of the report's runs; --diff names the base run that run "

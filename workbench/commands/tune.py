@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from reports.export import write_frame
+from reports.exports import with_tune_pilots
 from reports.tune import change_text, proposal_table
 from workbench import games
 from workbench.commands.workspace import writable_data
@@ -231,11 +232,13 @@ def _card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int
 
 
 def _csv(folder: Path | None, store: Store, tune_id: int, tables: tuple[str, ...], err: Console) -> None:
-    """The proposal's rows of ``tables`` as the store holds them (what `workbench export` writes,
-    its columns even when a table has no row: an empty list had made a file of one newline)."""
+    """The proposal's rows of ``tables`` as the store holds them, each with the ``pilots`` the
+    tune played with (what `workbench export` writes, its columns even when a table has no row:
+    an empty list had made a file of one newline)."""
     if folder is None:
         return
     folder.mkdir(parents=True, exist_ok=True)
     for table in tables:
-        for path in write_frame(proposal_table(store.path, table, tune_id), csv=folder / f"{table}.csv"):
+        rows = with_tune_pilots(store.path, table, proposal_table(store.path, table, tune_id))
+        for path in write_frame(rows, csv=folder / f"{table}.csv"):
             err.print(f"wrote {path}")

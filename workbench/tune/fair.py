@@ -127,8 +127,8 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
                      versions.card_surplus(s, ruleset, card), full, reference_runs[key], ref)
         v = m.value
         err.print(f"{card} {knob} {number}: value {v['value_points']:+.1f} pts [{v['value_lo']:+.1f}, "
-                  f"{v['value_hi']:+.1f}] against {ref} ({v['twins']:,} twins), budget {m.surplus:+.1f} points",
-                  markup=False, highlight=False)
+                  f"{v['value_hi']:+.1f}] against {ref} ({v['twins']:,} twins, {versions.pilots_text(pilots)}), "
+                  f"budget {m.surplus:+.1f} points", markup=False, highlight=False)
         result.measured.append(m)
         return m
 

@@ -139,6 +139,7 @@ class Search:
         self.spent = 0
         self.verify_spent = 0
         self._rows: dict[frozenset, pl.DataFrame] = {}
+        self.by = versions.pilots_text(opts.pilots)  # every progress line names the pilots its win rates come from
 
     # --- playing -----------------------------------------------------------------------------
 
@@ -190,7 +191,7 @@ class Search:
         self.spent += o.matches * len(self.pairings)
         rates = self.rates(parts)
         result = Result((), rates, rates, start_table=field_rates(self.rows(parts)))
-        self.err.print("start: " + _rates_line(rates), markup=False, highlight=False)
+        self.err.print(f"start ({self.by}): " + _rates_line(rates), markup=False, highlight=False)
         if all(self.outside(r, o.band) == 0 for r in rates.values()):
             result.stop = "every deck is already inside the band"
             result.matches_search = self.spent
@@ -206,8 +207,8 @@ class Search:
             result.verified.append(v)
             if v.in_band or rnd == ROUNDS or not self.room():
                 break
-            self.err.print(f"round {rnd}: a deck is still outside the band on fresh seeds; searching on them",
-                           markup=False)
+            self.err.print(f"round {rnd}: a deck is still outside the band on fresh seeds ({self.by}); searching "
+                           "on them", markup=False, highlight=False)
             seeds = Seeds(v.seed, o.verify_matches, v.base_run)
             parts = {p: (v.candidate_run, k) for k, p in enumerate(self.pairings)}
         result.steps = steps
@@ -262,8 +263,8 @@ class Search:
                 return steps, rates, "no candidate step brings the decks nearer the target"
             _value, _n, _k, t, steps, parts, rates = best
             t.accepted = True
-            self.err.print(f"take: {versions.describe(self.s, steps)}; " + _rates_line(rates), markup=False,
-                           highlight=False)
+            self.err.print(f"take: {versions.describe(self.s, steps)}; {self.by}: " + _rates_line(rates),
+                           markup=False, highlight=False)
 
     def overshoots(self, rate: float, direction: int) -> bool:
         """A nerf that left the deck below the target, or a buff above it."""
@@ -308,7 +309,8 @@ class Search:
         tried.append(t)
         self.err.print(f"[round {rnd} step {step_no}.{n}] {deck} {rates[deck]:.1%} ({t.direction}): "
                        f"{change.card} {change.knob} {was} -> {change.value}: {deck} {new_rates[deck]:.1%}, "
-                       f"objective {score:.1f} -> {value:.1f} ({cost:,} matches)", markup=False, highlight=False)
+                       f"objective {score:.1f} -> {value:.1f} ({cost:,} matches, {self.by})", markup=False,
+                       highlight=False)
         return value, _changes(self.s, new_steps), n, t, new_steps, new_parts, new_rates
 
     def candidates(self, deck: str, direction: int, steps, rates: dict, parts: dict) -> list[tuple[Step, tuple]]:
@@ -382,14 +384,15 @@ class Search:
         seed = derive_seed(o.seed, "tune", "verify", rnd) & SEED_MASK
         seeds = Seeds(seed, o.verify_matches)
         self.err.print(f"verifying {versions.describe(self.s, steps)} on fresh seeds (base seed {seed}, "
-                       f"{o.verify_matches} matches per pairing, both seats)", markup=False, highlight=False)
+                       f"{o.verify_matches} matches per pairing, both seats, {self.by})", markup=False,
+                       highlight=False)
         base = self.play((), self.pairings, seeds)
         cand = self.play(steps, self.pairings, seeds, name=o.proposal)
         self.verify_spent += 2 * o.verify_matches * len(self.pairings)
         before, after = self.rows(base), self.rows(cand)
         decks = deck_table(before, after, o.band)
-        self.err.print("verified: " + _rates_line(dict(decks.select("deck", "wr_after").iter_rows())), markup=False,
-                       highlight=False)
+        self.err.print(f"verified ({self.by}): " + _rates_line(dict(decks.select("deck", "wr_after").iter_rows())),
+                       markup=False, highlight=False)
         return Verified(rnd, seed, next(iter(base.values()))[0], next(iter(cand.values()))[0], decks,
                         bool(decks["in_band"].all()))
 

@@ -166,3 +166,8 @@ def write(s: Start, steps, name: str, description: str, measured_hash: str) -> P
         target.unlink(missing_ok=True)
         raise UserError(f"{target}: read back with hash {again.hash}, not the {measured_hash} measured; removed")
     return target
+
+
+def pilots_text(pilots: list[str]) -> str:
+    """``pilots greedy`` (one per deck: ``pilots greedy,random,...``), as the store names them."""
+    return f"pilots {','.join(pilots)}"

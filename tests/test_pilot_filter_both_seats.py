@@ -1,0 +1,72 @@
+"""A pilot filter holds for every seat of a match, not only the row's seat: "greedy" is greedy
+against greedy. Before, the Matchups page filtered to greedy showed goblin-gold-gang's greedy
+seats pooled over their games against greedy and against random opponents, so a run of greedy
+against random read as a gap between decks that was the pilots' (and the two directions of a
+matchup could not both hold)."""
+from __future__ import annotations
+
+import pytest
+
+from reports.cards import card_metrics
+from reports.filters import Filters
+from reports.matchups import matchups
+from tests.conftest import run_cli
+
+DECKS = "goblin-gold-gang,lawmen-posse"
+
+
+@pytest.fixture(scope="module")
+def mixed_store(tmp_path_factory):
+    """Run 1: greedy against greedy; run 2: greedy (goblin-gold-gang) against random (lawmen-posse)."""
+    db = tmp_path_factory.mktemp("mixed") / "m.duckdb"
+    for pilots in ("greedy", "greedy,random"):
+        res = run_cli("simulate", "frontier", "--decks", DECKS, "--pilots", pilots, "--matches", "16",
+                      "--workers", "1", "--db", str(db), "--quiet", "--seed", "5")
+        assert res.returncode == 0, res.stderr
+    return db
+
+
+def test_a_pilot_filter_keeps_matches_whose_every_seat_it_chose(mixed_store):
+    greedy = Filters(pilots=["greedy"])
+    assert matchups(mixed_store, greedy).to_dicts() == matchups(mixed_store, Filters(runs=[1])).to_dicts()
+    both = matchups(mixed_store, Filters(pilots=["greedy", "random"]))
+    assert both["games"].sum() == 2 * (16 + 16)  # every match, from each seat's side
+    cards = card_metrics(mixed_store, greedy)
+    alone = card_metrics(mixed_store, Filters(runs=[1]))
+    assert cards.select("card", "games").sort("card").to_dicts() == alone.select("card", "games").sort("card").to_dicts()
+
+
+def test_random_alone_chooses_no_match_of_these_runs(mixed_store):
+    """No run here is random against random: the random seats of run 2 played against greedy."""
+    assert matchups(mixed_store, Filters(pilots=["random"])).is_empty()
+
+
+def test_an_export_split_by_pilot_keeps_a_mix_of_pilots_apart(mixed_store):
+    """Split by pilot, the matches of greedy against random are their own group ("greedy+random"),
+    neither greedy's play nor random's; greedy's rows are greedy against greedy alone."""
+    import polars as pl
+
+    from reports.exports import export_frame
+
+    table = export_frame(mixed_store, "matchups", Filters())
+    assert sorted(set(table["pilot"])) == ["greedy", "greedy+random"]
+    greedy = table.filter(pl.col("pilot") == "greedy").drop("pilot")
+    assert greedy.to_dicts() == matchups(mixed_store, Filters(runs=[1])).to_dicts()
+    mixed = table.filter(pl.col("pilot") == "greedy+random").drop("pilot")
+    assert mixed.to_dicts() == matchups(mixed_store, Filters(runs=[2])).to_dicts()
+    chosen = export_frame(mixed_store, "matchups", Filters(pilots=["greedy"]))
+    assert set(chosen["pilot"]) == {"greedy"} and chosen.drop("pilot").to_dicts() == greedy.to_dicts()
+
+
+def test_a_run_of_two_pilots_is_named_deck_by_deck_and_not_reported_as_a_deck_gap(mixed_store, tmp_path):
+    """A diff's pilots line listed a mixed run's pilots in deck-slot order beside tables sorted
+    by deck; ``workbench report`` ranked the greedy deck's cards over the random deck's."""
+    from reports.diff import pilots_of_run
+
+    assert pilots_of_run(mixed_store, 1) == "greedy,greedy"
+    assert pilots_of_run(mixed_store, 2) == "greedy (goblin-gold-gang), random (lawmen-posse)"
+    res = run_cli("report", "2", "--db", str(mixed_store), "--html", str(tmp_path / "r.html"))
+    assert res.returncode != 0 and "Traceback" not in res.stderr, res.stderr
+    assert "run 2's decks were played by different pilots (goblin-gold-gang: greedy, lawmen-posse: random)" in res.stderr
+    assert not (tmp_path / "r.html").exists()
+    assert run_cli("report", "1", "--db", str(mixed_store), "--html", str(tmp_path / "r.html")).returncode == 0
