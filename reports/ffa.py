@@ -1,7 +1,9 @@
 """Free-for-all metrics: placement-aware deck and card figures, who put whom out, and which
 opponent each seat chose to hit. Over the store's free-for-all runs (``runs.mode = 'ffa'``).
 
-Decks (``ffa_decks``), per deck and pilot over its seats in the chosen runs:
+Decks (``ffa_decks``), per deck, pilot and table pilots over its seats in the chosen runs:
+  table_pilots     the pilots seated at its tables, comma separated ("random"; "greedy,random": a table
+                   of both, whose seats are a row of their own, not pooled with a table of one pilot)
   seats            seat-games played (a deck plays every seat of every table it sits at)
   mean_placement   its average place (1 = first), with a 95% interval (``placement_interval``: t, its
                    standard error with a place 1 and a place N added, clipped to 1..N);
@@ -11,7 +13,8 @@ Decks (``ffa_decks``), per deck and pilot over its seats in the chosen runs:
   top2             share placed first or second, 95% Wilson interval; fair: 2/N
   out_by_nobody    seat-games it went out without anyone putting it out (its deck ran out)
 
-Cards (``ffa_cards``), per deck and card (its ``name`` beside its id), over the seat-games of that deck:
+Cards (``ffa_cards``), per deck, pilot, table pilots and card (its ``name`` beside its id), over
+that deck's seat-games played by that pilot at tables of those pilots:
   played / not_played            seat-games where the card was played at least once / never
   placement_played, placement_not_played  mean placement of each
   placement_gain                 not_played minus played (positive: the card goes with a better
@@ -21,14 +24,21 @@ Cards (``ffa_cards``), per deck and card (its ``name`` beside its id), over the 
                                  seats that lived long
   win_share_played, win_share_not_played
 
-Eliminations (``ffa_eliminations``): who put whom out, by deck: ``outs`` seat-games of the out deck
-that the eliminator deck put out, and ``share`` of all the out deck's outs by anyone.
+Eliminations (``ffa_eliminations``): who put whom out, by deck and pilot: ``outs`` seat-games of
+the out deck played by ``out_pilot`` that the eliminator deck, played by ``eliminator_pilot``, put
+out (``(nobody)``, no pilot: its deck ran out), at tables of ``table_pilots``, and ``share`` of all
+the outs of that deck and pilot at such tables.
 
 Targets (``ffa_targets``), from the stored event logs' ``aimed`` events (sim/core/events.AIMED, which
 every game that seats more than two emits): each attack at another seat and each choice of "an
-opponent" an effect asked for, by the acting deck and the deck it hit, and by
-where that seat sat: ``next`` (plays after it), ``previous`` (plays before it) or ``across``;
-``share`` is the part of the acting deck's hits.
+opponent" an effect asked for, by the acting deck and its ``pilot`` and the deck it hit and its
+``target_pilot`` (at tables of ``table_pilots``), and by where that seat sat: ``next`` (plays
+after it), ``previous`` (plays before it) or ``across``; ``share`` is the part of the hits of the
+acting deck and pilot at such tables.
+
+Every table splits by pilot (the seat's, ``match_seats.pilot``) and by ``table_pilots`` (every
+pilot at the table, as ``ffa_decks``): a row counts one pilot's seat-games at tables of one mix
+of pilots, never greedy's and random's pooled into a figure neither produced.
 """
 from __future__ import annotations
 
@@ -53,24 +63,34 @@ def _runs_in(run_ids: list[int], alias: str) -> tuple[str, list]:
     return f"{alias}.run_id IN ({', '.join('?' for _ in run_ids)})", list(run_ids)
 
 
+def _tables(run_ids: list[int]) -> tuple[str, list]:
+    """Each match of the runs: its table's size (``seats``) and pilots (``table_pilots``, every
+    pilot seated, sorted and comma separated: "greedy,random")."""
+    where, params = _runs_in(run_ids, "t")
+    return f"""SELECT t.run_id, t.match_no, count(*) AS seats,
+                      string_agg(DISTINCT t.pilot, ',' ORDER BY t.pilot) AS table_pilots
+               FROM match_seats t WHERE {where} GROUP BY ALL""", params
+
+
 def _seats_sql(run_ids: list[int]) -> tuple[str, list]:
-    """Every seat-game of the runs with the table size."""
+    """Every seat-game of the runs with the table size and pilots."""
+    tables, table_params = _tables(run_ids)
     where, params = _runs_in(run_ids, "s")
-    return f"""SELECT s.*, n.seats FROM match_seats s
-               JOIN (SELECT run_id, match_no, count(*) AS seats FROM match_seats GROUP BY ALL) n
-               USING (run_id, match_no) WHERE {where}""", params
+    return f"""SELECT s.*, n.seats, n.table_pilots FROM match_seats s
+               JOIN ({tables}) n USING (run_id, match_no) WHERE {where}""", table_params + params
 
 
 def ffa_decks(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     seats, params = _seats_sql(run_ids)
     frame = db.query(path, f"""
-        SELECT deck, pilot, any_value(seats) AS table_seats, count(*) AS seats,
+        SELECT deck, pilot, table_pilots, any_value(seats) AS table_seats, count(*) AS seats,
                avg(placement) AS mean_placement, sum(placement * placement)::DOUBLE AS sum_sq,
                max(seats) AS most_seats,
                count(*) FILTER (WHERE placement = 1) AS firsts,
                count(*) FILTER (WHERE placement <= 2) AS top2s,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND out_by IS NULL) AS out_by_nobody
-        FROM ({seats}) GROUP BY deck, pilot ORDER BY mean_placement, deck, pilot""", params)
+        FROM ({seats}) GROUP BY deck, pilot, table_pilots ORDER BY mean_placement, deck, pilot, table_pilots""",
+        params)
     if frame.is_empty():
         return frame
     n = frame["seats"].to_numpy().astype(float)
@@ -127,16 +147,19 @@ def gain_interval(gain: np.ndarray, frame: pl.DataFrame, n1: np.ndarray, n0: np.
 
 
 def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    tables, table_params = _tables(run_ids)
     where, params = _runs_in(run_ids, "c")
     frame = db.query(path, f"""
-        WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.placement,
-                              count(*) OVER (PARTITION BY s.run_id, s.match_no) AS table_seats
-                       FROM match_seats s WHERE {where.replace('c.', 's.')}),
-             games AS (SELECT c.deck, c.card, k.name, c.played > 0 AS played, s.placement, s.table_seats
+        WITH seats AS (SELECT s.run_id, s.match_no, s.seat, s.pilot, s.placement, n.seats AS table_seats,
+                              n.table_pilots
+                       FROM match_seats s JOIN ({tables}) n USING (run_id, match_no)
+                       WHERE {where.replace('c.', 's.')}),
+             games AS (SELECT c.deck, s.pilot, s.table_pilots, c.card, k.name, c.played > 0 AS played, s.placement,
+                              s.table_seats
                        FROM card_games c JOIN seats s USING (run_id, match_no, seat)
                        JOIN runs r ON r.run_id = c.run_id
                        LEFT JOIN cards k ON k.rules_hash = r.rules_hash AND k.card = c.card WHERE {where})
-        SELECT deck, card, any_value(name) AS name,
+        SELECT deck, pilot, table_pilots, card, any_value(name) AS name,
                count(*) FILTER (WHERE played) AS played, count(*) FILTER (WHERE NOT played) AS not_played,
                avg(placement) FILTER (WHERE played) AS placement_played,
                avg(placement) FILTER (WHERE NOT played) AS placement_not_played,
@@ -145,7 +168,8 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
                count(*) FILTER (WHERE played AND placement = 1) AS firsts_played,
                count(*) FILTER (WHERE NOT played AND placement = 1) AS firsts_not_played,
                max(table_seats) AS table_seats
-        FROM games GROUP BY deck, card ORDER BY deck, card""", params + params)
+        FROM games GROUP BY deck, pilot, table_pilots, card ORDER BY deck, pilot, table_pilots, card""",
+        table_params + params + params)
     if frame.is_empty():
         return frame
     n1 = frame["played"].to_numpy().astype(float)
@@ -162,28 +186,34 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
 
 
 def ffa_eliminations(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    tables, table_params = _tables(run_ids)
     where, params = _runs_in(run_ids, "o")
     return db.query(path, f"""
-        WITH outs AS (SELECT o.deck AS out_deck, k.deck AS eliminator_deck
-                      FROM match_seats o LEFT JOIN match_seats k
+        WITH outs AS (SELECT o.deck AS out_deck, o.pilot AS out_pilot, n.table_pilots, k.deck AS eliminator_deck,
+                             k.pilot AS eliminator_pilot
+                      FROM match_seats o JOIN ({tables}) n ON n.run_id = o.run_id AND n.match_no = o.match_no
+                      LEFT JOIN match_seats k
                         ON k.run_id = o.run_id AND k.match_no = o.match_no AND k.seat = o.out_by
                       WHERE {where} AND o.out_turn IS NOT NULL)
-        , counted AS (SELECT coalesce(eliminator_deck, '(nobody)') AS eliminator_deck, out_deck, count(*) AS outs
+        , counted AS (SELECT out_deck, out_pilot, table_pilots, coalesce(eliminator_deck, '(nobody)') AS eliminator_deck,
+                             eliminator_pilot, count(*) AS outs
                       FROM outs GROUP BY ALL)
-        SELECT *, outs / sum(outs) OVER (PARTITION BY out_deck) AS share
-        FROM counted ORDER BY out_deck, outs DESC, eliminator_deck""", params)
+        SELECT *, outs / sum(outs) OVER (PARTITION BY out_deck, out_pilot, table_pilots) AS share
+        FROM counted ORDER BY out_deck, out_pilot, table_pilots, outs DESC, eliminator_deck, eliminator_pilot""",
+        table_params + params)
 
 
 def ffa_targets(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
+    tables, table_params = _tables(run_ids)
     where, params = _runs_in(run_ids, "e")
     return db.query(path, f"""
         WITH hits AS (
             SELECT e.run_id, e.match_no, e.seat, e.detail AS how, e.amount AS target_seat
             FROM events e
             WHERE {where} AND e.kind = '{AIMED}'),
-        n AS (SELECT run_id, match_no, count(*) AS seats FROM match_seats GROUP BY ALL)
+        n AS ({tables})
         , counted AS (
-        SELECT a.deck, t.deck AS target_deck,
+        SELECT a.deck, a.pilot, n.table_pilots, t.deck AS target_deck, t.pilot AS target_pilot,
                CASE (h.target_seat - h.seat + n.seats) % n.seats WHEN 1 THEN 'next'
                     WHEN n.seats - 1 THEN 'previous' ELSE 'across' END AS target_sits,
                count(*) FILTER (WHERE how = '{AIMED_ATTACK}') AS attacks,
@@ -194,5 +224,6 @@ def ffa_targets(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
         JOIN match_seats t ON t.run_id = h.run_id AND t.match_no = h.match_no AND t.seat = h.target_seat
         WHERE h.target_seat IS NOT NULL AND h.target_seat <> h.seat
         GROUP BY ALL)
-        SELECT *, hits / sum(hits) OVER (PARTITION BY deck) AS share
-        FROM counted ORDER BY deck, hits DESC, target_deck, target_sits""", params)
+        SELECT *, hits / sum(hits) OVER (PARTITION BY deck, pilot, table_pilots) AS share
+        FROM counted ORDER BY deck, pilot, table_pilots, hits DESC, target_deck, target_pilot, target_sits""",
+        params + table_params)

@@ -20,10 +20,14 @@ Bosses (``turf_bosses``), per boss and pilots:
   turns                         mean player-turns of its matches
   prizes                        the prize cards its clears paid, with counts
 Pairs (``turf_pairs``): the same clear rate per boss and partner pair (the pair's decks sorted).
-First falls (``turf_first_falls``): per boss and partner deck, in matches where a partner went
-out, how often that deck's partner went out first (``falls_first`` of ``partner_outs``) and
+First falls (``turf_first_falls``): per boss, partner deck and pilots (``pilot``: that deck's
+own; ``partner_pilots`` and ``boss_pilot`` as in the tables above), in matches where a partner
+went out, how often that deck's partner went out first (``falls_first`` of ``partner_outs``) and
 the rate, with its Wilson interval (partners out on the same turn both fell first); and how
 often a partner that fell still shared the win (`fell_and_won`).
+
+Every table splits by pilots: a row counts one set of pilots' matches, never greedy's and
+random's pooled into a figure neither produced.
 """
 from __future__ import annotations
 
@@ -107,13 +111,18 @@ def turf_pairs(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
 def turf_first_falls(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     frame = db.query(path, f"""
         WITH partners AS (
-            SELECT s.run_id, s.match_no, s.deck, s.out_turn, s.result,
+            SELECT s.run_id, s.match_no, s.deck, s.pilot, s.out_turn, s.result,
                    json_extract_string(m.outcome, '$.boss') AS boss,
-                   min(s.out_turn) OVER (PARTITION BY s.run_id, s.match_no) AS first_out
+                   min(s.out_turn) OVER (PARTITION BY s.run_id, s.match_no) AS first_out,
+                   string_agg(DISTINCT s.pilot, ',' ORDER BY s.pilot) OVER (PARTITION BY s.run_id, s.match_no)
+                     AS partner_pilots,
+                   b.pilot AS boss_pilot
             FROM match_seats s JOIN matches m USING (run_id, match_no)
+            JOIN match_seats b ON b.run_id = s.run_id AND b.match_no = s.match_no AND b.team = 1
             WHERE s.run_id IN ({_marks(run_ids)}) AND s.team = 0 AND m.outcome IS NOT NULL)
-        SELECT boss, deck, count(*) FILTER (WHERE first_out IS NOT NULL) AS partner_outs,
+        SELECT boss, deck, pilot, partner_pilots, boss_pilot,
+               count(*) FILTER (WHERE first_out IS NOT NULL) AS partner_outs,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND out_turn = first_out) AS falls_first,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND result = 'win') AS fell_and_won
-        FROM partners GROUP BY ALL ORDER BY boss, deck""", list(run_ids))
+        FROM partners GROUP BY ALL ORDER BY boss, deck, pilot, partner_pilots, boss_pilot""", list(run_ids))
     return _with_rate(_with_boss_name(path, run_ids, frame), "falls_first_rate", "falls_first", "partner_outs")

@@ -103,7 +103,7 @@ def test_the_four_tables_export_to_csv(ffa_store, tmp_path):
             rows = list(csv.DictReader(fh))
         assert rows, name
     with open(tmp_path / "ffa_decks.csv", newline="") as fh:
-        assert list(next(csv.DictReader(fh)))[:5] == ["deck", "pilot", "table_seats", "seats", "mean_placement"]
+        assert list(next(csv.DictReader(fh)))[:5] == ["deck", "pilot", "table_pilots", "table_seats", "seats"]
 
 
 def test_the_free_for_all_page_shows_placement_outs_and_targets(ffa_store, monkeypatch):

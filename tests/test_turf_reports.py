@@ -163,3 +163,81 @@ def test_the_turf_pages_downloads_record_its_runs(turf_store, monkeypatch, named
     saved = page_downloads(opened_after_the_duel_pages("turf"), named_downloads)
     assert saved == {f"{name}__alleyway__runs-1.csv": {"game=alleyway; runs=1; pilots=random"}
                      for name in ("turf_bosses", "turf_pairs", "turf_first_falls")}
+
+
+# --- every table splits by pilot ---------------------------------------------------------------------
+PAIR = "cinder-wildfire,marlows-crew"
+PARTNERS = {1: "random", 2: "greedy", 3: "random,greedy"}  # run 3: cinder-wildfire random, marlows-crew greedy
+
+
+@pytest.fixture(scope="module")
+def pilots_store(tmp_path_factory):
+    """Runs of one pair against one boss (a greedy boss), 2 matches each: random partners, greedy
+    partners, and one of each."""
+    path = tmp_path_factory.mktemp("turf_pilots") / "p.duckdb"
+    for pilots in PARTNERS.values():
+        res = run_cli("simulate", "alleyway", "--mode", "turf", "--decks", PAIR, "--boss", "iron-curtain",
+                      "--boss-pilot", "greedy", "--pilots", pilots, "--matches", "2", "--workers", "1", "--db", str(path),
+                      "--quiet")
+        assert res.returncode == 0, res.stderr
+    assert db.query(path, "SELECT run_id FROM runs ORDER BY 1")["run_id"].to_list() == list(PARTNERS)
+    return path
+
+
+def test_which_partner_falls_first_is_split_by_pilot(pilots_store):
+    """Before, random's partner seats and greedy's were one row per boss and deck, no pilot named."""
+    from polars.testing import assert_frame_equal
+
+    falls = turf.turf_first_falls(pilots_store, list(PARTNERS))
+    key = ["boss", "deck", "pilot", "partner_pilots", "boss_pilot"]
+    assert [c for c in falls.columns if c != "boss_name"][:5] == key
+    assert falls.select(key).is_duplicated().sum() == 0
+    seats = db.query(pilots_store, """
+        SELECT s.deck, s.pilot, p.partner_pilots, b.pilot AS boss_pilot, s.out_turn,
+               min(s.out_turn) OVER (PARTITION BY s.run_id, s.match_no) AS first_out
+        FROM match_seats s
+        JOIN match_seats b ON b.run_id = s.run_id AND b.match_no = s.match_no AND b.team = 1
+        JOIN (SELECT run_id, match_no, string_agg(DISTINCT pilot, ',' ORDER BY pilot) AS partner_pilots
+              FROM match_seats WHERE team = 0 GROUP BY ALL) p ON p.run_id = s.run_id AND p.match_no = s.match_no
+        WHERE s.team = 0""")
+    mine = seats.group_by(key[1:]).agg(pl.col("first_out").is_not_null().sum().alias("outs"),
+                                       (pl.col("out_turn") == pl.col("first_out")).sum().alias("first"))
+    joined = falls.join(mine, on=key[1:], how="full", coalesce=True)
+    assert joined.height == falls.height == mine.height == 2 * 3  # two decks, three sets of pilots
+    assert (joined["partner_outs"] == joined["outs"]).all() and (joined["falls_first"] == joined["first"]).all()
+    mixed = turf.turf_first_falls(pilots_store, [3])
+    assert mixed.select("deck", "pilot", "partner_pilots").rows() == [
+        ("cinder-wildfire", "random", "greedy,random"), ("marlows-crew", "greedy", "greedy,random")]
+    both = turf.turf_first_falls(pilots_store, [1, 2])  # random's rows are run 1's table, greedy's run 2's
+    for run, pilot in ((1, "random"), (2, "greedy")):
+        alone = turf.turf_first_falls(pilots_store, [run])
+        assert set(alone["pilot"]) == set(alone["partner_pilots"]) == {pilot}
+        assert_frame_equal(both.filter(pl.col("pilot") == pilot), alone)
+
+
+def test_the_first_falls_export_and_page_name_the_pilots(pilots_store, monkeypatch, tmp_path, named_downloads):
+    import io
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    out = tmp_path / "falls.csv"
+    res = run_cli("export", "turf_first_falls", "--db", str(pilots_store), "--run", "1", "--run", "2", "--csv", str(out))
+    assert res.returncode == 0, res.stderr
+    exported = pl.read_csv(out, infer_schema=False)
+    assert {"pilot", "partner_pilots", "boss_pilot"} <= set(exported.columns) and set(exported["pilot"]) == {
+        "random", "greedy"} and exported.height == 4
+    monkeypatch.setenv("WORKBENCH_DB", str(pilots_store))
+    at = AppTest.from_string("from reports.pages.turf import render\nrender()", default_timeout=120)
+    at.query_params["turf_runs"] = "1,2"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("partners greedy, random" in c.value and "splits by them" in c.value for c in at.caption)
+    falls = next(f for f in at.dataframe if "falls_first" in f.value.columns)
+    order = list(falls.proto.column_order)
+    assert order[:3] == ["boss_name", "deck", "pilot"] and set(falls.value["pilot"]) == {"random", "greedy"}
+    saved = {name: data for name, data in (named_downloads[Path(b.proto.url).stem] for b in at.get("download_button"))}
+    download = pl.read_csv(io.BytesIO(next(d for n, d in saved.items() if n.startswith("turf_first_falls__"))),
+                           infer_schema=False)
+    assert download.select("deck", "pilot").sort("deck", "pilot").rows() == exported.select(
+        "deck", "pilot").sort("deck", "pilot").rows()

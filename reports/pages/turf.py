@@ -1,6 +1,7 @@
 """Turf Defense page: for the chosen Turf Defense runs, each boss's clear rate with its 95%
 interval (the band a boss should sit in: 20% to 80%), the phase it reached and the Morale it
-kept, the clear rate by partner pair, and which partner falls first. Every table downloads."""
+kept, the clear rate by partner pair, and which partner falls first. Every table splits by the
+pilots that played (reports/turf.py), and downloads."""
 from __future__ import annotations
 
 import streamlit as st
@@ -29,6 +30,10 @@ HELP = {
     "life left": "the boss's life at the end (in AlleyWay, its Morale), as a share of its life at the start",
     "falls first": "in matches where a partner went out, how often this deck's partner went out first",
 }
+# the pilots of a row (every table splits by them)
+PILOT_CONFIG = {
+    "partner_pilots": st.column_config.TextColumn("partner pilots", help="the pilots of the two partners"),
+    "boss_pilot": st.column_config.TextColumn("boss pilot", help="the pilot that played the boss")}
 # a boss by its name where a table reads it, its id (the boss file's) kept last
 BOSS_CONFIG = {"boss_name": st.column_config.TextColumn("boss", help="the boss's name", pinned=True),
                "boss": st.column_config.TextColumn("boss id", help="the boss's id: cardsdb/alleyway/bosses/<id>.yaml")}
@@ -55,8 +60,11 @@ def render() -> None:
     boss = sorted(set(bosses["boss_pilot"]))
     # the downloads record these runs and their pilots (partners', then the boss's), not the duel pages' kept runs
     scope = run_scope(runs, run_ids, list(dict.fromkeys(partners + boss)))
+    several = bosses.select("partner_pilots", "boss_pilot").n_unique() > 1
     st.caption("Pilots: partners " + ", ".join(sorted(set(bosses["partner_pilots"]))) + "; boss "
-               + ", ".join(boss) + ". Every figure here is a fact about these pilots.")
+               + ", ".join(boss) + ". Every figure here is a fact about these pilots."
+               + (" Every table below splits by them: a row counts one set of pilots' matches, never several "
+                  "pooled." if several else ""))
     labels = [f"{b} ({p} v {q}, n={n})" for b, p, q, n in
               zip(bosses["boss_name"], bosses["partner_pilots"], bosses["boss_pilot"], bosses["matches"])]
     fig = rate_bars(bosses["clear_rate"], (bosses["clear_rate_lo"], bosses["clear_rate_hi"]), labels,
@@ -72,7 +80,7 @@ def render() -> None:
         st.warning("Outside the 20%-80% band with 95% confidence: " + ", ".join(outside["boss_name"].to_list()))
     table_with_download(percent(bosses, ("clear_rate", "clear_rate_lo", "clear_rate_hi", "life_left")),
                         "turf_bosses", {
-        **BOSS_CONFIG, "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
+        **BOSS_CONFIG, **PILOT_CONFIG, "matches": count("matches", "matches against the boss"), "clears": count("clears", "matches the partners won"),
         "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
         "clear_rate_hi": pct("hi", "95% Wilson upper bound"),
         "mean_phase": number("mean phase", help=HELP["phase"], format="%.2f"),
@@ -85,7 +93,7 @@ def render() -> None:
     st.subheader("Clear rate by partner pair")
     pairs = _read("pairs", str(path), run_ids)
     table_with_download(percent(pairs, ("clear_rate", "clear_rate_lo", "clear_rate_hi")), "turf_pairs", {
-        **BOSS_CONFIG, "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
+        **BOSS_CONFIG, **PILOT_CONFIG, "pair": st.column_config.TextColumn("partners", help="the two partner decks"),
         "matches": count("matches", "matches of the pair against the boss"),
         "clears": count("clears", "matches the partners won"), "clear_rate": pct("clear rate", HELP["clear rate"]), "clear_rate_lo": pct("lo", "95% Wilson lower bound"),
         "clear_rate_hi": pct("hi", "95% Wilson upper bound")}, download=pairs, column_order=boss_id_last(pairs),
@@ -94,7 +102,9 @@ def render() -> None:
     falls = _read("falls", str(path), run_ids)
     table_with_download(percent(falls, ("falls_first_rate", "falls_first_rate_lo", "falls_first_rate_hi")),
                         "turf_first_falls", {
-        **BOSS_CONFIG, "partner_outs": count("matches with a partner out", "matches where at least one partner went out"),
+        **BOSS_CONFIG, **PILOT_CONFIG,
+        "pilot": st.column_config.TextColumn("pilot", help="the pilot that played this partner deck"),
+        "partner_outs": count("matches with a partner out", "matches where at least one partner went out"),
         "falls_first": count("fell first", HELP["falls first"]),
         "fell_and_won": count("fell, then won", "this deck's partner went out, and the other beat the boss"),
         "falls_first_rate": pct("falls first", HELP["falls first"]),
