@@ -70,3 +70,32 @@ def test_a_run_of_two_pilots_is_named_deck_by_deck_and_not_reported_as_a_deck_ga
     assert "run 2's decks were played by different pilots (goblin-gold-gang: greedy, lawmen-posse: random)" in res.stderr
     assert not (tmp_path / "r.html").exists()
     assert run_cli("report", "1", "--db", str(mixed_store), "--html", str(tmp_path / "r.html")).returncode == 0
+
+
+def test_one_pilot_name_that_thought_with_two_weight_sets_is_said_and_not_reported(tmp_path):
+    """"greedy" thought with the hand weights before 2026-12-03 and with the tuned ones since: runs
+    of both, pooled, are two pilots under one name. The pages say so; ``workbench report`` refuses."""
+    import json
+
+    import duckdb
+
+    from reports.pilot_weights import reweighted_pilots
+
+    db = tmp_path / "w.duckdb"
+    for seed in ("1", "2"):
+        res = run_cli("simulate", "frontier", "--decks", DECKS, "--pilots", "greedy", "--matches", "4",
+                      "--workers", "1", "--db", str(db), "--quiet", "--seed", seed)
+        assert res.returncode == 0, res.stderr
+    assert reweighted_pilots(db, [1, 2]) == []
+    with duckdb.connect(str(db)) as con:  # run 1 as an older greedy stored it: other weights
+        spec = json.loads(con.execute("SELECT spec FROM runs WHERE run_id = 1").fetchall()[0][0])
+        spec["weights_hash"] = "older-weights"
+        con.execute("UPDATE runs SET spec = ? WHERE run_id = 1", [json.dumps(spec, sort_keys=True)])
+    assert reweighted_pilots(db, [1, 2]) == ["greedy"] and reweighted_pilots(db, [2]) == []
+    res = run_cli("report", "1", "2", "--db", str(db), "--html", str(tmp_path / "r.html"))
+    assert res.returncode != 0 and "greedy thought with other weight files" in res.stderr, res.stderr
+    assert not (tmp_path / "r.html").exists()
+
+    from reports.pages.common import reweighted_note
+    assert "Careful: greedy thought with other weight files" in reweighted_note(db, Filters(runs=[1, 2]))
+    assert reweighted_note(db, Filters(runs=[2])) == ""

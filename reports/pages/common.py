@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from reports import campaign, cards, costs, db, diff, keywords, matchups, meta, overview, value
+from reports import campaign, cards, costs, db, diff, keywords, matchups, meta, overview, pilot_weights, value
 from reports.export import undefined_as_null
 from reports.filters import Filters
 
@@ -62,7 +62,7 @@ QUERIES = {
     "meta_mix": meta.meta_mix, "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
     "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights, "card_values": value.card_values,
-    "has_tables": db.has_tables,
+    "has_tables": db.has_tables, "reweighted": pilot_weights.reweighted_pilots,
 }
 
 
@@ -485,7 +485,18 @@ def pilots_line(path, filters: Filters, figures: str = PLAY, pooled: str = POOLE
     """The page's pilots line: which pilots produced its figures (``figures`` says which figures
     are facts about their play), and how to see one alone (``pooled``, when they are several)."""
     pilots = pilots_of(path, filters)
-    return f"Pilots: {', '.join(pilots)}. {figures}{pooled if len(pilots) > 1 else ''}"
+    return f"Pilots: {', '.join(pilots)}. {figures}{pooled if len(pilots) > 1 else ''}{reweighted_note(path, filters)}"
+
+
+def reweighted_note(path, filters: Filters) -> str:
+    """A warning when a pilot of the chosen runs thought with other weight files in some of them
+    (reports/pilot_weights.py): one name, two pilots, pooled."""
+    chosen = tuple(int(r) for r in filters.runs)
+    names = [p for p in cached("reweighted", str(path), chosen) if not filters.pilots or p in filters.pilots]
+    if not names:
+        return ""
+    return (f" Careful: {', '.join(names)} thought with other weight files in some of these runs (the game's "
+            "weights changed between them), so two pilots' play is pooled under one name; pick the runs of one.")
 
 
 def pilots_note(path, filters: Filters) -> str:

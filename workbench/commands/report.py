@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from reports import db
+from reports import db, pilot_weights
 from reports.html import build
 from workbench.commands.tables import check_readable_store
 from workbench.errors import UserError
@@ -55,6 +55,11 @@ def check_one_kind(path: Path, runs: list[int]) -> None:
             other = next(r for r in rows["run_id"] if values[r] != values[first])
             raise UserError(f"runs {first} and {other} are of different {what} ({values[first]}; {values[other]}): "
                             f"the report pools every figure over its runs; {instead}")
+    reweighted = pilot_weights.reweighted_pilots(path, runs)
+    if reweighted:
+        raise UserError(f"{', '.join(reweighted)} thought with other weight files in some of runs "
+                        f"{', '.join(map(str, runs))} (the game's weights changed between them): the report would "
+                        "pool two pilots' play under one name; make one report per weights")
 
 
 def check_one_pilot_a_run(path: Path, runs: list[int]) -> None:
