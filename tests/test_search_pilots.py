@@ -183,6 +183,28 @@ def test_luck_is_judged_in_expectation_not_on_one_imagined_coin(pilot, monkeypat
         assert _gambles(pilot) >= 14
 
 
+def test_an_opening_redraw_is_luck_to_lookahead():
+    """AlleyWay's REDRAW deals a new hand from a stream of its own: lookahead must see it drew luck
+    (``used_chance``), so greedy judges a redraw over several imagined hands; on one, its keep or
+    redraw hung on its own stream in 9 of 12 openings. Telling it draws nothing from the turn's
+    stream: the match plays the same."""
+    eng, pool, _data, _rules, decks = alleyway()
+    ids = sorted(decks)
+    state = eng.new_match(pool, [decks[ids[0]], decks[ids[1]]], 4, log=True)
+    imagined = belief(eng, state, state.to_act, random.Random(0))
+    redraw = next(a for a in eng.legal_actions(imagined) if eng.describe(imagined, a) == "redraw")
+    keep = next(a for a in eng.legal_actions(imagined) if eng.describe(imagined, a) == "keep")
+    for action, luck in ((redraw, True), (keep, False)):
+        trial = eng.clone(imagined)
+        eng.apply(trial, action)
+        assert lookahead.used_chance(trial) is luck
+    from sim.core.rng import stream
+
+    real = eng.clone(state)
+    eng.apply(real, redraw)  # the turn's stream made, nothing drawn from it: as a fresh one
+    assert real.chance.getstate() == stream(real.chance_key, "chance", real.turn).getstate()
+
+
 def test_budgets_are_written_in_the_pilot_name():
     assert split_pilot("mcts:250") == ("mcts", 250)
     assert split_pilot("mcts") == ("mcts", None)

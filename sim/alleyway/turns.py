@@ -47,6 +47,10 @@ def mulligan(state: AlleyState, redraw: bool) -> None:
             hidden.forget_hand(state, seat)
             hidden.forget_deck(state, seat)
         stream(state.chance_key, "redraw", seat, side.redraws).shuffle(side.deck)
+        # the new hand is luck: making the turn's chance stream (no draw from it, so the match's
+        # events are the same) tells lookahead so (lookahead.used_chance), and a pilot judges a
+        # redraw over several imagined hands, not one
+        state.rng()
         side.redraws -= 1
         n = min(state.pool.consts.opening_hand, len(side.deck))
         for _ in range(n):
