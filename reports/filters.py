@@ -21,7 +21,9 @@ class Filters:
         when each of its deck slots was played by a chosen pilot. "Greedy" then means greedy
         against greedy; a row's seat filtered alone let a greedy seat's figures pool its games
         against random opponents with those against greedy ones (a run of greedy against random
-        reads as a deck gap that is the pilots')."""
+        reads as a deck gap that is the pilots'). A campaign run (its ``pilots`` is "policy/fight
+        pilot") is chosen by no pilot filter: its fights seat the crew's pilot against the enemies',
+        and the Campaign page splits them by both."""
         clauses, params = [], []
         if self.game:
             clauses.append(f"{run_alias}.game = ?")
