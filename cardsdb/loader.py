@@ -283,7 +283,10 @@ def resolve(data: GameData, version: str) -> Ruleset:
     constants: dict[str, Any] = {}
     for v in chain:
         rules, name = data.rules[v], _rel(data.rules_files[v])
-        constants.update(rules.constants)
+        # key by key, nested mappings too: `formations: {descendants: {...}}` changes Shield Wall and
+        # keeps Blood Crescent, `copy_limits: {1: 4}` the 1-star limit alone (a whole-mapping
+        # replace silently dropped the rest)
+        constants = _merge(constants, rules.constants)
         for cid in rules.remove:
             if cid not in cards:
                 raise DataError(name, "cannot remove a card that is not in the version it extends",
@@ -369,6 +372,8 @@ def _chain(data: GameData, version: str) -> list[str]:
 
 
 def _merge(base: dict, changes: dict) -> dict:
+    """``changes`` over ``base`` key by key, into nested mappings; a card's ``keywords`` are
+    replaced whole (a patch lists the keywords the card has, so one can be taken away)."""
     out = dict(base)
     for key, value in changes.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "keywords":

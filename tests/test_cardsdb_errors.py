@@ -211,6 +211,25 @@ def test_rules_version_patch_and_hash(data):
     assert again.hash == tough.hash
 
 
+def test_a_version_changes_a_nested_constant_key_by_key(tmp_path):
+    """`formations: {descendants: {...}}` changed Shield Wall and silently dropped Blood Crescent
+    (the version's mapping replaced the whole of its parent's); `copy_limits: {1: 4}` set every
+    other star's limit to 1. Now each changes what it names."""
+    from cardsdb.loader import load_ruleset
+
+    root = tmp_path / "data"
+    shutil.copytree(DATA / "allegiance", root / "allegiance", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    (root / "allegiance" / "rules" / "walls.yaml").write_text(
+        "version: walls\nextends: base\nconstants:\n  formations: {descendants: {damage_taken: 2}}\n"
+        "  copy_limits: {1: 4}\n")
+    _d, base = load_ruleset("allegiance", "base", root)
+    _d, walls = load_ruleset("allegiance", "walls", root)
+    old, new = base.constants.model_dump()["formations"], walls.constants.model_dump()["formations"]
+    assert new["black_forge"] == old["black_forge"]
+    assert new["descendants"] == {**old["descendants"], "damage_taken": 2}
+    assert walls.constants.copy_limits == {**base.constants.copy_limits, 1: 4}
+
+
 # --- faction and clan names (factions.yaml) -------------------------------------------------------
 
 def factions_file(data, game="frontier"):
