@@ -384,3 +384,19 @@ def test_mcts_reads_its_horizon_and_turn_blend_from_the_game(monkeypatch):
     blended.playout(mcts_module.Worlds(eng, state, blended.seat, blended.rng), root)
     (child,) = root.children.values()
     assert scored == [True, False] and child.total == pytest.approx(0.5)
+
+    # a playout whose match ends on the next seat's turn scores that end alone: a loss is a loss
+    from sim.core import ending
+    real_begin = type(eng).begin_held_turn
+
+    def begin_and_lose(self, sim):
+        real_begin(self, sim)
+        ending.end_as_draw(sim, "turn_limit")  # any end: the reward below says what it is worth
+        sim.winner = 1 - blended.seat
+
+    monkeypatch.setattr(type(eng), "begin_held_turn", begin_and_lose)
+    scored.clear()
+    root = mcts_module.Node()
+    blended.playout(mcts_module.Worlds(eng, state, blended.seat, blended.rng), root)
+    (child,) = root.children.values()
+    assert scored == [True, False] and child.total == pytest.approx(0.2)  # the end's 0.2, not 0.5

@@ -138,7 +138,7 @@ class MCTSPilot(Pilot):
             path.append((child, mover))
             node = child
         rewards = self.rewards(sim, {mover for _child, mover in path})
-        if first_turn is not None:
+        if first_turn is not None and not sim.over:  # a match won or lost is the truth, not blended
             blend = self.turn_blend
             rewards = {s: blend * first_turn[s] + (1.0 - blend) * r for s, r in rewards.items()}
         for child, mover in path:
