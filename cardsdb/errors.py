@@ -6,12 +6,19 @@ from pathlib import Path
 
 class DataError(Exception):
     def __init__(self, file: str | Path | None, message: str, card: str | None = None,
-                 field: str | None = None, kind: str = "card"):
+                 field: str | None = None, kind: str = "card", via: str | None = None,
+                 cause: str | None = None):
         self.file = str(file) if file is not None else None
         self.card = card
-        self.kind = kind  # what ``card`` names: a card, or another record of a file (a boss)
+        self.kind = kind  # what ``card`` names: a card, or another record of a file (a boss, a crew)
         self.field = field
         self.message = message
+        # the rules version being resolved when the mistake is in a file it builds on (``file``
+        # is then that file: a parent's, not the version's own)
+        self.via = via
+        # another file whose content makes this one wrong, and what in it ("rules/hp.yaml
+        # (constants.starting_morale 20000)"): the line reads "<cause> leaves <file>: ..."
+        self.cause = cause
         super().__init__(self.line())
 
     def __str__(self) -> str:
@@ -26,7 +33,16 @@ class DataError(Exception):
         if self.field:
             parts.append(f"field {self.field!r}")
         parts.append(self.message)
-        return ": ".join(parts)
+        line = ": ".join(parts)
+        if self.cause:
+            line = f"{self.cause} leaves {line}"
+        if self.via:
+            line += f" (rules version {self.via!r} builds on this file)"
+        return line
+
+    def key(self) -> tuple:
+        """The mistake itself, whichever version's resolving met it (``via`` left out)."""
+        return (self.cause, self.file, self.kind, self.card, self.field, self.message)
 
 
 class DataErrors(Exception):

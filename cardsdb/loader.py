@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,12 +87,47 @@ def game_root(game: str, data_dir: str | Path | None = None) -> Path:
 
 
 def _rel(path: Path) -> str:
-    """A path as a designer would type it: relative to the working folder when inside it."""
+    """A path as a designer would type it: relative to the working folder when inside it. A
+    symbolic link is named as itself, not by where it points (an editor's lock link points at
+    ``user@host.pid``, which names no file of the data)."""
     path = Path(path)
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        full = path.parent.resolve() / path.name if path.is_symlink() else path.resolve()
+        return str(full.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+# the names a data file may end with: a designer's new-cards.yml is read like new-cards.yaml (it
+# was passed over without a word, and the decks naming its cards said "unknown card")
+DATA_SUFFIXES = (".yaml", ".yml")
+
+
+def data_files(folder: Path) -> list[Path]:
+    """The YAML files of a data folder, in name order: ``*.yaml`` and ``*.yml``. A hidden name
+    (``.#humans.yaml``, an Emacs lock link; ``.humans.yaml.swp``; a writer's ``.v2.yaml.part``) is
+    an editor's or a writer's, not data, and is passed over without a word. A link whose file is
+    gone is kept: reading it says so, naming the link (a file of cards that silently vanished
+    would show up as "unknown card" in every deck that names one)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if not p.name.startswith(".") and p.suffix in DATA_SUFFIXES and p.stem)
+
+
+def _named_files(data: GameData, folder: str, what: str) -> list[Path]:
+    """``data_files`` of a folder whose files are named by what they hold (a rules version, a
+    deck, a boss): of ``x.yaml`` and ``x.yml`` the second is an error (they would name one thing
+    twice) and is not read."""
+    out: dict[str, Path] = {}
+    for path in data_files(data.root / folder):
+        if path.stem in out:
+            label = "rules version" if what == "rules" else what
+            data.errors.append(DataError(_rel(path), f"{_rel(out[path.stem])} has the same name: both would be "
+                                         f"{label} {path.stem!r}; keep one of the two"))
+            continue
+        out[path.stem] = path
+    return list(out.values())
 
 
 def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
@@ -110,7 +146,7 @@ def load_game(game: str, data_dir: str | Path | None = None) -> GameData:
 
 
 def _load_cards(data: GameData) -> None:
-    for path in sorted((data.root / "cards").glob("*.yaml")):
+    for path in data_files(data.root / "cards"):
         name = _rel(path)
         try:
             doc = read_yaml(path, name)
@@ -192,9 +228,9 @@ def check_numbers(schema, model, file, card: str | None = None, prefix: str = ""
 
 
 def _mapping_files(data: GameData, folder: str, model, what: str):
-    """(path, shown name, validated model) of each YAML mapping file in a folder; problems go to
-    ``data.errors``."""
-    for path in sorted((data.root / folder).glob("*.yaml")):
+    """(path, shown name, validated model) of each YAML mapping file in a folder, one file per
+    name (``_named_files``); problems go to ``data.errors``."""
+    for path in _named_files(data, folder, what):
         name = _rel(path)
         try:
             doc = read_yaml(path, name)
@@ -210,9 +246,22 @@ def _mapping_files(data: GameData, folder: str, model, what: str):
 
 
 def _load_decks(data: GameData) -> None:
+    """One deck a file, its id the file's name (as a rules version's and a boss's): a deck file
+    copied and renamed keeps the id it was copied with, and the copy is the file at fault."""
+    stems = {p.stem: p for p in data_files(data.root / "decks")}
     for path, name, deck in _mapping_files(data, "decks", data.schema.Deck, "deck"):
-        if deck.id in data.decks:
-            data.errors.append(DataError(name, "duplicate deck id", field="id"))
+        if deck.id != path.stem:
+            owner = stems.get(deck.id)
+            if owner is not None:
+                message = (f"duplicate deck id: {_rel(owner)} has it (a copied deck file keeps the id it was "
+                           f"copied with: give this one its own, {path.stem!r}, its file's name)")
+            else:
+                message = f"id {deck.id!r} must match the file name {path.stem!r}"
+            data.errors.append(DataError(name, message, card=deck.id, field="id", kind="deck"))
+            continue
+        if deck.id in data.decks:  # (cannot happen: one file per name, its name the id)
+            data.errors.append(DataError(name, f"duplicate deck id, first in {_rel(data.deck_files[deck.id])}",
+                                         card=deck.id, field="id", kind="deck"))
             continue
         data.decks[deck.id] = deck
         data.deck_files[deck.id] = path
@@ -223,7 +272,7 @@ def _load_bosses(data: GameData) -> None:
     id the file's name. An error names the file, the boss and the field."""
     if not hasattr(data.schema, "Boss"):
         return
-    for path in sorted((data.root / "bosses").glob("*.yaml")):
+    for path in _named_files(data, "bosses", "boss"):
         name = _rel(path)
         try:
             doc = read_yaml(path, name)
@@ -252,17 +301,73 @@ def _load_bosses(data: GameData) -> None:
         data.boss_files[boss.id] = path
 
 
-def check_bosses(data: GameData, cards: dict, consts) -> dict:
-    """The game's bosses checked against a version's cards and constants (raises DataErrors)."""
+def check_bosses(data: GameData, cards: dict, consts, chain: list[str] | None = None) -> dict:
+    """The game's bosses checked against a version's cards and constants (raises DataErrors).
+    With the version's ``chain`` of rules versions, a problem its root version (base) does not
+    have is the doing of a version of the chain, and the line names that version's file and what
+    in it the boss runs into: ``rules/hp.yaml (constants.starting_morale 20000) leaves
+    bosses/iron-curtain.yaml: boss 'iron-curtain': field 'morale': ...``."""
+    problems = _boss_problems(data, cards, consts)
+    if not problems:
+        return dict(data.bosses)
+    causes: dict[tuple, str] = {}
+    if chain and len(chain) > 1:
+        causes = _boss_causes(data, chain, problems)
     errors = []
-    for boss_id, boss in data.bosses.items():
-        name = _rel(data.boss_files[boss_id])
-        for card, fld, msg in data.schema.check_boss(boss, cards, consts):
-            what = f"{msg} ({card})" if card else msg
-            errors.append(DataError(name, what, card=boss_id, field=fld, kind="boss"))
-    if errors:
-        raise DataErrors(errors)
-    return dict(data.bosses)
+    for key in problems:
+        boss_id, card, fld, msg = key
+        what = f"{msg} ({card})" if card else msg
+        errors.append(DataError(_rel(data.boss_files[boss_id]), what, card=boss_id, field=fld, kind="boss",
+                                cause=causes.get(key)))
+    raise DataErrors(errors)
+
+
+def _boss_problems(data: GameData, cards: dict, consts) -> list[tuple[str, str | None, str, str]]:
+    """(boss, card, field, message) for each way a boss breaks a version's cards and constants."""
+    return [(boss_id, card, fld, msg) for boss_id, boss in data.bosses.items()
+            for card, fld, msg in data.schema.check_boss(boss, cards, consts)]
+
+
+def _boss_causes(data: GameData, chain: list[str], problems: list[tuple]) -> dict[tuple, str]:
+    """For each boss problem of the last version of ``chain`` that its root version does not have:
+    the file of the first version of the chain that has it, and what in that file the boss runs
+    into. A problem the root has too is the boss file's own (no cause)."""
+    where = {(b, c, f): None for b, c, f, _m in problems}  # (boss, card, field) -> first version having it
+    for v in chain[:-1]:
+        try:
+            _c, cards, consts = _effective(data, v)
+        except DataError:  # (a version a later one repairs: it says nothing about the bosses)
+            continue
+        for b, c, f, _m in _boss_problems(data, cards, consts):
+            if (b, c, f) in where and where[(b, c, f)] is None:
+                where[(b, c, f)] = v
+    causes = {}
+    for key in problems:
+        boss_id, card, fld, msg = key
+        first = where[(boss_id, card, fld)] or chain[-1]
+        if first == chain[0]:
+            continue  # the root version has it: the boss file is at fault
+        causes[key] = _what_in(data, first, data.bosses[boss_id], card, msg)
+    return causes
+
+
+def _what_in(data: GameData, version: str, boss, card: str | None, msg: str) -> str:
+    """A rules version's file and, in brackets, its changes a boss problem runs into: the
+    constants the problem's words name, and its remove/add/patch of the problem's card (else of
+    any card the boss names)."""
+    rules = data.rules[version]
+    words = set(re.findall(r"[A-Za-z0-9_-]+", msg))
+    changes = ([f"constants.{k} {v}" for k, v in rules.constants.items() if str(k) in words])
+    ops = ([("remove", c) for c in rules.remove] + [("add", a.get("id")) for a in rules.add]
+           + [("patch", c) for c in rules.patch])
+    named = {card} | words
+    used = {boss.leader, boss.prize} | set(boss.deck.cards) | set(boss.deck.hideout)
+    touched = [f"{op} {c}" for op, c in ops if c in named] or [f"{op} {c}" for op, c in ops if c in used]
+    changes += touched
+    if not changes:
+        changes = [f"constants.{k} {v}" for k, v in rules.constants.items()]
+    name = _rel(data.rules_files[version])
+    return f"{name} ({', '.join(changes)})" if changes else name
 
 
 def _load_rules(data: GameData) -> None:
@@ -276,50 +381,119 @@ def _load_rules(data: GameData) -> None:
 
 
 def resolve(data: GameData, version: str) -> Ruleset:
-    """The effective cards and constants of a rules version (raises DataError)."""
+    """The effective cards and constants of a rules version (raises DataError; DataErrors for the
+    game's bosses, ``check_bosses``). A problem of the result is blamed on the file of the chain
+    that set what is wrong (a parent's ``starting_hp: 0`` names the parent's file, not the
+    child's), saying which version was being resolved."""
+    chain, out, consts = _effective(data, version)
+    bosses = check_bosses(data, out, consts, chain) if data.bosses else {}
+    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out, bosses), data.schema, bosses,
+                   dict(data.factions))
+
+
+def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any], Any]:
+    """A rules version's chain, cards and constants, validated (the bosses are not checked)."""
     chain = _chain(data, version)
     cards: dict[str, dict] = {cid: c.model_dump(by_alias=True, exclude_defaults=True)
                               for cid, c in data.cards.items()}
     constants: dict[str, Any] = {}
+    # what each file of the chain set, in chain order: (file, its changes); a card's entries are
+    # its add and its patches
+    set_constants: list[tuple[str, dict]] = []
+    set_cards: dict[str, list[tuple[str, dict]]] = {}
     for v in chain:
         rules, name = data.rules[v], _rel(data.rules_files[v])
         # key by key, nested mappings too: `formations: {descendants: {...}}` changes Shield Wall and
         # keeps Blood Crescent, `copy_limits: {1: 4}` the 1-star limit alone (a whole-mapping
         # replace silently dropped the rest)
         constants = _merge(constants, rules.constants)
+        if rules.constants:
+            set_constants.append((name, rules.constants))
         for cid in rules.remove:
             if cid not in cards:
                 raise DataError(name, "cannot remove a card that is not in the version it extends",
                                 card=cid, field="remove")
             del cards[cid]
+            set_cards.pop(cid, None)
         for raw in rules.add:
             cid = raw.get("id")
             if cid in cards:
                 raise DataError(name, "added card already exists (patch it instead)", card=cid, field="add")
             cards[cid] = dict(raw)
+            set_cards[cid] = [(name, raw)]
         for cid, changes in rules.patch.items():
             if cid not in cards:
                 raise DataError(name, "cannot patch an unknown card", card=cid, field="patch")
             cards[cid] = _merge(cards[cid], changes)
-    out = {}
+            set_cards.setdefault(cid, []).append((name, changes))
     last = _rel(data.rules_files[chain[-1]])
+
+    def blame(err: DataError, setters: list[tuple[str, dict]], path: str | None, fallback: str) -> DataError:
+        err.file = _setter(setters, path) or fallback
+        if err.file != last:
+            err.via = version
+        return err
+
+    out = {}
+    limit = max_number(data.schema)
     for cid in sorted(cards):
+        setters = set_cards.get(cid, [])
+        touched = setters[-1][0] if setters else last  # the last file that added or patched the card
         try:
             out[cid] = data.schema.Card.model_validate(cards[cid])
         except ValidationError as exc:
-            raise from_validation(last, exc, card=cid, raw=cards[cid])[0] from None
-        check_numbers(data.schema, out[cid], last, card=cid)
+            err = from_validation(last, exc, card=cid, raw=cards[cid])[0]
+            raise blame(err, setters, err.field, touched) from None
+        problem = number_problem(out[cid], limit)
+        if problem:
+            raise blame(DataError(last, problem, card=cid), setters, problem.split(" ", 1)[0], touched)
         unnamed = faction_problem(data, out[cid])  # an added or patched card's faction
         if unnamed:
-            raise DataError(last, unnamed, card=cid, field=data.schema.faction_field)
+            raise blame(DataError(last, unnamed, card=cid, field=data.schema.faction_field), setters,
+                        data.schema.faction_field, touched)
+    # a cross-check of constants (no one field) names the last file that set a constant it names,
+    # else the last that set any
+    some = set_constants[-1][0] if set_constants else last
     try:
         consts = data.schema.Constants.model_validate(constants)
     except ValidationError as exc:
-        raise from_validation(last, exc, prefix="constants")[0] from None
-    check_numbers(data.schema, consts, last, prefix="constants.")
-    bosses = check_bosses(data, out, consts) if data.bosses else {}
-    return Ruleset(data.game, version, chain, consts, out, _content_hash(consts, out, bosses), data.schema, bosses,
-                   dict(data.factions))
+        err = from_validation(last, exc, prefix="constants")[0]
+        path = err.field.removeprefix("constants").removeprefix(".") if err.field else ""
+        fallback = _setter(set_constants, path or None, mentioned=err.message) or some
+        raise blame(err, set_constants, path or None, fallback) from None
+    problem = number_problem(consts, limit)
+    if problem:
+        raise blame(DataError(last, f"constants.{problem}"), set_constants, problem.split(" ", 1)[0], some)
+    return chain, out, consts
+
+
+def _setter(setters: list[tuple[str, dict]], path: str | None, mentioned: str | None = None) -> str | None:
+    """The file of ``setters`` ((file, changes) in chain order) that last set the field at the
+    dotted ``path`` (``abilities.0.do.0.amount``: a file that set ``abilities`` set it), or None.
+    With ``mentioned`` instead of a path: the last file that set a top-level field whose name
+    appears in that text as a word (a cross-check's message)."""
+    if path is None:
+        if not mentioned:
+            return None
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", mentioned))
+        return next((f for f, changes in reversed(setters) if words & {str(k) for k in changes}), None)
+    parts = path.split(".")
+    for file, changes in reversed(setters):
+        node: Any = changes
+        for part in parts:
+            if not isinstance(node, dict):
+                break  # this file set the whole of what holds the field (a list, a value)
+            key = next((k for k in node if str(k) == part), _NO_KEY)
+            if key is _NO_KEY:
+                node = _NO_KEY
+                break
+            node = node[key]
+        if node is not _NO_KEY:
+            return file
+    return None
+
+
+_NO_KEY = object()
 
 
 def _missing_root(data: GameData, version: str) -> str | None:
@@ -445,8 +619,15 @@ class Campaign:
 
 
 def campaign_stages(data: GameData) -> list[str]:
-    folder = data.root / "campaign"
-    return sorted(p.stem for p in folder.glob("*.yaml") if p.stem != "crews") if folder.is_dir() else []
+    return sorted({p.stem for p in data_files(data.root / "campaign")} - {"crews"})
+
+
+def _campaign_file(data: GameData, stem: str) -> Path:
+    """``campaign/<stem>.yaml`` (or ``.yml``); DataError when both are there."""
+    paths = [p for p in data_files(data.root / "campaign") if p.stem == stem]
+    if len(paths) > 1:
+        raise DataError(_rel(paths[1]), f"{_rel(paths[0])} has the same name: keep one of the two")
+    return paths[0] if paths else data.root / "campaign" / f"{stem}.yaml"
 
 
 def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
@@ -458,20 +639,28 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
     stages = campaign_stages(data)
     if stage_id not in stages:
         raise DataError(folder, f"no stage {stage_id!r} (known: {', '.join(stages) or 'none'})")
-    crews_path, stage_path = folder / "crews.yaml", folder / f"{stage_id}.yaml"
+    crews_path, stage_path = _campaign_file(data, "crews"), _campaign_file(data, stage_id)
     doc = read_yaml(crews_path, _rel(crews_path))
     if not isinstance(doc, list):
         raise DataError(_rel(crews_path), "the crews file is a YAML list of crews")
     crews: dict[str, Any] = {}
+    place: dict[str, int] = {}  # crew id -> its place in the file (1, 2, ...)
     errors: list[DataError] = []
     for i, raw in enumerate(doc):
-        label = raw.get("id") if isinstance(raw, dict) else f"#{i + 1}"
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{i + 1}"
         try:
             crew = sch.Crew.model_validate(raw)
         except ValidationError as exc:
-            errors.extend(from_validation(_rel(crews_path), exc, card=label))
+            errors.extend(from_validation(_rel(crews_path), exc, card=label, raw=raw, kind="crew"))
+            continue
+        if crew.id in crews:  # the later one would silently take the first one's place
+            first = crews[crew.id]
+            errors.append(DataError(_rel(crews_path), f"duplicate crew id: crew {i + 1} of the file "
+                                    f"({crew.name}) has the id of crew {place[crew.id]} ({first.name}); "
+                                    "give it its own", card=crew.id, field="id", kind="crew"))
             continue
         crews[crew.id] = crew
+        place[crew.id] = i + 1
     raw_stage = read_yaml(stage_path, _rel(stage_path))
     if not isinstance(raw_stage, dict):
         raise DataError(_rel(stage_path), "a stage file is a YAML mapping")
@@ -482,8 +671,9 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
     if stage.id != stage_id:
         errors.append(DataError(_rel(stage_path), f"id {stage.id!r} must match the file name", field="id"))
     files = {"stage": _rel(stage_path), "crews": _rel(crews_path)}
-    for where, card, fld, msg in sch.check_campaign(stage, crews, ruleset.cards, data.decks):
-        errors.append(DataError(files[where], msg, card=card, field=fld))
+    for where, record, fld, msg in sch.check_campaign(stage, crews, ruleset.cards, data.decks):
+        # a crews-file line names the crew; a stage line names a card of it (or none)
+        errors.append(DataError(files[where], msg, card=record, field=fld, kind="crew" if where == "crews" else "card"))
     if errors:
         raise DataErrors(errors)
     named = sorted({c.deck for c in crews.values()} | {e.deck for e in stage.battles + stage.elites + [stage.boss]})
@@ -523,6 +713,17 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
         checked.append(f"{version}: {len(ruleset.cards)} cards{bosses}, hash {ruleset.hash}")
     if not data.rules:
         errors.append(DataError(data.root / "rules", "no rules versions (a base.yaml is needed)"))
+    # a mistake met again while resolving each version built on its file is one line: the
+    # parent's own, met resolving the parent (a boss the data breaks breaks under every version)
+    own = {e.key() for e in errors if e.via is None}
+    said: set[tuple] = set()
+    kept = []
+    for err in errors:
+        if err.key() in said or (err.via is not None and err.key() in own):
+            continue
+        said.add(err.key())
+        kept.append(err)
+    errors = kept
     if "base" in data.rules and not errors:
         base = resolve(data, "base")
         for stage in campaign_stages(data):

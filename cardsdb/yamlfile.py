@@ -61,6 +61,11 @@ def read_text(path: str | Path, name: str | Path | None = None) -> str:
         data = path.read_bytes()
     except IsADirectoryError:
         raise DataError(name, "is a folder, not a file") from None
+    except FileNotFoundError as exc:
+        if path.is_symlink():  # the link is there, its file is not (moved or deleted)
+            raise DataError(name, f"a link to a file that is not there ({_target(path)}): "
+                            "remove the link or restore its file") from None
+        raise DataError(name, f"cannot read: {exc.strerror}") from None
     except OSError as exc:
         raise DataError(name, f"cannot read: {exc.strerror}") from None
     try:
@@ -74,3 +79,10 @@ def read_text(path: str | Path, name: str | Path | None = None) -> str:
 def read_yaml(path: str | Path, name: str | Path | None = None) -> Any:
     """The YAML document in a file (DataError naming the file when it cannot be read)."""
     return parse_yaml(read_text(path, name), name or path)
+
+
+def _target(link: Path) -> str:
+    try:
+        return str(link.readlink())
+    except OSError:
+        return "unreadable"

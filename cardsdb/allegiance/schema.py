@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from cardsdb.models import SLUG, BaseConstants, DeckBase, Draw, Strict
 
 FACTIONS = ("black_forge", "descendants")
 MAIN_DECK_TYPES = ("warrior", "war_supply", "battle_cry", "tactic")
+MAIN_DECK_STARS = (1, 2, 3, 4, 5)  # a main-deck card's stars (Card._shape)
 
 
 # --- constants ---------------------------------------------------------------------------------
@@ -36,14 +38,17 @@ class Constants(BaseConstants):
     muster_size: int = Field(4, ge=0)
     # decks
     deck_size: int = Field(40, ge=1)
-    warriors_per_deck: int = Field(20, ge=0)
+    # a main deck without Warriors can never take a Stronghold: nothing of it can attack
+    warriors_per_deck: int = Field(20, ge=1)
     strongholds_per_deck: int = Field(2, ge=0)
     copy_limits: dict[int, int] = {1: 3, 2: 3, 3: 2, 4: 2, 5: 1}
     # the turn
     opening_hand: int = Field(7, ge=0)
     hand_limit: int = Field(10, ge=1)
     first_player_draws_first_turn: bool = False
-    ap_per_turn: int = Field(7, ge=0)
+    # a turn without AP can deploy, move and attack nothing: every match a draw at the turn limit
+    # (first_turn_ap 0 is an experiment: the first seat passes its first turn)
+    ap_per_turn: int = Field(7, ge=1)
     first_turn_ap: int = Field(6, ge=0)
     deploy_ap: int = Field(2, ge=0)
     move_ap: int = Field(1, ge=0)
@@ -89,11 +94,42 @@ class Constants(BaseConstants):
                 raise ValueError(f"unknown faction {faction!r} (use {', '.join(FACTIONS)})")
         return value
 
+    @field_validator("copy_limits")
+    @classmethod
+    def _copy_limits(cls, value: dict[int, int]) -> dict[int, int]:
+        """A limit for each star level a main-deck card can have, each at least 1: a limit of 0
+        or less makes every deck holding such a card illegal (take cards out of a version with
+        ``remove``), and one for a star level no card has never applies. One error per entry,
+        each naming its entry (``constants.copy_limits.9``)."""
+        problems = []
+        for stars, limit in value.items():
+            if stars not in MAIN_DECK_STARS:
+                problems.append((stars, value, f"no card has {stars} stars (a main-deck card has 1 to 5): "
+                                               f"this copy limit would never apply"))
+            elif limit < 1:
+                problems.append((stars, limit, f"a deck may hold each of its cards at least once: a limit "
+                                               f"below 1 makes every deck with a {stars}-star card illegal "
+                                               f"(remove cards from a version with 'remove' instead)"))
+        if problems:
+            raise ValidationError.from_exception_data("copy_limits", [
+                InitErrorDetails(type=PydanticCustomError("value_error", why), loc=(stars,), input=got)
+                for stars, got, why in problems])
+        return value
+
     @model_validator(mode="after")
-    def _hand_fits_the_deck(self) -> "Constants":
+    def _fits_together(self) -> "Constants":
+        """Constants that cannot make a playable game together. A check of two constants names
+        both (``constants.<name>``): which one is the mistake is the designer's to say."""
         if self.opening_hand > self.deck_size:  # the whole deck in hand before the first turn
-            raise ValueError(f"opening_hand ({self.opening_hand}) is larger than a main deck "
-                             f"(deck_size {self.deck_size})")
+            raise ValueError(f"constants.opening_hand ({self.opening_hand}) is larger than a main deck "
+                             f"(constants.deck_size {self.deck_size})")
+        if self.warriors_per_deck > self.deck_size:
+            raise ValueError(f"constants.warriors_per_deck ({self.warriors_per_deck}) is more than a main "
+                             f"deck holds (constants.deck_size {self.deck_size}): no deck could be legal")
+        if self.deploy_ap > self.ap_per_turn:  # AP does not carry over from turn to turn
+            raise ValueError(f"constants.deploy_ap ({self.deploy_ap}) is more than a turn's AP "
+                             f"(constants.ap_per_turn {self.ap_per_turn}): AP does not carry over, so no Warrior "
+                             f"could be deployed after the first turn")
         return self
 
 

@@ -108,8 +108,8 @@ def check_boss(boss: Boss, cards: dict, consts) -> list[tuple[str | None, str, s
     version's cards and constants)."""
     problems: list[tuple[str | None, str, str]] = []
     if boss.morale <= consts.starting_morale:
-        problems.append((None, "morale", f"{boss.morale}: a boss has more Morale than a player's "
-                                         f"{consts.starting_morale}"))
+        problems.append((None, "morale", f"{boss.morale} is not above a player's starting_morale "
+                                         f"{consts.starting_morale} (a boss has more Morale than a player)"))
     leader = cards.get(boss.leader)
     if leader is None:
         return problems + [(boss.leader, "leader", "unknown card in this rules version")]
@@ -142,7 +142,8 @@ def check_boss(boss: Boss, cards: dict, consts) -> list[tuple[str | None, str, s
         elif card.subtype == "striver" and (card.level or 1) > 1:
             problems.append((card_id, "deck.cards", f"level {card.level} Strivers wait in the Hideout"))
     if not consts.deck_min <= total <= BOSS_MAX_CARDS:
-        problems.append((None, "deck.cards", f"{total} cards, a boss deck has {consts.deck_min} to {BOSS_MAX_CARDS}"))
+        problems.append((None, "deck.cards", f"{total} cards, a boss deck has {consts.deck_min} (deck_min) "
+                                             f"to {BOSS_MAX_CARDS}"))
     hideout_problems(boss.deck.hideout, boss.deck.cards, cards, known, "deck.hideout", problems)
     prize = cards.get(boss.prize)
     if prize is None:

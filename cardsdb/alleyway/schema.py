@@ -37,7 +37,8 @@ class Constants(BaseConstants):
     draw_per_turn: int = Field(1, ge=0)
     authority_start: int = Field(1, ge=0)
     authority_per_turn: int = Field(1, ge=0)
-    authority_cap: int = Field(15, ge=0)
+    # with a cap of 0 no card that costs Authority is ever played: only the leaders fight
+    authority_cap: int = Field(15, ge=1)
     second_seat_bonus: int = Field(1, ge=0)
     hand_limit: int = Field(9, ge=0)
     lanes: int = Field(5, ge=1, le=8)
@@ -62,13 +63,27 @@ class Constants(BaseConstants):
 
     @model_validator(mode="after")
     def _ranges(self) -> "Constants":
+        """Constants that cannot make a playable game together. A check of two constants names
+        both (``constants.<name>``): which one is the mistake is the designer's to say."""
         if self.deck_min > self.deck_max:
-            raise ValueError("deck_min is above deck_max")
+            raise ValueError(f"constants.deck_min ({self.deck_min}) is above constants.deck_max ({self.deck_max})")
         if self.series_best_of % 2 == 0:
-            raise ValueError(f"series_best_of must be odd (a best of 3, 5...), not {self.series_best_of}")
+            raise ValueError(f"constants.series_best_of must be odd (a best of 3, 5...), not {self.series_best_of}")
         if self.opening_hand > self.deck_min:  # every match would end deck_out on turn 1
-            raise ValueError(f"opening_hand ({self.opening_hand}) is larger than the smallest legal deck "
-                             f"(deck_min {self.deck_min})")
+            raise ValueError(f"constants.opening_hand ({self.opening_hand}) is larger than the smallest legal deck "
+                             f"(constants.deck_min {self.deck_min})")
+        if self.opening_hand == 0 and self.draw_per_turn == 0:  # only the leaders would ever play
+            raise ValueError("constants.opening_hand and constants.draw_per_turn are both 0: a seat would never "
+                             "draw a card, and only the leaders would play")
+        if self.morale_cap < self.starting_morale:  # the engine holds Morale within 0..morale_cap
+            raise ValueError(f"constants.morale_cap ({self.morale_cap}) is below constants.starting_morale "
+                             f"({self.starting_morale}): a seat would start with more Morale than it can hold")
+        if self.authority_cap < self.authority_start:
+            raise ValueError(f"constants.authority_cap ({self.authority_cap}) is below constants.authority_start "
+                             f"({self.authority_start}): a seat could never have its starting Authority")
+        if self.authority_start == 0 and self.authority_per_turn == 0:  # only the leaders would ever play
+            raise ValueError("constants.authority_start and constants.authority_per_turn are both 0: a seat would "
+                             "never get Authority (the second seat's first-turn bonus aside) to play its cards")
         return self
 
 

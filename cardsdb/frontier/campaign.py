@@ -74,21 +74,42 @@ class Crew(Strict):
 
 def check_campaign(stage: Stage, crews: dict[str, Crew], cards: dict,
                    decks: dict) -> list[tuple[str, str | None, str, str]]:
-    """(where, card, field, message) for each reference a stage or crew gets wrong."""
+    """(where, record, field, message) for each reference a stage or crew gets wrong: ``where`` is
+    "stage" (``record`` a card of its rewards, or None) or "crews" (``record`` the crew's id).
+    A crew id listed twice is the loader's to find (``crews`` is keyed by id by then)."""
     problems: list[tuple[str, str | None, str, str]] = []
-    for where, enc in ([("stage", e) for e in stage.battles] + [("stage", e) for e in stage.elites]
-                       + [("stage", stage.boss)]):
+    encounters = ([(f"battles.{i}.deck", e) for i, e in enumerate(stage.battles)]
+                  + [(f"elites.{i}.deck", e) for i, e in enumerate(stage.elites)] + [("boss.deck", stage.boss)])
+    for fld, enc in encounters:
         if enc.deck not in decks:
-            problems.append((where, None, "deck", f"no deck {enc.deck!r} for an encounter"))
-    for card_id in stage.rewards:
+            problems.append(("stage", None, fld, f"no deck {enc.deck!r} for an encounter"))
+    for card_id in _twice(stage.rewards):  # offered once however often listed: a slip, said so
+        problems.append(("stage", card_id, "rewards", "listed twice (a reward card is offered once; "
+                                                      "did you mean another card?)"))
+    for card_id in dict.fromkeys(stage.rewards):
         problems.extend(_reward(card_id, cards, "stage", "rewards"))
     for crew in crews.values():
         if crew.deck not in decks:
             problems.append(("crews", crew.id, "deck", f"no deck {crew.deck!r}"))
-        for fld in ("lore", "unlocks"):
-            for card_id in getattr(crew, fld):
-                problems.extend(_reward(card_id, cards, "crews", fld))
+        for card_id in _twice(crew.unlocks):
+            problems.append(("crews", crew.id, "unlocks", f"{card_id} listed twice (an unlocked card is "
+                                                          "offered once; did you mean another card?)"))
+        for fld in ("lore", "unlocks"):  # (lore lists run-deck copies: a card twice is two copies)
+            for card_id in dict.fromkeys(getattr(crew, fld)):
+                problems.extend(("crews", crew.id, f, f"{msg} ({card})")
+                                for _w, card, f, msg in _reward(card_id, cards, "crews", fld))
     return problems
+
+
+def _twice(ids: list[str]) -> list[str]:
+    """The ids a list holds more than once, in order of their first repeat."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for x in ids:
+        if x in seen and x not in out:
+            out.append(x)
+        seen.add(x)
+    return out
 
 
 def _reward(card_id: str, cards: dict, where: str, fld: str) -> list[tuple[str, str | None, str, str]]:

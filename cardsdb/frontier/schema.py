@@ -66,16 +66,25 @@ class Constants(BaseConstants):
 
     @model_validator(mode="after")
     def _hands_fit_the_deck(self) -> "Constants":
-        # an opening hand larger than a legal deck ends every match deck_out on turn 1
-        hands = [("opening_hand", self.opening_hand)] + [
-            (f"{sheriff}'s opening_hand" if isinstance(cards, int) else cards,
+        """Every opening hand (a sheriff's own too, and a later seat's extra cards) fits in a
+        deck and in a hand. A check of two constants names both (``constants.<name>``): which
+        one is the mistake is the designer's to say."""
+        hands = [("constants.opening_hand", self.opening_hand)] + [
+            (f"{sheriff}'s opening_hand" if isinstance(cards, int) else f"constants.{cards}",
              cards if isinstance(cards, int) else getattr(self, cards))
             for sheriff, cards in sheriff_opening_hands()]
+        extra = " plus constants.second_seat_extra_cards" if self.second_seat_extra_cards else ""
         for name, hand in hands:
             hand += self.second_seat_extra_cards
+            # larger than a legal deck: every match ends deck_out on turn 1
             if hand > self.deck_size:
-                extra = " plus second_seat_extra_cards" if self.second_seat_extra_cards else ""
-                raise ValueError(f"{name}{extra} ({hand}) is larger than a deck (deck_size {self.deck_size})")
+                raise ValueError(f"{name}{extra} ({hand}) is larger than a deck (constants.deck_size "
+                                 f"{self.deck_size})")
+            # above the hand limit: the deal makes a hand the game never allows (a card drawn into a
+            # full hand is burned), which the engine's invariants refuse
+            if hand > self.hand_limit:
+                raise ValueError(f"{name}{extra} ({hand}) is larger than the hand limit (constants.hand_limit "
+                                 f"{self.hand_limit}): a hand never holds more")
         return self
 
 
