@@ -226,19 +226,26 @@ def _turf_section(path, run_ids: list[int], fig: _Figures) -> str:
 
 def _series_section(path, run_ids: list[int], fig: _Figures) -> str:
     """Best-of series runs: each deck's series, game and first-game win rates and its Rank Points
-    per series (reports/series.py)."""
+    per series, per deck, pilot, opponent pilot and best-of (reports/series.py); series with an
+    error and mirror series are left out, and the note says how many."""
     from reports import series
 
     decks = series.series_decks(path, run_ids)
+    left_out = html.escape(series.left_out_text(series.series_left_out(path, run_ids)))
     if decks.is_empty():
-        return "<h2>Series</h2><p>No finished series yet.</p>"
+        return f"<h2>Series</h2><p>No finished series yet.{' ' + left_out if left_out else ''}</p>"
     shown = decks.with_columns(pl.col("rank_points", "rank_points_lo", "rank_points_hi").round(1))
     for name in ("series_win_rate", "game_win_rate", "first_game_win_rate"):
         shown = _interval(shown, name)
-    return ("<h2>Series: best of the rules version's series length</h2><p class='note'>A series won = a majority "
-            "of its games. Game win rate counts each game alone; first-game win rate is the plain duel on the same "
-            "seeds. Rank Points per series under the rules version's constants, with a 95% normal interval.</p>"
-            + _table(shown, {"deck": "deck", "pilot": "pilot", "series": "series", "series_win_rate": "series WR",
+    best = ", ".join(map(str, sorted(set(decks["best_of"]))))
+    return (f"<h2>Series: best of {best}</h2><p class='note'>A series is won by the deck with more games won when "
+            "it ends (a 2-1, or a 1-0 with drawn games); a sweep (Rank Points' sweep bonus) is a series won in which "
+            "the loser won no game. A row is a deck, its pilot, the opponent's pilot and the best-of, never pooled "
+            "across them. Game win rate counts each game alone; first-game win rate is the plain duel on the same "
+            "seeds. Rank Points per series under the rules version's constants, with a 95% normal interval. Mirror "
+            f"series (50% by definition) and series with an error count in no figure.{' ' + left_out if left_out else ''}</p>"
+            + _table(shown, {"deck": "deck", "pilot": "pilot", "opponent_pilot": "opponent pilot", "best_of": "best of",
+                             "series": "series", "series_win_rate": "series WR",
                              "series_win_rate_ci": "95%", "game_win_rate": "game WR", "game_win_rate_ci": "95%",
                              "first_game_win_rate": "game 1 WR", "rank_points": "Rank Points / series",
                              "rank_points_lo": "low", "rank_points_hi": "high"},

@@ -35,7 +35,8 @@ def test_rank_points_follow_the_series_score():
     t = tally(C, [1, 0, 0])
     assert (t.games, t.a_wins, t.b_wins, t.score, t.winner) == (3, 2, 1, "2-1", 0)
     assert (t.a_rank_points, t.b_rank_points) == (C.rank_points_win, C.rank_points_loss)
-    assert game_seed(99, 1) == 99 and game_seed(99, 2) != game_seed(99, 3)
+    assert game_seed(99, 1, 0) == game_seed(99, 1, 1) == 99 and game_seed(99, 2, 0) != game_seed(99, 3, 0)
+    assert game_seed(99, 2, 0) != game_seed(99, 2, 1)  # the twin series play other later games
 
 
 @pytest.fixture(scope="module")

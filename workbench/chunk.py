@@ -110,19 +110,23 @@ def play_turf(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk: i
 
 
 def series_games(spec, consts, series_no: int, play) -> list[int | None]:
-    """Play one best-of-N series (sim/core/series.py) through ``play(game_no, seed, slots)``,
+    """Play one best-of-N series (sim/core/series.py) through ``play(game_no, seed, slots, swapped)``,
     which plays one game with the deck slots ``slots`` in seat order and returns its winning
     seat (None: a draw, or stop the series by returning ``STOP``). Returns the winning deck of
     each game played (0 = the pairing's first deck, 1 = its second, None = a draw). The farm
-    and the replay both go through here, so a game is replayed in the seats it was played in."""
+    and the replay both go through here, so a game is replayed in the seats, and on the seed, it
+    was played with. A later game's seed depends on the series' rotation (``game_seed``): the
+    twin series of a seed play other later games, while a run of another rules version on the
+    same spec plays the same seeds (a diff pairs them game by game)."""
     from sim.core import series as ser
 
-    seed, pairing, first = spec.match(series_no)  # first: which deck of the pairing sits in seat 0 in game 1
+    seed, pairing, rotation = spec.match(series_no)  # rotation: which deck of the pairing sits in seat 0 in game 1
+    first = rotation
     ab = spec.pairings[pairing]
     winners: list[int | None] = []
     while not ser.over(consts.series_best_of, winners.count(0), winners.count(1), len(winners)):
         game_no = len(winners) + 1
-        seat = play(game_no, ser.game_seed(seed, game_no), [ab[first], ab[1 - first]], first != 0)
+        seat = play(game_no, ser.game_seed(seed, game_no, rotation), [ab[first], ab[1 - first]], first != 0)
         if seat is STOP:
             break
         won = None if seat is None else seat ^ first  # the deck (0 = A) in the winning seat
@@ -136,7 +140,9 @@ STOP = object()  # what a ``series_games`` player returns to end the series ther
 
 def play_series(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk: int, series_no: int) -> None:
     """One series: its games as matches (numbered ``series_no * best_of + game_no - 1``) and
-    its row in ``series``."""
+    its row in ``series``. A game that raised an error (``result.error``; no winner) is not a
+    drawn game: it ends the series there, stored as a match with its error, and the series row
+    keeps the error and the score of the games before it (the reports leave such a series out)."""
     from sim.core.series import tally
 
     best_of = pool.consts.series_best_of
@@ -150,6 +156,7 @@ def play_series(cols: "_Columns", spec, engine, pool, decks, run_id: int, chunk:
                  pool, result, log, series=(series_no, game_no))
         if result.error:
             errors.append(result.error)
+            return STOP
         return result.winner
 
     seed, pairing, first = spec.match(series_no)

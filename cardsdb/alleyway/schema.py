@@ -59,7 +59,8 @@ class Constants(BaseConstants):
     series_best_of: int = Field(3, ge=1)
     rank_points_win: int = 20     # a series won
     rank_points_loss: int = -15   # a series lost
-    rank_points_sweep: int = 5    # more for a 2-0 win, and taken from a 0-2 loss
+    # a sweep: a series won in which the loser won no game (a 2-0, or a 1-0 with drawn games)
+    rank_points_sweep: int = 5    # more for a sweep, and taken from its loser
 
     @model_validator(mode="after")
     def _ranges(self) -> "Constants":

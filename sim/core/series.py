@@ -2,16 +2,22 @@
 the Rank Points it pays. General to any duel game whose constants carry the numbers
 (``series_best_of``, ``rank_points_win``, ``rank_points_loss``, ``rank_points_sweep``).
 
-A series is played from one seed: its first game is the very match a duel run plays on that
-seed and seating, so a series run and a duel run on the same base seed share their first games;
-game g > 1 plays on ``derive_seed(seed, "series game", g)``. **Decided** (the guides are silent):
-the loser of a game goes first in the next, and after a drawn game the seats swap. The series
-ends when one deck has won a majority of the best-of, or when every game is played (a series
-with drawn games can end level: a drawn series).
+A series is played from one seed and a rotation (which deck of the pairing sits in seat 0 in
+game 1): its first game is the very match a duel run plays on that seed and seating, so a series
+run and a duel run on the same base seed share their first games; game g > 1 plays on
+``game_seed(seed, g, rotation)``, a seed of its own for each rotation, so the twin series (one
+seed, the seats swapped) play other later games, not the same ones again; and two runs of the
+same spec under two rules versions (a diff) give a series and its seating the same game seeds.
+**Decided** (the guides are silent): the loser of a game goes first in the next, and after a
+drawn game the seats swap. The series ends when one deck has won a majority of the best-of, or
+when every game is played. The deck with more wins when it ends wins the series (a 2-1, or a 1-0
+with drawn games); level wins (drawn games) make a drawn series. A game that raised an error
+ends its series there (workbench/chunk.py ``play_series``), and the reports leave that series out.
 
 Rank Points follow the series score: the winner gains ``rank_points_win`` (plus
-``rank_points_sweep`` when it lost no game), the loser gains ``rank_points_loss`` (a negative
-number; minus ``rank_points_sweep`` more when it won no game); a drawn series pays nothing.
+``rank_points_sweep`` for a sweep: a series won in which the loser won no game, a 2-0 or a 1-0
+with drawn games), the loser gains ``rank_points_loss`` (a negative number; minus
+``rank_points_sweep`` more when it won no game); a drawn series pays nothing.
 """
 from __future__ import annotations
 
@@ -41,9 +47,16 @@ class Series(NamedTuple):
         return 0 if self.a_wins > self.b_wins else 1 if self.b_wins > self.a_wins else None
 
 
-def game_seed(series_seed: int, game_no: int) -> int:
-    """The seed of a series' game (1 = the series seed itself)."""
-    return series_seed if game_no == 1 else derive_seed(series_seed, "series game", game_no) & SEED_BITS
+def game_seed(series_seed: int, game_no: int, rotation: int) -> int:
+    """The seed of a series' game: game 1 plays on the series seed itself (the duel on that seed
+    and seating); a later game on a seed derived from the series seed, the game number and the
+    series' ``rotation`` (0: the pairing's first deck sat in seat 0 in game 1, 1: its second).
+    Without the rotation the two twin series of a seed (seats swapped) would replay each other's
+    later games move for move whenever the same deck won game 1 in both: the seating of game 2
+    follows only who won game 1."""
+    if game_no == 1:
+        return series_seed
+    return derive_seed(series_seed, "series game", game_no, rotation) & SEED_BITS
 
 
 def next_first(first: int, winner: int | None) -> int:
@@ -60,7 +73,8 @@ def over(best_of: int, a_wins: int, b_wins: int, games: int) -> bool:
 
 
 def rank_points(consts, own: int, other: int) -> int:
-    """Rank Points of one deck after a series it finished ``own``-``other``."""
+    """Rank Points of one deck after a series it finished ``own``-``other`` (games won by each
+    side): more wins win the series, and a win in which the other side won no game is a sweep."""
     if own == other:
         return 0
     if own > other:
