@@ -262,6 +262,27 @@ def with_card_names(path: Path, frame: pl.DataFrame, run_id: int) -> pl.DataFram
     return out.select(order)
 
 
+# computed tables with runs of their own (a mode's, the campaign's, measurements), not the duels'
+NOT_DUEL_TABLES = ("ffa_", "series_", "turf_", "campaign_", "card_value", "pilot_sensitivity", "skill_premium")
+
+
+def duel_runs(path: Path, filters: Filters) -> Filters:
+    """``filters`` with no run named: the duel runs of the game (or the store), as the pages choose
+    them by default. A series' later games, a free-for-all table, a Turf match, a ``value`` twin
+    (a deck with a card swapped out) are not a duel field's matches: pooled in, a series' game 1
+    counted its duel twin's match twice and a value twin counted a deck that is not the deck.
+    The other runs of the game (campaign fights) when it has no duel run, and its runs of other
+    modes when it has nothing else (a store of series alone); named runs as named."""
+    if filters.runs:
+        return filters
+    game = "AND game = ?" if filters.game else ""
+    rows = db.query(path, f"SELECT run_id, coalesce(kind, 'duel') AS kind FROM runs WHERE true {game} ORDER BY run_id",
+                    [filters.game] if filters.game else None)
+    duels = [r for r, k in rows.iter_rows() if k == "duel"]
+    others = [r for r, k in rows.iter_rows() if k not in ("ffa", "series", "turf", "value")]
+    return replace(filters, runs=duels or others or rows["run_id"].to_list() or [-1])
+
+
 def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None) -> pl.DataFrame:
     """Table ``name`` as the filters narrow it; LookupError in one line for a filter it does not
     read, a value that names nothing, or a diff table without its diff."""
@@ -273,6 +294,8 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
         if diff_id is None:
             raise LookupError(f"{name} needs --diff ID (see `workbench export diffs`)")
         return diff_table(path, name, diff_id)
+    if not name.startswith(NOT_DUEL_TABLES):
+        filters = duel_runs(path, filters)
     if "pilots" in READS[name]:
         return by_pilot(COMPUTED[name], path, filters)
     return COMPUTED[name](path, filters)
