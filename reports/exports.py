@@ -179,7 +179,9 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
         made = next((f" (`{cmd}` stores it)" for prefix, cmd in MADE_BY.items() if name.startswith(prefix)), "")
         raise LookupError(f"{path}: no {name} table yet{made}")
     clauses, params = [], []
-    runs_where, runs_params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions).where("r")
+    # the pilot filter holds for every seat of a match, as in the computed tables (Filters.where)
+    runs_where, runs_params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions,
+                                      pilots=filters.pilots).where("r")
     if runs_where:
         scope = IN_RUNS.get(name, "run_id IN ({runs})")
         clauses.append(scope.format(runs=f"SELECT r.run_id FROM runs r {runs_where}"))
@@ -312,8 +314,9 @@ def pilot_groups(path: Path, filters: Filters) -> list[tuple[str | None, Filters
     groups: dict[tuple[str, ...], list[int]] = {}
     for run_id, pilots in runs.iter_rows():
         groups.setdefault(tuple(sorted(set(pilots.split(",")))), []).append(run_id)
-    return [("+".join(mix), replace(filters, runs=ids, pilots=list(mix))) for mix, ids in sorted(groups.items())
-            ] or [(None, filters)]
+    # each group's filters choose its runs (which the pilot filter, if any, already kept): a
+    # campaign run's pilots ("policy/fight") name no seat's pilot, so the group filters no seat
+    return [("+".join(mix), replace(filters, runs=ids)) for mix, ids in sorted(groups.items())] or [(None, filters)]
 
 
 def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:

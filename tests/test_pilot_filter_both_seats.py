@@ -99,3 +99,27 @@ def test_one_pilot_name_that_thought_with_two_weight_sets_is_said_and_not_report
     from reports.pages.common import reweighted_note
     assert "Careful: greedy thought with other weight files" in reweighted_note(db, Filters(runs=[1, 2]))
     assert reweighted_note(db, Filters(runs=[2])) == ""
+
+
+def test_a_raw_seat_table_keeps_the_matches_a_pilot_filter_keeps(mixed_store):
+    """``export match_seats --pilot greedy`` kept every greedy seat, the mixed run's too, where the
+    computed tables keep greedy against greedy alone."""
+    from reports.exports import export_frame
+
+    seats = export_frame(mixed_store, "match_seats", Filters(pilots=["greedy"]))
+    assert set(seats["run_id"]) == {1} and seats.height == 2 * 16
+
+
+def test_a_campaign_run_exports_its_fights_split_by_its_pilots(campaign_store):
+    """A campaign run's pilots ("policy/fight") name no seat's pilot: split by pilot, its group
+    filtered its seats by that name and exported nothing."""
+    import polars as pl
+
+    from reports import db
+    from reports.exports import export_frame
+
+    run = db.query(campaign_store, "SELECT run_id, pilots FROM runs WHERE kind = 'campaign' ORDER BY run_id").row(0)
+    table = export_frame(campaign_store, "matchups", Filters(runs=[run[0]]))
+    assert table.height and set(table["pilot"]) == {run[1]}
+    assert table.drop("pilot").to_dicts() == matchups(campaign_store, Filters(runs=[run[0]])).to_dicts()
+    assert isinstance(table, pl.DataFrame)
