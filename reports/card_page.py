@@ -1,8 +1,8 @@
 """The figures of one card across every run of its game (the dashboard's Card page): its played
-win rate run by run or rules version by rules version, each pilot apart (``trend``, over
-``cards.card_metrics``); its win rate from the first and from the second seat (``play_draw``);
-its hands kept and redrawn per deck beside each deck's keep rate (``keep_redraw``, over
-reports/mulligan.py).
+win rate run by run or rules version by rules version, the pilots of each match apart ("greedy"
+against itself, "greedy+random" against each other: ``trend``, over ``cards.card_metrics``); its
+win rate from the first and from the second seat (``play_draw``); its hands kept and redrawn per
+deck beside each deck's keep rate (``keep_redraw``, over reports/mulligan.py).
 
 The page reads the rest from the shared queries filtered to the card: ``cards.card_metrics`` by
 deck, ``cards.win_rate_by_turn_played`` and ``costs.stat_budget`` (its surplus over its game's
@@ -29,9 +29,11 @@ ALL_DECKS = "all decks"  # the keep/redraw row of every deck together
 
 
 def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.DataFrame:
-    """The card's rows of ``card_metrics(..., group_by=(by, "pilot"))`` (``by``: run_id or
-    rules_version) in the order the runs were made (a rules version at its first run), each
-    with a ``label`` ("run 3 · base", or the version) and its place ``order``."""
+    """The card's rows of ``card_metrics(..., group_by=(by, "pilots"))`` (``by``: run_id or
+    rules_version; ``pilots``: the match's, so greedy's games against random are not greedy's
+    line but "greedy+random", as the exports split them) in the order the runs were made (a rules
+    version at its first run), each with a ``label`` ("run 3 · base", or the version) and its
+    place ``order``."""
     mine = metrics.filter(pl.col("card") == card)
     if by == "run_id":
         order = runs.select("run_id", pl.col("run_id").alias("order"),
@@ -40,8 +42,8 @@ def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.D
         order = runs.group_by(by).agg(pl.col("run_id").min().alias("order")).with_columns(
             pl.col(by).alias("label"))
     keep = [c for c in TREND_COLUMNS if c in mine.columns]
-    return (mine.join(order, on=by, how="inner").sort("order", "pilot")
-            .select("order", "label", by, "pilot", *keep))
+    return (mine.join(order, on=by, how="inner").sort("order", "pilots")
+            .select("order", "label", by, "pilots", *keep))
 
 
 def play_draw(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:

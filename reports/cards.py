@@ -75,7 +75,17 @@ METRICS = {
     "example_win / example_loss": "a match that shows the card played in a win / a loss: r<run>-m<match>-s<seat>",
 }
 
-GROUPS = ("rules_version", "run_id", "deck", "pilot")
+GROUPS = ("rules_version", "run_id", "deck", "pilots")
+
+# The ``pilots`` group: the pilots of the match, not of the row's seat. A seat's group is the
+# sorted distinct pilots of its run's deck slots joined with "+": "greedy" for a run greedy played
+# against itself, "greedy+random" for a run of the two against each other (both its seats), as
+# the exports split by pilot group them (reports/exports.py ``pilot_groups``). Grouped by the
+# seat's own pilot, greedy's games against random pooled with its games against greedy. A campaign
+# run's ``pilots`` ("policy/fight pilot", "greedy/greedy") names no deck slots: it is its own label.
+PILOTS_SQL = "array_to_string(list_sort(list_distinct(string_split({alias}.pilots, ','))), '+')"
+PILOTS_HELP = ("the pilots of the match: greedy = greedy against greedy; greedy+random = the two against each other "
+               "(both seats); a campaign batch reads as its policy/fight pilots, e.g. greedy/greedy")
 
 
 # A card's faction (or clan) by name, beside its id: the store's cards.faction_name, else the id (a
@@ -94,14 +104,14 @@ def with_faction_name(frame: pl.DataFrame) -> pl.DataFrame:
     named = pl.coalesce("faction_name", "faction") if "faction_name" in frame.columns else pl.col("faction")
     return frame.with_columns(named.alias("faction_name"))
 
-# One pass over card_games: the counts per run, card, deck and seat (and pilot when the cards are
-# split by pilot), kept in a temporary table; the per-card table and the opening-hand strata are
-# both sums of it. count_if and min(CASE ...) are DuckDB's cheap forms of the FILTER clauses
+# One pass over card_games: the counts per run, card, deck and seat (and the match's pilots when
+# the cards are split by them), kept in a temporary table; the per-card table and the
+# opening-hand strata are both sums of it. count_if and min(CASE ...) are DuckDB's cheap forms of the FILTER clauses
 # (the same counts, in about a third of the time over ten million rows). held_*: the strata's
 # counts, which take only rows of a deck that holds the card.
 _COUNTS_SQL = """
 CREATE OR REPLACE TEMP TABLE card_counts AS
-SELECT cg.run_id, {pilot} cg.card, cg.deck, cg.on_play,
+SELECT cg.run_id, {pilots} cg.card, cg.deck, cg.on_play,
        count_if(cg.copies > 0) AS games,
        count_if(cg.copies > 0 AND cg.won) AS games_won,
        count_if(cg.in_opening_hand > 0) AS oh_games,
@@ -169,14 +179,16 @@ RATES = (("gp_wr", "games_won", "games"), ("oh_wr", "oh_won", "oh_games"), ("gd_
 
 
 def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tuple[str, ...] = ("rules_version",)) -> pl.DataFrame:
-    """One row per card (and per group), every metric of METRICS."""
+    """One row per card (and per group: GROUPS; ``pilots`` is the match's, PILOTS_SQL), every
+    metric of METRICS."""
     filters = filters or Filters()
     unknown = set(group_by) - set(GROUPS)
     if unknown:
         raise ValueError(f"cannot group cards by {sorted(unknown)} (use {', '.join(GROUPS)})")
     group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'k'}.{g}, " for g in group_by)
     where, params = filters.where("r", "cg")
-    counts = _COUNTS_SQL.format(pilot="cg.pilot, " if "pilot" in group_by else "", where=where, key=KEY_SQL)
+    pilots = f"{PILOTS_SQL.format(alias='r')} AS pilots," if "pilots" in group_by else ""
+    counts = _COUNTS_SQL.format(pilots=pilots, where=where, key=KEY_SQL)
     faction_name = faction_name_sql(path)
     with db.connect(path) as con:
         con.execute(counts, params or None)

@@ -23,6 +23,7 @@ been charging for it, in cost units, with its 95% interval.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -192,8 +193,11 @@ def keyword_prices(path: str | Path, filters: Filters | None = None) -> pl.DataF
 
 
 def _cards(path: str | Path, filters: Filters | None) -> pl.DataFrame:
-    """The card definitions of the rules versions the filters reach (their faction names filled)."""
-    filters = filters or Filters()
+    """The card definitions of the rules versions of the chosen runs (their faction names filled).
+    A card's definition is no pilot's play: a pilot filter does not narrow it (``Filters.where``
+    keeps only the runs every seat of which a chosen pilot played, and a price list or stat budget
+    that vanished under it would read as cards that are not there)."""
+    filters = replace(filters or Filters(), pilots=[])
     where, params = filters.where("r")
     return with_faction_name(db.query(path, f"""
         SELECT DISTINCT c.* FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash {where}

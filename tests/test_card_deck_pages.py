@@ -91,9 +91,10 @@ def test_card_trend_has_a_point_per_run_and_pilot_with_its_interval(small_store,
                                          "GROUP BY 1", [card]))
     pilots = dict(store_sql(small_store, "SELECT run_id, pilots FROM runs"))
     traces = {t["name"]: t for t in spec["data"]}
-    assert set(traces) == {f"pilot {pilots[r].split(',')[0]}" for r in played}
+    # a line per pilots of the match: each run here is one pilot against itself ("greedy,greedy")
+    assert set(traces) == {f"pilots {pilots[r].split(',')[0]}" for r in played}
     for run_id, n in played.items():
-        trace = traces[f"pilot {pilots[run_id].split(',')[0]}"]
+        trace = traces[f"pilots {pilots[run_id].split(',')[0]}"]
         assert [x for x in trace["x"] if x.startswith(f"run {run_id} ")] and f"n={n:,}" in trace["text"]
         assert len(plotly_values(trace["error_y"]["array"])) == len(trace["x"]), "every point has its interval"
     table = table_labelled(at, "label", "played_games")

@@ -2,7 +2,8 @@
 
 What it is (cost, stats, keywords, text, decks: the Cards page's card facts) and where it sits
 against its cost's budget line; its played win rate run by run or version by version, one line
-per pilot, with 95% intervals; by deck; by the turn it was first played; in the opening hand or
+per pilots of the match (greedy against itself; greedy+random, the two against each other), with
+95% intervals; by deck; by the turn it was first played; in the opening hand or
 not; in a game with a redraw, its hands kept against its hands redrawn (for a game without one,
 a line says so); from the first seat and the second; and example matches to replay. Every table
 has a CSV download recording the game, the runs counted and the filters. The figures are the
@@ -16,6 +17,7 @@ import streamlit as st
 
 from reports import mulligan
 from reports.card_page import ALL_DECKS, keep_redraw, play_draw, trend
+from reports.cards import PILOTS_HELP
 from reports.costs import OFF_BUDGET
 from reports.pages.cards import column_config, played_by_turn
 from reports.pages.charts import legend_on_top
@@ -47,7 +49,7 @@ from reports.pages.whatif import card_about
 register_queries(card_play_draw=play_draw, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
                  hand_records=mulligan.hand_records)
 TREND_BY = {"run": "run_id", "rules version": "rules_version"}
-TREND_ORDER = ["label", "pilot", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
+TREND_ORDER = ["label", "pilots", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
                "oh_excess", "oh_excess_lo", "oh_excess_hi", "example_win", "example_loss"]
 DECK_COLUMNS = ["deck", "games", "gp_wr", "gp_wr_lo", "gp_wr_hi", "played_games", "played_wr", "played_wr_lo",
                 "played_wr_hi", "oh_excess", "oh_excess_lo", "oh_excess_hi", "oh_excess_q", "avg_turn_played",
@@ -122,33 +124,39 @@ def trend_section(path: str, filters, card: str, name: str, scope: dict) -> None
     st.subheader("Across runs and rules versions")
     by = st.radio("Trend by", list(TREND_BY), horizontal=True, key="card_trend_by",
                   help="a point per run (in the order they were made) or per rules version (at its first run), "
-                       "one line per pilot")
+                       "a line per group of " + PILOTS_HELP)
     column = TREND_BY[by]
-    metrics = cached("card_metrics", path, filters, (column, "pilot"))
+    metrics = cached("card_metrics", path, filters, (column, "pilots"))
     runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
     points = trend(metrics, card, column, runs).filter(pl.col("played_games") > 0) if metrics.height else metrics
     if points.is_empty():
         st.caption("Never played in these runs.")
         return
     st.plotly_chart(trend_chart(points, name, by), width="stretch")
-    config = dict(column_config([]), label=st.column_config.TextColumn(by), pilot="pilot")
+    config = dict(column_config([]), label=st.column_config.TextColumn(by),
+                  pilots=st.column_config.TextColumn("pilots", help=PILOTS_HELP))
     shown = with_replay_links(percent(points, SCALED), dict(EXAMPLES), config)
     table_with_download(shown, f"card_trend_{card}", config, download=points, column_order=TREND_ORDER, scope=scope)
 
 
 def trend_chart(points: pl.DataFrame, name: str, by: str) -> go.Figure:
-    """Played win rate per run or version, a line per pilot, 95% Wilson error bars."""
+    """Played win rate per run or version, a line per pilots of the match ("pilots greedy":
+    greedy against greedy; "pilots greedy+random": the two against each other), 95% Wilson error
+    bars."""
     fig = go.Figure()
-    for (pilot,), part in points.group_by("pilot", maintain_order=True):
+    for (pilots,), part in points.group_by("pilots", maintain_order=True):
         fig.add_trace(go.Scatter(
-            x=part["label"], y=part["played_wr"] * 100, mode="lines+markers", name=f"pilot {pilot}",
+            x=part["label"], y=part["played_wr"] * 100, mode="lines+markers", name=f"pilots {pilots}",
             text=[f"n={n:,}" for n in part["played_games"]],
             error_y={"type": "data", "symmetric": False, "array": (part["played_wr_hi"] - part["played_wr"]) * 100,
                      "arrayminus": (part["played_wr"] - part["played_wr_lo"]) * 100},
             hovertemplate="%{x}: %{y:.1f}% won when played, %{text}<extra>%{fullData.name}</extra>"))
-    fig.update_layout(title=f"{name}: played win rate by {by} (95% Wilson interval), one line per pilot",
+    fig.update_layout(title=f"{name}: played win rate by {by} (95% Wilson interval), one line per pilots of the "
+                            "match",
                       xaxis_title="Run (in the order made)" if by == "run" else "Rules version (in the order first run)",
-                      yaxis_title="Played win rate (%)", height=400, legend={"orientation": "h", "y": -0.25},
+                      yaxis_title="Played win rate (%)", height=400,
+                      legend={"orientation": "h", "y": -0.25,
+                              "title": {"text": "pilots of the match (greedy+random: the two against each other)"}},
                       xaxis={"type": "category", "categoryorder": "array",
                              "categoryarray": list(dict.fromkeys(points["label"].to_list()))})
     return fig

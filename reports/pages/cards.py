@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.cards import GROUPS, METRICS
+from reports.cards import GROUPS, METRICS, PILOTS_HELP
 from reports.pages.charts import legend_on_top
 from reports.pages.columns import unique_names
 from reports.pages.common import (
@@ -50,7 +50,8 @@ RATE_GROUPS = {
 }
 EXTRA_GROUPS = ("IWD", "Avg turn played")
 DEFAULT_GROUPS = ["Played WR", "GIH WR", "IWD", "GP WR", "Play rate", "Dead %", "Avg turn played"]
-GROUP_LABELS = {"rules_version": "rules version", "run_id": "run", "deck": "deck", "pilot": "pilot"}
+# "pilots": the pilots of the match (reports/cards.py PILOTS_SQL), as the exports split by pilot
+GROUP_LABELS = {"rules_version": "rules version", "run_id": "run", "deck": "deck", "pilots": "pilots"}
 COUNT_LABELS = {"games": "GP n", "oh_games": "OH n", "gd_games": "GD n", "gih_games": "GIH n", "gns_games": "GNS n",
                 "played_games": "played n", "available_games": "in hand or played n"}
 RATE_COLUMNS = [c for _, r in RATE_GROUPS.values() for c in (r, f"{r}_lo", f"{r}_hi")]
@@ -128,7 +129,9 @@ def column_config(group_by: list[str]) -> dict:
         "value_q": st.column_config.NumberColumn("value q", help="Benjamini-Hochberg q of the card value over "
                                                  "the cards of its measurement", format=Q),
         "value_by": st.column_config.TextColumn("value measured", help="the deck, opponents, pilots and rules version "
-                                                "of the newest `workbench value` measurement of this card"),
+                                                "of the `workbench value` measurement shown: the newest of this card "
+                                                "whose pilots the pilot filter chooses (split by pilots: those of "
+                                                "the row), else the newest of any pilots"),
         "skill_premium": pts("skill premium", SKILL_HELP),
         "skill_premium_lo": pts("premium lo", "95% lower bound of the skill premium"),
         "skill_premium_hi": pts("premium hi", "95% upper bound of the skill premium"),
@@ -150,6 +153,7 @@ def column_config(group_by: list[str]) -> dict:
                                                          format="%.1f"),
         "run_id": st.column_config.NumberColumn("run", format="%d"),
         "rules_version": "rules version",
+        "pilots": st.column_config.TextColumn("pilots", help=PILOTS_HELP),
     }
     for column, label in COUNT_LABELS.items():
         config[column] = count(label, METRICS.get(column, ""))
@@ -165,19 +169,34 @@ VALUE_HELP = ("win rate the card adds to its deck, measured by intervention (`wo
               "seeds and seats; empty until a measurement exists. See the Card value page")
 
 
-def with_card_value(path, stats: pl.DataFrame, game: str | None, group_by: list[str]) -> pl.DataFrame:
-    """The newest stored card value beside each card (per deck and rules version when the table is
-    split by them), so the observational and the interventional answer sit side by side."""
-    values = cached("card_values", str(path), game)
+def with_card_value(path, stats: pl.DataFrame, filters, group_by: list[str]) -> pl.DataFrame:
+    """A stored card value beside each card (per deck and rules version when the table is split by
+    them), so the observational and the interventional answer sit side by side. Of a card's
+    measurements, the one shown is the newest whose pilots the page's figures are of: those the
+    pilot filter chooses (a measurement's ``pilots`` is its ``--pilots``, one for every seat or one
+    per deck, so "greedy" is greedy against greedy and "greedy,random" the two against each other,
+    chosen as a run is: when every pilot it names is chosen), and when split by pilots those of the
+    row's group; else the newest of any pilots. ``value_by`` names the pilots of the one shown."""
+    values = cached("card_values", str(path), filters.game)
     keys = ["card"] + [k for k in ("deck", "rules_version") if k in group_by]
     if values.is_empty():
         return stats.with_columns(pl.lit(None, pl.Float64).alias(c) for c in ("value_points", "value_lo", "value_hi",
                                                                               "value_q")).with_columns(
             pl.lit(None, pl.Utf8).alias("value_by"))
-    newest = (values.sort("value_id", descending=True).unique(keys, keep="first")
-              .with_columns(pl.format("{} vs {}, {} ({})", "deck", "against", "pilots", "rules_version").alias("value_by"))
-              .select(*keys, "value_points", "value_lo", "value_hi", pl.col("q_value").alias("value_q"), "value_by"))
-    return stats.join(newest, on=keys, how="left")
+    measured = values.with_columns(
+        pl.col("pilots").str.split(",").list.unique().list.sort().list.join("+").alias("_group"),  # PILOTS_SQL
+        (pl.col("pilots").str.split(",").list.eval(pl.element().is_in(list(filters.pilots))).list.all()
+         if filters.pilots else pl.lit(True)).alias("_chosen"),
+        pl.format("{} vs {}, {} ({})", "deck", "against", "pilots", "rules_version").alias("value_by"))
+    split = "pilots" in group_by
+    rows = keys + (["pilots"] if split else [])
+    # the row's own pilots first (split by them), then the pilot filter's, then the newest
+    candidates = stats.select(rows).unique().join(measured.drop("pilots"), on=keys, how="inner").with_columns(
+        (pl.col("_group") == pl.col("pilots") if split else pl.lit(True)).alias("_same"))
+    best = (candidates.sort("_same", "_chosen", "value_id", descending=True)
+            .unique(rows, keep="first")
+            .select(*rows, "value_points", "value_lo", "value_hi", pl.col("q_value").alias("value_q"), "value_by"))
+    return stats.join(best, on=rows, how="left")
 
 
 SKILL_COLUMNS = ("skill_premium", "skill_premium_lo", "skill_premium_hi", "skill_premium_q")
@@ -410,12 +429,12 @@ def render() -> None:
     group_by = st.sidebar.multiselect("Split by", list(GROUPS), default=["rules_version"],
                                       format_func=GROUP_LABELS.get,
                                       help="one row per card and per value of these; shrinkage, z and q are "
-                                           "computed within each split")
+                                           "computed within each split. Pilots: " + PILOTS_HELP)
     stats = cached("card_metrics", str(path), filters, tuple(group_by))
     if stats.is_empty():
         st.info("No card rows in these matches yet.")
         return
-    stats = with_card_value(path, stats, filters.game, group_by)
+    stats = with_card_value(path, stats, filters, group_by)
     stats, premium_note = with_skill_premium(path, stats, filters)
     view, _ = card_filters(stats)
     # games in hand or played (available_games): an AlleyWay leader or evolution is played without

@@ -31,12 +31,16 @@ def db_path() -> Path:
 
 
 def _options(path: str, run_ids: tuple[int, ...]) -> dict[str, list[str]]:
-    """The rules versions, decks and pilots of some runs (what the sidebar filters offer)."""
+    """The rules versions, decks and pilots of some runs (``pilots``: every pilot seated in them),
+    and the pilots the Pilot filter offers (``pilot_choices``: those that played some of them alone,
+    every seat, ``alone_pilot``; a pilot filter chooses a run only when every seat's pilot is
+    chosen, so a pilot seated only against another, or in a campaign's fights, chooses none)."""
     marks = ", ".join("?" for _ in run_ids)
     seats = db.query(path, f"SELECT DISTINCT deck, pilot FROM match_seats WHERE run_id IN ({marks})", list(run_ids))
-    versions = db.query(path, f"SELECT DISTINCT rules_version FROM runs WHERE run_id IN ({marks})", list(run_ids))
-    return {"versions": sorted(versions["rules_version"].to_list()), "decks": sorted(set(seats["deck"].to_list())),
-            "pilots": sorted(set(seats["pilot"].to_list()))}
+    runs = db.query(path, f"SELECT DISTINCT rules_version, pilots FROM runs WHERE run_id IN ({marks})", list(run_ids))
+    alone = {alone_pilot(p) for p in runs["pilots"].to_list()} - {None}
+    return {"versions": sorted(set(runs["rules_version"].to_list())), "decks": sorted(set(seats["deck"].to_list())),
+            "pilots": sorted(set(seats["pilot"].to_list())), "pilot_choices": sorted(alone)}
 
 
 def _diffs(path: str) -> pl.DataFrame:
@@ -348,8 +352,22 @@ def pick_filters(path: Path, runs: pl.DataFrame, run_ids: list[int], decks: bool
                               help="count only the chosen runs' matches under these rules versions")
     chosen_decks = sidebar_choice("decks", "Deck", list(opts["decks"]), [], many=True, placeholder="all decks",
                                   help="count only seats playing these decks") if decks else []
-    chosen_pilots = sidebar_choice("pilots", "Pilot", list(opts["pilots"]), [], many=True, placeholder="all pilots",
-                                   help="count only matches whose every seat was played by one of these AI pilots (one pilot: its play against itself)") if pilots else []
+    # only the pilots that played some chosen run alone: any other choice would choose no run
+    # (a run seating two pilots against each other counts only with both chosen; a campaign run
+    # with none), and the pilots line says so of the runs no choice keeps apart (``pool_note``)
+    choices = list(opts["pilot_choices"])
+    asked = st.session_state.get("keep:pilots")
+    asked = _url_list("pilots") if asked is None else asked
+    unoffered = [p for p in asked if p not in choices] if pilots else []
+    chosen_pilots = sidebar_choice(
+        "pilots", "Pilot", choices, [], many=True,
+        placeholder="all pilots" if choices else "all pilots (no chosen run is one pilot's alone)",
+        help="count only matches whose every seat was played by one of these AI pilots (one pilot: its play against "
+             "itself); offered: the pilots that played some chosen run alone") if pilots else []
+    if unoffered:
+        st.sidebar.caption(f"Not offered: {', '.join(map(str, unoffered))}, which played no chosen run alone (a pilot "
+                           "filter keeps a run only when every seat's pilot is chosen), so "
+                           f"{'they' if len(unoffered) > 1 else 'it'} would count nothing.")
     game = runs["game"][0] if runs.height else None
     return Filters(game=game, runs=list(run_ids), versions=versions, decks=chosen_decks, pilots=chosen_pilots)
 
@@ -481,18 +499,126 @@ POOLED = " Their seats are pooled; pick one pilot in the sidebar to see its play
 PLAY = "Every figure on this page is a fact about these pilots' play."
 
 
-def pilots_line(path, filters: Filters, figures: str = PLAY, pooled: str = POOLED) -> str:
-    """The page's pilots line: which pilots produced its figures (``figures`` says which figures
-    are facts about their play), and how to see one alone (``pooled``, when they are several)."""
+def seat_pilots(pilots: str | None) -> list[str] | None:
+    """A run's pilots, one per deck slot (its ``pilots``, "greedy,random"); None for a campaign
+    run, whose ``pilots`` ("policy/fight pilot") names no seat's pilot alone."""
+    if not pilots or "/" in pilots:
+        return None
+    return [p.strip() for p in pilots.split(",") if p.strip()]
+
+
+def alone_pilot(pilots: str | None) -> str | None:
+    """The pilot that played every seat of a run (its ``pilots``), else None (a run of two pilots
+    against each other, a campaign run): the runs a one-pilot filter can choose."""
+    names = distinct(seat_pilots(pilots) or [])
+    return names[0] if len(names) == 1 else None
+
+
+def chosen_runs(path, filters: Filters) -> pl.DataFrame:
+    """The runs the filters choose before the pilot filter: the chosen runs (every run of the game
+    when none is) under the chosen rules versions."""
+    runs = cached("runs", str(path))
+    if filters.game:
+        runs = runs.filter(pl.col("game") == filters.game)
+    if filters.runs:
+        runs = runs.filter(pl.col("run_id").is_in([int(r) for r in filters.runs]))
+    return runs.filter(pl.col("rules_version").is_in(filters.versions)) if filters.versions else runs
+
+
+def kept_by_pilots(pilots: str | None, chosen: list[str]) -> bool:
+    """Whether a pilot filter (``chosen``; empty: none) keeps a run of these ``pilots``: every seat's
+    pilot chosen (``Filters.where``), never a campaign run."""
+    if not chosen:
+        return True
+    seats = seat_pilots(pilots)
+    return seats is not None and set(seats) <= set(chosen)
+
+
+def kept_runs(path, filters: Filters) -> pl.DataFrame:
+    """The runs a page counts: the chosen ones (``chosen_runs``) the pilot filter keeps."""
+    runs = chosen_runs(path, filters)
+    if not filters.pilots or runs.is_empty():
+        return runs
+    return runs.filter(pl.Series([kept_by_pilots(p, filters.pilots) for p in runs["pilots"].to_list()], dtype=pl.Boolean))
+
+
+def pilot_choices(path, filters: Filters) -> list[str]:
+    """The pilots the Pilot filter offers for the chosen runs (those that played one alone)."""
+    ids = tuple(int(r) for r in filters.runs) or tuple(chosen_runs(path, filters)["run_id"].to_list())
+    return list(cached("options", str(path), ids)["pilot_choices"]) if ids else []
+
+
+def _runs_named(ids: list[int], campaign: bool = False) -> str:
+    word = ("Campaign run" if campaign else "Run") + ("s" if len(ids) > 1 else "")
+    listed = ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}" if len(ids) > 1 else str(ids[0])
+    return f"{word} {listed}"
+
+
+def pool_note(path, filters: Filters, pooled: str = POOLED, pilot_filter: bool = True, campaigns: bool = True) -> str:
+    """What the pilots line says of how the pilots' play is pooled, after the figures: ``pooled``
+    (how to see one pilot alone) when several pilots are counted and a choice can part them; then
+    each chosen run of two pilots against each other, named (its figures are neither pilot's
+    alone, pooled in or left out by the pilot filter), and, with ``campaigns``, each campaign run,
+    which no pilot choice selects. ``pilot_filter``: the page has the Pilot filter (the Overview
+    has none: its runs choose its pilots), and the notes say which choice counts such a run."""
     pilots = pilots_of(path, filters)
-    return f"Pilots: {', '.join(pilots)}. {figures}{pooled if len(pilots) > 1 else ''}{reweighted_note(path, filters)}"
+    offered = set(pilot_choices(path, filters)) if pilot_filter else set()
+    chosen = chosen_runs(path, filters)
+    mixed: dict[tuple[tuple[str, ...], bool], list[int]] = {}
+    camp: dict[bool, list[int]] = {}
+    for run_id, kind, run_pilots_ in chosen.select("run_id", "kind", "pilots").sort("run_id").iter_rows():
+        counted = kept_by_pilots(run_pilots_, filters.pilots)
+        seats = seat_pilots(run_pilots_)
+        if seats is None or kind == "campaign":
+            camp.setdefault(counted, []).append(run_id)
+        elif len(set(seats)) > 1:
+            mixed.setdefault((tuple(distinct(seats)), counted), []).append(run_id)
+    parts = []
+    if len(pilots) > 1 and (offered or not pilot_filter):
+        parts.append(pooled.strip())
+    for (names, counted), ids in mixed.items():
+        several = len(ids) > 1
+        text = f"{_runs_named(ids)} seat{'' if several else 's'} {' against '.join(names)}"
+        if counted:
+            text += ", pooled in here"
+        if not pilot_filter or (counted and filters.pilots):
+            parts.append(text + ".")
+            continue
+        it = "they count" if several else "it counts"
+        if set(names) <= offered:
+            both = "both" if len(names) == 2 else "all of them"
+            text += f": {'under a pilot filter ' if counted else ''}{it} only with {both} chosen."
+        else:
+            text += f": no pilot choice selects {'them' if several else 'it'}, so {it} only with no pilot filter."
+        parts.append(text)
+    if campaigns and pilot_filter:
+        for counted, ids in camp.items():
+            several = len(ids) > 1
+            parts.append(f"{_runs_named(ids, campaign=True)} seat{'' if several else 's'} "
+                         f"{'their' if several else 'its'} crews' pilot against the enemies'"
+                         + (", pooled in here" if counted else "")
+                         + f": no pilot choice selects {'them' if several else 'it'}, so "
+                         f"{'they count' if several else 'it counts'} only with no pilot filter.")
+    return "".join(f" {p}" for p in parts)
+
+
+def pilots_line(path, filters: Filters, figures: str = PLAY, pooled: str = POOLED, pilot_filter: bool = True) -> str:
+    """The page's pilots line: which pilots produced its figures (``figures`` says which figures
+    are facts about their play), how their play is pooled and how to see one alone (``pool_note``:
+    ``pooled`` when they are several and a choice parts them; the runs that seat two pilots against
+    each other, or are campaign runs, named), and a warning when a pilot name thought with two
+    weight sets (``reweighted_note``)."""
+    pilots = pilots_of(path, filters)
+    return (f"Pilots: {', '.join(pilots)}. {figures}{pool_note(path, filters, pooled, pilot_filter)}"
+            f"{reweighted_note(path, filters)}")
 
 
 def reweighted_note(path, filters: Filters) -> str:
-    """A warning when a pilot of the chosen runs thought with other weight files in some of them
-    (reports/pilot_weights.py): one name, two pilots, pooled."""
-    chosen = tuple(int(r) for r in filters.runs)
-    names = [p for p in cached("reweighted", str(path), chosen) if not filters.pilots or p in filters.pilots]
+    """A warning when a pilot of the runs counted (the chosen ones the pilot filter keeps,
+    ``kept_runs``) thought with other weight files in some of them (reports/pilot_weights.py):
+    one name, two pilots, pooled."""
+    counted = tuple(int(r) for r in kept_runs(path, filters)["run_id"].to_list())
+    names = [p for p in cached("reweighted", str(path), counted) if not filters.pilots or p in filters.pilots]
     if not names:
         return ""
     return (f" Careful: {', '.join(names)} thought with other weight files in some of these runs (the game's "

@@ -19,6 +19,7 @@ from reports.filters import Filters
 from reports.pages.common import (
     PAGES_KEY,
     cached,
+    kept_runs,
     page_header,
     percent,
     pick_filters,
@@ -145,14 +146,14 @@ def not_found(path: str, kind: str, item_id: str, game: str) -> None:
 
 
 def counted_runs(path: str, filters: Filters) -> pl.DataFrame:
-    """The runs the page counts: every duel run of the game under the chosen rules versions."""
-    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs))
-    return runs.filter(pl.col("rules_version").is_in(filters.versions)) if filters.versions else runs
+    """The runs the page counts: every duel run of the game under the chosen rules versions that
+    the pilot filter keeps (every seat played by a chosen pilot, ``kept_runs``)."""
+    return kept_runs(path, filters)
 
 
 def item_scope(path: str, filters: Filters) -> dict[str, str]:
     """What the page's downloads record of their view (file name and ``filters`` column): the
-    game, the runs counted, the rules version filter, the deck the Deck page counts, and the
+    game, the runs counted (those the rules version and pilot filters keep), the rules version filter, the deck the Deck page counts, and the
     pilots whose play the rows count (the pilot filter's, else every pilot of the runs). Not the
     sidebar's kept runs or decks: these pages count every duel run of the game and offer no deck
     filter."""
@@ -163,13 +164,19 @@ def item_scope(path: str, filters: Filters) -> dict[str, str]:
 
 
 def scope_line(path: str, filters: Filters) -> str:
-    """Which runs the page counts: every duel run of the game the filters keep."""
+    """Which runs the page counts, and their matches: every duel run of the game the filters keep."""
     runs = counted_runs(path, filters)
     ids = sorted(runs["run_id"].to_list())
+    versions_kept = " under the chosen rules versions" if filters.versions else ""
+    seats = f" with every seat played by {' or '.join(filters.pilots)}" if filters.pilots else ""
+    if not ids:
+        return f"No duel run of {filters.game}{versions_kept}{seats}."
     versions = sorted(set(runs["rules_version"].to_list()))
-    return (f"Every duel run of {filters.game}" + (" under the chosen rules versions" if filters.versions else "")
-            + f": run{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} ({int(runs['matches_done'].sum()):,} "
-            f"matches), rules version{'s' if len(versions) > 1 else ''} {', '.join(versions)}.")
+    lead = f"The duel runs of {filters.game}{versions_kept}{seats}" if seats else \
+        f"Every duel run of {filters.game}{versions_kept}"
+    return (f"{lead}: run{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} "
+            f"({int(runs['matches_done'].sum()):,} matches), rules version{'s' if len(versions) > 1 else ''} "
+            f"{', '.join(versions)}.")
 
 
 RATES = ["win_rate", "win_rate_lo", "win_rate_hi"]

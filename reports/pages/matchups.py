@@ -10,15 +10,16 @@ import streamlit as st
 
 from reports import meta
 from reports.pages.common import (
-    POOLED,
     cached,
     count,
     example_buttons,
     filtered_page,
+    kept_runs,
     one_connection_per_render,
     pct,
     percent,
     pilots_line,
+    pool_note,
     table_with_download,
     win_rate_config,
     with_replay_links,
@@ -148,6 +149,22 @@ def campaign_runs(path, filters) -> list[int]:
     return runs.filter(pl.col("run_id").is_in(filters.runs) & (pl.col("kind") == "campaign"))["run_id"].to_list()
 
 
+def campaign_note(path, filters, campaigns: list[int]) -> str:
+    """The meta's note on the chosen campaign runs it leaves out: counted above when the pilot
+    filter kept them (it keeps none: a campaign run's fights seat no one pilot), else not counted
+    on this page at all."""
+    if not campaigns:
+        return ""
+    counted = set(kept_runs(path, filters)["run_id"].to_list())
+    above = [r for r in campaigns if r in counted]
+    runs = ", ".join(map(str, campaigns))
+    if above:
+        return (f" Over the chosen duel runs only: the fights of campaign run {runs}, counted above, are left out "
+                "(a crew meets the enemies on its map, not a field).")
+    return (f" Over the duel runs the pilot filter keeps. The fights of campaign run {runs} are counted nowhere on this page: "
+            "the pilot filter chooses no campaign run (a crew meets the enemies on its map, not a field).")
+
+
 def meta_section(path, filters) -> None:
     """The equilibrium mix: what a field that adapted to these matchups would play."""
     st.subheader("The meta a rational field would play")
@@ -158,9 +175,10 @@ def meta_section(path, filters) -> None:
                 "No two different decks met in these duel runs, so there is no game to solve.")
         return
     pilots = mix["pilots"][0]
-    st.markdown(f"{meta.MEANING}. Pilots: **{pilots}**." + (POOLED if "," in pilots else ""))
+    # the duel runs' pooling as the pilots line says it (the campaign runs are not in the meta)
+    st.markdown(f"{meta.MEANING}. Pilots: **{pilots}**." + (pool_note(path, filters, campaigns=False) if "," in pilots
+                                                            else ""))
     st.caption(meta.METHOD.format(resamples=meta.RESAMPLES) + ". A deck filter solves the game of those decks alone."
-               + (f" Over the chosen duel runs only: the fights of campaign run {', '.join(map(str, campaigns))}, "
-                  "counted above, are left out (a crew meets the enemies on its map, not a field)." if campaigns else ""))
+               + campaign_note(path, filters, campaigns))
     order = [c for c in META_CONFIG if c != "note" or mix["note"].is_not_null().any()]
     table_with_download(percent(mix, META_RATES), "meta_mix", META_CONFIG, download=mix, column_order=order)

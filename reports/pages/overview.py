@@ -58,8 +58,12 @@ def render() -> None:
         return
     path, runs, run_ids = start
     st.subheader("Runs")
+    # the table lists every run of the game (its duel pages' runs): its file records that, not the
+    # kept runs, decks or pilots of the session (this page has no deck or pilot filter)
+    listed = {"game": ",".join(sorted(set(runs["game"].to_list()))),
+              "runs": ",".join(map(str, sorted(runs["run_id"].to_list())))}
     table_with_download(runs.with_columns((pl.col("matches_done") / pl.col("matches_target")).alias("progress")),
-                        "runs", RUN_COLUMNS)
+                        "runs", RUN_COLUMNS, scope={k: v for k, v in listed.items() if v})
     if not run_ids:
         st.info(no_runs_note(runs))
         return
@@ -69,7 +73,7 @@ def render() -> None:
         return
     chosen = Filters(game=runs["game"][0] if runs.height else None, runs=list(run_ids))
     pilots = pilots_of(path, chosen)
-    st.caption(pilots_line(path, chosen, PLAY, POOLED))
+    st.caption(pilots_line(path, chosen, PLAY, POOLED, pilot_filter=False))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Matches", f"{seat['matches']:,}", help="matches stored in the chosen runs")
     if seat["first_seat_wr"] is not None:
