@@ -371,7 +371,7 @@ def export(
     game: Optional[str] = typer.Option(None, help="only this game's runs"),
     rules: Optional[str] = typer.Option(None, help="only runs of these rules versions, comma separated"),
     deck: Optional[str] = typer.Option(None, help="only these decks, comma separated"),
-    pilot: Optional[str] = typer.Option(None, help="only these pilots, comma separated"),
+    pilot: Optional[str] = typer.Option(None, help="only matches whose every seat these pilots played, comma separated (greedy: greedy against greedy)"),
     diff: Optional[int] = _run_id("the diff for diff_* tables (see `workbench export diffs`)"),
     csv: Optional[Path] = typer.Option(None, help="CSV file to write"),
     parquet: Optional[Path] = typer.Option(None, help="Parquet file to write"),
