@@ -278,7 +278,9 @@ def duel_runs(path: Path, filters: Filters) -> Filters:
     if filters.runs:
         return filters
     game = "AND game = ?" if filters.game else ""
-    rows = db.query(path, f"SELECT run_id, coalesce(kind, 'duel') AS kind FROM runs WHERE true {game} ORDER BY run_id",
+    # a store written before runs had kinds holds duels alone
+    kind = "coalesce(kind, 'duel')" if db.has_columns(path, "runs", "kind") else "'duel'"
+    rows = db.query(path, f"SELECT run_id, {kind} AS run_kind FROM runs WHERE true {game} ORDER BY run_id",
                     [filters.game] if filters.game else None)
     duels = [r for r, k in rows.iter_rows() if k == "duel"]
     others = [r for r, k in rows.iter_rows() if k not in ("ffa", "series", "turf", "value")]
