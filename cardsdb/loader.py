@@ -259,10 +259,7 @@ def _load_decks(data: GameData) -> None:
                 message = f"id {deck.id!r} must match the file name {path.stem!r}"
             data.errors.append(DataError(name, message, card=deck.id, field="id", kind="deck"))
             continue
-        if deck.id in data.decks:  # (cannot happen: one file per name, its name the id)
-            data.errors.append(DataError(name, f"duplicate deck id, first in {_rel(data.deck_files[deck.id])}",
-                                         card=deck.id, field="id", kind="deck"))
-            continue
+        # one file per name (_named_files) and its name the id: no id comes twice
         data.decks[deck.id] = deck
         data.deck_files[deck.id] = path
 

@@ -9,7 +9,7 @@ from typing import Callable
 import polars as pl
 
 from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, pilot_sensitivity, series, turf, value
-from reports.cards import card_metrics, win_rate_by_turn_played
+from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played
 from reports.diff import version_diff
 from reports.filters import Filters
 
@@ -310,15 +310,15 @@ def pilot_groups(path: Path, filters: Filters) -> list[tuple[str | None, Filters
     runs: a pilot that played every seat of its runs ("greedy"), and apart from it each mix that
     played against each other ("greedy+random": those matches are neither pilot's play alone, and
     a pilot filter of one pilot leaves them out, reports/filters.py). None: no run chosen."""
-    where, params = Filters(game=filters.game, runs=filters.runs, versions=filters.versions,
-                            pilots=filters.pilots).where("r")
-    runs = db.query(path, f"SELECT r.run_id, r.pilots FROM runs r {where} ORDER BY r.run_id", params or None)
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for run_id, pilots in runs.iter_rows():
-        groups.setdefault(tuple(sorted(set(pilots.split(",")))), []).append(run_id)
+    where, params = filters.where("r")  # (no seat alias: the deck filter is the tables' own)
+    runs = db.query(path, f"SELECT r.run_id, {PILOTS_SQL.format(alias='r')} AS label FROM runs r {where} "
+                          "ORDER BY r.run_id", params or None)
+    groups: dict[str, list[int]] = {}
+    for run_id, label in runs.iter_rows():
+        groups.setdefault(label, []).append(run_id)
     # each group's filters choose its runs (which the pilot filter, if any, already kept): a
     # campaign run's pilots ("policy/fight") name no seat's pilot, so the group filters no seat
-    return [("+".join(mix), replace(filters, runs=ids)) for mix, ids in sorted(groups.items())] or [(None, filters)]
+    return [(label, replace(filters, runs=ids)) for label, ids in sorted(groups.items())] or [(None, filters)]
 
 
 def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:

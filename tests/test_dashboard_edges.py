@@ -18,21 +18,21 @@ TIMEOUT = 60
 pytestmark = pytest.mark.usefixtures("fresh_cache")  # page queries are cached in-process
 
 
-def page_app(page: str, **query) -> AppTest:
+def page_app(page: str, timeout: float = TIMEOUT, **query) -> AppTest:
     """One page alone (the replay page gets the replay function, as the app entry hands it in),
-    opened with ``query`` as its URL's parameters."""
+    opened with ``query`` as its URL's parameters; ``timeout``: seconds a run may take."""
     if page == "replay":
         script = "from reports.pages.replay import render\nfrom workbench.replay import replay_match\nrender(replay_match)"
     else:
         script = f"from reports.pages.{page} import render\nrender()"
-    at = AppTest.from_string(script, default_timeout=TIMEOUT)
+    at = AppTest.from_string(script, default_timeout=timeout)
     for key, value in query.items():
         at.query_params[key] = value
     return at
 
 
-def opened(page: str, **query) -> AppTest:
-    at = page_app(page, **query).run()
+def opened(page: str, timeout: float = TIMEOUT, **query) -> AppTest:
+    at = page_app(page, timeout, **query).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -17,6 +17,7 @@ from polars.testing import assert_frame_equal
 from reports import db, ffa
 from sim.core.events import AIMED
 from tests.conftest import run_cli
+from tests.test_dashboard_edges import opened
 
 DECKS = "archon-star-fleet,cinder-wildfire,graves-garrison,marlows-crew"
 RUNS = [1, 2, 3]
@@ -152,13 +153,8 @@ def test_the_exports_carry_the_pilot_columns(pilots_store, tmp_path):
 
 
 def test_the_page_splits_cards_outs_and_targets_by_pilot(pilots_store, monkeypatch, named_downloads):
-    from streamlit.testing.v1 import AppTest
-
     monkeypatch.setenv("WORKBENCH_DB", str(pilots_store))
-    at = AppTest.from_string("from reports.pages.ffa import render\nrender()", default_timeout=120)
-    at.query_params["ffa_runs"] = "1,2"
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = opened("ffa", timeout=120, ffa_runs="1,2")
     assert any("Pilots: greedy, random" in c.value and "splits by pilot" in c.value for c in at.caption)
     frames = {tuple(f.value.columns): f for f in at.dataframe}
     cards = next(f for cols, f in frames.items() if "placement_gain" in cols)
@@ -189,13 +185,8 @@ def test_the_page_labels_a_table_of_both_pilots(pilots_store, monkeypatch):
     heat-map rows, never one."""
     import json
 
-    from streamlit.testing.v1 import AppTest
-
     monkeypatch.setenv("WORKBENCH_DB", str(pilots_store))
-    at = AppTest.from_string("from reports.pages.ffa import render\nrender()", default_timeout=120)
-    at.query_params["ffa_runs"] = "1,3"
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = opened("ffa", timeout=120, ffa_runs="1,3")
     bars, heat = (json.loads(c.proto.spec)["data"][0] for c in at.get("plotly_chart")[:2])
     assert "archon-star-fleet (random at greedy,random tables, n=3)" in bars["y"]
     assert "archon-star-fleet (random, n=3)" in bars["y"]

@@ -219,7 +219,7 @@ def test_the_first_falls_export_and_page_name_the_pilots(pilots_store, monkeypat
     import io
     from pathlib import Path
 
-    from streamlit.testing.v1 import AppTest
+    from tests.test_dashboard_edges import opened
 
     out = tmp_path / "falls.csv"
     res = run_cli("export", "turf_first_falls", "--db", str(pilots_store), "--run", "1", "--run", "2", "--csv", str(out))
@@ -228,10 +228,7 @@ def test_the_first_falls_export_and_page_name_the_pilots(pilots_store, monkeypat
     assert {"pilot", "partner_pilots", "boss_pilot"} <= set(exported.columns) and set(exported["pilot"]) == {
         "random", "greedy"} and exported.height == 4
     monkeypatch.setenv("WORKBENCH_DB", str(pilots_store))
-    at = AppTest.from_string("from reports.pages.turf import render\nrender()", default_timeout=120)
-    at.query_params["turf_runs"] = "1,2"
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = opened("turf", timeout=120, turf_runs="1,2")
     assert any("partners greedy, random" in c.value and "splits by them" in c.value for c in at.caption)
     falls = next(f for f in at.dataframe if "falls_first" in f.value.columns)
     order = list(falls.proto.column_order)
