@@ -398,6 +398,7 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
     # its add and its patches
     set_constants: list[tuple[str, dict]] = []
     set_cards: dict[str, list[tuple[str, dict]]] = {}
+    removed: dict[str, str] = {}  # card id -> the rules file that removed it
     for v in chain:
         rules, name = data.rules[v], _rel(data.rules_files[v])
         # key by key, nested mappings too: `formations: {descendants: {...}}` changes Shield Wall and
@@ -412,12 +413,14 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
                                 card=cid, field="remove")
             del cards[cid]
             set_cards.pop(cid, None)
+            removed[cid] = name
         for raw in rules.add:
             cid = raw.get("id")
             if cid in cards:
                 raise DataError(name, "added card already exists (patch it instead)", card=cid, field="add")
             cards[cid] = dict(raw)
             set_cards[cid] = [(name, raw)]
+            removed.pop(cid, None)
         for cid, changes in rules.patch.items():
             if cid not in cards:
                 raise DataError(name, "cannot patch an unknown card", card=cid, field="patch")
@@ -448,6 +451,7 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
         if unnamed:
             raise blame(DataError(last, unnamed, card=cid, field=data.schema.faction_field), setters,
                         data.schema.faction_field, touched)
+    _check_references(data, out, set_cards, removed, blame, last)
     # a cross-check of constants (no one field) names the last file that set a constant it names,
     # else the last that set any
     some = set_constants[-1][0] if set_constants else last
@@ -462,6 +466,28 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
     if problem:
         raise blame(DataError(last, f"constants.{problem}"), set_constants, problem.split(" ", 1)[0], some)
     return chain, out, consts
+
+
+def _check_references(data: GameData, cards: dict, set_cards: dict, removed: dict, blame, last: str) -> None:
+    """Every card a card names (a token, a search's card, a next level: the schema's
+    ``card_references``) is in the version; a rules version that removes a card others name is
+    refused here too, naming the card that names it."""
+    references = getattr(data.schema, "card_references", None)
+    if references is None:
+        return
+    for cid in sorted(cards):
+        for path, ref in references(cards[cid]):
+            if ref in removed:  # the version took away a card another still names
+                raise blame(DataError(last, f"cannot remove a card that {cid!r} names ({path})", card=ref,
+                                      field="remove"), [], None, removed[ref])
+            if ref not in cards:
+                setters = set_cards.get(cid, [])
+                # no rules file set the field: the file the card comes from (a card file, or the
+                # rules file that added it) wrote it
+                added = setters and "id" in setters[0][1]
+                origin = setters[0][0] if added else _rel(data.card_files[cid]) if cid in data.card_files else last
+                raise blame(DataError(last, f"names card {ref!r}, which is not in this rules version",
+                                      card=cid, field=path), setters, path, origin)
 
 
 def _setter(setters: list[tuple[str, dict]], path: str | None, mentioned: str | None = None) -> str | None:
@@ -722,16 +748,30 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
         kept.append(err)
     errors = kept
     if "base" in data.rules and not errors:
-        base = resolve(data, "base")
-        for stage in campaign_stages(data):
-            try:
-                campaign = load_campaign(data, base, stage)
-                checked.append(f"campaign {stage}: {len(campaign.crews)} crews, hash {campaign.hash}")
-            except DataError as err:
-                errors.append(err)
-            except DataErrors as errs:
-                errors.extend(errs.errors)
+        for version in ["base", *sorted(v for v in data.rules if v != "base")]:
+            _check_campaign(data, version, errors, checked)
     return errors, checked
+
+
+def _check_campaign(data: GameData, version: str, errors: list[DataError], checked: list[str]) -> None:
+    """The campaign under one rules version: under base a problem is an error; under another
+    version a warning, as a deck's is (a version may drop cards a crew uses), so `simulate-run
+    --rules X` is not the first to say so."""
+    ruleset = resolve(data, version)
+    for stage in campaign_stages(data):
+        try:
+            campaign = load_campaign(data, ruleset, stage)
+            if version == "base":
+                checked.append(f"campaign {stage}: {len(campaign.crews)} crews, hash {campaign.hash}")
+            continue
+        except DataError as err:
+            found = [err]
+        except DataErrors as errs:
+            found = list(errs.errors)
+        if version == "base":
+            errors.extend(found)
+        else:
+            checked.append(f"warning: campaign {stage} cannot be played under {version}: {found[0].line()}")
 
 
 def _root_version(data: GameData, version: str) -> str:

@@ -9,6 +9,7 @@ beyond +-1 stat point. Its studentized residual from the fitted line is shown be
 reading, not as a flag: with a close fit (R^2 near 1) a card one point off is a "large" residual."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,8 +73,11 @@ def stat_budget(path: str | Path, filters: Filters | None = None) -> StatBudget:
 
 
 def deck_curves(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """Per rules version and deck: how many cards at each budget cost (the list as it was played)."""
-    filters = filters or Filters()
+    """Per rules version and deck: how many cards at each budget cost (the list as it was played).
+    A deck list is no pilot's play, so a pilot filter does not narrow it: under "greedy" a deck
+    played only against another pilot lost its curve (as the stat budget and price list,
+    ``keywords._cards``)."""
+    filters = replace(filters or Filters(), pilots=[])
     where, params = filters.where("r", "cg")
     return db.query(path, f"""
         WITH lists AS (

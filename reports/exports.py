@@ -95,6 +95,7 @@ MODE = ("game", "runs")              # a mode's tables (and the store tables tha
 READS: dict[str, tuple[str, ...]] = {
     **{name: SEATS for name in COMPUTED},
     **{name: RUNS for name in ("keyword_prices", "cost_curve", "cost_lines")},  # card definitions: no seats
+    "deck_curves": RUNS + ("decks",),  # deck lists: no pilot plays them (costs.deck_curves)
     "campaign_clear_rates": ("runs",), "campaign_reward_lift": ("runs",),
     "card_value": ("game", "versions", "decks"),  # measurements, not runs (tests/test_value_reports.py)
     "pilot_sensitivity": ("runs",), "skill_premium": ("runs",),

@@ -245,6 +245,21 @@ CASES = [
         "opening_hand": 41}}, game="allegiance"), _validate("allegiance"))[1], ("x.yaml", "opening_hand")),
     Case("alleyway-atk-10e30", lambda ws: (ws.rules("x", {"extends": "base", "patch": {
         "captain-marlow": {"atk": 10**30}}}, game="alleyway"), _validate("alleyway"))[1], ("atk", "above")),
+    # a card naming another card the version lacks: a typo'd token or next level used to pass validation
+    # and stop the first match that met it (KeyError), or be blamed on a boss whose deck holds it
+    Case("alleyway-token-names-no-card", lambda ws: (ws.edit_card(
+        "bone-harvest", game="alleyway", file="underworld.yaml", abilities=[{"when": "played", "do": [
+            {"effect": "token", "card": "skeletn", "count": 3}]}]), _validate("alleyway"))[1],
+         ("underworld.yaml", "bone-harvest", "abilities.0.do.0.card", "'skeletn'")),
+    Case("alleyway-promotes-to-no-card", lambda ws: (ws.edit_card(
+        "kindle-1", game="alleyway", file="arsonists.yaml", promotes_to="kindle-9"), _validate("alleyway"))[1],
+         ("arsonists.yaml", "kindle-1", "promotes_to", "'kindle-9'"), banned=("boss",)),
+    Case("alleyway-remove-a-named-token", lambda ws: (ws.rules("x", {"extends": "base", "remove": ["skeleton"]},
+                                                               game="alleyway"), _validate("alleyway"))[1],
+         ("x.yaml", "'skeleton'", "remove", "bone-harvest")),
+    Case("alleyway-patch-a-token-to-no-card", lambda ws: (ws.rules("x", {"extends": "base", "patch": {
+        "bone-harvest": {"abilities": [{"when": "played", "do": [{"effect": "token", "card": "ghoul"}]}]}}},
+        game="alleyway"), _validate("alleyway"))[1], ("x.yaml", "bone-harvest", "'ghoul'")),
     # --- scenarios --------------------------------------------------------------------------------
     Case("scenario-hand-a-number", lambda ws: ["scenario", "run", ws.scenario({"seats": [{"hand": 5}, {}]})],
          ("bad-scenario.yaml", "hand", "list of card ids")),
@@ -405,6 +420,10 @@ CASES = [
          ("does not exist",)),
     Case("store-events-folder-is-a-file", lambda ws: (ws.write("x.duckdb.events", "x"), [
         "simulate", "frontier", "--db", "x.duckdb", *QUICK])[1], ("x.duckdb.events",)),
+    Case("export-parquet-named-csv", lambda ws: ["export", "matches", "--parquet", "m.csv", "--db", "x.duckdb"],
+         ("--parquet m.csv", "Parquet")),
+    Case("export-csv-named-parquet", lambda ws: ["export", "matches", "--csv", "m.parquet", "--db", "x.duckdb"],
+         ("--csv m.parquet", "CSV")),
     Case("store-runs-missing", lambda ws: ["runs", "--db", "missing.duckdb"], ("missing.duckdb",)),
     Case("store-export-a-text-file", lambda ws: (ws.write("notes.duckdb", "hello"), [
         "export", "matches", "--csv", "m.csv", "--db", "notes.duckdb"])[1], ("notes.duckdb",)),

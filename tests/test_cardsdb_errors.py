@@ -297,3 +297,16 @@ def test_a_version_s_cards_are_checked_against_the_table_and_names_stay_out_of_t
     with pytest.raises(DataError) as err:
         resolve(loaded, "base")
     assert "base.yaml" in err.value.line() and "field 'faction'" in err.value.line() and "'goblins'" in err.value.line()
+
+
+def test_a_version_that_breaks_the_campaign_is_warned_of(data):
+    """The campaign used to be checked under base alone: a version dropping a crew's lore card
+    passed validation and stopped `simulate-run --rules` instead."""
+    (data / "frontier" / "rules" / "nolore.yaml").write_text(
+        "version: nolore\nextends: base\nremove: [lucky-nugget-gob]\n")
+    res = validate(data)
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())  # the console may wrap a long line
+    assert text.count("warning: campaign") == 1, res.stdout
+    warned = text.split("warning: campaign", 1)[1]
+    assert all(w in warned for w in ("under nolore", "crews.yaml", "gold-gang", "lore", "lucky-nugget-gob"))

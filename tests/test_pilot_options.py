@@ -113,6 +113,31 @@ def test_the_stat_budget_and_price_list_do_not_vanish_under_a_pilot_filter(store
         assert prices.height and prices.equals(keyword_prices(store, every))
 
 
+def test_deck_curves_do_not_vanish_under_a_pilot_filter(store):
+    """A deck list is no pilot's play: lawmen-posse played only against random in run 3 kept its curve
+    under "greedy" only by accident of run 1; over run 3 alone it vanished."""
+    from reports.costs import deck_curves
+
+    every = deck_curves(store, Filters(game="frontier", runs=[3]))
+    assert set(every["deck"].to_list()) == set(DECKS.split(","))
+    for pilots in (["greedy"], ["random"]):
+        assert deck_curves(store, Filters(game="frontier", runs=[3], pilots=pilots)).equals(every)
+    res = run_cli("export", "deck_curves", "--pilot", "greedy", "--csv", "x.csv", "--db", str(store))
+    assert res.returncode == 2 and "deck_curves does not filter by --pilot" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(("page", "name"), [("costs", "card_budget"), ("costs", "deck_curves"),
+                                            ("keywords", "keyword_prices")])
+def test_definition_downloads_record_no_pilots(at_store, named_downloads, page, name):
+    """A stat budget, a price list and a deck list are no pilot's play: their files named the
+    session's pilot choice (or every pilot of the runs) as if the rows were that pilot's figures."""
+    at = opened(page, runs="1,3", pilots="greedy")
+    files = page_downloads(at, named_downloads)
+    mine = [values for file, values in files.items() if file.startswith(name + "__")]
+    assert mine, list(files)
+    assert all("pilots" not in (f or "") for f in mine[0]), mine[0]
+
+
 # --- 4: the weights warning, over the runs the pilot filter keeps --------------------------------------
 
 def test_the_weights_warning_considers_only_the_runs_the_pilot_filter_keeps(store, tmp_path, monkeypatch):

@@ -510,6 +510,29 @@ def walk(effects):
             yield from walk(getattr(fx, child, None) or [])
 
 
+# the fields of a card that name another card of the pool: a token's card, a search's card filter,
+# a Striver's next level
+CARD_REFERENCES = ("card", "promotes_to")
+
+
+def card_references(card: "Card"):
+    """(dotted field path, card id) of every field of ``card`` that names another card, so the
+    loader can refuse a name the rules version does not hold (it used to pass validation and stop
+    the first match that met it with ``KeyError``)."""
+    def refs(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                here = f"{path}.{key}" if path else str(key)
+                if key in CARD_REFERENCES and isinstance(value, str):
+                    yield here, value
+                else:
+                    yield from refs(value, here)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from refs(value, f"{path}.{i}")
+    return refs(card.model_dump(by_alias=True, exclude_defaults=True), "")
+
+
 class Deck(DeckBase):
     leader: str = Field(pattern=SLUG)
     hideout: dict[str, int] = {}
@@ -784,10 +807,6 @@ def check_deck(deck: Deck, cards: dict[str, Card], consts: Constants) -> list[tu
     if not consts.deck_min <= total <= consts.deck_max:
         problems.append((None, "cards", f"{total} cards, a deck has {consts.deck_min} to {consts.deck_max}"))
     hideout_problems(deck.hideout, deck.cards, cards, known, "hideout", problems)
-    for card_id in list(deck.cards) + list(deck.hideout):
-        card = cards.get(card_id)
-        if card is not None and card.promotes_to and card.promotes_to not in cards:
-            problems.append((card_id, "promotes_to", f"unknown card {card.promotes_to!r}"))
     return problems
 
 
@@ -802,6 +821,7 @@ class Schema:
     check_deck = staticmethod(check_deck)
     Boss = Boss  # Turf Defense bosses (cardsdb/alleyway/bosses.py)
     check_boss = staticmethod(check_boss)
+    card_references = staticmethod(card_references)  # checked by the loader in every version
     budget_cost = staticmethod(budget_cost)
     stat_points = staticmethod(stat_points)
     budget_points = staticmethod(budget_points)

@@ -97,7 +97,7 @@ def budget_section(path: str, filters, card: str, name: str, scope: dict) -> Non
     if mine.height > 1:
         table_with_download(mine.select("rules_version", "budget_cost", "stat_points", "budget_points", "surplus",
                                         "fitted_stats", "residual_z", "off_budget"), f"budget_{card}",
-                            scope=scope)
+                            scope=scope, played=False)
 
 
 def newest_version_row(path: str, filters, rows: pl.DataFrame) -> dict:

@@ -681,21 +681,24 @@ def readable_table(frame: pl.DataFrame, column_config: dict | None = None, **kwa
 
 def table_with_download(frame: pl.DataFrame, name: str, column_config: dict | None = None,
                         download: pl.DataFrame | None = None, select_key: str | None = None,
-                        column_order: list[str] | None = None, scope: dict[str, str] | None = None):
+                        column_order: list[str] | None = None, scope: dict[str, str] | None = None,
+                        played: bool = True):
     """The table as shown, and under it its CSV (``download`` when the shown table is formatted
     for reading, e.g. rates as percentages, and the file should hold the documented columns).
     With ``select_key`` one row can be selected; returns the selected row index or None.
     ``scope``: the filters the table counts, by name, when they are not the sidebar's kept
     choice (the Card and Deck pages count every duel run of the game, not the runs kept). The
     file's ``filters`` column always names the pilots its rows count (``scope_pilots``); the file
-    name leaves them out (``COLUMN_ONLY``)."""
+    name leaves them out (``COLUMN_ONLY``). ``played=False``: the rows are card or deck definitions,
+    which no pilot plays (a stat budget, a price list, a deck list), so no pilots are recorded."""
     kwargs = {"key": select_key, "on_select": "rerun", "selection_mode": "single-row"} if select_key else {}
     event = readable_table(frame, column_config, width="stretch", column_order=column_order,
                            height=table_height(frame.height), **kwargs)
     data = download if download is not None else frame
     flat = data.with_columns(pl.col(c).list.join("; ") for c, t in data.schema.items() if isinstance(t, pl.List))
     # the pilots always: a figure says which pilots produced it (not only when a pilot filter is chosen)
-    what = scope_pilots(chosen_filters() if scope is None else scope)
+    what = chosen_filters() if scope is None else scope
+    what = scope_pilots(what) if played else {k: v for k, v in what.items() if k != "pilots"}
     if what:  # the file says which view it came from, in a column a spreadsheet keeps with each row
         flat = flat.with_columns(pl.lit("; ".join(f"{k}={v}" for k, v in what.items())).alias("filters"))
     # as every exported CSV: an undefined number is an empty cell, not the word NaN (reports/export.py)

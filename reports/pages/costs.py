@@ -156,10 +156,10 @@ def budget_section(path, filters) -> tuple[float, float] | None:
     st.markdown("**Cards off budget**" if off.height else "**No card is off budget.**")
     if off.height:
         table_with_download(off.sort(pl.col("surplus").abs(), "name", descending=[True, False]), "off_budget_cards",
-                            BUDGET_CONFIG, column_order=BUDGET_ORDER)
+                            BUDGET_CONFIG, column_order=BUDGET_ORDER, played=False)
     with st.expander("Every card against its budget"):
         table_with_download(view.sort("type", "budget_cost", "name"), "card_budget", BUDGET_CONFIG,
-                            column_order=BUDGET_ORDER)
+                            column_order=BUDGET_ORDER, played=False)
     if lines.height:
         st.markdown("**Budget lines**")
         table_with_download(lines, "budget_lines", {
@@ -169,7 +169,7 @@ def budget_section(path, filters) -> tuple[float, float] | None:
             "r_squared": st.column_config.NumberColumn("R²", format="%.2f", help="how well the line fits"),
             "cards": count("cards", "cards of the type the line is fitted over"),
             "note": st.column_config.TextColumn("no line because", help="why a type has no fitted line")},
-            column_order=["type", "cards", "intercept", "slope", "r_squared", "note"])
+            column_order=["type", "cards", "intercept", "slope", "r_squared", "note"], played=False)
     return cost_range
 
 
@@ -209,7 +209,8 @@ def curves_section(path, filters, cost_range, scope: dict[str, str] | None = Non
     st.plotly_chart(fig, width="stretch")
     table_with_download(curves.drop("deck_version"), "deck_curves",
                         {"cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
-                         "cards": count("cards", "copies of cards of this cost in the deck list")}, scope=scope)
+                         "cards": count("cards", "copies of cards of this cost in the deck list")}, scope=scope,
+                        played=False)
 
 
 def win_rate_section(path, filters, cost_range) -> None:

@@ -217,7 +217,7 @@ def prices_section(path, filters) -> None:
               "r_squared": st.column_config.NumberColumn("R²", help=HELP["R²"], format="%.2f")}
     table_with_download(with_keyword_names(prices, "term"), "keyword_prices", config, download=prices,
                         column_order=["term_name", "cost", "cost_lo", "cost_hi", "cards_with", "cards", "r_squared",
-                                      "rules_version", "type", "game", "term"])
+                                      "rules_version", "type", "game", "term"], played=False)
 
 
 @one_connection_per_render

@@ -39,6 +39,14 @@ def show_runs(path: Path, console: Console) -> None:
     console.print(table)
 
 
+def _check_suffix(path: Path | None, option: str, kind: str, others: tuple[str, ...]) -> None:
+    """A file named for another format would be opened by a spreadsheet or a reader as what its
+    name says and fail there (``--parquet x.csv`` wrote Parquet bytes under a CSV's name)."""
+    if path is not None and path.suffix.lower() in others:
+        raise UserError(f"{option} {path}: {option} writes {kind}; give the file a name that says so, "
+                        f"or use --{'parquet' if kind == 'CSV' else 'csv'} for a {path.suffix} file")
+
+
 def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, csv: Path | None,
                  parquet: Path | None, console: Console) -> None:
     if table not in EXPORTS:
@@ -49,6 +57,8 @@ def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, 
         raise UserError(f"--csv and --parquet both name {csv}; name two files")
     check_file(csv, "--csv")
     check_file(parquet, "--parquet")
+    _check_suffix(csv, "--csv", "CSV", (".parquet", ".pq"))
+    _check_suffix(parquet, "--parquet", "Parquet", (".csv", ".tsv", ".txt", ".xlsx", ".xls"))
     check_readable_store(path)
     for run in filters.runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
