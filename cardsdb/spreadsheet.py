@@ -5,8 +5,11 @@ Columns are the card's fields flattened with dots (cost.mana), lists numbered fr
 abilities become ``abilities.1.when``, ``abilities.1.do.1.effect``, ``abilities.1.do.1.amount``
 and so on, one value a cell, so a spreadsheet holds no JSON. Keywords are one cell like
 "ambush; fortify=2; immune=[stun|freeze]" (a keyword's list in brackets, its items split by |).
-Derived columns (the faction's or clan's display name, ``faction_name``, beside its id, and
-budget_cost, stat_points, budget_points) are written for reading and ignored on import. A cell of
+Derived columns (the faction's or clan's display name, ``faction_name``, beside its id,
+budget_cost, stat_points, budget_points, and the rules version the sheet shows) are written for
+reading and ignored on import, except that a sheet of another rules version than the import's base
+is refused. A column taken out of the sheet leaves that field of each card as it was; an emptied
+cell sets the field's default. A cell of
 JSON (sheets written before) is still read.
 """
 from __future__ import annotations
@@ -21,7 +24,10 @@ from pydantic import ValidationError
 from cardsdb.errors import DataError, from_validation
 from cardsdb.loader import Ruleset, check_numbers
 
-DERIVED = ("faction_name", "budget_cost", "stat_points", "budget_points")
+DERIVED = ("faction_name", "budget_cost", "stat_points", "budget_points", "rules_version")
+# columns of plain text: read as written (a name "[Prototype] Alpha Wolf" is no JSON cell, and a
+# text's closing newline, as a YAML block writes it, is kept so an unchanged sheet changes nothing)
+TEXT_COLUMNS = ("name", "text")
 
 
 def _keyword_value(value: Any) -> str:
@@ -60,6 +66,7 @@ def card_to_row(card: Any, ruleset: Ruleset) -> dict[str, Any]:
     row["budget_cost"] = sch.budget_cost(card, consts)
     row["stat_points"] = sch.stat_points(card, consts)
     row["budget_points"] = sch.budget_points(card, consts)
+    row["rules_version"] = ruleset.version  # which version the sheet shows (import checks its --base)
     return row
 
 
@@ -130,11 +137,12 @@ def _put(card: dict[str, Any], path: list[str], value: Any) -> None:
         node[last] = value
 
 
-def _json_cell(text: str, file: str, label: str, column: str) -> Any:
+def _json_cell(text: str, file: str, label: str, column: str, line: int) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(file, f"{column} is not valid JSON: {exc.msg}", card=label, field=column) from None
+        raise DataError(file, f"{column} is not valid JSON: {exc.msg} (row {line})", card=label,
+                        field=column) from None
 
 
 def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
@@ -145,6 +153,10 @@ def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
             raise DataError(file, f"row {line} has more cells than the header", card=label)
         if column in DERIVED:
             continue
+        if column in TEXT_COLUMNS:
+            if (text or "").strip():
+                card[column] = text
+            continue
         if column == "keywords":
             kws: dict[str, Any] = {}
             for part in filter(None, (p.strip() for p in (text or "").split(";"))):
@@ -153,22 +165,41 @@ def row_to_card(row: dict[str, str], file: str, line: int) -> dict[str, Any]:
             if kws:
                 card["keywords"] = kws
         elif (text or "").strip()[:1] in ("[", "{") and (column == "abilities" or "." not in column):
-            card[column] = _json_cell(text.strip(), file, label, column)  # a sheet of JSON cells
+            card[column] = _json_cell(text.strip(), file, label, column, line)  # a sheet of JSON cells
         elif "." in column:
             value = _cell(text or "")
             if value is not None:
                 _put(card, column.split("."), value)
         else:
             value = _cell(text or "")
-            if column in ("id", "name", "text") and value is not None:
+            if column == "id" and value is not None:
                 value = str(text).strip()
             if value is not None:
                 card[column] = value
     return card
 
 
-def import_cards_csv(path: str | Path, base: Ruleset) -> dict[str, Any]:
-    """The changes (patch, add, remove) that turn ``base`` into the sheet's cards."""
+def _sheet_field(field: str | None) -> str | None:
+    """A validation error's field path as the sheet's columns number lists: from 1
+    (``abilities.0.do.0.amount`` is the column ``abilities.1.do.1.amount``)."""
+    if not field:
+        return field
+    return ".".join(str(int(p) + 1) if p.isdigit() else p for p in field.split("."))
+
+
+def _kept_columns(card: Any, ruleset: Ruleset, header: set[str]) -> dict[str, Any]:
+    """The card's cells whose columns the sheet lacks: a column taken out of the sheet means "as
+    it was", not "back to the default" (deleting the text column emptied every card's text)."""
+    row = card_to_row(card, ruleset)
+    return {c: v for c, v in row.items() if c not in header and c not in DERIVED and v not in ("", None)}
+
+
+def import_cards_csv(path: str | Path, base: Ruleset, notes: list[str] | None = None) -> dict[str, Any]:
+    """The changes (patch, add, remove) that turn ``base`` into the sheet's cards. A card's field
+    whose column the sheet lacks keeps its value in ``base`` (each such column one line in
+    ``notes``). A sheet that says it was exported from another rules version (its
+    ``rules_version`` column) is refused: its constants are not in the sheet, so importing it
+    against ``base`` would silently drop them."""
     path = Path(path)
     name = str(path)
     try:
@@ -183,15 +214,28 @@ def import_cards_csv(path: str | Path, base: Ruleset) -> dict[str, Any]:
         raise DataError(name, "not UTF-8 text (save the sheet as CSV UTF-8)") from None
     except csv.Error as exc:
         raise DataError(name, f"not a readable CSV sheet: {exc}") from None
+    header = set(reader.fieldnames)
+    _check_version(name, raw_rows, base)
     sheet: dict[str, Any] = {}
+    kept: set[str] = set()
     for line, row in raw_rows:
         raw = row_to_card(row, name, line)
         label = raw.get("id") or f"row {line}"
+        if label in base.cards:
+            for column, value in _kept_columns(base.cards[label], base, header).items():
+                kept.add(column)
+                if column == "keywords":
+                    raw["keywords"] = base.cards[label].keywords.model_dump(exclude_defaults=True)
+                elif "." in column:
+                    _put(raw, column.split("."), value)
+                else:
+                    raw[column] = value
         try:
             card = base.schema.Card.model_validate(raw)
             check_numbers(base.schema, card, name, card=card.id)
         except ValidationError as exc:
             err = from_validation(name, exc, card=label)[0]
+            err.field = _sheet_field(err.field)
             err.message += f" (row {line})"
             raise err from None
         except DataError as err:
@@ -214,4 +258,18 @@ def import_cards_csv(path: str | Path, base: Ruleset) -> dict[str, Any]:
         if changed:
             patch[cid] = changed
     remove = [cid for cid in base.cards if cid not in sheet]
+    if notes is not None and kept:
+        tops = sorted({c.split(".")[0] for c in kept})
+        notes.append(f"{name}: no column for {', '.join(tops)} of some cards: kept as they are in {base.version}")
     return {"patch": patch, "add": add, "remove": remove}
+
+
+def _check_version(name: str, rows: list[tuple[int, dict]], base: Ruleset) -> None:
+    """A sheet exported from another rules version than ``base`` (its ``rules_version`` column)
+    would lose that version's constants and removals: refused in one line."""
+    said = {(r.get("rules_version") or "").strip() for _line, r in rows} - {""}
+    other = sorted(said - {base.version})
+    if other:
+        raise DataError(name, f"the sheet was exported from rules version {other[0]!r} (its rules_version column), "
+                              f"not {base.version!r}: import it with --base {other[0]}, or clear that column to "
+                              f"import its cards against {base.version}", field="rules_version")

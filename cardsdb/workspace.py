@@ -43,7 +43,13 @@ def data_root(data_dir: str | Path | None = None) -> Path:
 
 
 def is_shipped(root: Path) -> bool:
-    return Path(root).resolve() == DATA_ROOT.resolve()
+    """Whether writing under ``root`` could write into the shipped data: the root itself, or a
+    game or rules folder in it that is a link to the shipped one (a workspace whose frontier/ was
+    a symlink let `cards import` write into cardsdb/frontier/rules)."""
+    shipped = DATA_ROOT.resolve()
+    root = Path(root)
+    places = [root] + [root / game for game in GAMES] + [root / game / "rules" for game in GAMES]
+    return any(p.resolve() == shipped or p.resolve().is_relative_to(shipped) for p in places)
 
 
 def copy_game(game: str, target: Path) -> Path:

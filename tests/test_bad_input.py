@@ -513,6 +513,28 @@ def test_cards_import_never_writes_into_the_shipped_data(workspace: Workspace, c
     assert snapshot(DATA_ROOT / "frontier" / "rules") == shipped
 
 
+@pytest.mark.parametrize("linked", ["frontier", "frontier/rules"])
+def test_cards_import_never_writes_into_the_shipped_data_through_a_link(workspace: Workspace, capsys, linked):
+    """A workspace whose game (or rules) folder was a link to the shipped one let import write
+    cardsdb/frontier/rules/zz.yaml: the guard compared the workspace's root alone."""
+    from cardsdb.workspace import DATA_ROOT
+
+    sheet = workspace.sheet(lambda t: _sheet_row(t, "atk", "4"))
+    folder = workspace.root / "linked"
+    if linked == "frontier":
+        folder.mkdir()
+        (folder / "frontier").symlink_to(DATA_ROOT / "frontier")
+    else:
+        shutil.copytree(workspace.game("frontier"), folder / "frontier", ignore=shutil.ignore_patterns("rules"))
+        (folder / "frontier" / "rules").symlink_to(DATA_ROOT / "frontier" / "rules")
+    shipped = snapshot(DATA_ROOT / "frontier" / "rules")
+    code, out, err = run_main(["cards", "import", str(workspace.root / sheet), "--game", "frontier", "--as",
+                               "never-written", "--data-dir", str(folder)], capsys)
+    lines = [line for line in (out + err).splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and "shipped card data is not yours to edit" in lines[0], lines
+    assert snapshot(DATA_ROOT / "frontier" / "rules") == shipped
+
+
 def test_init_copies_a_game_named_twice_once(tmp_path, capsys):
     """``--game frontier,frontier`` crashed half way (the second copy found the first) and left
     the first behind."""

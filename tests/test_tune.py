@@ -247,3 +247,62 @@ def test_a_budget_line_past_the_allowed_numbers_says_so():
     f.budget_number = -7.0
     f.measured = [Measured(n, dict(value), 0.0, 1, 2, "ref") for n in (9, 0, 1)]
     assert choose(f) == 0  # a tie on value: the allowed number nearest the line
+
+
+def _measured(pairs):
+    from workbench.tune.fair import Measured
+
+    return [Measured(n, {"value_points": v, "value_lo": v - 4, "value_hi": v + 4}, 0.0, 1, 2, "ref") for n, v in pairs]
+
+
+def test_the_fair_search_narrows_a_bracket_instead_of_stopping_past_numbers_never_measured():
+    """atk 7 (+6.2), 6 (+7.5), 5 (+6.8), then a noisy secant jumped to 1 (-0.2); the next guess
+    rounded back to 1 and the search stopped, proposing 7 -> 1 with 2, 3 and 4 never measured."""
+    from cardsdb.tune import Knob
+    from workbench.tune.fair import next_number
+
+    atk = Knob("atk", ("atk",))
+    raw = {"atk": 7}
+    seen = _measured([(7, 6.2), (6, 7.5), (5, 6.8), (1, -0.2)])
+    assert next_number(atk, raw, seen, -1) == 2  # between 5 and 1, where the line through them crosses 0
+    assert next_number(atk, raw, seen + _measured([(2, 0.9)]), -1) is None  # 0 lies between 2 and 1
+    assert next_number(atk, raw, seen + _measured([(2, -1.5)]), -1) in (3, 4)  # 0 lies between 5 and 2
+    # no bracket yet: on past the furthest number measured the way the card is being moved
+    assert next_number(atk, raw, _measured([(7, 6.2), (6, 7.5)]), -1) == 5  # the values did not fall
+    assert next_number(atk, raw, _measured([(7, 6.0), (6, 4.0)]), -1) == 4  # the secant: 0 at 4
+    # a cost: a weaker card costs more (the number moves up)
+    cost = Knob("cost", ("cost",), stronger=-1)
+    assert next_number(cost, {"cost": 3}, _measured([(3, 6.0), (4, 4.0)]), -1) == 6
+
+
+def test_one_cards_fair_number_keeps_each_pilot_with_its_deck(tmp_path):
+    """--decks goblin-gold-gang,deeproot-hollow --pilots greedy,random measures the card in
+    deeproot-hollow (the deck that holds it), first in the run: the pilots followed it, so
+    deeproot-hollow played greedy and goblin-gold-gang random, the other way round from asked."""
+    from reports import db
+
+    ws, store = workspace(tmp_path), tmp_path / "s.duckdb"
+    decks = ["goblin-gold-gang", "deeproot-hollow"]
+    r = tune(ws, store, "--rules", "planted", "--card", PLANTED, "--stat", "atk", "--matches", "4",
+             "--decks", ",".join(decks), "--pilots", "greedy,random")
+    assert r.returncode == 0, r.stderr
+    runs = db.query(store, "SELECT decks, pilots FROM runs")
+    assert runs.height
+    given = dict(zip(decks, ["greedy", "random"]))
+    for row in runs.iter_rows(named=True):
+        pairs = dict(zip(row["decks"].split(","), row["pilots"].split(",")))
+        assert pairs == given, (row, given)
+
+
+def test_a_kept_number_says_when_its_interval_is_no_evidence_of_fairness():
+    """A 3-Mana 7/8 (+8 budget points) at value +5.0 [-1.7, +11.6] read "keep 3: its value's 95%
+    interval holds 0", as if the card were fair."""
+    from workbench.tune.fair import Fair, Measured, why
+
+    f = Fair("c", "cost", "d", ["o"], 3, 3, 7.0, allowed=(0, None))
+    f.measured = [Measured(3, {"value_points": 5.0, "value_lo": -1.7, "value_hi": 11.6}, 8.0, 1, 2, "ref")]
+    text = why(f)
+    assert text.startswith("keep 3: its value's 95% interval holds 0, but that is no evidence it is fair")
+    assert "13.3 points wide" in text and "+8.0 points off its cost" in text and "more --matches" in text
+    f.measured = [Measured(3, {"value_points": 0.1, "value_lo": -0.4, "value_hi": 0.6}, 0.0, 1, 2, "ref")]
+    assert why(f).startswith("keep 3: its value's 95% interval holds 0. value in d")

@@ -61,7 +61,8 @@ def import_cards(file: Path, game: str, version: str, base: str, data_dir, err: 
     data, base_rules = games.load(game, base, data_dir)
     if version in data.rules:
         raise UserError(f"rules version {version!r} already exists ({data.rules_files[version]}); pick a new name")
-    changes = import_cards_csv(file, base_rules)
+    notes: list[str] = []
+    changes = import_cards_csv(file, base_rules, notes)
     doc = {"version": version, "extends": base,
            "description": f"imported from {Path(file).name}, changes against {base}"}
     doc.update({k: v for k, v in changes.items() if v})
@@ -78,7 +79,24 @@ def import_cards(file: Path, game: str, version: str, base: str, data_dir, err: 
     tmp.replace(target)
     n_patch, n_add, n_remove = (len(changes[k]) for k in ("patch", "add", "remove"))
     err.print(f"wrote {target}: {n_patch} cards changed, {n_add} added, {n_remove} removed "
-              f"(hash {resolved.hash})")
+              f"(hash {resolved.hash})", markup=False, highlight=False)
+    for note in notes + _decks_it_breaks(data, resolved):
+        err.print(f"note: {note}", markup=False, highlight=False)
+
+
+def _decks_it_breaks(data, ruleset) -> list[str]:
+    """A line per deck the new version leaves illegal (a card removed that the deck holds), as
+    ``cards validate`` warns: `simulate` would be the first to refuse it."""
+    from cardsdb.errors import DataErrors
+    from cardsdb.loader import check_deck
+
+    out = []
+    for deck_id in sorted(data.decks):
+        try:
+            check_deck(data, ruleset, deck_id)
+        except DataErrors as errs:
+            out.append(f"deck {deck_id} is not legal under {ruleset.version}: {errs.errors[0].line()}")
+    return out
 
 
 def check_version_name(version: str) -> None:

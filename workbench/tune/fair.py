@@ -11,11 +11,14 @@ The rule (decided; reports/METRICS.md, "Rebalancing proposals", says why):
 
 1. Measure the value at the card's current number.
 2. If its 95% interval holds 0, keep the number: the matches cannot tell the card from fair.
+   When the interval is wide or the budget disagrees, the reason says that this is no evidence
+   of fairness (``undecided``).
 3. Otherwise measure one step towards 0 (a weaker card when the value is above 0, a stronger one
    below), then where the line through the last two values crosses 0 (the secant: value per
    step is what the two measurements say a step is worth), on the knob's grid and within its
-   bounds, until 0 lies between two adjacent numbers measured, a bound is reached or
-   MAX_FAIR_STEPS numbers beyond the current one were measured.
+   bounds; once two measured numbers bracket 0, between them; until 0 lies between two adjacent
+   numbers measured, a bound is reached or MAX_FAIR_STEPS numbers beyond the current one were
+   measured.
 4. Propose the measured number whose value is nearest 0 (a tie: the one nearer the budget line's
    number, then the one nearer the current number).
 
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
+from cardsdb.budget import TOLERANCE
 from cardsdb.errors import DataError
 from cardsdb.reference import reference_for, reference_ids
 from cardsdb.tune import Step
@@ -41,6 +45,9 @@ from workbench.tune import versions
 from workbench.tune.versions import Start
 
 MAX_FAIR_STEPS = 4  # numbers measured beyond the current one, at most
+# a kept number's interval wider than this (win-rate points, +-3) says the matches were too few to
+# call the card fair (``undecided``)
+WIDE_INTERVAL = 6.0
 
 
 @dataclass
@@ -102,6 +109,8 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
     current = k.value(s.raw[card])
     pairings = [(0, j) for j in range(1, len(opponents) + 1)]
     field_ids = [deck, *opponents]
+    if len(pilots) == len(s.deck_ids):  # one per deck of --decks: each stays with its deck
+        pilots = [pilots[s.deck_ids.index(d)] for d in field_ids]
     opponents_hold = any(card in s.holds[d] for d in opponents)
     reference_runs: dict[tuple, int] = {}
     result = Fair(card, knob, deck, opponents, current, current, None, allowed=(k.low, k.high))
@@ -127,7 +136,7 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
                      versions.card_surplus(s, ruleset, card), full, reference_runs[key], ref)
         v = m.value
         err.print(f"{card} {knob} {number}: value {v['value_points']:+.1f} pts [{v['value_lo']:+.1f}, "
-                  f"{v['value_hi']:+.1f}] against {ref} ({v['twins']:,} twins, {versions.pilots_text(pilots)}), "
+                  f"{v['value_hi']:+.1f}] against {ref} ({v['twins']:,} twins, {versions.pilots_text(pilots, field_ids)}), "
                   f"budget {m.surplus:+.1f} points", markup=False, highlight=False)
         result.measured.append(m)
         return m
@@ -147,27 +156,37 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
 
 
 def next_number(k, raw: dict, measured: list[Measured], direction: int) -> int | None:
-    """Where to measure next, by the secant through the last two values: their line's crossing
-    of 0 on the knob's grid and within its bounds (at least one step on while both values lie on
-    the same side, at most MAX_FAIR_STEPS steps at once); None when 0 lies between two adjacent
-    measured numbers, or the next number was measured already or passes a bound."""
-    (na, va), (nb, vb) = ((m.number, m.value["value_points"]) for m in measured[-2:])
-    known = {m.number for m in measured}
-    if va * vb <= 0 and abs(na - nb) <= k.step:
-        return None
-    ahead = k.step_towards(k.set(raw, nb), direction)
+    """Where to measure next, or None when done. Where two neighbouring measured numbers have
+    values on either side of 0: the secant's crossing strictly between them (None when they are
+    adjacent on the knob's grid). Else one step or more beyond the measured number furthest the
+    way the card is being moved (``direction``: +1 stronger, -1 weaker): the secant through the
+    last two values says how far, at least one step and at most MAX_FAIR_STEPS. None when that
+    passes a bound. Narrowing between the two numbers that bracket 0 keeps a noisy secant from
+    ending the search at a number several steps past one never measured (7 -> 1 with 2, 3 and 4
+    never tried)."""
+    values = {m.number: m.value["value_points"] for m in measured}
+    known = sorted(values.items())
+    here = measured[0].number  # the current number: of several brackets, the nearest to it
+    brackets = [(a, b) for a, b in zip(known, known[1:]) if a[1] * b[1] <= 0]
+    if brackets:
+        (na, va), (nb, vb) = min(brackets, key=lambda ab: min(abs(ab[0][0] - here), abs(ab[1][0] - here)))
+        inside = (nb - na) // k.step - 1  # grid numbers strictly between them
+        if inside < 1:
+            return None
+        guess = na - va * (nb - na) / (vb - va) if vb != va else (na + nb) / 2
+        return na + max(1, min(inside, round((guess - na) / k.step))) * k.step
+    sign = direction * k.stronger  # which way the number itself moves
+    edge = known[-1][0] if sign > 0 else known[0][0]
+    ahead = k.step_towards(k.set(raw, edge), direction)
     if ahead is None:
         return None
-    if vb != va and (va * vb <= 0 or abs(vb) < abs(va)):
-        guess = nb - vb * (nb - na) / (vb - va)
-        steps = max(-MAX_FAIR_STEPS, min(MAX_FAIR_STEPS, round((guess - nb) / k.step)))
-        target = nb + steps * k.step
-        if va * vb > 0 and (target - nb) * (ahead - nb) <= 0:
-            target = ahead  # keep going the way the value falls
-        target = max(k.low, target if k.high is None else min(k.high, target))
-    else:
-        target = ahead  # the values did not fall: one more step
-    return None if target in known else target
+    (na, va), (nb, vb) = ((m.number, m.value["value_points"]) for m in measured[-2:])
+    if vb == va or abs(vb) >= abs(va):
+        return ahead  # the values did not fall towards 0: one more step
+    guess = nb - vb * (nb - na) / (vb - va)
+    steps = max(1, min(MAX_FAIR_STEPS, round((guess - edge) * sign / k.step)))
+    target = edge + sign * steps * k.step
+    return max(k.low, target if k.high is None else min(k.high, target))
 
 
 def budget_line(s: Start, card: str, knob: str, surplus_now: float, current: int) -> float | None:
@@ -205,6 +224,23 @@ def budget_text(f: Fair) -> str:
     return at
 
 
+def undecided(f: Fair) -> str:
+    """When a kept number's interval holds 0 only because it is wide, or the budget says the card
+    is far off its cost, the words that say so: an interval of [-1.7, +11.6] around a 3-Mana 7/8
+    is no evidence that the card is fair, only that these matches cannot tell."""
+    first = f.measured[0]
+    width = first.value["value_hi"] - first.value["value_lo"]
+    doubts = []
+    if width > WIDE_INTERVAL:
+        doubts.append(f"the interval is {width:.1f} points wide")
+    if abs(first.surplus) > TOLERANCE:
+        doubts.append(f"the stat budget puts it {first.surplus:+.1f} points off its cost")
+    if not doubts:
+        return ""
+    return (", but that is no evidence it is fair: " + " and ".join(doubts)
+            + "; measure again with more --matches before trusting it")
+
+
 def why(f: Fair) -> str:
     def one(m: Measured) -> str:
         v = m.value
@@ -217,6 +253,6 @@ def why(f: Fair) -> str:
     if f.chosen == f.current:
         first = f.measured[0].value
         if first["value_lo"] <= 0 <= first["value_hi"]:
-            return f"keep {f.current}: its value's 95% interval holds 0. {head}{line}"
+            return f"keep {f.current}: its value's 95% interval holds 0{undecided(f)}. {head}{line}"
         return f"keep {f.current}: no measured number comes nearer 0. {head}{line}"
     return f"{f.current} -> {f.chosen}: the measured number whose value is nearest 0. {head}{line}"

@@ -139,7 +139,7 @@ class Search:
         self.spent = 0
         self.verify_spent = 0
         self._rows: dict[frozenset, pl.DataFrame] = {}
-        self.by = versions.pilots_text(opts.pilots)  # every progress line names the pilots its win rates come from
+        self.by = versions.pilots_text(opts.pilots, s.deck_ids)  # every progress line names the pilots its win rates come from
 
     # --- playing -----------------------------------------------------------------------------
 

@@ -168,6 +168,10 @@ def write(s: Start, steps, name: str, description: str, measured_hash: str) -> P
     return target
 
 
-def pilots_text(pilots: list[str]) -> str:
-    """``pilots greedy`` (one per deck: ``pilots greedy,random,...``), as the store names them."""
+def pilots_text(pilots: list[str], decks: list[str] | None = None) -> str:
+    """``pilots greedy`` (one per deck: ``pilots greedy,random,...``, as the store names them; given
+    the ``decks`` they play, each pilot beside its deck: ``pilots greedy (lawmen-posse), random
+    (goblin-gold-gang)``)."""
+    if decks and len(set(pilots)) > 1 and len(pilots) == len(decks):
+        return "pilots " + ", ".join(f"{p} ({d})" for p, d in zip(pilots, decks))
     return f"pilots {','.join(pilots)}"
