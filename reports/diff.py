@@ -127,7 +127,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
       lies is fixed by the shuffle before anything the versions do differently (the same in both
       runs), so the split is randomised: a change that only made the deck stronger moves both
       groups alike, one that made this card stronger moves the top group more. Taken within each
-      deck that holds the card, cluster-robust over seeds (reports/attribution.py). The cards the
+      deck that holds the card, cluster-robust over seeds (reports/attribution.py; for a card the
+      candidate did not change, also a permutation test when a group has few diverged twins). The cards the
       candidate version changed are the pre-declared hypotheses, tested in their own
       Benjamini-Hochberg family; every other card is exploratory, in a Benjamini-Yekutieli family.
       ``flagged``: q below the FDR in the card's family.
@@ -161,7 +162,11 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
         top, deep = ATTRIBUTION.split(part, depth)
-        effect, e_lo, e_hi, e_p = stratified_contrast(d, top, deep, part["deck"].to_numpy(), part["seed"].to_numpy())
+        # a card the candidate changed cannot act from deep in the deck, so its deep twins' changes
+        # are 0 by construction, not by chance: only another card's few diverged deep twins call
+        # for the cautious test (attribution.stratified_contrast)
+        effect, e_lo, e_hi, e_p = stratified_contrast(d, top, deep, part["deck"].to_numpy(), part["seed"].to_numpy(),
+                                                      cautious=card not in changed)
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),

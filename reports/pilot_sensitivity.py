@@ -115,15 +115,22 @@ def pilot_figures(path: str | Path, runs: list[tuple[str, int]]) -> pl.DataFrame
 
 
 def band_class(lo: float | None, hi: float | None, band: tuple[float, float] = BAND) -> str:
-    """``inside`` (the whole 95% interval within the band), ``outside`` (wholly above or below it)
-    or ``undecided`` (the interval reaches across a band edge)."""
+    """``inside`` (the whole 95% interval within the band), ``above`` or ``below`` (wholly above or
+    below it) or ``undecided`` (the interval reaches across a band edge)."""
     if lo is None or hi is None or lo != lo or hi != hi:
         return "undecided"
     if lo >= band[0] and hi <= band[1]:
         return "inside"
-    if hi < band[0] or lo > band[1]:
-        return "outside"
+    if lo > band[1]:
+        return "above"
+    if hi < band[0]:
+        return "below"
     return "undecided"
+
+
+def band_place(value: float, band: tuple[float, float] = BAND) -> str:
+    """Where a point estimate lies: ``below``, ``inside`` or ``above`` the band."""
+    return "below" if value < band[0] else "above" if value > band[1] else "inside"
 
 
 def _side(value, lo, hi, significant: bool, figure: str) -> int:
@@ -143,7 +150,8 @@ def _side(value, lo, hi, significant: bool, figure: str) -> int:
 def changed_conclusions(figures: pl.DataFrame, band: tuple[float, float] = BAND) -> pl.DataFrame:
     """For every pair of pilots in ``figures`` (``pilot_figures``) and every subject both saw:
     the conclusions that differ. ``supported`` is true when the intervals back the change:
-    a deck wholly inside the band under one pilot and wholly outside it under the other; a
+    a deck wholly inside, above or below the band under one pilot and wholly in another of the
+    three under the other; a
     first-seat rate significantly above one half under one and significantly below under the
     other; a card significantly beyond its deck (its BH flag) with opposite signs. Rows with
     ``supported`` false are changes of the point estimate only (a deck's estimate crosses a band
@@ -162,12 +170,14 @@ def changed_conclusions(figures: pl.DataFrame, band: tuple[float, float] = BAND)
                 continue
             if figure == "deck_field_wr":
                 ca, cb = band_class(ra["lo"], ra["hi"], band), band_class(rb["lo"], rb["hi"], band)
-                pa, pb = band[0] <= va <= band[1], band[0] <= vb <= band[1]
+                pa, pb = band_place(va, band), band_place(vb, band)
                 if pa == pb:
                     continue
-                supported = {ca, cb} == {"inside", "outside"}
-                text = (f"{subject} is {'inside' if pa else 'outside'} the {band[0]:.0%}-{band[1]:.0%} band under {a} "
-                        f"({_iv(ra)}) and {'inside' if pb else 'outside'} under {b} ({_iv(rb)})")
+                # too strong under one pilot and too weak under the other is a change too (it read
+                # as the same conclusion, "outside", and was not reported)
+                supported = ca == pa and cb == pb
+                text = (f"{subject} is {pa} the {band[0]:.0%}-{band[1]:.0%} band under {a} "
+                        f"({_iv(ra)}) and {pb} it under {b} ({_iv(rb)})")
             else:
                 sa, sb = (_side(r["value"], r["lo"], r["hi"], r["significant"], figure) for r in (ra, rb))
                 ref = 0.0 if figure == "card_oh_excess" else 0.5

@@ -106,3 +106,16 @@ def test_a_card_both_decks_hold_is_compared_within_each_deck():
         flagged_within += p_within < 0.05
         flagged_pooled += p_pooled < 0.05
     assert flagged_within / 200 <= 0.08 and flagged_pooled / 200 >= 0.5, (flagged_within, flagged_pooled)
+
+
+def test_a_deep_group_whose_changes_all_happened_to_be_zero_does_not_make_a_card_significant():
+    """From a nightly batch: an unchanged card's 36 deep twins had all not diverged, its deck lost
+    ground in the top twins as everywhere (the opponent's card was buffed), and the cluster-robust
+    variance, reading the deep group's spread from its own zeros, gave -9.5 points at p 5e-9.
+    Relabelling the twins (valid whatever the groups' spread) gives no evidence."""
+    rng = np.random.default_rng(7)
+    u = rng.random(400)
+    top = np.where(u < 0.08, -1.0, np.where(u < 0.10, 1.0, 0.0))  # the deck's move, card or no card
+    deep = np.zeros(36)
+    effect, lo, hi, p = randomised_contrast(top, deep)
+    assert effect < -0.03 and p > 0.05 and lo < 0 < hi, (effect, lo, hi, p)

@@ -161,6 +161,8 @@ def test_the_code_version_is_a_digest_of_what_a_match_reads_not_of_the_commit(tm
     for rel in ("sim/g/engine.py", "sim/g/weights.yaml", "cardsdb/g/cards/c.yaml", "workbench/farm.py"):
         edited = _tree(tmp_path / rel.replace("/", "_"), {**PLAYED, rel: PLAYED[rel] + "# edited\n"})
         assert version.source_digest(edited) != one, rel
+    # a weight set (fit-weights writes one) is in the run's spec instead (its weights_hash)
+    assert version.source_digest(_tree(tmp_path / "fitted", {**PLAYED, "sim/g/weights-trial.yaml": "w: 2\n"})) == one
     for rel in ("cardsdb/g/scenarios/s.yaml", "docs/X.md", "tests/test_x.py", "reports/r.py", "sim/g/RULES.md"):
         edited = _tree(tmp_path / rel.replace("/", "_"), {**PLAYED, rel: PLAYED[rel] + "# edited\n"})
         assert version.source_digest(edited) == one, rel

@@ -242,3 +242,30 @@ def test_a_pilot_named_with_a_broken_set_is_one_line_at_the_command(tmp_path):
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert "weights-testbroken.yaml: weight weights.board is missing" in lines[0] and "Traceback" not in res.stderr
     assert not list(tmp_path.iterdir()), "nothing may be stored"
+
+
+def test_a_fit_finishing_second_does_not_overwrite_one_of_the_same_name(tmp_path):
+    """Two fits of one --name started together: both checked that the file did not exist, both
+    wrote it (a fixed .tmp renamed over it), and the first fit's result was gone without a word."""
+    from workbench.fit.document import write_weight_set
+
+    path = tmp_path / "weights-race.yaml"
+    how = {"pilot": "greedy", "name": "race"}
+    write_weight_set(path, "frontier", {"weights": {}}, [], [], ["first"], how)
+    with pytest.raises(FileExistsError):
+        write_weight_set(path, "frontier", {"weights": {}}, [], [], ["second"], how)
+    assert "# first" in path.read_text(encoding="utf-8")
+    write_weight_set(path, "frontier", {"weights": {}}, [], [], ["second"], how, replace=True)
+    assert "# second" in path.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["weights-race.yaml"]  # no temporary left
+
+
+def test_the_suggested_ladder_measures_the_set_against_where_it_started():
+    """It suggested `greedy,greedy@NAME`; greedy thinks with `tuned`, the fit starts from the hand
+    weights, and after `--name tuned --replace` that was one pilot twice (50.0% exactly)."""
+    from workbench.fit.document import measure_command
+
+    assert measure_command("frontier", "greedy", "mine", "tuned").split("--pilots ")[1].split()[0] == \
+        "greedy@hand,greedy@mine,greedy"
+    assert "--pilots greedy@hand,greedy@tuned " in measure_command("frontier", "greedy", "tuned", "tuned")
+    assert "--pilots planner@hand,planner@mine " in measure_command("frontier", "planner", "mine", "hand")

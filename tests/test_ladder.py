@@ -273,3 +273,15 @@ def test_pilots_page_says_how_to_make_a_ladder(tmp_path, monkeypatch):
     at.run()
     assert not at.exception
     assert any("workbench ladder" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("pilots", ["greedy,greedy@tuned", "random,random@tuned", "mcts:20,mcts:20@hand"])
+def test_two_names_of_one_pilot_are_refused(pilots):
+    """`ladder --pilots greedy,greedy@tuned` played greedy against itself and printed 50.0% as a
+    measurement (greedy thinks with tuned; random reads no weights; mcts with the hand set)."""
+    from workbench.commands.ladder import check_pilots
+    from workbench.errors import UserError
+
+    with pytest.raises(UserError, match="are one pilot"):
+        check_pilots(pilots.split(","), "frontier")
+    assert check_pilots(["greedy", "greedy@hand"], "frontier") == ["greedy", "greedy@hand"]

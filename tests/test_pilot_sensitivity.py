@@ -166,12 +166,18 @@ def test_changed_conclusions_follow_the_intervals():
         ("first_seat_wr", "first seat", "b", 0.44, 0.40, 0.48, True),
         ("card_oh_excess", "c1", "a", 0.05, 0.01, 0.09, True), ("card_oh_excess", "c1", "b", -0.05, -0.09, -0.01, True),
         ("card_oh_excess", "c2", "a", 0.05, 0.01, 0.09, True), ("card_oh_excess", "c2", "b", -0.01, -0.05, 0.03, False),
+        # above the band under a, below it under b: a change ("outside" both times was no change)
+        ("deck_field_wr", "d3", "a", 0.62, 0.59, 0.65, True), ("deck_field_wr", "d3", "b", 0.38, 0.35, 0.41, True),
+        # above under a, below under b at the point estimate, undecided under b
+        ("deck_field_wr", "d4", "a", 0.62, 0.59, 0.65, True), ("deck_field_wr", "d4", "b", 0.43, 0.35, 0.51, True),
     ]
     figures = pl.DataFrame(rows, schema=["figure", "subject", "pilot", "value", "lo", "hi", "significant"],
                            orient="row").with_columns(pl.lit(100).alias("n"), pl.lit(None, pl.Utf8).alias("name"))
     changes = changed_conclusions(figures)
     assert dict(changes.select("subject", "supported").iter_rows()) == {
-        "d1": True, "d2": False, "first seat": True, "c1": True, "c2": False}
+        "d1": True, "d2": False, "first seat": True, "c1": True, "c2": False, "d3": True, "d4": False}
+    text = changes.filter(pl.col("subject") == "d3")["conclusion"][0]
+    assert text.startswith("d3 is above the 45%-55% band under a") and "below it under b" in text, text
 
 
 @pytest.mark.parametrize("pilots, words", [("greedy,nosuchpilot", "unknown pilot"), ("greedy", "at least two")])

@@ -313,12 +313,13 @@ def batch(
                                               help="cap every suite's matches (a quick smoke run)"),
     data: Optional[Path] = DATA_OPTION,
 ):
-    """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if an alert fired."""
+    """Run a nightly batch: every suite, compared with the last batch and the baseline; exit 3 if
+    an alert is news, 4 if a comparison could not be made."""
     _use_data(data)
     from workbench.batch.run import check_day, run_batch
 
-    fired = run_batch(file, db, out, check_day(day), workers, check_cluster(cluster), max_matches, err)
-    raise typer.Exit(3 if fired else 0)
+    outcome = run_batch(file, db, out, check_day(day), workers, check_cluster(cluster), max_matches, err)
+    raise typer.Exit(outcome.exit_code)
 
 
 @app.command("simulate-run")

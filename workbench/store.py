@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import duckdb
 
@@ -677,14 +677,14 @@ class Store:
             con.execute("UPDATE batches SET status = ?, alerts = ?, finished_at = ? WHERE batch_id = ?",
                         [status, alerts, now(), batch_id])
 
-    def previous_suite_run(self, name: str, suite: str, before_day) -> int | None:
-        """The suite's run in the last successful batch of this name before ``before_day``."""
+    def previous_suite_runs(self, name: str, suite: str, before_day) -> list[tuple[int, Any, int | None]]:
+        """The suite's (run, day, baseline run) in each successful batch of this name before
+        ``before_day``, the latest first."""
         with connect(self.path) as con:
-            rows = con.execute("""SELECT s.run_id FROM batch_suites s JOIN batches b USING (batch_id)
+            return con.execute("""SELECT s.run_id, b.day, s.baseline_run FROM batch_suites s JOIN batches b USING (batch_id)
                                   WHERE b.name = ? AND s.suite = ? AND b.day < ? AND b.status = 'done'
                                         AND s.status = 'done'
-                                  ORDER BY b.day DESC LIMIT 1""", [name, suite, before_day]).fetchall()
-        return rows[0][0] if rows else None
+                                  ORDER BY b.day DESC""", [name, suite, before_day]).fetchall()
 
 
 # --- stores a command created and left empty -----------------------------------------------

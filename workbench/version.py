@@ -27,6 +27,11 @@ PLAYED_SUFFIXES = frozenset({".py", ".pxd", ".yaml", ".yml"})
 # Read by tests and the calibration only, never by a match.
 NOT_PLAYED = frozenset({"scenarios", "__pycache__", "calibration.yaml"})
 
+# A weight set (sim/<game>/weights-NAME.yaml, `fit-weights` writes them) is part of a run's spec
+# instead: its ``weights_hash`` fingerprints every weight file its pilots read. In the digest, a
+# trial set no pilot of a run reads made every stored run another code's, played afresh.
+WEIGHT_SETS = "weights-"
+
 TREE = Path(__file__).resolve().parent.parent
 
 
@@ -37,7 +42,8 @@ def played_files(tree: Path = TREE) -> list[Path]:
     for root in PLAYED_ROOTS:
         for path in (tree / root).rglob("*"):
             rel = path.relative_to(tree)
-            if path.suffix in PLAYED_SUFFIXES and not NOT_PLAYED.intersection(rel.parts) and path.is_file():
+            if (path.suffix in PLAYED_SUFFIXES and not NOT_PLAYED.intersection(rel.parts)
+                    and not path.name.startswith(WEIGHT_SETS) and path.is_file()):
                 found.append(rel)
     return sorted(found, key=lambda p: p.as_posix())
 

@@ -13,6 +13,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import polars as pl
 from rich.console import Console
@@ -91,9 +92,21 @@ def suite_run(store: Store, planned: tuple, workers: int, cluster, console: Cons
     return ensure_run(store, spec, payload, workers, True, console, cluster)
 
 
+class BatchOutcome(NamedTuple):
+    alerts: int      # every alert, standing ones included
+    news: int        # alerts that are not standing against the baseline
+    skipped: int     # comparisons not made (other pilots or weights)
+
+    @property
+    def exit_code(self) -> int:
+        """3 news, 4 no news but a comparison could not be made (a quiet night that compared
+        nothing is not "nothing moved"), 0 nothing moved."""
+        return 3 if self.news else 4 if self.skipped else 0
+
+
 def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int | None, cluster: str | None,
-              max_matches: int | None, console: Console) -> int:
-    """Returns the number of alerts."""
+              max_matches: int | None, console: Console) -> BatchOutcome:
+    """The batch's alerts, the news among them and the comparisons not made."""
     batch, file_hash = load_batch(file)
     day = day or dt.date.today()
     workers = workers or default_workers(cluster)
@@ -127,15 +140,18 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
         write_frame(alerts_frame, csv=folder / "alerts.csv")
         (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries, skipped),
                                            encoding="utf-8")
+    standing = int(alerts_frame["standing"].sum()) if alerts_frame.height else 0
     console.print(f"batch {batch.name} {day}: {_alerts(alerts_frame.height)}"
+                  + (f" ({standing} standing)" if standing else "")
                   + (f", {_not_compared(skipped)}" if skipped else "") + f"; {folder}", markup=False, highlight=False)
-    return alerts_frame.height
+    return BatchOutcome(alerts_frame.height, alerts_frame.height - standing, skipped)
 
 
 def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, folder, batch_id, console):
     console.print(f"suite {suite.name}: {suite.game} {suite.rules}")
     run = suite_run(store, plan.run, workers, cluster, console)
-    previous = store.previous_suite_run(batch.name, suite.name, day) if suite.seed != "daily" else None
+    nights = store.previous_suite_runs(batch.name, suite.name, day) if suite.seed != "daily" else []
+    previous, passed_over, night_before = comparable_night(store, nights, run)
     baseline = None
     if plan.baseline is not None:
         baseline = suite_run(store, plan.baseline, workers, cluster, console)
@@ -145,12 +161,37 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
         if other is not None and (why := unlike_pilots(store, other, run)):
             unlike[label] = why
             console.print(f"suite {suite.name}: {skipped_line(label, other, why)}", markup=False, highlight=False)
+    if passed_over:
+        console.print(f"suite {suite.name}: {passed_over}", markup=False, highlight=False)
     sfolder = folder / suite.name
     sfolder.mkdir(exist_ok=True)
     with reading(store.path):  # one connection for the dozens of reads below
-        found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder, unlike)
+        found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder, unlike,
+                                          night_before if "baseline" not in unlike else None)
+    if passed_over:
+        lines.insert(2, f"- {passed_over}")
     store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
     return found_all, "\n".join(lines), len(unlike)
+
+
+def comparable_night(store: Store, nights: list[tuple], run: int) -> tuple[int | None, str, tuple | None]:
+    """(the run to compare with as "previous", a line when later nights were passed over, the
+    (run, baseline run) of that night): the latest earlier night played by the same pilots
+    thinking with the same weights. It used to be the latest night whatever played it: after one
+    night of other pilots, every later night was compared with that one, skipped, and a card
+    change on those nights went unreported. With no such night, the latest (whose comparison is
+    then skipped, saying why)."""
+    if not nights:
+        return None, "", None
+    for i, (other, when, baseline) in enumerate(nights):
+        if unlike_pilots(store, other, run) is None:
+            if i == 0:
+                return other, "", (other, baseline)
+            skipped = ", ".join(f"run {r} ({d})" for r, d, _b in nights[:i])
+            return other, (f"vs previous: passed over {skipped}, played by other pilots or weights; "
+                           f"compared with run {other} ({when}), the last night played by the same pilots"), \
+                (other, baseline)
+    return nights[0][0], "", None
 
 
 def pilots_played(store: Store, run_id: int) -> tuple[str, str]:
@@ -188,11 +229,15 @@ def skipped_line(label: str, other: int, why: str) -> str:
     return f"vs {label} (run {other}): not compared: {why}"
 
 
-def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, unlike: dict | None = None):
+def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, unlike: dict | None = None,
+                   night_before: tuple | None = None):
     """The suite's exports, its comparisons and its HTML report, written to ``sfolder``; its
     alerts and summary lines. ``unlike``: per comparison ("previous", "baseline"), why its runs
     are not twins (``unlike_pilots``), or None; a comparison with a reason is skipped, with a
-    line saying so, and gives no alerts."""
+    line saying so, and gives no alerts. ``night_before``: (run, baseline run) of the night
+    compared with; an alert against the baseline that night's baseline comparison raised too,
+    the same way, is *standing* (listed, but no news: it fired every night a designer had not yet
+    acted on it)."""
     unlike = unlike or {}
     compared = []  # the runs compared with, in order: the last (the baseline's, if made) leads the report
     for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
@@ -221,6 +266,8 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, u
                              f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
             continue
         found, diff = alerts(store.path, other, run, batch.threshold_points, batch.fdr, label)
+        if label == "baseline":
+            found = _mark_standing(store, batch, found, night_before, baseline)
         frames.append(found)
         for name in ("decks", "cards"):  # as `workbench export diff_*` writes them (card names beside ids)
             if diff[name].height:
@@ -231,24 +278,48 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, u
             lines.append(f"  - {diff['code_note']}")
         for a in found.iter_rows(named=True):
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
-                         f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
+                         f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})"
+                         + (" (standing: it fired the night before too)" if a.get("standing") else ""))
     (sfolder / "report.html").write_text(build(store.path, [run], compared[-1] if compared else None),
                                          encoding="utf-8")
+    frames = [f if "standing" in f.columns else f.with_columns(pl.lit(False).alias("standing")) for f in frames]
     found_all = pl.concat(frames) if frames else _empty_alerts()
-    found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS)
+    found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS + ["standing"])
     write_frame(found_all, csv=sfolder / "alerts.csv")
     return found_all, lines
 
 
+def _mark_standing(store, batch, found: pl.DataFrame, night_before: tuple | None, baseline: int) -> pl.DataFrame:
+    """``found`` (alerts against the baseline) with ``standing``: the night compared with raised
+    the same alert (kind, name, direction) against its own baseline run."""
+    standing = pl.lit(False)
+    if night_before is not None and night_before[1] is not None and found.height:
+        then_run, then_base = night_before
+        if (then_run, then_base) == (found["candidate_run"][0], baseline):  # the same two runs: the same alerts
+            return found.with_columns(pl.lit(True).alias("standing"))
+        if unlike_pilots(store, then_base, then_run):
+            return found.with_columns(standing.alias("standing"))
+        then, _diff = alerts(store.path, then_base, then_run, batch.threshold_points, batch.fdr, "baseline")
+        fired = {(a["kind"], a["name"], a["change_points"] > 0) for a in then.iter_rows(named=True)}
+        standing = pl.Series([(a["kind"], a["name"], a["change_points"] > 0) in fired
+                              for a in found.iter_rows(named=True)], dtype=pl.Boolean)
+    return found.with_columns(standing.alias("standing"))
+
+
 def _empty_alerts() -> pl.DataFrame:
-    return pl.DataFrame(schema={"suite": pl.Utf8, **alert_schema()})
+    return pl.DataFrame(schema={"suite": pl.Utf8, **alert_schema(), "standing": pl.Boolean})
 
 
 def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str], skipped: int = 0) -> str:
+    standing = int(found["standing"].sum()) if found.height else 0
     head = [f"# Batch {name}, {day.isoformat()}", "",
             f"**{_alerts(found.height)}**" if found.height else "**No alerts.**", ""]
+    if standing:
+        head += [f"{standing} of them standing against the baseline: they fired the night before too, and are "
+                 "not news (the exit code counts the others).", ""]
     if skipped:  # no alert is not "nothing moved" when a comparison was not made
-        head += [f"{_not_compared(skipped)}: its runs were played by other pilots (see below).", ""]
+        head += [f"{_not_compared(skipped)}: its runs were played by other pilots (see below); a change on "
+                 "this night would not show. Exit code 4 when nothing else is news.", ""]
     return "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
 
 

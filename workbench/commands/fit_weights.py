@@ -18,7 +18,7 @@ from rich.table import Table
 from workbench import games
 from workbench.errors import UserError
 from workbench.fit import positions, spsa
-from workbench.fit.document import outcomes_header, play_header, write_weight_set
+from workbench.fit.document import measure_command, outcomes_header, play_header, write_weight_set
 from workbench.fit.logistic import fit
 from workbench.fit.params import Param, fitted_params
 
@@ -104,8 +104,11 @@ def run_fit_weights(game: str, rules: str, pilot: str, matches: int, seed: int, 
         raise UserError(f"{path} exists: choose another --name, or --replace it")
     params = [Param(*p) for p in payload["params"]]
     start = np.array([p.start for p in params])
+    from sim.core.pilots import split_pilot
+    from sim.core.weights import pilot_set
+    default_set = pilot_set(get_engine(game), split_pilot(pilot)[0])  # what plain `pilot` thinks with
     how = {"matches": matches, "pilot": pilot, "seed": seed, "rules": rules, "name": name, "steps": steps,
-           "pairs": pairs}
+           "pairs": pairs, "default_set": default_set}
     if by == "outcomes":
         sample = measure(payload, workers)
         try:
@@ -125,11 +128,17 @@ def run_fit_weights(game: str, rules: str, pilot: str, matches: int, seed: int, 
         lines = play_header(game, how, history)
         title = f"tuned by play (SPSA, {steps} steps x {2 * pairs} matches)"
         said = f"{sum(s.matches for s in history):,} self-play matches"
-    write_weight_set(path, game, payload["document"], params, weights, lines, how)
+    try:
+        write_weight_set(path, game, payload["document"], params, weights, lines, how, replace)
+    except FileExistsError:
+        raise UserError(f"{path} was written by another process while this fit ran: choose another --name, "
+                        "or --replace it") from None
     show(params, weights, title, out)
     err.print(f"wrote {path}: {said}", soft_wrap=True)
-    err.print(f"measure it: workbench ladder {game} --pilots {pilot},{pilot}@{name} --matches 400 --seed 2",
-              soft_wrap=True)
+    if default_set == name:
+        err.print(f"note: plain `{pilot}` thinks with the set {name!r} (pilot_sets in weights.yaml): "
+                  f"it now plays with these weights", soft_wrap=True)
+    err.print(f"measure it: {measure_command(game, pilot, name, default_set)}", soft_wrap=True)
     return {"path": path, "weights": weights}
 
 

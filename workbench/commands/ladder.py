@@ -143,12 +143,29 @@ def check_pilots(pilots: list[str], game: str) -> list[str]:
             check_pilot(name, engine(game))
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    seen = set()
+    seen: dict[tuple, str] = {}
     for name in pilots:
-        if name in seen:
+        if name in seen.values():
             raise UserError(f"--pilots names {name!r} twice")
-        seen.add(name)
+        same = _identity(name, engine(game))
+        if same in seen:  # `greedy` and `greedy@tuned` when greedy thinks with tuned: one pilot twice
+            why = (f"{same[0]} reads no weights" if same[2] is None
+                   else f"both think with the weight set {same[2]!r}")
+            raise UserError(f"--pilots: {seen[same]!r} and {name!r} are one pilot ({why}); a ladder of it against "
+                            "itself measures nothing")
+        seen[same] = name
     return pilots
+
+
+def _identity(name: str, engine) -> tuple:
+    """(kind, budget, weight set) a pilot name plays as: its set named, else its kind's."""
+    from sim.core.pilots import PILOTS, RandomPilot, split_pilot, weight_set
+    from sim.core.weights import pilot_set
+
+    kind, budget = split_pilot(name)
+    if PILOTS[kind] is RandomPilot:  # reads no weights: random@x is random
+        return kind, budget, None
+    return kind, budget, weight_set(name) or pilot_set(engine, kind)
 
 
 def plan(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,

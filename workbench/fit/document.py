@@ -29,16 +29,38 @@ def play_header(game: str, how: dict, history) -> list[str]:
     ]
 
 
+def measure_command(game: str, pilot: str, name: str, default_set: str) -> str:
+    """The ladder that measures the fitted set: against the hand weights it started from and, when
+    the game's plain pilot thinks with a third set (``default_set``: greedy thinks with ``tuned``),
+    against that pilot too. (It read "``greedy,greedy@NAME``": the plain pilot is not the start,
+    and after ``--name tuned --replace`` that is one pilot twice.)"""
+    pilots = [f"{pilot}@hand", f"{pilot}@{name}"] + ([pilot] if default_set not in ("hand", name) else [])
+    return f"workbench ladder {game} --pilots {','.join(pilots)} --matches 400 --seed 2"
+
+
 def write_weight_set(path: Path, game: str, document: dict, params: list[Param], weights, lines: list[str],
-                     how: dict) -> None:
-    """Write the file whole (a temporary name, then renamed: never half a file)."""
+                     how: dict, replace: bool = False) -> None:
+    """Write the file whole (a temporary file of its own, then renamed: never half a file). Without
+    ``replace`` the file is linked into place, which fails if it exists by then: a second fit of
+    the same name that finished first is not overwritten (FileExistsError)."""
+    import os
+    import tempfile
+
     doc = with_values(document, params, [round(float(w), 4) for w in weights])
     lines = lines + [
-        "Measure it against the game's own weights:",
-        f"  workbench ladder {game} --pilots {how['pilot']},{how['pilot']}@{how['name']} --matches 400 --seed 2",
+        "Measure it against the weights it started from:",
+        f"  {measure_command(game, how['pilot'], how['name'], how.get('default_set', 'hand'))}",
         "Only the `weights` section's prices were fitted; the rest is the starting document's.",
     ]
     text = "".join(f"# {line}\n" for line in lines) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
