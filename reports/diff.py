@@ -48,7 +48,8 @@ POINTS = (0.01, 0.02, 0.05)
 
 def twins(path: str | Path, base_run: int, candidate_run: int, match_limit: int | None = None) -> pl.DataFrame:
     """One row per match x seat present in both runs: deck, seat, wins and turns in each
-    (``match_limit``: only match numbers below it, to read a long run as a shorter one)."""
+    (``match_limit``: only the first that many matches of each pairing, to read a long run as a
+    shorter one)."""
     return db.query(path, """
         SELECT b.match_no, b.seat, b.deck, m.seed,
                (b.result = 'win')::INTEGER AS win_base, (c.result = 'win')::INTEGER AS win_candidate,
@@ -58,12 +59,21 @@ def twins(path: str | Path, base_run: int, candidate_run: int, match_limit: int 
         JOIN matches mb ON mb.run_id = b.run_id AND mb.match_no = b.match_no
         JOIN matches mc ON mc.run_id = c.run_id AND mc.match_no = c.match_no
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? AND b.match_no < ? ORDER BY b.match_no, b.seat""",
-                    [candidate_run, base_run, _limit(match_limit)])
+        WHERE b.run_id = ? AND """ + FIRST_OF_EACH_PAIRING + " ORDER BY b.match_no, b.seat",
+                    [candidate_run, base_run, *_limit(base_run, match_limit)])
 
 
-def _limit(match_limit: int | None) -> int:
-    return (1 << 31) - 1 if match_limit is None else int(match_limit)
+# the first ``match_limit`` matches of each pairing (a long run read as a shorter one: the
+# calibration's first 200 seeds, a sequential diff's matches up to its stop); "match numbers below
+# the limit" read the first pairings alone when a run has several
+FIRST_OF_EACH_PAIRING = """(? OR b.match_no IN (
+    SELECT match_no FROM (SELECT match_no, row_number() OVER (PARTITION BY pairing ORDER BY match_no) AS k
+                          FROM matches WHERE run_id = ?) WHERE k <= ?))"""
+
+
+def _limit(run: int, match_limit: int | None) -> list:
+    """The parameters of FIRST_OF_EACH_PAIRING."""
+    return [match_limit is None, run, 0 if match_limit is None else int(match_limit)]
 
 
 def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
@@ -145,9 +155,9 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND b.match_no < ?
+        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND """ + FIRST_OF_EACH_PAIRING + """
         ORDER BY b.card, b.match_no, b.seat""",  # a fixed order: the same sums, to the last bit, every time
-                        [candidate_run, base_run, _limit(match_limit)])
+                        [candidate_run, base_run, *_limit(base_run, match_limit)])
     if rows_sql.is_empty():
         return pl.DataFrame()
     # how deep a seat of each deck digs in the base run: the attribution's yardsticks
@@ -279,8 +289,8 @@ def changed_cards(path: str | Path, base_run: int, candidate_run: int) -> pl.Dat
 def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float = 0.05,
                  match_limit: int | None = None) -> dict:
     """Everything a designer reads about a rules change: dict of frames and numbers.
-    ``match_limit`` reads only the matches numbered below it (the calibration reads the first
-    200 and 500 seeds of a 1,000-seed diff)."""
+    ``match_limit`` reads only the first that many matches of each pairing (the calibration reads
+    the first 200 and 500 seeds of a 1,000-seed diff; a sequential diff the matches it looked at)."""
     t = twins(path, base_run, candidate_run, match_limit)
     if t.is_empty():
         raise ValueError(f"runs {base_run} and {candidate_run} share no matches to compare")

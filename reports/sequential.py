@@ -143,6 +143,42 @@ def overall(found: list[Verdict]) -> str:
     return "undecided"
 
 
+def _pts(share_or_points: float, points: bool) -> str:
+    return f"{share_or_points if points else 100 * share_or_points:g}"
+
+
+def decision_words(decision: str, delta1: float, delta0: float = 0.0, points: bool = False) -> str:
+    """A deck's verdict as what the test decided: which of the two hypotheses the evidence sits
+    nearer, not "a change of at least delta" nor "no change" (the test weighs +delta1 against
+    +delta0: a real +8 under delta 16 reads "no change of 16 points or more", which is true, where
+    "no change" was not). Deltas are shares, or points with ``points``."""
+    d1, d0 = _pts(delta1, points), _pts(delta0, points)
+    return {"stronger": f"stronger: nearer a gain of {d1} points than of {d0}",
+            "weaker": f"weaker: nearer a loss of {d1} points than of {d0}",
+            "no change": f"no change of {d1} points or more",
+            "undecided": "undecided"}.get(decision, decision)
+
+
+def overall_words(decision: str, delta1: float, delta0: float = 0.0, points: bool = False) -> str:
+    """The diff's answer in the same terms (``decision_words``)."""
+    d1, d0 = _pts(delta1, points), _pts(delta0, points)
+    return {"change": f"a change: a deck nearer a move of {d1} points than of {d0}",
+            "no change": f"no change of {d1} points or more in any deck tested",
+            "undecided": "undecided"}.get(decision, decision)
+
+
+def caveat(decision: str, change: float, lo: float, hi: float, delta1: float) -> str:
+    """What the plain interval beside a verdict adds (shares): a "no change of delta or more"
+    whose interval leaves out 0 (a smaller change is likely), or a "stronger"/"weaker" whose
+    estimate falls short of delta (nearer delta than none is not "at least delta"). Empty when
+    the two agree."""
+    if decision == "no change" and (lo > 0 or hi < 0):
+        return f"its interval leaves out 0: a change smaller than {100 * delta1:g} points is likely"
+    if decision in ("stronger", "weaker") and abs(change) < delta1:
+        return f"its estimate ({100 * change:+.1f}) is short of {100 * delta1:g} points"
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A sequential diff replayed on stored seeds: its answer and the seeds it used."""

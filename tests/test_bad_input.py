@@ -420,6 +420,12 @@ CASES = [
          ("does not exist",)),
     Case("store-events-folder-is-a-file", lambda ws: (ws.write("x.duckdb.events", "x"), [
         "simulate", "frontier", "--db", "x.duckdb", *QUICK])[1], ("x.duckdb.events",)),
+    Case("diff-identical-versions", lambda ws: (ws.rules("same", {"extends": "base"}), [
+        "diff", "frontier", "--base", "base", "--candidate", "same", *QUICK])[1],
+         ("--candidate same", "same cards and rules", "nothing would differ")),
+    Case("diff-sequential-cap-below-first-look", lambda ws: [
+        "diff", "frontier", "--base", "base", "--candidate", "second-seat-mana", "--until-decided", "--max-matches",
+        "50", "--workers", "1", "--quiet"], ("--max-matches 50", "looks first after")),
     Case("export-parquet-named-csv", lambda ws: ["export", "matches", "--parquet", "m.csv", "--db", "x.duckdb"],
          ("--parquet m.csv", "Parquet")),
     Case("export-csv-named-parquet", lambda ws: ["export", "matches", "--csv", "m.parquet", "--db", "x.duckdb"],

@@ -84,7 +84,7 @@ def test_a_planted_buff_is_decided_early_and_the_same_diff_reuses_its_rounds(tmp
     assert doc["matches"] < doc["max_matches"]
     assert [d["deck"] for d in doc["decks"]] == ["lawmen-posse"]  # the deck holding the planted card
     assert doc["decks"][0]["decision"] == "stronger" and doc["decks"][0]["change"] > 0
-    assert "sequential diff: a change after" in r.stdout
+    assert "sequential diff: a change: a deck nearer a move of 3 points than of 0 after" in " ".join(r.stdout.split())
     row = db.query(store, "SELECT decision, matches_used, delta_points FROM diffs").rows()
     assert row == [("change", doc["matches"], 3.0)]  # the default delta
     assert db.query(store, "SELECT deck, decision FROM diff_verdicts").rows() == [("lawmen-posse", "stronger")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -39,6 +40,7 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt,
                        mode=mode, seats=seats)
                for version, salt in ((base, 0), (candidate, pilot_salt))]
+    same_rules(planned, base, candidate, pilot_salt)
     check_store_path(db)
     store = Store(db)
     runs = [ensure_run(store, spec, payload, workers, quiet, err, cluster, parts) for spec, payload in planned]
@@ -52,6 +54,15 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
     return result
 
 
+def same_rules(planned: list, base: str, candidate: str, pilot_salt: int) -> None:
+    """Two versions with the same cards and constants (one rules hash) play the same matches: the
+    diff would play the twin run again to find nothing, and called it "a rules change"."""
+    hashes = {spec.rules_hash for spec, _payload in planned}
+    if len(hashes) == 1 and not pilot_salt:
+        raise UserError(f"--candidate {candidate} has the same cards and rules as --base {base} (rules hash "
+                        f"{hashes.pop()}): nothing would differ")
+
+
 def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out, err,
                    pilot_salt, cluster, parts, mode, plan, status_path) -> dict:
     """``--until-decided``: rounds until the sequential test decides (workbench/commands/sequential_diff.py)."""
@@ -60,8 +71,12 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
     if mode != "duel":
         raise UserError("--until-decided compares duels; a free-for-all or series diff plays its full --matches")
     cap = max_matches_for(matches, plan)
+    if cap < 2 * plan.min_seeds:  # it would play to the cap and stop "undecided" without having looked
+        raise UserError(f"--max-matches {matches}: the sequential test looks first after {plan.min_seeds} seeds "
+                        f"({2 * plan.min_seeds} matches per pairing); give at least that many")
     try:
         planned = [new_run(game, version, decks, pilots, cap, seed, True, 0.0, CHUNK, workers, pilot_salt=salt) for version, salt in ((base, 0), (candidate, pilot_salt))]
+        same_rules(planned, base, candidate, pilot_salt)
         check_store_path(db)
     except Exception as exc:  # a bad candidate: the dashboard reading the status file sees why
         Status(status_path, game, base, candidate, 0).write(state="failed", message=str(exc))
@@ -76,7 +91,8 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
     seq["status"].write(state="decided" if seq["decision"] != "undecided" else "undecided", diff_id=diff_id,
                         message=f"{seq['decision']} after {seq['matches']:,} matches per version")
     show_sequential(seq, plan, base, candidate, cap * len(planned[0][0].pairings), out)
-    result = version_diff(db, b, c)
+    # the tables read the matches the test looked at: runs reused from a longer diff hold more
+    result = version_diff(db, b, c, match_limit=seq["matches"] // len(planned[0][0].pairings))
     show(result, base, candidate, out)
     if csv_dir is not None:
         export(db, result, csv_dir, err)
@@ -85,15 +101,21 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
 
 
 def show_sequential(seq: dict, plan, base: str, candidate: str, cap: int, out: Console) -> None:
-    answer = {"change": "a change", "no change": "no change", "undecided": "undecided"}[seq["decision"]]
+    from reports.sequential import caveat, decision_words, overall_words
+
+    answer = overall_words(seq["decision"], plan.delta1, plan.delta0)
     out.print(Text.assemble(("sequential diff: ", "bold"), (answer, "bold"),
                             f" after {seq['matches']:,} of at most {cap:,} matches per version ({seq['rounds']} rounds); "
-                            f"tested: a change of at least {100 * plan.delta1:g} pts against none over "
-                            f"{100 * plan.delta0:g} pts, at most {plan.alpha:.0%} false changes and "
-                            f"{plan.beta:.0%} missed ones"))
+                            f"tested: a change of {100 * plan.delta1:g} pts against one of {100 * plan.delta0:g}, "
+                            f"at most {plan.alpha:.0%} false changes and {plan.beta:.0%} missed ones"),
+              markup=False, highlight=False)
+    if seq["rounds"] == 0:
+        out.print("no look was made: the test looks first after its first round", markup=False, highlight=False)
     t = Table("deck", "seeds", "change (pts)", "95% (unadjusted)", "decision", title="Decks the change touches")
     for v in seq["verdicts"]:
-        t.add_row(v.deck, f"{v.seeds:,}", pct_points(v.change), f"{pct_points(v.lo)} to {pct_points(v.hi)}", v.decision)
+        note = caveat(v.decision, v.change, v.lo, v.hi, plan.delta1)
+        t.add_row(v.deck, f"{v.seeds:,}", pct_points(v.change), f"{pct_points(v.lo)} to {pct_points(v.hi)}",
+                  decision_words(v.decision, plan.delta1, plan.delta0) + (f" ({note})" if note else ""))
     out.print(t)
 
 
@@ -132,7 +154,8 @@ def show_changed_cards(r: dict, out: Console) -> None:
     """The pre-declared hypotheses first: what the designer changed, and what it did within its deck."""
     changed = r["changed_cards"]
     if changed.is_empty():
-        out.print("the candidate changes no card (a rules change): every deck is tested")
+        out.print("the candidate changes no card (a rules change, which touches every deck)", markup=False,
+                  highlight=False)
         return
     measured = {c["card"]: c for c in r["primary_cards"].iter_rows(named=True)} if r["cards"].height else {}
     for card, kind in changed.select("card", "change").iter_rows():
@@ -153,6 +176,19 @@ def show_changed_cards(r: dict, out: Console) -> None:
                   f"({verdict}; {groups})")
 
 
+def testable_words(r: dict) -> str:
+    """"of the 39 testable cards; 37 not testable (...)": "none" said over cards that got no test
+    (fewer than MIN_CONTRAST_GROUP twins near the top or deep) read as "none moved"."""
+    cards = r["cards"]
+    if cards.is_empty():
+        return "(no card to test)"
+    others = cards.filter(~pl.col("changed"))
+    tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
+    untested = others.height - tested
+    return (f"of the {tested} testable cards" + (f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins "
+                                                  "with it near the top or deep: play more matches)" if untested else ""))
+
+
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(Text.assemble((f"{base} -> {candidate}", "bold"), f": runs {r['base_run']} and {r['candidate_run']}, "
                             f"{r['twins'] // 2:,} twin matches, pilots {r['pilots']}"))
@@ -170,7 +206,8 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     flagged = r["flagged_cards"]
     out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
               "Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
-                                            for c in flagged.iter_rows(named=True)) if flagged.height else "none"))
+                                            for c in flagged.iter_rows(named=True)) if flagged.height
+                                                   else f"none {testable_words(r)}"), markup=False, highlight=False)
     sig = r["significant_cards"]
     out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "
               + (f"{sig.height} of {r['cards'].height}" if sig.height else "none")

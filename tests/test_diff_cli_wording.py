@@ -1,0 +1,51 @@
+"""What `workbench diff` says, from an audit of its claims: a sequential verdict says what the
+test decided (which of +delta and +delta0 the evidence sits nearer), the tables after a
+sequential stop read the matches the test looked at, and "none" is said of the cards tested."""
+import re
+import shutil
+
+import pytest
+
+from tests.conftest import DATA, run_cli
+
+DECKS = "lawmen-posse,goblin-gold-gang"
+
+
+@pytest.fixture(scope="module")
+def reused(tmp_path_factory):
+    """A fixed 300-match diff, then a sequential one on the same seeds (its runs reused) that
+    decides at its first look (100 matches) under a wide --delta."""
+    root = tmp_path_factory.mktemp("seq")
+    data = root / "data"
+    shutil.copytree(DATA / "frontier", data / "frontier", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (data / "frontier" / "rules" / "planted.yaml").write_text(
+        "version: planted\nextends: base\npatch:\n  marshal-gunhand: {atk: 4, def: 3}\n")
+    db, env = root / "d.duckdb", {"WORKBENCH_DATA_DIR": str(data)}
+    common = ["diff", "frontier", "--base", "base", "--candidate", "planted", "--decks", DECKS, "--pilots", "random",
+              "--workers", "1", "--db", str(db), "--quiet"]
+    fixed = run_cli(*common, "--matches", "300", env=env)
+    assert fixed.returncode == 0, fixed.stderr
+    seq = run_cli(*common, "--max-matches", "300", "--until-decided", "--delta", "50", env=env)
+    assert seq.returncode == 0, seq.stderr
+    return fixed.stdout, " ".join(seq.stdout.split())
+
+
+def test_the_sequential_verdict_says_what_the_test_decided(reused):
+    _fixed, text = reused
+    assert "sequential diff: no change of 50 points or more in any deck tested after 100 of at most 300" in text, text
+    assert "decision" in text and "no change of 50 points or more" in text
+    assert "sequential diff: no change after" not in text
+
+
+def test_the_tables_after_a_stop_read_the_matches_the_test_looked_at(reused):
+    fixed, text = reused
+    assert re.search(r"runs \d+ and \d+, 300 twin matches", " ".join(fixed.split())), fixed
+    assert re.search(r"runs \d+ and \d+, 100 twin matches", text), text  # not the 300 stored
+
+
+def test_none_is_said_of_the_cards_tested(reused):
+    """"none" was said over every card, 15 of the 45 untested (too few twins near the top or deep)."""
+    fixed, _text = reused
+    flat = " ".join(fixed.split())
+    said = re.search(r"FDR 5%\): none of the (\d+) testable cards; (\d+) not testable", flat)
+    assert said and int(said.group(1)) > 0 and int(said.group(2)) > 0, flat
