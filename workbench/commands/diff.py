@@ -93,6 +93,9 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
     show_sequential(seq, plan, base, candidate, cap * len(planned[0][0].pairings), out)
     # the tables read the matches the test looked at: runs reused from a longer diff hold more
     result = version_diff(db, b, c, match_limit=seq["matches"] // len(planned[0][0].pairings))
+    out.print("the tables below are the fixed-size diff's figures on the matches played: their intervals and "
+              "p-values take no account of the stop (one made early leans toward the extreme)",
+              markup=False, highlight=False)
     show(result, base, candidate, out)
     if csv_dir is not None:
         export(db, result, csv_dir, err)
