@@ -59,21 +59,26 @@ def twins(path: str | Path, base_run: int, candidate_run: int, match_limit: int 
         JOIN matches mb ON mb.run_id = b.run_id AND mb.match_no = b.match_no
         JOIN matches mc ON mc.run_id = c.run_id AND mc.match_no = c.match_no
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? AND """ + FIRST_OF_EACH_PAIRING + " ORDER BY b.match_no, b.seat",
+        WHERE b.run_id = ? AND """ + _within(match_limit) + " ORDER BY b.match_no, b.seat",
                     [candidate_run, base_run, *_limit(base_run, match_limit)])
 
 
 # the first ``match_limit`` matches of each pairing (a long run read as a shorter one: the
 # calibration's first 200 seeds, a sequential diff's matches up to its stop); "match numbers below
 # the limit" read the first pairings alone when a run has several
-FIRST_OF_EACH_PAIRING = """(? OR b.match_no IN (
+FIRST_OF_EACH_PAIRING = """b.match_no IN (
     SELECT match_no FROM (SELECT match_no, row_number() OVER (PARTITION BY pairing ORDER BY match_no) AS k
-                          FROM matches WHERE run_id = ?) WHERE k <= ?))"""
+                          FROM matches WHERE run_id = ?) WHERE k <= ?)"""
+
+
+def _within(match_limit: int | None) -> str:
+    """The clause that keeps the matches read (every match: no clause to evaluate per row)."""
+    return "TRUE" if match_limit is None else FIRST_OF_EACH_PAIRING
 
 
 def _limit(run: int, match_limit: int | None) -> list:
-    """The parameters of FIRST_OF_EACH_PAIRING."""
-    return [match_limit is None, run, 0 if match_limit is None else int(match_limit)]
+    """The parameters of ``_within``'s clause."""
+    return [] if match_limit is None else [run, int(match_limit)]
 
 
 def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
@@ -155,7 +160,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         FROM card_games b
         JOIN card_games c ON c.run_id = ? AND c.match_no = b.match_no AND c.seat = b.seat AND c.card = b.card
         JOIN matches m ON m.run_id = b.run_id AND m.match_no = b.match_no
-        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND """ + FIRST_OF_EACH_PAIRING + """
+        WHERE b.run_id = ? AND b.copies > 0 AND c.copies > 0 AND """ + _within(match_limit) + """
         ORDER BY b.card, b.match_no, b.seat""",  # a fixed order: the same sums, to the last bit, every time
                         [candidate_run, base_run, *_limit(base_run, match_limit)])
     if rows_sql.is_empty():
