@@ -291,6 +291,19 @@ def changed_cards(path: str | Path, base_run: int, candidate_run: int) -> pl.Dat
         ORDER BY 1""", [base_run, candidate_run])
 
 
+def stored_limit(path: str | Path, diff_id: int) -> int | None:
+    """The matches per pairing a stored diff looked at: a sequential diff's, which stopped before
+    its runs' end (or reused longer runs), else None (every match). Its tables must read those:
+    they read 1,000 twins under a verdict reached at 400."""
+    if not db.has_columns(path, "diffs", "decision", "matches_used"):  # a store from before sequential diffs
+        return None
+    row = db.query(path, "SELECT d.decision, d.matches_used, count(DISTINCT m.pairing) AS pairings FROM diffs d "
+                         "JOIN matches m ON m.run_id = d.base_run WHERE d.diff_id = ? GROUP BY ALL", [diff_id])
+    if row.is_empty() or row["decision"][0] is None or not row["matches_used"][0]:
+        return None
+    return int(row["matches_used"][0]) // max(1, int(row["pairings"][0]))
+
+
 def version_diff(path: str | Path, base_run: int, candidate_run: int, fdr: float = 0.05,
                  match_limit: int | None = None) -> dict:
     """Everything a designer reads about a rules change: dict of frames and numbers.

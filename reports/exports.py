@@ -10,7 +10,7 @@ import polars as pl
 
 from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, pilot_sensitivity, series, turf, value
 from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played
-from reports.diff import version_diff
+from reports.diff import stored_limit, version_diff
 from reports.filters import Filters
 
 # the store's tables (raw rows); `card_defs` is the store table `cards` (card definitions)
@@ -218,7 +218,7 @@ def diff_table(path: Path, name: str, diff_id: int) -> pl.DataFrame:
     if row.is_empty():
         raise LookupError(f"no diff {diff_id} (see `workbench export diffs`)")
     base, candidate = row.row(0)
-    return diff_frame(path, name, version_diff(path, base, candidate))
+    return diff_frame(path, name, version_diff(path, base, candidate, match_limit=stored_limit(path, diff_id)))
 
 
 def diff_frame(path: Path, name: str, result: dict) -> pl.DataFrame:

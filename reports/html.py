@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import polars as pl
 
 from reports import costs, db, keywords, matchups, meta, overview, tune, value
+from reports.attribution import MIN_CONTRAST_GROUP
 from reports.cards import card_metrics
 from reports.diff import pairing_effect, version_diff
 from reports.filters import Filters
@@ -25,6 +26,7 @@ h1{margin-bottom:0} .sub{color:#666;margin-top:.2rem} h2{border-bottom:2px solid
 table{border-collapse:collapse;font-size:.9rem;margin:.6rem 0} th,td{padding:.25rem .6rem;border-bottom:1px solid #eee;text-align:right}
 th{background:#f6f6f6} td:first-child,th:first-child{text-align:left} .sig{color:#b00;font-weight:600}
 .note{color:#555;font-size:.9rem;max-width:60rem}
+.warn{background:#fff4e5;border-left:4px solid #b00;padding:.5rem .8rem;font-weight:600}
 """
 
 
@@ -123,10 +125,10 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
               "example_win": "example match"}
     excess = _points_interval(cards.filter(pl.col("oh_excess").is_not_null()), "oh_excess").sort("oh_excess",
                                                                                                    descending=True)
-    parts.append("<h3>Most over-performing within their deck</h3>"
-                 + _table(excess.head(TOP), within, sig="oh_excess_significant", points=("oh_excess",)))
-    parts.append("<h3>Most under-performing within their deck</h3>"
-                 + _table(excess.tail(TOP).reverse(), within, sig="oh_excess_significant", points=("oh_excess",)))
+    for title, rows in (("Most over-performing within their deck", excess.head(TOP)),
+                        ("Most under-performing within their deck", excess.tail(TOP).reverse())):
+        parts.append(_ranked(title, rows, "oh_excess_significant")
+                     + _table(rows, within, sig="oh_excess_significant", points=("oh_excess",)))
     parts.append("<h3>For reference: played win rate pooled over decks</h3><p class='note'>Shrunk toward the mean "
                  "(empirical Bayes). This carries deck strength and favours cards played late in games that lasted; "
                  "red: off the pooled rate after Benjamini-Hochberg. Intervals are 95% Wilson.</p>")
@@ -134,8 +136,9 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
             "played_wr_ci": "95% interval", "played_wr_shrunk": "shrunk", "gih_wr": "GIH WR", "iwd": "IWD",
             "played_wr_q": "q", "example_win": "example match"}
     ranked = _interval(cards, "played_wr").sort("played_wr_shrunk", descending=True)
-    parts.append("<h3>Highest pooled played WR</h3>" + _table(ranked.head(TOP), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
-    parts.append("<h3>Lowest pooled played WR</h3>" + _table(ranked.tail(TOP).reverse(), cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
+    for title, rows in (("Highest pooled played WR", ranked.head(TOP)), ("Lowest pooled played WR", ranked.tail(TOP).reverse())):
+        parts.append(_ranked(title, rows, "significant")
+                     + _table(rows, cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
     chart = ranked.sort("played_wr_shrunk")
     parts.append(fig(go.Figure(go.Bar(
         x=chart["played_wr"] * 100, y=[f"{n} (n={k})" for n, k in zip(chart["name"], chart["played_games"])],
@@ -191,6 +194,14 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
         parts.append(_meta_section(path, filters))
 
     return _page(parts)
+
+
+def _ranked(title: str, rows: pl.DataFrame, sig: str) -> str:
+    """A headline list's title, saying that the estimate orders it and, when no row of it is
+    significant, so: a top-eight list under "most over-performing" otherwise reads as eight findings."""
+    found = sig in rows.columns and bool(rows[sig].fill_null(False).any())
+    return (f"<h3>{html.escape(title)}, ranked by estimate</h3>"
+            + ("" if found else "<p class='note'>none significant (Benjamini-Hochberg 5%)</p>"))
 
 
 def _page(parts: list[str]) -> str:
@@ -364,31 +375,100 @@ def _meta_section(path, filters: Filters) -> str:
             + left_out)
 
 
+def _tested(p) -> bool:
+    return p is not None and p == p
+
+
+def untested_why(c: dict) -> str | None:
+    """Why a card of the diff got no attribution test (a row of ``version_diff``'s cards), or None
+    when it got one: its p-value is undefined when a group has fewer than MIN_CONTRAST_GROUP twins,
+    and an estimate printed without the reason reads as a result."""
+    if _tested(c.get("p_value")):
+        return None
+    small = [f"{n:,} twins with it {where}" for n, where in ((c["top_twins"], "near the top"), (c["deep_twins"], "deep"))
+             if n < MIN_CONTRAST_GROUP]
+    if small:
+        return f"not tested: {' and '.join(small)}, each group needs at least {MIN_CONTRAST_GROUP}"
+    # the groups are counted within each deck holding the card: the totals can pass where no deck does
+    return f"not tested: no deck holds at least {MIN_CONTRAST_GROUP} twins with it near the top and {MIN_CONTRAST_GROUP} deep"
+
+
+def testable_words(cards: pl.DataFrame) -> str:
+    """"of the 39 testable cards; 37 not testable (...)", over the cards the candidate left alone
+    (the exploratory family): "none moved" said over cards that got no test reads as a finding."""
+    if cards.is_empty():
+        return "of the 0 testable cards"
+    others = cards.filter(~pl.col("changed"))
+    tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
+    untested = others.height - tested
+    return f"of the {tested} testable cards" + (
+        f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins near the top or deep)" if untested else "")
+
+
+def _primary_shown(cards: pl.DataFrame) -> pl.DataFrame:
+    """The changed cards as the table shows them: a card that got no test says so, and why, where
+    blank cells would read as figures nobody wrote down."""
+    rows = []
+    for c in cards.iter_rows(named=True):
+        why = untested_why(c)
+        tested = {"low": _pts(c["effect_lo"], 1.0), "high": _pts(c["effect_hi"], 1.0),
+                  "p": f"{c['p_value']:.3g}" if not why else "", "q": f"{c['q_value']:.3g}" if not why else ""}
+        rows.append({"card": c["card"], "flagged": c["flagged"], "effect": _pts(c["effect_points"], 1.0) or "none",
+                     **({k: "not tested" for k in tested} if why else tested),
+                     "top": f"{c['top_twins']:,}", "deep": f"{c['deep_twins']:,}", "test": why or "tested"})
+    return pl.DataFrame(rows)
+
+
+def _count(v) -> str:
+    return "-" if v is None or v != v else f"{int(v):,}"
+
+
+def _power_section(power: pl.DataFrame) -> str:
+    """The matches a diff needs, each figure named for what it counts: a deck's games are its
+    seats (one a match), and a field of more than two decks seats each deck in only some of its
+    matches, so a run needs more matches than a deck needs games (``paired_field_matches``)."""
+    counts = ("paired_matches", "paired_seeds", "paired_field_matches", "unpaired_matches_per_version",
+              "unpaired_seeds_per_version")
+    shown = power.with_columns(pl.col(c).map_elements(_count, return_dtype=pl.Utf8) for c in counts if c in power.columns)
+    return ("<h3>Matches a diff needs</h3><p class='note'>To see a change of 1, 2 or 5 points in a deck's win rate "
+            "with 80% power at 5% two-sided, over the decks the change touches. A deck's games: its seat in one "
+            "match each, paired (this diff's twins) or unpaired (two independent runs, per version); seeds: a "
+            "deck's games / 2, each seed played from both seats. The paired matches of this field: the matches "
+            "of the whole field (every pairing together) that give each of those decks that many games: the run's "
+            "size.</p>"
+            + _table(shown, {"decks": "decks the change touches", "change_points": "change (points)",
+                             "paired_matches": "a deck's paired games", "paired_seeds": "a deck's paired seeds",
+                             "paired_field_matches": "paired matches of this field",
+                             "unpaired_matches_per_version": "a deck's unpaired games / version",
+                             "unpaired_seeds_per_version": "a deck's unpaired seeds / version"}))
+
+
 def _diff_section(path, base_run: int, candidate_run: int) -> str:
     r = version_diff(path, base_run, candidate_run)
-    parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>",
-             f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. "
-             f"{pairing_effect(r['variance_saved']).capitalize()}.</p>"]
+    parts = [f"<h2>Version diff: run {base_run} → run {candidate_run}</h2>"]
+    if r.get("code_note"):  # the twins differ by the code too: every figure below credits it to the rules
+        parts.append(f"<p class='warn'>⚠ {html.escape(r['code_note'])}</p>")
+    parts.append(f"<p>{r['twins'] // 2:,} twin matches (same seeds and seats), pilots {html.escape(r['pilots'])}. "
+                 f"{pairing_effect(r['variance_saved']).capitalize()}.</p>")
     parts.append(_table(_points_interval(r["decks"], "change"),
                         {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                          "change": "change", "change_ci": "95% interval (paired)", "mcnemar_p": "McNemar p"},
                         ("wr_base", "wr_candidate"), points=("change",)))
-    attribution = {"card": "card", "effect_points": "effect (pts)", "effect_lo": "low", "effect_hi": "high",
-                   "p_value": "p", "q_value": "q (BH, its family)", "top_twins": "twins near the top",
-                   "deep_twins": "twins deep"}
+    attribution = {"card": "card", "effect": "effect (pts)", "low": "low", "high": "high", "p": "p",
+                   "q": "q (BH, its family)", "top": "twins near the top", "deep": "twins deep", "test": "tested"}
     if r["primary_cards"].height:
         parts.append("<h3>The cards you changed</h3><p>Their effect within their deck: the paired change of twins "
                      "where the card's first copy lay near the top of the shuffled deck minus where it lay deep "
-                     "(randomised by the shuffle); tested as pre-declared hypotheses. Red: flagged.</p>"
-                     + _table(r["primary_cards"], attribution, sig="flagged",
-                              in_points=("effect_points", "effect_lo", "effect_hi")))
+                     "(randomised by the shuffle); tested as pre-declared hypotheses, each group needing at least "
+                     f"{MIN_CONTRAST_GROUP} twins. Red: flagged.</p>"
+                     + _table(_primary_shown(r["primary_cards"]), attribution, sig="flagged"))
     flagged = r["flagged_cards"]
     parts.append("<p>Other cards whose change differs from their deck's (Benjamini-Yekutieli at 5% FDR): "
-                 + (", ".join(html.escape(c) for c in flagged["card"].to_list()) if flagged.height else "none") + "</p>")
+                 + html.escape(f"{', '.join(flagged['card'].to_list())} ({testable_words(r['cards'])})" if flagged.height
+                               else f"none {testable_words(r['cards'])}") + "</p>")
     names = r["significant_cards"]["card"].to_list() if r["significant_cards"].height else []
     parts.append("<p>For reference, cards whose win rate moved over twins with the card in hand (paired, BH at 5% "
                  "FDR; a deck that got stronger moves all its cards): "
                  + (", ".join(html.escape(c) for c in names) if names else "none") + "</p>")
-    parts.append(_table(r["power"], {"decks": "decks the change touches", "change_points": "change (points)", "paired_matches": "paired matches",
-                                     "unpaired_matches_per_version": "unpaired matches per version"}))
+    parts.append(_power_section(r["power"]))
     return "".join(parts)

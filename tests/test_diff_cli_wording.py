@@ -27,25 +27,37 @@ def reused(tmp_path_factory):
     assert fixed.returncode == 0, fixed.stderr
     seq = run_cli(*common, "--max-matches", "300", "--until-decided", "--delta", "50", env=env)
     assert seq.returncode == 0, seq.stderr
-    return fixed.stdout, " ".join(seq.stdout.split())
+    return fixed.stdout, " ".join(seq.stdout.split()), db
 
 
 def test_the_sequential_verdict_says_what_the_test_decided(reused):
-    _fixed, text = reused
+    _fixed, text, _db = reused
     assert "sequential diff: no change of 50 points or more in any deck tested after 100 of at most 300" in text, text
     assert "decision" in text and "no change of 50 points or more" in text
     assert "sequential diff: no change after" not in text
 
 
 def test_the_tables_after_a_stop_read_the_matches_the_test_looked_at(reused):
-    fixed, text = reused
+    fixed, text, _db = reused
     assert re.search(r"runs \d+ and \d+, 300 twin matches", " ".join(fixed.split())), fixed
     assert re.search(r"runs \d+ and \d+, 100 twin matches", text), text  # not the 300 stored
 
 
 def test_none_is_said_of_the_cards_tested(reused):
     """"none" was said over every card, 15 of the 45 untested (too few twins near the top or deep)."""
-    fixed, _text = reused
+    fixed, _text, _db = reused
     flat = " ".join(fixed.split())
     said = re.search(r"FDR 5%\): none of the (\d+) testable cards; (\d+) not testable", flat)
     assert said and int(said.group(1)) > 0 and int(said.group(2)) > 0, flat
+
+
+def test_the_stored_sequential_diff_reads_the_matches_its_test_looked_at(reused, tmp_path):
+    """`export diff_decks --diff 2` (and the Diff page) read every stored twin of the reused runs."""
+    import csv
+
+    db = reused[2]
+    out = tmp_path / "decks.csv"
+    res = run_cli("export", "diff_decks", "--diff", "2", "--csv", str(out), "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    twins = {r["deck"]: int(r["twins"]) for r in csv.DictReader(out.open(encoding="utf-8"))}
+    assert twins and max(twins.values()) == 100, twins  # 100 matches looked at, 300 stored

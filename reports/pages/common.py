@@ -63,7 +63,7 @@ QUERIES = {
     "turn_played": cards.win_rate_by_turn_played, "keyword_impact": keywords.keyword_impact,
     "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": costs.deck_curves,
     "win_rate_by_cost": costs.win_rate_by_cost, "matchups": matchups.matchups, "deck_field": matchups.deck_field,
-    "meta_mix": meta.meta_mix, "version_diff": diff.version_diff, "twins": diff.twins, "options": _options, "diffs": _diffs,
+    "meta_mix": meta.meta_mix, "version_diff": diff.version_diff, "stored_limit": diff.stored_limit, "twins": diff.twins, "options": _options, "diffs": _diffs,
     "card_names": _card_names, "campaign_runs": campaign.campaign_runs, "clear_rates": campaign.clear_rates,
     "reward_lift": campaign.reward_lift, "campaign_fights": campaign.fights, "card_values": value.card_values,
     "has_tables": db.has_tables, "reweighted": pilot_weights.reweighted_pilots,

@@ -17,6 +17,7 @@ from reports import db
 from reports.card_fields import ARROW, change_text, field_changes, shown
 from reports.diff import pairing_effect
 from reports.examples import key_text
+from reports.html import testable_words, untested_why
 from reports.pages.columns import unique_names
 from reports.pages.common import (
     FACTION_COLUMN,
@@ -36,6 +37,7 @@ from reports.pages.common import (
     table_with_download,
     with_replay_links,
 )
+from reports.sequential import caveat, decision_words, overall_words
 from reports.whatif import card_name, job_for_diff
 
 HELP = {
@@ -59,7 +61,10 @@ HELP = {
     "excess q (BH)": "Benjamini-Hochberg q-value of the excess change across the cards",
     "variance saved": "share of the variance of a deck's win-rate change that the pairing removed; an unpaired "
                       "comparison would need about 1 / (1 - share) times the matches",
-    "matches needed": "matches for 80% power to see a change of that many points at 5% two-sided",
+    "games needed": "a deck's games (its seat in one match each) for 80% power to see a change of that many points "
+                    "at 5% two-sided",
+    "field matches": "matches of this diff's whole field (every pairing together) that give each deck the change "
+                     "touches that many paired games: what the run must play",
 }
 NO_DIFF = ("No version diff stored yet. A diff plays the same seeds under two rules versions and compares them "
            "pair by pair, for example:\n\n"
@@ -200,11 +205,11 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
     if flagged.height:
         st.warning("Other cards whose change differs from their deck's (attribution, Benjamini-Yekutieli at FDR 5%): "
                    + ", ".join(f"{names_of(path, d).get(c['card']) or c['card']} {c['effect_points']:+.1f} pts"
-                               for c in flagged.iter_rows(named=True)))
+                               for c in flagged.iter_rows(named=True)) + f" ({testable_words(cards)})")
     else:
         st.caption("No card the candidate left alone changed differently from its deck (attribution, Benjamini-Yekutieli "
-                   "at FDR 5%): "
-                   "a deck-wide move shows in every card of the deck, the attribution singles out a card that moved "
+                   f"at FDR 5%): none {testable_words(cards)}. "
+                   "A deck-wide move shows in every card of the deck, the attribution singles out a card that moved "
                    "by itself.")
     st.caption(f"For reference: {sig.height} cards' win rate moved over twins with the card in hand (McNemar, BH); "
                "a deck that got stronger moves all its cards, and its opponents' the other way, so that is not a finding "
@@ -306,10 +311,10 @@ def changed_cards_summary(path, d: dict, r: dict, scope: dict[str, str] | None =
         if c is None:
             st.info(f"You changed **{name}**: {what}. No deck of this diff holds it.")
             continue
-        text = (f"You changed **{name}**: {what}. Its own effect within its deck: **{c['effect_points']:+.1f} pts** "
-                f"[{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
-                f"({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
-        (st.error if c["flagged"] else st.info)(text + (" Flagged." if c["flagged"] else " Not flagged."))
+        if untested_why(c):
+            st.info(untested_text(name, what, c))
+        else:
+            (st.error if c["flagged"] else st.info)(tested_text(name, what, c))
     if len(cards) > SHOWN_CHANGES:
         st.caption(f"... and {len(cards) - SHOWN_CHANGES} more changed cards, in the table below.")
     table_with_download(fields, "diff_changed_fields", {
@@ -319,6 +324,22 @@ def changed_cards_summary(path, d: dict, r: dict, scope: dict[str, str] | None =
         "base": st.column_config.TextColumn("base", help="its value under the base version"),
         "candidate": st.column_config.TextColumn("candidate", help="its value under the candidate version")},
         column_order=["name", "change", "field", "base", "candidate", "card"], scope=scope)
+
+
+def tested_text(name: str, what: str, c: dict) -> str:
+    text = (f"You changed **{name}**: {what}. Its own effect within its deck: **{c['effect_points']:+.1f} pts** "
+            f"[{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
+            f"({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
+    return text + (" Flagged." if c["flagged"] else " Not flagged.")
+
+
+def untested_text(name: str, what: str, c: dict) -> str:
+    """A changed card that got no test: its estimate, if it has one, and why there is no test,
+    never an interval of NaNs followed by "Not flagged"."""
+    estimate = c["effect_points"]
+    seen = f"{estimate:+.1f} pts, " if estimate is not None and estimate == estimate else ""
+    return (f"You changed **{name}**: {what}. Its own effect within its deck: {seen}**{untested_why(c)}** "
+            "(play more matches).")
 
 
 def _interval(row: dict) -> str:
@@ -334,19 +355,35 @@ def _verdicts(path: str, state: tuple, diff_id: int) -> pl.DataFrame:
     return db.query(path, "SELECT * FROM diff_verdicts WHERE diff_id = ? ORDER BY deck", [diff_id])
 
 
+def verdict_text(d: dict, v: dict, row: dict) -> str:
+    """A deck's sequential verdict as what the test decided (reports/sequential.decision_words),
+    with what its plain interval adds. The verdict row keeps points, ``caveat`` reads shares; the
+    deck row's paired interval stands in where the verdict has none (fewer than two seeds)."""
+    delta1, delta0 = d["delta_points"], d["delta0_points"] or 0
+    found = [v.get(k) for k in ("change_points", "change_lo", "change_hi")]
+    if any(x is None or x != x for x in found):
+        change, lo, hi = row["change"], row["change_lo"], row["change_hi"]
+    else:
+        change, lo, hi = (x / 100 for x in found)
+    note = caveat(v["decision"], change, lo, hi, delta1 / 100)
+    return f"**{decision_words(v['decision'], delta1, delta0, points=True)}**" + (f" ({note})" if note else "")
+
+
 def focus(path, d: dict, r: dict) -> None:
     """After what changed: the decks it touches (with a sequential diff's verdicts), the first
     seat, and any other card that moved beyond its deck."""
     verdicts = {v["deck"]: v for v in _verdicts(str(path), store_state(path), d["diff_id"]).iter_rows(named=True)}
     if d.get("decision"):
-        st.markdown(f"**Sequential diff: {d['decision']}** after {d['matches_used']:,} matches per version "
-                    f"(a change of at least {d['delta_points']:g} pts against none; pilots "
-                    f"{', '.join(distinct(r['pilots']))})")
+        delta1, delta0 = d["delta_points"], d["delta0_points"] or 0
+        st.markdown(f"**Sequential diff: {overall_words(d['decision'], delta1, delta0, points=True)}** after "
+                    f"{d['matches_used']:,} matches per version (tested: a change of {delta1:g} pts against one of "
+                    f"{delta0:g}; pilots {', '.join(distinct(r['pilots']))})")
     decks = r["decks"].filter(pl.col("deck").is_in(r["touched_decks"]))
     lines = []
     for row in decks.iter_rows(named=True):
         v = verdicts.get(row["deck"])
-        lines.append(f"- **{row['deck']}**: {_interval(row)}" + (f"; the sequential test: **{v['decision']}**" if v else ""))
+        lines.append(f"- **{row['deck']}**: {_interval(row)}" + (f"; the sequential test: {verdict_text(d, v, row)}"
+                                                                 if v else ""))
     st.markdown(("The decks it is in:\n" if r["changed_cards"].height else "Every deck (a rules change):\n")
                 + "\n".join(lines))
     st.markdown(f"- **The first seat**: {_interval(r['first_seat'])}")
@@ -354,7 +391,7 @@ def focus(path, d: dict, r: dict) -> None:
     st.markdown("- **Other cards that moved beyond their deck**: " + (
         ", ".join(f"{names_of(path, d).get(c['card']) or c['card']} {c['effect_points']:+.1f} pts (q {c['q_value']:.3g})"
                   for c in flagged.iter_rows(named=True))
-        if flagged.height else "none (attribution, Benjamini-Yekutieli at FDR 5%)"))
+        if flagged.height else f"none {testable_words(r['cards'])} (attribution, Benjamini-Yekutieli at FDR 5%)"))
     job = job_for_diff(path, d["diff_id"])
     if job is not None:
         st.caption(f"Started from the dashboard (What-if job {job.id}): {card_name(job)} {job.meta.get('change')}; "
@@ -381,18 +418,24 @@ def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Fi
 def power_section(r: dict, scope: dict[str, str] | None = None) -> None:
     st.subheader("Matches a diff needs")
     st.caption("To see a change of 1, 2 or 5 points in a deck's win rate with 80% power at 5% two-sided: paired "
-               "(this diff's own spread of twin differences) against two independent runs. Seeds = matches / 2 "
-               "with seat swapping. Computed over the decks the change touches (those holding a changed card; every "
+               "(this diff's own spread of twin differences) against two independent runs. A deck's games: its seat "
+               "in one match each; a deck's seeds = its games / 2, each seed played from both seats. Paired matches "
+               "of this field: the matches of the whole field (every pairing together) that give each of those decks "
+               "that many games, the run's size: a field of more than two decks seats a deck in only some of its "
+               "matches. Computed over the decks the change touches (those holding a changed card; every "
                f"deck for a rules change): {', '.join(r['touched_decks'])}.")
     table_with_download(r["power"], "diff_power", {
         "change_points": st.column_config.NumberColumn("change to detect", format="%d pts",
                                                        help="a change of a deck's win rate of this many points"),
-        "paired_matches": count("paired matches", HELP["matches needed"]),
-        "paired_seeds": count("paired seeds", "seeds, each played from both seats"),
-        "unpaired_matches_per_version": count("unpaired matches / version", HELP["matches needed"]),
-        "unpaired_seeds_per_version": count("unpaired seeds / version", "seeds per version, each played from both seats"),
+        "paired_matches": count("a deck's paired games", HELP["games needed"]),
+        "paired_seeds": count("a deck's paired seeds", "a deck's games / 2: seeds, each played from both seats"),
+        "paired_field_matches": count("paired matches of this field", HELP["field matches"]),
+        "unpaired_matches_per_version": count("a deck's unpaired games / version", HELP["games needed"]),
+        "unpaired_seeds_per_version": count("a deck's unpaired seeds / version",
+                                            "a deck's games / 2 per version: seeds, each played from both seats"),
         "decks": st.column_config.TextColumn("decks", help="the decks the change touches, whose twins these figures use")},
-        scope=scope)
+        column_order=["change_points", "paired_matches", "paired_seeds", "paired_field_matches",
+                      "unpaired_matches_per_version", "unpaired_seeds_per_version", "decks"], scope=scope)
 
 
 @one_connection_per_render
@@ -407,7 +450,9 @@ def render() -> None:
     d = pick_diff(diffs)
     glossary(HELP)
     try:
-        r = cached("version_diff", str(path), d["base_run"], d["candidate_run"])
+        # a sequential diff's tables read the matches its test looked at (diff.stored_limit)
+        r = cached("version_diff", str(path), d["base_run"], d["candidate_run"], 0.05,
+                   cached("stored_limit", str(path), d["diff_id"]))
     except ValueError as exc:
         st.warning(f"{exc}. The runs may still be running: try again when they are done.")
         return
@@ -415,6 +460,8 @@ def render() -> None:
     st.caption(f"Base run {d['base_run']} and candidate run {d['candidate_run']}: {r['twins'] // 2:,} matches "
                "played on the same seeds, seats, decks and pilots under both rules versions (common random numbers); "
                f"pilots: **{r['pilots']}**, and every figure below is about matches they played.")
+    if r.get("code_note"):  # the twins differ by the code as well: every figure below credits it to the rules
+        st.warning(r["code_note"])
     scope = diff_scope(d, r)
     changed_cards_summary(path, d, r, scope)  # the pre-declared hypotheses lead, before any deck figure
     focus(path, d, r)
