@@ -16,6 +16,9 @@ import copy
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+# the names of the rules versions `tune` plays its candidates under (workbench/tune/versions.name_of);
+# the pages keep such trial runs out of their default choice
+PREFIX = "tune-"
 
 @dataclass(frozen=True)
 class Knob:

@@ -311,11 +311,12 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -
     cols = {"name": "card", "copies": "copies", "twins": "twins", "value_text": "win rate added (pts)",
             "value_ci": "95% interval", "wr_with": "WR with", "wr_without": "WR without", "q_value": "q",
             "reference": "replaced by"}
+    several = value.card_sets(values)
     for context in value.contexts(values):
         ranking = value.in_context(values, context).with_columns(
             pl.col("value_points").map_elements("{:+.1f}".format, return_dtype=pl.Utf8).alias("value_text"),
             pl.format("{} to {}", pl.col("value_lo").round(1), pl.col("value_hi").round(1)).alias("value_ci"))
-        title = value.context_title(context)
+        title = value.context_title(context, context["rules_version"] in several)
         parts.append(f"<h3>{html.escape(title)}</h3>" + _table(ranking, cols, ("wr_with", "wr_without"), "significant"))
         parts.append(fig(value.value_chart(ranking, f"Win rate added per card: {title}")))
     return "".join(parts)

@@ -22,13 +22,16 @@ def runs(path: str | Path) -> pl.DataFrame:
     return frame.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8)).drop("spec")
 
 
-# how a run was cut into chunks and how much event log it kept do not change its matches
-NOT_MATCHES = ("chunk_size", "event_sample")
+# how a run was cut into chunks and how much event log it kept do not change its matches; how many
+# it plays does not change the seeds it plays them on (slot j of a pairing has the same seed in a
+# run of 300 and one of 1,000), and a version's name does not change its cards (its hash does)
+NOT_MATCHES = ("chunk_size", "event_sample", "matches", "matches_total", "rules")
 
 
 def matches_key(spec: str | None) -> str:
-    """A run's spec without what does not decide its matches: two runs with the same key hold
-    the same matches (the workbench's result hash, read from the stored spec)."""
+    """A run's spec without what does not decide its matches: two runs with the same key play the
+    same matches on the seeds they share (the shorter's are the longer's first), so pooled, those
+    matches count twice."""
     if not spec:
         return ""
     d = json.loads(spec)

@@ -27,10 +27,13 @@ SCHEMA = {
     "created_at": pl.Datetime("us"),
 }
 COLUMNS = tuple(SCHEMA)
-# one measured quantity: a card of a deck, under a rules version, against an opponent, by pilots
-MEASURED = ("game", "rules_version", "deck", "card", "against", "pilots")
-# a ranking: the cards measured together in one context
-CONTEXT = ("game", "rules_version", "deck", "against", "pilots")
+# one measured quantity: a card of a deck, under a rules version's card set (its hash: a version of
+# one name in two data folders, or edited between two measurements, is two card sets), against an
+# opponent, by pilots
+MEASURED = ("game", "rules_version", "rules_hash", "deck", "card", "against", "pilots")
+# a ranking: the cards measured together in one context (one ranking mixed an edited 6/6 Gunhand
+# with the shipped cards when the hash was left out)
+CONTEXT = ("game", "rules_version", "rules_hash", "deck", "against", "pilots")
 
 SIGNIFICANT_UP, SIGNIFICANT_DOWN, UNSURE = "#d62728", "#1f77b4", "#9e9e9e"
 # what the figure is, and how its bars are coloured, in the words the page and the report share
@@ -83,10 +86,18 @@ def in_context(values: pl.DataFrame, context: dict) -> pl.DataFrame:
     return values.filter(*(pl.col(k) == v for k, v in context.items()))
 
 
-def context_title(context: dict) -> str:
-    """Every balance figure says which pilot produced it."""
+def context_title(context: dict, card_set: bool = False) -> str:
+    """Every balance figure says which pilot produced it; ``card_set``: and which card set, when the
+    rules version was measured with more than one (``card_sets``)."""
     against = "the field" if context["against"] == "field" else context["against"]
-    return f"{context['deck']} against {against}, piloted by {context['pilots']} ({context['rules_version']})"
+    version = context["rules_version"] + (f", card set {context['rules_hash'][:8]}" if card_set else "")
+    return f"{context['deck']} against {against}, piloted by {context['pilots']} ({version})"
+
+
+def card_sets(values: pl.DataFrame) -> set[str]:
+    """The rules versions of ``values`` measured under more than one card set (rules hash)."""
+    counts = values.group_by("rules_version").agg(pl.col("rules_hash").n_unique().alias("n"))
+    return set(counts.filter(pl.col("n") > 1)["rules_version"].to_list())
 
 
 def bar_colour(row: dict) -> str:

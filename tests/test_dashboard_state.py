@@ -69,7 +69,8 @@ def test_two_runs_of_the_same_matches_are_not_pooled_without_a_word(store):
     at = page("cards").run()
     sidebar(at, "Runs").set_value([1, 4]).run()
     warned = [w.value for w in at.sidebar.warning]
-    assert any("Runs 1, 4 hold the same matches" in w for w in warned), warned
+    assert any("Runs 1, 4 play the same matches on the seeds they share" in w for w in warned), warned
+    # the one kept has the most matches, and of equals the newest
     [b for b in at.sidebar.button if b.label == "Keep only run 4"][0].click().run()
     assert sidebar(at, "Runs").value == [4] and not at.sidebar.warning
 
@@ -275,3 +276,30 @@ def test_the_campaign_pages_batches_follow_the_user_and_live_in_the_url(campaign
     linked.query_params["campaign_runs"] = "1"
     linked.run()
     assert sidebar(linked, "Campaign batches").value == [1]
+
+
+def test_the_item_pages_count_one_of_each_set_of_runs_that_replay_the_same_seeds(tmp_path, monkeypatch):
+    """A simulate and the base runs of sequential diffs that reused its seeds at other caps are
+    the same matches: the Card page pooled them, counting a match up to four times."""
+    from tests.conftest import run_cli
+    from tests.test_dashboard_edges import opened
+
+    store = tmp_path / "s.duckdb"
+    for matches in ("30", "20"):  # the same seeds, the second run's are the first's first 20
+        res = run_cli("simulate", "frontier", "--decks", "lawmen-posse,goblin-gold-gang", "--pilots", "random",
+                      "--matches", matches, "--seed", "5", "--workers", "1", "--db", str(store), "--quiet")
+        assert res.returncode == 0, res.stderr
+    monkeypatch.setenv("WORKBENCH_DB", str(store))
+    at = opened("deck", deck="lawmen-posse")
+    line = next(c.value for c in at.caption if "Every duel run" in c.value)
+    assert "run 1 (30 matches)" in line and "Left out, as they replay the seeds of a run counted here: run 2." in line
+
+
+def test_a_trial_run_is_not_the_default_run(store):
+    """After a what-if, its trial run (rules version try-...) was the newest duel run, and the pages
+    opened on the trial's cards as if they were the game's."""
+    with db.connect(store, read_only=False) as con:
+        con.execute("""INSERT INTO runs SELECT * REPLACE (5 AS run_id, 'try-tin-star-recruit-atk-abc123' AS rules_version)
+                       FROM runs WHERE run_id = 2""")
+    at = page("cards").run()
+    assert sidebar(at, "Runs").value == [4], sidebar(at, "Runs").value  # the newest that is not a trial

@@ -220,3 +220,22 @@ def test_cards_page_shows_the_newest_card_value_beside_each_card(small_store, tm
     assert rows["tin-star-recruit"]["value_by"] == "lawmen-posse vs field, greedy (base)"
     unmeasured = [r for c, r in rows.items() if c not in GREEDY_LAWMEN]
     assert unmeasured and all(r["value_points"] == "" for r in unmeasured)
+
+
+def test_a_version_measured_under_two_card_sets_is_two_rankings(tmp_path, monkeypatch):
+    """A version edited between two measurements (or of one name in two data folders) ranked an
+    edited 6/6 Gunhand beside the shipped cards as one measurement."""
+    rows = [r for r in value_rows() if r["value_id"] == 1]
+    edited = {**rows[0], "value_id": 6, "rules_hash": "hash-edited", "value_points": 22.5, "base_run": 11,
+              "variant_run": 12, "created_at": rows[0]["created_at"].replace(day=9)}
+    path = new_store(tmp_path / "sets.duckdb", rows + [edited])
+    frame = card_values(path)
+    gunhand = frame.filter(card="marshal-gunhand")
+    assert sorted(gunhand["rules_hash"].to_list()) == ["hash-base", "hash-edited"]  # both kept, not the newer alone
+    from reports.value import contexts
+    assert len(contexts(frame)) == 2
+    at = value_page(path, monkeypatch)
+    assert "Card set" in [s.label for s in at.sidebar.selectbox]
+    assert at.subheader[0].value.endswith("(base, card set hash-edi)"), at.subheader[0].value
+    shown = at.dataframe[0].value
+    assert len(shown) == 1, shown  # the edited card set's ranking alone

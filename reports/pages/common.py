@@ -12,6 +12,8 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
+from cardsdb.tune import PREFIX as TUNE_PREFIX
+from cardsdb.whatif import PREFIX as WHATIF_PREFIX
 from reports import campaign, cards, costs, db, diff, keywords, matchups, meta, overview, pilot_weights, value
 from reports.export import undefined_as_null
 from reports.filters import Filters
@@ -239,9 +241,14 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
+    # a what-if's or tune's trial run is a duel run too: the newest one is no default (after a
+    # what-if, the pages opened on the trial's cards as if they were the game's)
+    trials = set(mine.filter(pl.col("rules_version").str.starts_with(WHATIF_PREFIX)
+                             | pl.col("rules_version").str.starts_with(TUNE_PREFIX))["run_id"].to_list())
+    default = [r for r in duels if r not in trials] or duels or ids
     # options are run ids (their labels, which count a writing run's matches, are only shown), so
     # a run that stores more does not reset the choice
-    chosen = sidebar_choice("runs", "Runs", ids, (duels or ids)[:1], many=True, format_func=labels.get,
+    chosen = sidebar_choice("runs", "Runs", ids, default[:1], many=True, format_func=labels.get,
                             help="the runs whose matches are counted; several are pooled")
     warn_same_matches(mine, chosen)
     return mine, chosen
@@ -259,21 +266,35 @@ def no_runs_note(runs: pl.DataFrame) -> str:
 
 
 def warn_same_matches(runs: pl.DataFrame, chosen: list[int]) -> None:
-    """Two chosen runs holding the very same matches (same spec, however chunked) would be
-    pooled into twice the matches and a falsely narrow interval: say so, offer to keep one."""
+    """Two chosen runs playing the same matches on the seeds they share (same decks, pilots, cards
+    and seed, however many matches each played or however chunked) would be pooled into a match
+    counted twice and a falsely narrow interval: say so, offer to keep the longest."""
     if "matches_key" not in runs.columns or len(chosen) < 2:
         return
-    picked = runs.filter(pl.col("run_id").is_in(chosen))
-    for _key, group in picked.group_by("matches_key"):
-        ids = sorted(group["run_id"].to_list())
-        if len(ids) < 2:
-            continue
-        st.sidebar.warning(f"Runs {', '.join(map(str, ids))} hold the same matches (same spec and seeds): pooled, "
-                           "each match counts more than once and the intervals are too narrow.")
-        keep = ids[-1]
+    _kept, repeats = one_run_per_seeds(runs.filter(pl.col("run_id").is_in(chosen)))
+    for keep in sorted(set(repeats.values())):
+        ids = sorted([r for r, k in repeats.items() if k == keep] + [keep])
+        st.sidebar.warning(f"Runs {', '.join(map(str, ids))} play the same matches on the seeds they share (same "
+                           "decks, pilots, cards and seed): pooled, each such match counts more than once and the "
+                           "intervals are too narrow.")
         if st.sidebar.button(f"Keep only run {keep}", key=f"dedupe-{'-'.join(map(str, ids))}"):
-            st.session_state["keep:runs"] = [r for r in chosen if r not in ids[:-1]]
+            st.session_state["keep:runs"] = [r for r in chosen if r == keep or r not in ids]
             st.rerun()
+
+
+def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
+    """(the runs with one of each set that share seeds: the one with the most matches, whose
+    seeds hold the others'; each run left out -> the run kept in its place). A run with no
+    stored spec is its own."""
+    if "matches_key" not in runs.columns or runs.is_empty():
+        return runs, {}
+    repeats: dict[int, int] = {}
+    for (key,), group in runs.group_by(["matches_key"], maintain_order=True):
+        if not key or group.height < 2:
+            continue
+        ordered = group.sort(["matches_done", "run_id"], descending=True)["run_id"].to_list()
+        repeats.update({r: ordered[0] for r in ordered[1:]})
+    return runs.filter(~pl.col("run_id").is_in(list(repeats))), repeats
 
 
 def page_header(title: str) -> Path | None:

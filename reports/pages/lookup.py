@@ -20,6 +20,7 @@ from reports.pages.common import (
     PAGES_KEY,
     cached,
     kept_runs,
+    one_run_per_seeds,
     page_header,
     percent,
     pick_filters,
@@ -108,7 +109,9 @@ def item_start(kind: str) -> tuple[str, Filters, str, str] | None:
         games = cached(f"games_with_{kind}", str(path), wanted)
         if games:
             st.session_state["keep:game"] = games[:1]
-    runs = duel_runs(pick_game(path))
+    # every duel run, but one of each set that replays the same seeds (a sequential diff's base run
+    # beside the simulate it reused): pooled, their shared matches counted up to four times
+    runs, _repeats = one_run_per_seeds(duel_runs(pick_game(path)))
     if runs.is_empty():
         st.info("This game has no duel runs yet: `workbench simulate GAME` plays some.")
         return None
@@ -174,9 +177,14 @@ def scope_line(path: str, filters: Filters) -> str:
     versions = sorted(set(runs["rules_version"].to_list()))
     lead = f"The duel runs of {filters.game}{versions_kept}{seats}" if seats else \
         f"Every duel run of {filters.game}{versions_kept}"
+    game_runs = cached("runs", path)
+    _kept, repeats = one_run_per_seeds(duel_runs(game_runs.filter(pl.col("game") == filters.game)))
+    left = sorted(r for r, k in repeats.items() if k in ids)
+    replayed = (f" Left out, as they replay the seeds of a run counted here: run{'s' if len(left) > 1 else ''} "
+                f"{', '.join(map(str, left))}." if left else "")
     return (f"{lead}: run{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} "
             f"({int(runs['matches_done'].sum()):,} matches), rules version{'s' if len(versions) > 1 else ''} "
-            f"{', '.join(versions)}.")
+            f"{', '.join(versions)}.{replayed}")
 
 
 RATES = ["win_rate", "win_rate_lo", "win_rate_hi"]

@@ -19,7 +19,7 @@ from reports.pages.common import (
     sidebar_choice,
     table_with_download,
 )
-from reports.value import COLOURS, MEANING, context_title, contexts, value_chart
+from reports.value import COLOURS, MEANING, card_sets, context_title, contexts, value_chart
 
 HELP = {
     "win rate added": f"{MEANING}, in win-rate points; paired 95% interval",
@@ -42,6 +42,8 @@ FILTERS = (
     ("deck", "value_deck", "Deck", "the deck whose cards were measured", True),
     ("against", "value_against", "Against", "the opponent the deck played: 'field' or one deck", False),
     ("pilots", "value_pilots", "Pilots", HELP["pilots"], False),
+    ("rules_hash", "value_cards", "Card set", "the card data the version held when measured (its hash): a version "
+     "edited between measurements, or of one name in two data folders, is two card sets", False),
 )
 ORDER = ["card", "name", "copies", "twins", "value_points", "value_lo", "value_hi", "wr_with", "wr_without",
          "p_value", "q_value", "significant", "reference", "value_id", "base_run", "variant_run", "created_at"]
@@ -60,11 +62,13 @@ def narrow(values: pl.DataFrame, column: str, name: str, label: str, help: str, 
     return values.filter(pl.col(column) == chosen)
 
 
-def value_scope(context: dict) -> dict[str, str]:
+def value_scope(context: dict, card_set: bool = False) -> dict[str, str]:
     """What the download records (``table_with_download``'s ``scope``): the measurement's game,
     rules version, deck, opponent and pilots, not the runs the duel pages keep."""
-    return {"game": context["game"], "rules": context["rules_version"], "deck": context["deck"],
-            "against": context["against"], "pilots": context["pilots"]}
+    scope = {"game": context["game"], "rules": context["rules_version"]}
+    if card_set:  # the version was measured under more than one card set: which one
+        scope["card_set"] = context["rules_hash"][:8]
+    return scope | {"deck": context["deck"], "against": context["against"], "pilots": context["pilots"]}
 
 
 def column_config() -> dict:
@@ -107,13 +111,16 @@ def render() -> None:
         values = narrow(values, column, name, label, help, always)
     glossary(HELP)
     context = contexts(values)[0]
-    st.subheader(context_title(context))
+    # the version measured under more than one card set: the title names which
+    several = context["rules_version"] in card_sets(cached("card_values", str(path)).filter(
+        pl.col("game") == context["game"]))
+    st.subheader(context_title(context, several))
     st.markdown(f"Pilots: **{context['pilots']}**. Every figure below was produced by these pilots; another pilot "
                 "can value the same card differently.")
     st.caption(ABOUT)
     st.caption(provenance(values))
-    title = f"Win rate added per card: {context_title(context)}"
+    title = f"Win rate added per card: {context_title(context, several)}"
     st.plotly_chart(value_chart(unique_names(values), title), width="stretch")  # one label a card: "Kade (kade-2)"
     shown = percent(values, ["wr_with", "wr_without"])
     table_with_download(shown, "card_value", column_config(), download=values, column_order=ORDER,
-                        scope=value_scope(context))
+                        scope=value_scope(context, several))

@@ -19,6 +19,7 @@ from cardsdb.budget import surplus
 from cardsdb.errors import DataError, DataErrors
 from cardsdb.loader import GameData, Ruleset, check_deck, load_ruleset, resolve
 from cardsdb.models import RulesFile
+from cardsdb.tune import PREFIX as TUNE_PREFIX
 from cardsdb.tune import Knob, Step, knobs_of, patch, raw_card
 from cardsdb.yamlfile import read_yaml
 from workbench import games
@@ -93,7 +94,7 @@ def normal(steps) -> tuple[Step, ...]:
 def name_of(s: Start, steps) -> str:
     """A candidate's version name: hashed from the starting version's content and the patch."""
     text = json.dumps([s.ruleset.hash, [list(x) for x in normal(steps)]], sort_keys=True)
-    return "tune-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    return TUNE_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def document(s: Start, steps, name: str, description: str = "") -> dict:
