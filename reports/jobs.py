@@ -41,6 +41,7 @@ class Job:
     created_at: float
     meta: dict = field(default_factory=dict)
     stop_asked: bool = False
+    stop_asked_at: float | None = None  # when ``stop`` asked (epoch seconds); the page says "stopping" until it ends
 
     @property
     def record(self) -> Path:
@@ -118,6 +119,12 @@ def last_line(path: str | Path) -> str:
     return lines[-1] if lines else ""
 
 
+def stopping(job: Job, status: dict) -> bool:
+    """A stop was asked and the process has not ended yet (``job_state`` still says ``running``:
+    it holds the store until its chunks in flight finish, so no other job may start)."""
+    return job.stop_asked and status.get("state") == "running"
+
+
 def job_state(job: Job) -> dict:
     """The job's status file, with ``state`` corrected by what became of the process."""
     status = _read_json(Path(job.status_path)) or {"state": "running", "message": "starting"}
@@ -177,9 +184,11 @@ _CTRL_C_AS_A_TERMINAL = ("import os, signal, sys; signal.signal(signal.SIGINT, s
 
 
 def stop(job: Job) -> None:
-    """Ask the job's process to stop as Ctrl-C would (its own id only); the record remembers it."""
+    """Ask the job's process to stop as Ctrl-C would (its own id only); the record remembers it
+    and when (``stop_asked_at``: the chunks in flight finish before the process ends)."""
     if alive(job):
         job.stop_asked = True
+        job.stop_asked_at = time.time()
         _write_json(job.record, asdict(job))
         try:
             os.kill(job.pid, signal.SIGINT)

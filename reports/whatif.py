@@ -19,6 +19,7 @@ import polars as pl
 from reports import db, jobs
 from reports.card_fields import ARROW, change_text, parse
 from reports.cards import with_faction_name
+from reports.sequential import Plan, caveat, decision_words, overall_words
 
 # how the diff is asked: the smallest change worth finding (points) and the pilots, seed and cap
 # the dashboard uses unless the designer says otherwise
@@ -26,6 +27,9 @@ DELTA_POINTS = 5.0
 PILOTS = "greedy"
 SEED = 1
 MAX_MATCHES = 1000  # per pairing and version: the sequential diff usually stops far sooner
+# the fewest the diff accepts: its first look comes after min_seeds seeds, each from both seats
+# (workbench/commands/diff.py refuses a smaller --max-matches, after the job has started)
+MIN_MATCHES = 2 * Plan().min_seeds
 
 
 @dataclass(frozen=True)
@@ -141,3 +145,57 @@ def job_for_diff(db_path: str | Path, diff_id: int) -> jobs.Job | None:
         if jobs.job_state(job).get("diff_id") == diff_id:
             return job
     return None
+
+
+# --- a what-if's verdicts in words ------------------------------------------------------------------
+
+def job_deltas(job: jobs.Job, db_path: str | Path | None = None, diff_id: int | None = None) -> tuple[float, float]:
+    """The (delta, delta0) in points the job's diff tests, a change of delta against one of delta0:
+    as the form asked them (``meta["options"]``), else as its stored diff recorded them, else the
+    defaults ``diff_command`` used."""
+    options = job.meta.get("options") or {}
+    if options.get("delta") is not None:
+        return float(options["delta"]), float(options.get("delta0") or 0.0)
+    if db_path is not None and diff_id is not None:
+        try:
+            if db.has_tables(db_path, "diffs"):
+                rows = db.query(db_path, "SELECT * FROM diffs WHERE diff_id = ?", [int(diff_id)])
+                if rows.height and rows.row(0, named=True).get("delta_points") is not None:
+                    row = rows.row(0, named=True)
+                    return float(row["delta_points"]), float(row.get("delta0_points") or 0.0)
+        except Exception:  # noqa: BLE001 - a store that cannot say: the defaults below
+            pass
+    return DELTA_POINTS, 0.0
+
+
+def _number(x) -> float | None:
+    return None if x is None or x != x else float(x)
+
+
+def deck_words(row: dict, delta: float, delta0: float = 0.0) -> str:
+    """A deck's verdict (a status file's deck row, changes in points) as what the test decided
+    (``sequential.decision_words``): "stronger: nearer a gain of 5 points than of 0", never a bare
+    "stronger"."""
+    return decision_words(row.get("decision") or "undecided", delta, delta0, points=True)
+
+
+def deck_caveat(row: dict, delta: float) -> str:
+    """What the plain interval beside a deck's verdict adds (``sequential.caveat``); empty when
+    it adds nothing or the deck has no estimate yet."""
+    change, lo, hi = (_number(row.get(k)) for k in ("change", "lo", "hi"))
+    if change is None or lo is None or hi is None:
+        return ""
+    return caveat(row.get("decision") or "undecided", change / 100, lo / 100, hi / 100, delta / 100)
+
+
+def overall_decision(state: str | None, decks: list[dict]) -> str:
+    """The diff's answer code (``sequential.overall``) from a finished status: "change" when a
+    deck moved, "no change" when every deck is decided unchanged, else "undecided"."""
+    if state != "decided":
+        return "undecided"
+    return "change" if any(d.get("decision") in ("stronger", "weaker") for d in decks) else "no change"
+
+
+def answer_words(state: str | None, decks: list[dict], delta: float, delta0: float = 0.0) -> str:
+    """The diff's answer in the test's terms (``sequential.overall_words``)."""
+    return overall_words(overall_decision(state, decks), delta, delta0, points=True)

@@ -215,7 +215,7 @@ def test_the_what_ifs_verdict_names_the_pilots(small_store, tmp_path, monkeypatc
     monkeypatch.setenv("WORKBENCH_DB", str(store))
     at = opened("whatif")
     [verdict] = [s.value for s in at.success]
-    assert verdict.startswith("Decided after 200 matches per version: lawmen-posse weaker (-3.5 pts)"), verdict
+    assert verdict.startswith("Decided after 200 matches per version: a change: a deck nearer a move of 5 points than of 0. lawmen-posse weaker: nearer a loss of 5 points than of 0 (-3.5 pts"), verdict
     assert f"Pilots: {pilots};" in verdict, verdict
     assert any(f"pilots {pilots})" in m.value for m in at.markdown if m.value.startswith("**What-if job")), texts(at)
     saved = page_downloads(at, named_downloads)

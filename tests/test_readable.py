@@ -430,7 +430,7 @@ def test_the_whatif_verdicts_read_in_points_and_the_jobs_by_card_name(small_stor
     configs = column_configs(verdicts)
     assert [configs[c]["label"] for c in ("change", "lo", "hi")] == ["change", "95% lo", "95% hi"]
     assert _printf(configs["change"]["type_config"]["format"], -3.5) == "-3.5 pts"
-    assert any("lawmen-posse weaker (-3.5 pts)" in s.value for s in at.success)
+    assert any("lawmen-posse weaker: nearer a loss of 5 points than of 0 (-3.5 pts" in s.value for s in at.success)
     listed = next(f for f in at.dataframe if "log" in f.value.columns)
     assert listed.value["name"].tolist() == ["Iron Horse Cavalry"] and listed.value["card"].tolist() == [
         "iron-horse-cavalry"]

@@ -269,7 +269,7 @@ def test_the_form_writes_a_valid_version_and_follows_its_diff(store_copy, worksp
     assert job.meta["change"] == "atk 4 -> 3"
     wait_for(lambda: jobs.job_state(job)["state"] == "decided")
     at.run()
-    assert any("Decided after 200 matches per version: lawmen-posse weaker (-3.5 pts)" in s.value for s in at.success)
+    assert any("Decided after 200 matches per version: a change: a deck nearer a move of 5 points than of 0. lawmen-posse weaker: nearer a loss of 5 points than of 0 (-3.5 pts" in s.value for s in at.success)
     assert at.query_params["diff"] == "7", "it opens the Version diff on its diff"
     # while that job runs, a second start is refused in one line
     monkeypatch.setattr(whatif, "diff_command", lambda *a, **k: SLEEPER)

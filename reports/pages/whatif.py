@@ -10,6 +10,7 @@ itself, and once the diff is decided opens the Version diff on it. This page lis
 what-if jobs, so one started from a page since closed can be followed again."""
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -147,8 +148,10 @@ def try_a_change(path, run: whatif.RunInfo, definition: dict, holding: list[str]
                                    help="the decks that play (every pair of them): by default the decks of the run "
                                         "that hold the card, and the decks they meet")
             pilots = c2.text_input("Pilots", whatif.PILOTS, help="one pilot for every seat, or one per deck")
-            cap = c3.number_input("At most, matches per pairing", value=whatif.MAX_MATCHES, min_value=50, step=50,
-                                  help="per version; the test usually stops long before")
+            cap = c3.number_input("At most, matches per pairing", value=whatif.MAX_MATCHES,
+                                  min_value=whatif.MIN_MATCHES, step=50,
+                                  help=f"per version; the test usually stops long before, but looks first after "
+                                       f"{whatif.MIN_MATCHES} (so it asks at least that many)")
             delta = c4.number_input("Smallest change worth finding (pts)", value=whatif.DELTA_POINTS, min_value=0.5,
                                     max_value=50.0, step=0.5)
         submitted = st.form_submit_button("Try it: write the version and start the diff", type="primary")
@@ -194,15 +197,25 @@ def submit(path, run: whatif.RunInfo, definition: dict, edits: dict, decks: list
     try:
         job = whatif.start_diff(path, run.game, run.rules_version, trial.version, trial.card, trial.changes, decks,
                                 root, name=definition["name"], **options)
-    except jobs.JobRefused as exc:
+    except jobs.JobRefused as exc:  # another job started since the check above: keep nothing of this one
+        forget_trial(trial)
         st.warning(str(exc))
         return
+    except Exception:
+        forget_trial(trial)
+        raise
     st.session_state[STARTED] = job.id
     note = "" if trial.base_hash == run.rules_hash else (
         f" Note: {run.rules_version} in the workspace is not the version run {run.run_id} played (hash "
         f"{trial.base_hash}, not {run.rules_hash}); the diff plays the workspace's.")
     st.success(f"Wrote `{trial.path.name}` ({definition['name']}: {change_text(trial.changes, ARROW)}); its diff runs "
                f"in the background as job {job.id}, and goes on if this page is closed.{note}")
+
+
+def forget_trial(trial) -> None:
+    """Remove the version a refused start wrote (one written before, which a job may use, stays)."""
+    if getattr(trial, "created", True):
+        trial.path.unlink(missing_ok=True)
 
 
 # --- following a job --------------------------------------------------------------------------------
@@ -229,13 +242,66 @@ def follow(path, job_id: int) -> None:
 
 
 def elapsed(job: jobs.Job, status: dict) -> float:
-    """Seconds from the start to the status's last word (now, while it runs)."""
-    if status.get("state") != "running" and status.get("updated_at"):
+    """Seconds from the start to the job's last word (now, while it runs): a finished, failed or
+    stopped job's time stands still (``ended_at``)."""
+    if status.get("state", "running") == "running":
+        return time.time() - job.created_at
+    return max(0.0, ended_at(job, status) - job.created_at)
+
+
+def ended_at(job: jobs.Job, status: dict) -> float:
+    """When a job that is no longer running said its last word: the latest of its status's
+    ``updated_at`` and the times its status file and its log were last written (a job that failed
+    before writing any status has only its log), else its record's."""
+    times = []
+    if status.get("updated_at"):
         try:
-            return datetime.strptime(status["updated_at"], "%Y-%m-%dT%H:%M:%S%z").timestamp() - job.created_at
+            times.append(datetime.strptime(status["updated_at"], "%Y-%m-%dT%H:%M:%S%z").timestamp())
         except ValueError:
             pass
-    return time.time() - job.created_at
+    for written in (job.status_path, job.log_path):
+        try:
+            times.append(os.stat(written).st_mtime)
+        except OSError:
+            pass
+    if not times:
+        try:
+            times.append(os.stat(job.record).st_mtime)
+        except OSError:
+            times.append(job.created_at)
+    return max(times)
+
+
+def state_line(job: jobs.Job, status: dict) -> str:
+    """The job's state in words; a running job asked to stop is "stopping (asked at 14:02:07)"."""
+    if jobs.stopping(job, status):
+        return f"stopping ({asked_at(job)})"
+    state = status.get("state", "running")
+    return STATE_LINES.get(state, state)
+
+
+def asked_at(job: jobs.Job) -> str:
+    when = getattr(job, "stop_asked_at", None)
+    return f"asked at {datetime.fromtimestamp(when).strftime('%H:%M:%S')}" if when else "asked from the dashboard"
+
+
+def verdict_rows(decks: list[dict], delta: float, delta0: float) -> pl.DataFrame:
+    """The status's deck rows as the table shows them: the decision in the test's words and,
+    where the plain interval adds something (``sequential.caveat``), a note."""
+    frame = pl.DataFrame(decks).select("deck", "seeds", "change", "lo", "hi")
+    notes = [whatif.deck_caveat(d, delta) for d in decks]
+    frame = frame.with_columns(pl.Series("decision", [whatif.deck_words(d, delta, delta0) for d in decks],
+                                         dtype=pl.String))
+    if any(notes):
+        frame = frame.with_columns(pl.Series("note", notes, dtype=pl.String))
+    return frame
+
+
+def deck_answer(d: dict, delta: float, delta0: float) -> str:
+    """One deck's verdict in a sentence: "lawmen-posse stronger: nearer a gain of 5 points than of
+    0 (+20.0 pts)", with the interval's caveat when it has one."""
+    note = whatif.deck_caveat(d, delta)
+    return f"{d['deck']} {whatif.deck_words(d, delta, delta0)} ({_pts(d.get('change'))}{'; ' + note if note else ''})"
 
 
 def _panel(path, job_id: int, polling: bool) -> None:
@@ -246,26 +312,35 @@ def _panel(path, job_id: int, polling: bool) -> None:
         st.rerun()  # the whole page, once: the answer replaces the progress and the timer stops
     meta = job.meta
     pilots = job_pilots(job, status)
+    decks = status.get("decks") or []
+    delta, delta0 = whatif.job_deltas(job, path, status.get("diff_id"))
+    stopping = jobs.stopping(job, status)
     with st.container(border=True):
         st.markdown(f"**What-if job {job.id}**: {whatif.card_name(job)} {whatif.job_change(job)} "
                     f"(`{meta.get('candidate')}` against `{meta.get('base')}`, {', '.join(meta.get('decks', []))}, "
-                    f"pilots {pilots}) · {STATE_LINES.get(state, state)} · {elapsed(job, status):.0f} s")
+                    f"pilots {pilots}) · {state_line(job, status)} · {elapsed(job, status):.0f} s")
         played, cap = status.get("matches") or 0, status.get("max_matches") or 0
         if state == "running":
+            progress = (f"round {status.get('rounds') or 0}: " + "; ".join(deck_answer(d, delta, delta0) for d in decks)
+                        if decks else status.get("message", ""))
             st.progress(min(1.0, played / cap) if cap else 0.0,
                         text=f"{played:,} of at most {cap:,} matches per version played "
-                             f"({status.get('rounds') or 0} rounds, pilots {pilots}): {status.get('message', '')}")
-            if st.button("Stop this diff", key=f"whatif-stop-{job.id}"):
+                             f"({status.get('rounds') or 0} rounds, pilots {pilots}): {progress}")
+            if stopping:
+                st.info(f"Stop {asked_at(job)}: the chunks already being played finish first (up to a minute or "
+                        "so), then the job ends; the rounds played are kept.")
+            elif st.button("Stop this diff", key=f"whatif-stop-{job.id}"):
                 jobs.stop(job)
                 st.rerun()
-        decks = status.get("decks") or []
         if decks:
-            readable_table(pl.DataFrame(decks).select("deck", "seeds", "change", "lo", "hi", "decision"), VERDICT_CONFIG)
+            readable_table(verdict_rows(decks, delta, delta0), VERDICT_CONFIG)
         if state in ("decided", "undecided"):
-            answer = "; ".join(f"{d['deck']} {d['decision']} ({_pts(d['change'])})" for d in decks)
+            answer = "; ".join(deck_answer(d, delta, delta0) for d in decks)
+            head = (f"Decided after {played:,} matches per version: {whatif.answer_words(state, decks, delta, delta0)}."
+                    if state == "decided" else f"Undecided at the cap after {played:,} matches per version.")
             (st.success if state == "decided" else st.warning)(
-                f"{'Decided' if state == 'decided' else 'Undecided at the cap'} after {played:,} matches per version: "
-                f"{answer or status.get('message', '')}. Pilots: {pilots}; the verdict is a fact about their play.")
+                head + (f" {answer}." if answer else "") + f" Tested: a change of {delta:g} pts against one of "
+                f"{delta0:g}. Pilots: {pilots}; the verdict is a fact about their play.")
             if status.get("diff_id") is not None:
                 open_diff(int(status["diff_id"]), job.id)
         elif state == "failed":
@@ -293,8 +368,14 @@ VERDICT_CONFIG = {
     "change": pts("change", "the deck's running paired win-rate change, in points"),
     "lo": pts("95% lo", "plain paired interval, for orientation: the verdict is the test's"),
     "hi": pts("95% hi", "plain paired interval, for orientation: the verdict is the test's"),
-    "decision": st.column_config.TextColumn("decision", help="stronger / weaker: a change of at least the delta; "
-                                            "no change: none that large; undecided: not yet told apart")}
+    "decision": st.column_config.TextColumn(
+        "decision", help="what the sequential test decided, weighing a change of delta (the form's smallest change "
+                         "worth finding) against one of delta0 (0): stronger / weaker means the evidence sits nearer "
+                         "a gain / loss of delta than of delta0, not a change of at least delta; no change of delta "
+                         "or more means it sits nearer delta0, and a smaller change may still be there; undecided: "
+                         "not yet told apart"),
+    "note": st.column_config.TextColumn("note", help="what the plain interval adds to the verdict: an estimate short "
+                                                     "of delta, or an interval that leaves out 0")}
 
 
 JOBS_CONFIG = {
@@ -302,7 +383,9 @@ JOBS_CONFIG = {
     "name": st.column_config.TextColumn("card", help="the card changed"),
     "change": st.column_config.TextColumn("change", help="what was changed, field by field"),
     "pilots": st.column_config.TextColumn("pilots", help="the AI pilots that play the diff's matches"),
-    "state": st.column_config.TextColumn("state", help="running, decided, undecided at its cap, failed or stopped"),
+    "state": st.column_config.TextColumn("state", help="running, stopping (a stop was asked; the chunks in flight "
+                                                       "finish first), decided, undecided at its cap, failed or "
+                                                       "stopped"),
     "matches": count("matches / version", "matches played per rules version so far"),
     "seconds": count("seconds", "from its start to its last word (to now, while it runs)"),
     "diff": st.column_config.NumberColumn("diff", help="the Version diff it stored (open it on that page)",
@@ -348,7 +431,9 @@ def render() -> None:
     for job in found:
         status = jobs.job_state(job)
         rows.append({"job": job.id, "name": whatif.card_name(job), "change": whatif.job_change(job),
-                     "pilots": job_pilots(job, status), "state": status.get("state"), "matches": status.get("matches"),
+                     "pilots": job_pilots(job, status),
+                     "state": "stopping" if jobs.stopping(job, status) else status.get("state"),
+                     "matches": status.get("matches"),
                      "seconds": round(elapsed(job, status)), "diff": status.get("diff_id"),
                      "version": job.meta.get("candidate"), "card": job.meta.get("card"), "log": job.log_path,
                      "game": job.meta.get("game")})
