@@ -49,7 +49,12 @@ import polars as pl
 
 from reports import db
 from reports.stats import rate, wilson
-from sim.core.events import AIMED, AIMED_ATTACK, AIMED_EFFECT
+
+# the event words a seat aiming at another seat is logged under: part of the store's contract (the
+# events table), written by sim/core/events.py and read here without importing sim (the layers:
+# docs/ARCHITECTURE.md); tests/test_ffa_reports.py holds the two to the same words
+AIMED = "aimed"
+AIMED_ATTACK, AIMED_EFFECT = "attack", "effect"
 
 
 def ffa_runs(path: str | Path) -> pl.DataFrame:

@@ -191,3 +191,11 @@ def test_the_free_for_all_cards_deck_follows_the_user_and_lives_in_the_url(ffa_s
     linked.run()
     assert [s for s in linked.selectbox if s.label == "Deck"][0].value == last
     assert set(linked.dataframe[1].value["deck"]) == {last}
+
+
+def test_the_reports_read_the_aimed_events_under_the_words_the_engines_log():
+    """reports/ffa.py keeps its own copy of the words (reports never import sim)."""
+    from reports import ffa
+    from sim.core import events
+
+    assert (ffa.AIMED, ffa.AIMED_ATTACK, ffa.AIMED_EFFECT) == (events.AIMED, events.AIMED_ATTACK, events.AIMED_EFFECT)

@@ -229,8 +229,8 @@ class Search:
             score = self.objective(rates)
             above = self.farthest(rates, lambda r: r > o.target[1])
             below = self.farthest(rates, lambda r: r < o.target[0])
-            if not above and not below:
-                return steps, rates, "every deck is inside the target"
+            if not above and not below:  # on the search's seeds: the verification may say otherwise
+                return steps, rates, "the search stopped with every deck inside the target on its own seeds"
             step_no += 1
             best, n = None, 0
             # the farthest deck above the target (a nerf) and the farthest below (a buff) together,
