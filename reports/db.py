@@ -103,7 +103,7 @@ def when_free(path: str | Path, attempt: Callable[[], T], wait: float | None = L
             if not is_lock_error(exc):
                 raise StoreError(f"{path}: cannot open the database: {_first_line(exc)}") from None
             if wait is not None and waiting.seconds() > wait:
-                raise StoreError(f"{path}: another process has held the database for over {wait:.0f} s; "
+                raise StoreError(f"{path}: {lock_holder(exc)} has held the database for over {wait:.0f} s; "
                                  "try again when it is done") from None
             if wait is None:
                 waiting.still(exc)

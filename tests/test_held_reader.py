@@ -78,9 +78,10 @@ def test_a_reader_keeps_its_limit(tmp_path):
                               text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        with pytest.raises(db.StoreError, match="held the database for over 0 s"):
+        with pytest.raises(db.StoreError, match="held the database for over 0 s") as info:
             with db.connect(store.path, wait=0.3):
                 pass
+        assert f"process {holder.pid} (" in str(info.value), info.value  # who holds it, as a writer's wait says
     finally:
         holder.kill()
         holder.wait()
