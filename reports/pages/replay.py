@@ -41,7 +41,26 @@ def _last_stored(path: str, run_id: int) -> int | None:
     return db.query(path, "SELECT max(match_no) AS last FROM matches WHERE run_id = ?", [run_id])["last"][0]
 
 
-read = store_reads("replay", last_stored=_last_stored)
+def _stored_ranges(path: str, run_id: int) -> list[tuple[int, int]]:
+    """The runs of consecutive match numbers a run has stored, (first, last) in order: a stopped
+    run with several pairings (a sequential diff) stores each pairing's matches from its own
+    offset, so its numbers have gaps."""
+    rows = db.query(path, """SELECT min(match_no) AS first, max(match_no) AS last FROM (
+                                 SELECT match_no, match_no - row_number() OVER (ORDER BY match_no) AS island
+                                 FROM matches WHERE run_id = ?) GROUP BY island ORDER BY first""", [run_id])
+    return [(int(a), int(b)) for a, b in rows.rows()]
+
+
+read = store_reads("replay", last_stored=_last_stored, stored_ranges=_stored_ranges)
+
+
+def ranges_text(ranges: list[tuple[int, int]], most: int = 8) -> str:
+    """Stored match numbers in words: ``0-99, 700-799 and 1,400-1,499``; past ``most`` stretches,
+    the first and last few and how many lie between."""
+    parts = [f"{a:,}" if a == b else f"{a:,}\u2013{b:,}" for a, b in ranges]
+    if len(parts) > most:
+        parts = [*parts[:most // 2], f"{len(parts) - most + 1:,} more stretches", *parts[-(most // 2 - 1):]]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @st.cache_data(ttl=60, show_spinner="Replaying the match...")
@@ -90,6 +109,8 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
     run = mine.filter(pl.col("run_id") == run_id).row(0, named=True)
     match_no = pick_fight(path, run) if run["kind"] == "campaign" else pick_duel(path, run)
     if match_no is None:
+        if target and target["run"] == run_id:  # the request is answered (nothing stored there): the box may move on
+            st.session_state[SHOWN] = (target["run"], target["match"])
         return run, None, None
     if target and (target["run"], target["match"]) != (run_id, match_no):
         target = None  # the designer moved on from the requested match
@@ -107,21 +128,41 @@ SERIES_GAMES = 3  # a series run's match numbers: series_no * 3 + game_no - 1 (a
 
 
 def pick_duel(path, run: dict) -> int | None:
-    """A match of the run, bounded by what it has stored (not by what it asked for); None, said
-    in words, when it has stored none yet."""
+    """A match of the run, among those it has stored (not those it asked for): the Match box goes
+    from the first stored number to the last, and a number in a gap between them (a stopped run
+    of several pairings stores each pairing's matches from its own offset) is answered with the
+    numbers that exist, not replayed. None, said in words, when it has stored none yet."""
     series = run.get("kind") == "series"
     last = read("last_stored", str(path), run["run_id"])
     if last is None:
         st.info(f"Run {run['run_id']} holds no stored matches yet, so there is none to replay. A run stopped before "
                 f"it stored any goes on with `workbench simulate --resume {run['run_id']}`.")
         return None
-    if st.session_state.get("replay_match", 0) > last:
+    ranges = read("stored_ranges", str(path), run["run_id"])
+    first = ranges[0][0] if ranges else 0
+    if st.session_state.get("replay_match", first) > last:
         st.session_state["replay_match"] = last
-    return int(st.sidebar.number_input(
-        "Match", min_value=0, max_value=last, step=1, key="replay_match",
-        help="the match number within the run (0 is the first)" + (
+    if st.session_state.get("replay_match", first) < first:
+        st.session_state["replay_match"] = first
+    stored = sum(b - a + 1 for a, b in ranges)
+    gaps = len(ranges) > 1
+    if series:  # a series that ended early has no later games: gaps of its own
+        how = f"{stored:,} games stored"
+    else:
+        how = (f"{stored:,} of the {run['matches_target']:,} matches it asked for; the numbers between were never "
+               "stored: each pairing's matches are numbered from its own offset, and a stopped run keeps only the "
+               "chunks it finished")
+    match_no = int(st.sidebar.number_input(
+        "Match", min_value=first, max_value=last, step=1, key="replay_match",
+        help="the match number within the run" + (
+            f"; the run stored matches {ranges_text(ranges)} ({how})" if gaps else " (0 is the first)") + (
             "; in a series run, game g of series s is match 3s + g - 1 (a series that ended early has no later "
             "games)" if series else "")))
+    if gaps and not any(a <= match_no <= b for a, b in ranges):
+        st.warning(f"Run {run['run_id']} has no stored match {match_no:,}: it stored matches {ranges_text(ranges)} "
+                   f"({how}). Pick one of those in the sidebar.")
+        return None
+    return match_no
 
 
 def pick_fight(path, run: dict) -> int | None:
@@ -148,8 +189,26 @@ def pick_fight(path, run: dict) -> int | None:
                                     help="a fight of that run; it is replayed by playing the whole run again"))
 
 
+AFTER_TURN = ("after every turn (after its end-of-turn effects, before the next turn's draw and resources; the "
+              "last turn: the final board)")
+
+
+def board_moment(timeline: list[dict]) -> str:
+    """When the tables' and chart's boards were taken: after each turn's end-of-turn effects; a
+    turn the replay could not see pass (AlleyWay's opening hands, turn 0, pass into turn 1 inside
+    the setup) at its last decision, and every turn so from a replay function of before."""
+    early = [e["turn"] for e in timeline[:-1] if e.get("board_at", "decision") == "decision"]
+    if not early:
+        return AFTER_TURN
+    if len(early) == len(timeline) - 1:
+        return "at each turn's last decision (before end-of-turn effects; the last turn: the final board)"
+    named = ", ".join(str(t) for t in early[:5]) + (", ..." if len(early) > 5 else "")
+    return f"{AFTER_TURN}; turn{'s' if len(early) > 1 else ''} {named}: at the turn's last decision instead"
+
+
 def seat_numbers(timeline: list[dict]) -> pl.DataFrame:
-    """Each seat's numeric values (life, resources, cards in hand...) after every turn."""
+    """Each seat's numeric values (life, resources, cards in hand...) after every turn (the
+    board ``timeline`` gives each turn: after its end-of-turn effects)."""
     rows = []
     for entry in timeline:
         for seat in entry["board"].get("seats", []):
@@ -168,7 +227,9 @@ def board_rows(timeline: list[dict], part: str) -> pl.DataFrame:
 SEATS_CONFIG = {"seat": st.column_config.TextColumn("seat", help="p0 acts first"),
                 "deck": st.column_config.TextColumn("deck"), "pilot": st.column_config.TextColumn("pilot"),
                 "result": st.column_config.TextColumn("result", help="won, lost or a draw"),
-                "example": st.column_config.TextColumn("example", help="the seat the example was chosen for")}
+                "example": st.column_config.TextColumn("example", help="the seat the example was chosen for"),
+                "replaced": st.column_config.TextColumn("cards replaced", help="a card-value twin (workbench value): "
+                                                        "the deck as played, with every copy of the card replaced")}
 EVENT_CONFIG = {
     "turn": st.column_config.NumberColumn("turn", help="player-turns from the start", format="%d"),
     "acting_seat": st.column_config.TextColumn("seat", help="the seat whose turn it is"),
@@ -204,18 +265,66 @@ def stat_chart(numbers: pl.DataFrame, stat: str, decks: list[str], turn: int) ->
 
 
 def verdict(result: dict) -> None:
+    """Whether the replay is the stored match: "agrees event for event" only when the run kept
+    this match's event log and every event was replayed as logged; without a log, "agrees" with
+    the stored result only when the cards and decks read are the ones the run played. Then each
+    way what was read differs from what the run played (its data folder, its rules version's or
+    decks' content, the code)."""
     stored = result["stored"]
     said = f"seat {stored['winner']} won" if stored["winner"] is not None else "a draw"
-    if result["consistent"]:
-        st.success(f"The replay agrees with the stored result: {said} ({stored['reason']}) after "
-                   f"{stored['turns']} turns.")
-    else:
+    ended = f"{said} ({stored['reason']}) after {stored['turns']} turns"
+    events = result.get("events_compared") or {}
+    same = (result["winner"] == stored["winner"] and result["turns"] == stored["turns"]
+            and result["reason"] == stored["reason"])
+    warnings = result.get("warnings")
+    if warnings is None:  # a replay function of before the list
+        warnings = [result["warning"]] if result.get("warning") else []
+    if not same:
         got = f"seat {result['winner']} won" if result["winner"] is not None else "a draw"
         st.error(f"The replay differs from the stored match: stored {said} ({stored['reason']}, {stored['turns']} turns), "
                  f"replayed {got} ({result['reason']}, {result['turns']} turns). The rules files, decks or code "
-                 "changed since the run.")
-    if result.get("warning"):
-        st.warning(result["warning"])
+                 "changed since the run" + (" (below)." if warnings else "."))
+        if events.get("first_difference"):
+            st.warning(f"The first difference from the stored event log: {events['first_difference']}.")
+    elif events.get("agree") is True:
+        st.success(f"The replay agrees with the stored result event for event: {ended}, and each of the "
+                   f"{events['stored']:,} events the run logged for this match was replayed as logged.")
+    elif events.get("agree") is False:
+        st.warning(f"The replay ends as the stored match did ({ended}) but is not the stored match: "
+                   f"{events['first_difference']}. The rules files, decks or code changed since the run"
+                   + (" (below)." if warnings else "."))
+    elif result.get("consistent", True):
+        why = (f"its event log cannot be read ({events['unreadable']})" if events.get("unreadable") else
+               "the run kept no event log of this match")
+        st.success(f"The replay agrees with the stored result: {ended}. Only the winner, reason and length were "
+                   f"compared: {why}.")
+    else:
+        st.warning(f"The replay ends as the stored match did ({ended}), but it read other cards or decks than the run "
+                   "played (below), and the run kept no event log of this match to compare event by event: it may "
+                   "be another match.")
+    for line in warnings:
+        st.warning(line[0].upper() + line[1:])
+
+
+def source_caption(result: dict) -> None:
+    """Where the replay read its cards and decks, and how (a version rebuilt from the store)."""
+    folder, recorded = result.get("data_dir"), result.get("run_data_dir")
+    if not folder:
+        return
+    own = recorded and folder == recorded
+    st.caption(f"Cards and decks read from `{folder}`" + (", the run's own data folder" if own else "")
+               + (f"; rules version {result['rules']} is no file there (a version `workbench tune` tried in memory): "
+                  f"it was rebuilt from the cards the store kept for it, over {result['rebuilt']}, to the same "
+                  "content hash" if result.get("rebuilt") else "") + ".")
+
+
+def substitution_caption(result: dict) -> None:
+    """A card-value twin (``workbench value``): which seat's deck plays which card replaced."""
+    changed = result.get("substituted") or []
+    said = [f"p{seat} plays {result['decks'][seat]} with {words}" for seat, words in enumerate(changed) if words]
+    if said:
+        st.caption("A card-value twin (`workbench value`): " + "; ".join(said) + " (every copy, in the same places "
+                   "of the shuffled deck).")
 
 
 def twin_runs(path, run_id: int) -> list[dict]:
@@ -247,7 +356,10 @@ def turn_tables(entry: dict) -> None:
     """The board after the turn as tables (every number of each seat and unit), and the turn's
     events in the engine's own shorthand, for a designer checking the engine."""
     turn = entry["turn"]
-    with st.expander(f"Board after turn {turn} as tables, and the engine's log"):
+    title = {"decision": f"Board at turn {turn}'s last decision (before end-of-turn effects)",
+             "events": f"Board after turn {turn} (at the next decision: the turn asked none)"}.get(
+        entry.get("board_at"), f"Board after turn {turn}")
+    with st.expander(f"{title} as tables, and the engine's log"):
         seats = pl.DataFrame(entry["board"].get("seats", []))
         if seats.height:
             readable_table(seats, BOARD_CONFIG, width="stretch")
@@ -381,6 +493,8 @@ def render(replay_fn: ReplayFn) -> None:
                           "pilot": result["pilots"],
                           "result": ["won" if result["winner"] == i else "draw" if result["winner"] is None else "lost"
                                      for i in range(len(result["decks"]))]})
+    if any(result.get("substituted") or []):  # a card-value twin: the deck played with a card replaced
+        seats = seats.with_columns(pl.Series("replaced", [w or "" for w in result["substituted"]], dtype=pl.String))
     if target and target.get("seat") is not None:
         seats = seats.with_columns(pl.when(pl.col("seat") == f"p{target['seat']}").then(pl.lit("◀ the example's seat"))
                                    .otherwise(pl.lit("")).alias("example"))
@@ -392,7 +506,9 @@ def render(replay_fn: ReplayFn) -> None:
     st.markdown(f"**{result['game']}**, rules version **{result['rules']}**: p0 acts first; "
                 f"{len(result['timeline'])} turns, ended by **{result['reason']}**.")
     readable_table(seats, SEATS_CONFIG)
+    substitution_caption(result)
     verdict(result)
+    source_caption(result)
     twins = twin_runs(path, run["run_id"])
     twin_buttons(twins, run["run_id"], match_no, target.get("seat") if target else None)
     if not result["timeline"]:
@@ -435,7 +551,8 @@ def render(replay_fn: ReplayFn) -> None:
     stats = [c for c in numbers.columns if c not in ("turn", "seat")] if numbers.height else []
     if stats:
         stat = st.selectbox("Seat number to chart", stats, key="replay_stat",
-                            help="each seat's value after every turn (from the board view of the game)")
+                            help=f"each seat's value {board_moment(result['timeline'])} (from the board view of "
+                                 "the game)")
         st.plotly_chart(stat_chart(numbers, stat, result["decks"], turn), width="stretch")
     st.subheader("The whole match")
     tag = f"replay_run{run['run_id']}_match{match_no}"
@@ -445,10 +562,12 @@ def render(replay_fn: ReplayFn) -> None:
     table_with_download(event_rows(result["timeline"]), f"{tag}_events", EVENT_CONFIG, scope=scope)
     if numbers.height:
         st.markdown("**Each seat after every turn**")
+        st.caption(f"Each seat's numbers {board_moment(result['timeline'])}.")
         table_with_download(numbers, f"{tag}_seats", BOARD_CONFIG, scope=scope)
     field = board_rows(result["timeline"], "field")
     if field.height:
         st.markdown("**The board after every turn** (one row per unit)")
+        st.caption(f"Each unit {board_moment(result['timeline'])}.")
         table_with_download(field, f"{tag}_board", BOARD_CONFIG, scope=scope)
 
 
