@@ -75,9 +75,9 @@ def keyword_changes(path: str | Path, base_run: int, candidate_run: int) -> pl.D
     keywords = sorted(set.intersection(*(set(d.columns) - set(SEAT_COLUMNS) for d in runs)))
     per_run = []
     for data in runs:
-        won = data["won"].cast(pl.Float64)
+        won = data["won"].cast(pl.Float64).to_numpy()
         expected = data.select(pl.col("won").cast(pl.Float64).mean().over("deck")).to_series().to_numpy()
-        per_run.append({kw: (int(won.to_numpy()[e].sum()), int(e.sum()), float(expected[e].mean()) if e.any() else 0.0)
+        per_run.append({kw: (int(won[e].sum()), int(e.sum()), float(expected[e].mean()))
                         for kw in keywords if (e := data[kw].to_numpy() > 0).any()})
     (b, c) = per_run
     shared = [kw for kw in keywords if kw in b and kw in c]

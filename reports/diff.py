@@ -31,7 +31,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.attribution import ATTRIBUTION, stratified_contrast, two_families
+from reports.attribution import ATTRIBUTION, MIN_CONTRAST_GROUP, stratified_contrast, two_families
 from reports.examples import diff_cards as diff_examples
 from reports.stats import (
     benjamini_hochberg,
@@ -379,3 +379,38 @@ def pilots_of_run(path: str | Path, run_id: int) -> str:
     if len(set(seated)) == 1:
         return pilots
     return ", ".join(f"{pilot} ({deck})" for pilot, deck in zip(seated, decks.split(",")))
+
+
+# --- what a diff can say of its cards ----------------------------------------------------------
+
+def _tested(p) -> bool:
+    return p is not None and p == p
+
+
+def untested_why(c: dict) -> str | None:
+    """Why a card of the diff got no attribution test (a row of ``version_diff``'s cards), or None
+    when it got one: its p-value is undefined when a group has fewer than MIN_CONTRAST_GROUP twins,
+    and an estimate printed without the reason reads as a result."""
+    if _tested(c.get("p_value")):
+        return None
+    small = [f"{n:,} twins with it {where}" for n, where in ((c["top_twins"], "near the top"), (c["deep_twins"], "deep"))
+             if n < MIN_CONTRAST_GROUP]
+    if small:
+        return f"not tested: {' and '.join(small)}, each group needs at least {MIN_CONTRAST_GROUP}"
+    # the groups are counted within each deck holding the card: the totals can pass where no deck does
+    return f"not tested: no deck holds at least {MIN_CONTRAST_GROUP} twins with it near the top and {MIN_CONTRAST_GROUP} deep"
+
+
+def testable_words(cards: pl.DataFrame, hint: str = "") -> str:
+    """"of the 39 testable cards; 37 not testable (...)", over the cards the candidate left alone
+    (the exploratory family): "none moved" said over cards that got no test reads as a finding.
+    ``hint``: what to do about the untested, added inside the brackets (the CLI's "play more
+    matches")."""
+    if cards.is_empty():
+        return "of the 0 testable cards"
+    others = cards.filter(~pl.col("changed"))
+    tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
+    untested = others.height - tested
+    return f"of the {tested} testable cards" + (
+        f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins near the top or deep"
+        f"{': ' + hint if hint else ''})" if untested else "")

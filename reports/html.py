@@ -16,7 +16,7 @@ import polars as pl
 from reports import costs, db, keywords, matchups, meta, overview, tune, value
 from reports.attribution import MIN_CONTRAST_GROUP
 from reports.cards import card_metrics
-from reports.diff import pairing_effect, version_diff
+from reports.diff import pairing_effect, testable_words, untested_why, version_diff
 from reports.filters import Filters
 
 TOP = 8
@@ -374,36 +374,6 @@ def _meta_section(path, filters: Filters) -> str:
                              "share_ci": "95%", "in_mix": "in the mix (resamples)", "wr_vs_mix": "WR vs the mix",
                              "wr_vs_mix_ci": "95%", "games": "games"}, ("share", "in_mix", "wr_vs_mix"))
             + left_out)
-
-
-def _tested(p) -> bool:
-    return p is not None and p == p
-
-
-def untested_why(c: dict) -> str | None:
-    """Why a card of the diff got no attribution test (a row of ``version_diff``'s cards), or None
-    when it got one: its p-value is undefined when a group has fewer than MIN_CONTRAST_GROUP twins,
-    and an estimate printed without the reason reads as a result."""
-    if _tested(c.get("p_value")):
-        return None
-    small = [f"{n:,} twins with it {where}" for n, where in ((c["top_twins"], "near the top"), (c["deep_twins"], "deep"))
-             if n < MIN_CONTRAST_GROUP]
-    if small:
-        return f"not tested: {' and '.join(small)}, each group needs at least {MIN_CONTRAST_GROUP}"
-    # the groups are counted within each deck holding the card: the totals can pass where no deck does
-    return f"not tested: no deck holds at least {MIN_CONTRAST_GROUP} twins with it near the top and {MIN_CONTRAST_GROUP} deep"
-
-
-def testable_words(cards: pl.DataFrame) -> str:
-    """"of the 39 testable cards; 37 not testable (...)", over the cards the candidate left alone
-    (the exploratory family): "none moved" said over cards that got no test reads as a finding."""
-    if cards.is_empty():
-        return "of the 0 testable cards"
-    others = cards.filter(~pl.col("changed"))
-    tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
-    untested = others.height - tested
-    return f"of the {tested} testable cards" + (
-        f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins near the top or deep)" if untested else "")
 
 
 def _primary_shown(cards: pl.DataFrame) -> pl.DataFrame:

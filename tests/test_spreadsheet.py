@@ -9,32 +9,12 @@ from cardsdb.loader import load_ruleset
 from cardsdb.spreadsheet import import_cards_csv, write_cards_csv
 
 
-@pytest.mark.parametrize("game", ["frontier", "alleyway", "allegiance"])
-def test_a_sheet_has_no_json_and_round_trips_unchanged(game, tmp_path):
+def exported(tmp_path, game: str = "frontier"):
+    """(base's ruleset, the sheet exported from it, its rows as read back)."""
     _data, ruleset = load_ruleset(game, "base")
     path = tmp_path / "cards.csv"
     write_cards_csv(ruleset, path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
-    assert len(rows) == len(ruleset.cards)
-    assert not [(r["id"], k) for r in rows for k, v in r.items() if v and v.strip()[:1] in "[{"]
-    assert import_cards_csv(path, ruleset) == {"patch": {}, "add": [], "remove": []}
-
-
-def test_an_edit_inside_an_ability_is_a_patch_of_that_card(tmp_path):
-    _data, ruleset = load_ruleset("frontier", "base")
-    path = tmp_path / "cards.csv"
-    write_cards_csv(ruleset, path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
-    row = next(r for r in rows if r["id"] == "dust-creek-deputy")
-    assert row["abilities.1.do.1.effect"] == "heal" and row["abilities.1.do.1.amount"] == "1"
-    row["abilities.1.do.1.amount"] = "2"
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    changes = import_cards_csv(path, ruleset)
-    assert list(changes["patch"]) == ["dust-creek-deputy"]
-    assert changes["patch"]["dust-creek-deputy"]["abilities"][0]["do"][0]["amount"] == 2
+    return ruleset, path, list(csv.DictReader(path.open(encoding="utf-8")))
 
 
 def _rewrite(path, rows, columns=None):
@@ -45,13 +25,29 @@ def _rewrite(path, rows, columns=None):
         w.writerows(rows)
 
 
+@pytest.mark.parametrize("game", ["frontier", "alleyway", "allegiance"])
+def test_a_sheet_has_no_json_and_round_trips_unchanged(game, tmp_path):
+    ruleset, path, rows = exported(tmp_path, game)
+    assert len(rows) == len(ruleset.cards)
+    assert not [(r["id"], k) for r in rows for k, v in r.items() if v and v.strip()[:1] in "[{"]
+    assert import_cards_csv(path, ruleset) == {"patch": {}, "add": [], "remove": []}
+
+
+def test_an_edit_inside_an_ability_is_a_patch_of_that_card(tmp_path):
+    ruleset, path, rows = exported(tmp_path)
+    row = next(r for r in rows if r["id"] == "dust-creek-deputy")
+    assert row["abilities.1.do.1.effect"] == "heal" and row["abilities.1.do.1.amount"] == "1"
+    row["abilities.1.do.1.amount"] = "2"
+    _rewrite(path, rows)
+    changes = import_cards_csv(path, ruleset)
+    assert list(changes["patch"]) == ["dust-creek-deputy"]
+    assert changes["patch"]["dust-creek-deputy"]["abilities"][0]["do"][0]["amount"] == 2
+
+
 def test_a_column_taken_out_of_the_sheet_keeps_each_cards_field(tmp_path):
     """Deleting the text and campaign_only columns emptied every card's text and made the
     campaign's reward cards playable in duels: "179 cards changed"."""
-    _data, ruleset = load_ruleset("frontier", "base")
-    path = tmp_path / "cards.csv"
-    write_cards_csv(ruleset, path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    ruleset, path, rows = exported(tmp_path)
     columns = [c for c in rows[0] if c not in ("text", "campaign_only") and not c.startswith("cost.")]
     _rewrite(path, rows, columns)
     notes = []
@@ -66,10 +62,7 @@ def test_a_column_taken_out_of_the_sheet_keeps_each_cards_field(tmp_path):
 @pytest.mark.parametrize("name", ["[Prototype] Alpha Wolf", '{"x": 1} Wolf', "Wolf "])
 def test_a_name_or_text_is_read_as_written(tmp_path, name):
     """A name starting with [ was read as an old sheet's JSON cell ("name is not valid JSON")."""
-    _data, ruleset = load_ruleset("frontier", "base")
-    path = tmp_path / "cards.csv"
-    write_cards_csv(ruleset, path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    ruleset, path, rows = exported(tmp_path)
     row = next(r for r in rows if r["id"] == "dust-creek-deputy")
     row["name"], row["text"] = name, '["quoted"] text'
     _rewrite(path, rows)
@@ -116,10 +109,7 @@ def test_an_error_names_the_sheets_column(tmp_path):
     """Errors named ``abilities.0...`` where the sheet's columns count from 1."""
     from cardsdb.errors import DataError
 
-    _data, ruleset = load_ruleset("frontier", "base")
-    path = tmp_path / "cards.csv"
-    write_cards_csv(ruleset, path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    ruleset, path, rows = exported(tmp_path)
     row = next(r for r in rows if r["id"] == "dust-creek-deputy")
     row["abilities.1.do.1.amount"] = "lots"
     _rewrite(path, rows)

@@ -15,9 +15,8 @@ import streamlit as st
 
 from reports import db
 from reports.card_fields import ARROW, change_text, field_changes, shown
-from reports.diff import pairing_effect
+from reports.diff import pairing_effect, testable_words, untested_why
 from reports.examples import key_text
-from reports.html import testable_words, untested_why
 from reports.pages.columns import unique_names
 from reports.pages.common import (
     FACTION_COLUMN,

@@ -111,7 +111,7 @@ def item_start(kind: str) -> tuple[str, Filters, str, str] | None:
             st.session_state["keep:game"] = games[:1]
     # every duel run, but one of each set that replays the same seeds (a sequential diff's base run
     # beside the simulate it reused): pooled, their shared matches counted up to four times
-    runs, _repeats = one_run_per_seeds(duel_runs(pick_game(path)))
+    runs, repeats = one_run_per_seeds(duel_runs(pick_game(path)))
     if runs.is_empty():
         st.info("This game has no duel runs yet: `workbench simulate GAME` plays some.")
         return None
@@ -125,7 +125,7 @@ def item_start(kind: str) -> tuple[str, Filters, str, str] | None:
         not_found(str(path), kind, wanted, filters.game)
         return None
     st.header(name)
-    st.caption(pilots_line(str(path), filters) + " " + scope_line(str(path), filters))
+    st.caption(pilots_line(str(path), filters) + " " + scope_line(str(path), filters, repeats))
     return str(path), filters, wanted, name
 
 
@@ -166,8 +166,9 @@ def item_scope(path: str, filters: Filters) -> dict[str, str]:
     return {name: text for name, text in chosen.items() if text}
 
 
-def scope_line(path: str, filters: Filters) -> str:
-    """Which runs the page counts, and their matches: every duel run of the game the filters keep."""
+def scope_line(path: str, filters: Filters, repeats: dict[int, int] | None = None) -> str:
+    """Which runs the page counts, and their matches: every duel run of the game the filters keep;
+    ``repeats`` (``one_run_per_seeds``): the runs left out as replays of a counted one, named."""
     runs = counted_runs(path, filters)
     ids = sorted(runs["run_id"].to_list())
     versions_kept = " under the chosen rules versions" if filters.versions else ""
@@ -177,9 +178,7 @@ def scope_line(path: str, filters: Filters) -> str:
     versions = sorted(set(runs["rules_version"].to_list()))
     lead = f"The duel runs of {filters.game}{versions_kept}{seats}" if seats else \
         f"Every duel run of {filters.game}{versions_kept}"
-    game_runs = cached("runs", path)
-    _kept, repeats = one_run_per_seeds(duel_runs(game_runs.filter(pl.col("game") == filters.game)))
-    left = sorted(r for r, k in repeats.items() if k in ids)
+    left = sorted(r for r, k in (repeats or {}).items() if k in ids)
     replayed = (f" Left out, as they replay the seeds of a run counted here: run{'s' if len(left) > 1 else ''} "
                 f"{', '.join(map(str, left))}." if left else "")
     return (f"{lead}: run{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} "

@@ -292,18 +292,17 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, u
 def _mark_standing(store, batch, found: pl.DataFrame, night_before: tuple | None, baseline: int) -> pl.DataFrame:
     """``found`` (alerts against the baseline) with ``standing``: the night compared with raised
     the same alert (kind, name, direction) against its own baseline run."""
-    standing = pl.lit(False)
-    if night_before is not None and night_before[1] is not None and found.height:
-        then_run, then_base = night_before
-        if (then_run, then_base) == (found["candidate_run"][0], baseline):  # the same two runs: the same alerts
-            return found.with_columns(pl.lit(True).alias("standing"))
-        if unlike_pilots(store, then_base, then_run):
-            return found.with_columns(standing.alias("standing"))
-        then, _diff = alerts(store.path, then_base, then_run, batch.threshold_points, batch.fdr, "baseline")
-        fired = {(a["kind"], a["name"], a["change_points"] > 0) for a in then.iter_rows(named=True)}
-        standing = pl.Series([(a["kind"], a["name"], a["change_points"] > 0) in fired
-                              for a in found.iter_rows(named=True)], dtype=pl.Boolean)
-    return found.with_columns(standing.alias("standing"))
+    if night_before is None or night_before[1] is None or not found.height:
+        return found.with_columns(pl.lit(False).alias("standing"))
+    then_run, then_base = night_before
+    if (then_run, then_base) == (found["candidate_run"][0], baseline):  # the same two runs: the same alerts
+        return found.with_columns(pl.lit(True).alias("standing"))
+    if unlike_pilots(store, then_base, then_run):
+        return found.with_columns(pl.lit(False).alias("standing"))
+    then, _diff = alerts(store.path, then_base, then_run, batch.threshold_points, batch.fdr, "baseline")
+    fired = {(a["kind"], a["name"], a["change_points"] > 0) for a in then.iter_rows(named=True)}
+    return found.with_columns(pl.Series("standing", [(a["kind"], a["name"], a["change_points"] > 0) in fired
+                                                     for a in found.iter_rows(named=True)], dtype=pl.Boolean))
 
 
 def _empty_alerts() -> pl.DataFrame:

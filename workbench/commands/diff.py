@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import polars as pl
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from reports.attribution import MIN_CONTRAST_GROUP
-from reports.diff import pairing_effect, version_diff
+from reports.diff import pairing_effect, testable_words, untested_why, version_diff
 from reports.export import write_frame
 from workbench import games
 from workbench.commands.simulate import ensure_run, new_run  # ensure_run: imported from here by other commands
@@ -167,29 +165,15 @@ def show_changed_cards(r: dict, out: Console) -> None:
             out.print(f"you changed {card} ({kind}): no deck of this diff holds it")
             continue
         groups = f"twins with it near the top {c['top_twins']:,} against deep {c['deep_twins']:,}"
-        if c["p_value"] is None or c["p_value"] != c["p_value"]:
-            why = (f"each group needs at least {MIN_CONTRAST_GROUP}: play more matches"
-                   if min(c["top_twins"], c["deep_twins"]) < MIN_CONTRAST_GROUP else "no variation to test")
+        why = untested_why(c)
+        if why:
             out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts, "
-                      f"not tested ({groups}; {why})")
+                      f"{why} ({groups}; play more matches)")
             continue
         verdict = "FLAGGED" if c["flagged"] else "not flagged"
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
                   f"[{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
                   f"({verdict}; {groups})")
-
-
-def testable_words(r: dict) -> str:
-    """"of the 39 testable cards; 37 not testable (...)": "none" said over cards that got no test
-    (fewer than MIN_CONTRAST_GROUP twins near the top or deep) read as "none moved"."""
-    cards = r["cards"]
-    if cards.is_empty():
-        return "(no card to test)"
-    others = cards.filter(~pl.col("changed"))
-    tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
-    untested = others.height - tested
-    return (f"of the {tested} testable cards" + (f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins "
-                                                  "with it near the top or deep: play more matches)" if untested else ""))
 
 
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
@@ -210,7 +194,7 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
               "Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
                                             for c in flagged.iter_rows(named=True)) if flagged.height
-                                                   else f"none {testable_words(r)}"), markup=False, highlight=False)
+                                                   else f"none {testable_words(r['cards'], 'play more matches')}"), markup=False, highlight=False)
     sig = r["significant_cards"]
     out.print("cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): "
               + (f"{sig.height} of {r['cards'].height}" if sig.height else "none")
