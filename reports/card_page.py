@@ -28,6 +28,31 @@ SEATS = {True: "first", False: "second"}
 ALL_DECKS = "all decks"  # the keep/redraw row of every deck together
 
 
+# what makes two rules versions' cards one card to a player (the cards table's own columns;
+# ``extra`` holds each game's other fields, its text and keywords' numbers among them)
+DEFINITION = ("name", "type", "faction", "cost_text", "attack", "defense", "keywords", "extra")
+
+
+def definitions(path: str | Path, run_ids: list[int], card: str) -> pl.DataFrame:
+    """The card as each rules version of ``run_ids`` defines it: one row per distinct
+    definition, with the versions that define it so (``versions``, in the order their first run
+    was made) and its first run. Two rows mean the runs counted played two cards under one id."""
+    if not run_ids:
+        return pl.DataFrame()
+    marks = ", ".join("?" for _ in run_ids)
+    rows = db.query(path, f"""SELECT c.rules_version, min(r.run_id) AS first_run, {', '.join(f'c.{c}' for c in DEFINITION)}
+                              FROM cards c JOIN runs r ON r.rules_hash = c.rules_hash
+                              WHERE r.run_id IN ({marks}) AND c.card = ?
+                              GROUP BY ALL""", [*run_ids, card])
+    if rows.is_empty():
+        return rows
+    return (rows.sort("first_run")
+            .group_by(list(DEFINITION), maintain_order=True)
+            .agg(pl.col("rules_version").unique(maintain_order=True).alias("versions"),
+                 pl.col("first_run").min())
+            .sort("first_run"))
+
+
 def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.DataFrame:
     """The card's rows of ``card_metrics(..., group_by=(by, "pilots"))`` (``by``: run_id or
     rules_version; ``pilots``: the match's, so greedy's games against random are not greedy's

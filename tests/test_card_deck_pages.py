@@ -325,3 +325,37 @@ def test_every_deck_page_download_names_the_runs_and_deck_it_counts(small_store,
         played = "" if name.startswith("deck_curves") else "; pilots=greedy,random"
         assert {r["filters"] for r in rows} == {
             f"game=frontier; runs={','.join(map(str, runs))}; decks={DECK}{played}"}, name
+
+
+def test_the_card_is_described_from_the_games_own_runs_and_a_changed_card_is_said_to_be_pooled(
+        small_store, tmp_path, monkeypatch):
+    """A what-if's trial run, newest in the store, plays the card as the designer changed it
+    (+1 attack): the page describes the card as the game's own runs play it, not the trial's, and
+    says the runs counted play two cards under one id, which the tables pool; a rules version
+    chosen in the sidebar reads one card and no warning."""
+    path = tmp_path / "store.duckdb"
+    shutil.copy2(small_store, path)
+    shutil.copytree(Path(f"{small_store}.events"), Path(f"{path}.events"))
+    card, name = most_played_card(path)
+    with duckdb.connect(str(path)) as con:
+        (base_hash, greedy_run), = con.execute("SELECT rules_hash, max(run_id) FROM runs GROUP BY 1").fetchall()
+        con.execute("""INSERT INTO runs SELECT * REPLACE (run_id + 1 AS run_id, 'try-' || ? AS rules_version,
+                       'trial-hash' AS rules_hash, base_seed + 1000 AS base_seed) FROM runs WHERE run_id = ?""",
+                    [card, greedy_run])
+        con.execute("INSERT INTO cards SELECT * REPLACE ('try-' || ? AS rules_version, 'trial-hash' AS rules_hash, "
+                    "CASE WHEN card = ? THEN attack + 1 ELSE attack END AS attack) FROM cards WHERE rules_hash = ?",
+                    [card, card, base_hash])
+        con.execute("INSERT INTO card_games SELECT * REPLACE (run_id + 1 AS run_id) FROM card_games WHERE run_id = ?",
+                    [greedy_run])
+        attack, = con.execute("SELECT attack FROM cards WHERE card = ? AND rules_hash = ?", [card, base_hash]).fetchone()
+    at = card_page(path, monkeypatch, card)
+    no_exception(at)
+    facts = next(m.value for m in at.markdown if m.value.startswith(f"**{name}**"))
+    assert "rules version base" in facts and "try-" not in facts, facts
+    warned = [w.value for w in at.warning if "not the same card" in w.value]
+    assert len(warned) == 1, [w.value for w in at.warning]
+    assert "base: " in warned[0] and f"try-{card}: " in warned[0], warned[0]
+    assert f"{attack}/" in warned[0] and f"{attack + 1}/" in warned[0], warned[0]
+    at.multiselect(key="w:rules").set_value(["base"]).run()
+    no_exception(at)
+    assert not [w.value for w in at.warning if "not the same card" in w.value]

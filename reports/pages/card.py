@@ -8,7 +8,9 @@ not; in a game with a redraw, its hands kept against its hands redrawn (for a ga
 a line says so); from the first seat and the second; and example matches to replay. Every table
 has a CSV download recording the game, the runs counted and the filters. The figures are the
 Cards and Cost curves pages' own (reports/card_page.py reads them per card); the sidebar's rules
-version and pilot filters narrow them."""
+version and pilot filters narrow them. The card is described as the newest counted run of the
+game's own versions plays it (not a what-if's or tune's trial), and when the versions counted
+play the id as more than one card, the page says the tables pool them."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
@@ -16,7 +18,7 @@ import polars as pl
 import streamlit as st
 
 from reports import mulligan
-from reports.card_page import ALL_DECKS, keep_redraw, play_draw, trend
+from reports.card_page import ALL_DECKS, definitions, keep_redraw, play_draw, trend
 from reports.cards import PILOTS_HELP
 from reports.costs import OFF_BUDGET
 from reports.pages.cards import column_config, played_by_turn
@@ -24,6 +26,7 @@ from reports.pages.charts import legend_on_top
 from reports.pages.common import (
     cached,
     count,
+    is_trial,
     one_connection_per_render,
     pct,
     percent,
@@ -39,6 +42,7 @@ from reports.pages.lookup import (
     CARD,
     DECK,
     EXAMPLES,
+    counted_runs,
     item_scope,
     item_start,
     seat_table,
@@ -46,7 +50,7 @@ from reports.pages.lookup import (
 )
 from reports.pages.whatif import card_about
 
-register_queries(card_play_draw=play_draw, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
+register_queries(card_play_draw=play_draw, card_definitions=definitions, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
                  hand_records=mulligan.hand_records)
 TREND_BY = {"run": "run_id", "rules version": "rules_version"}
 TREND_ORDER = ["label", "pilots", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
@@ -66,6 +70,33 @@ KEEP_SCALED = ["kept_wr", "kept_wr_lo", "kept_wr_hi", "redrawn_wr", "redrawn_wr_
 
 
 # --- what it is, and its budget ------------------------------------------------------------------
+
+def definition_runs(counted: pl.DataFrame) -> list[int]:
+    """The runs whose card the page describes (the newest of them): the counted runs, but not a
+    what-if's or tune's trial while a run of the game's own versions is counted (a trial's card
+    is the designer's experiment, not the card)."""
+    own = counted.filter(~is_trial())
+    return (own if own.height else counted)["run_id"].to_list()
+
+
+def several_cards_note(path: str, run_ids: list[int], card: str, name: str) -> None:
+    """Say so when the runs counted play this id as more than one card (a rules version changed
+    it): the tables below pool them, and a rules version chosen in the sidebar reads one."""
+    found = cached("card_definitions", str(path), tuple(run_ids), card)
+    if found.height < 2:
+        return
+    told = "; ".join(f"{', '.join(row['versions'])}: {definition_text(row)}" for row in found.iter_rows(named=True))
+    st.warning(f"{name} is not the same card in every rules version counted ({told}). The tables below pool "
+               "them, each version's matches as that version played the card: choose one rules version in the "
+               "sidebar to read one card, or read the trend by rules version.")
+
+
+def definition_text(row: dict) -> str:
+    """A short reading of one definition: cost, stats and keywords (what a change usually moves)."""
+    stats = "/".join(str(row[k]) for k in ("attack", "defense") if row.get(k) is not None)
+    parts = [row.get("cost_text") or "", stats, " ".join(row.get("keywords") or [])]
+    return " ".join(p for p in parts if p) or "other text or fields"
+
 
 def budget_section(path: str, filters, card: str, name: str, scope: dict) -> None:
     """Its stat points against the budget its cost buys and the fitted line of its type."""
@@ -307,7 +338,9 @@ def render() -> None:
     if start is None:
         return
     path, filters, card, name = start
-    card_about(path, filters.runs, card, filters.versions[0] if len(filters.versions) == 1 else None)
+    counted = counted_runs(path, filters)
+    card_about(path, definition_runs(counted), card, filters.versions[0] if len(filters.versions) == 1 else None)
+    several_cards_note(path, counted["run_id"].to_list(), card, name)
     scope = item_scope(path, filters)
     budget_section(path, filters, card, name, scope)
     trend_section(path, filters, card, name, scope)

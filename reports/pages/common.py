@@ -243,8 +243,7 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
     # a what-if's or tune's trial run is a duel run too: the newest one is no default (after a
     # what-if, the pages opened on the trial's cards as if they were the game's)
-    trials = set(mine.filter(pl.col("rules_version").str.starts_with(WHATIF_PREFIX)
-                             | pl.col("rules_version").str.starts_with(TUNE_PREFIX))["run_id"].to_list())
+    trials = set(mine.filter(is_trial())["run_id"].to_list())
     default = [r for r in duels if r not in trials] or duels or ids
     # options are run ids (their labels, which count a writing run's matches, are only shown), so
     # a run that stores more does not reset the choice
@@ -252,6 +251,12 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
                             help="the runs whose matches are counted; several are pooled")
     warn_same_matches(mine, chosen)
     return mine, chosen
+
+
+def is_trial(column: str = "rules_version") -> pl.Expr:
+    """A what-if's or tune's trial version (``try-...``, ``tune-...``): a designer's experiment,
+    never what a page shows by default as the game's cards."""
+    return pl.col(column).str.starts_with(WHATIF_PREFIX) | pl.col(column).str.starts_with(TUNE_PREFIX)
 
 
 def no_runs_note(runs: pl.DataFrame) -> str:
