@@ -340,6 +340,8 @@ CASES = [
                                         "--game", "frontier", "--as", "v2"], ("sheet.csv", "control character")),
     Case("import-existing-version", lambda ws: ["cards", "import", ws.sheet(str), "--game", "frontier", "--as",
                                                 "base"], ("already exists",)),
+    Case("import-unchanged-sheet", lambda ws: ["cards", "import", ws.sheet(str), "--game", "frontier", "--as", "v2"],
+         ("sheet.csv", "base's as they are", "no rules version written")),
     Case("import-missing-sheet", lambda ws: ["cards", "import", "nope.csv", "--game", "frontier", "--as", "v2"],
          ("nope.csv",)),
     Case("import-bad-abilities-json", lambda ws: ["cards", "import", ws.sheet(

@@ -63,6 +63,9 @@ def import_cards(file: Path, game: str, version: str, base: str, data_dir, err: 
         raise UserError(f"rules version {version!r} already exists ({data.rules_files[version]}); pick a new name")
     notes: list[str] = []
     changes = import_cards_csv(file, base_rules, notes)
+    if not any(changes.values()):  # a version equal to its base: every diff against it is refused
+        raise UserError(f"{file}: the sheet's cards are {base}'s as they are: no rules version written "
+                        "(were the sheet's edits saved as CSV?)")
     doc = {"version": version, "extends": base,
            "description": f"imported from {Path(file).name}, changes against {base}"}
     doc.update({k: v for k, v in changes.items() if v})
