@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -10,11 +9,14 @@ APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 
 
 def launch(db: Path, port: int) -> int:
+    """Become the Streamlit server (``exec``): a signal meant for ``workbench dashboard`` (Ctrl-C,
+    a service manager's SIGTERM) reaches the server itself. Run as a child, a SIGTERM ended the
+    parent and left the server holding the port and reading the store."""
     env = {**os.environ, "WORKBENCH_DB": str(Path(db).resolve())}
     cmd = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    print(f"dashboard on http://127.0.0.1:{port} for {db} (Ctrl-C to stop)", file=sys.stderr)
-    try:
-        return subprocess.call(cmd, env=env, cwd=APP.parent)
-    except KeyboardInterrupt:
-        return 0
+    print(f"dashboard on http://127.0.0.1:{port} for {db} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os.chdir(APP.parent)
+    os.execve(sys.executable, cmd, env)
+    return 0  # not reached: execve replaces this process or raises
