@@ -8,7 +8,21 @@ from typing import Callable
 
 import polars as pl
 
-from reports import campaign, costs, db, ffa, keywords, matchups, meta, mulligan, pilot_sensitivity, series, turf, value
+from reports import (
+    campaign,
+    costs,
+    db,
+    ffa,
+    keywords,
+    matchups,
+    meta,
+    mulligan,
+    overview,
+    pilot_sensitivity,
+    series,
+    turf,
+    value,
+)
 from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played
 from reports.diff import stored_limit, version_diff
 from reports.filters import Filters
@@ -269,7 +283,29 @@ def with_card_names(path: Path, frame: pl.DataFrame, run_id: int) -> pl.DataFram
 NOT_DUEL_TABLES = ("ffa_", "series_", "turf_", "campaign_", "card_value", "pilot_sensitivity", "skill_premium")
 
 
-def duel_runs(path: Path, filters: Filters) -> Filters:
+def replays(path: Path, run_ids: list[int]) -> tuple[list[int], dict[int, int]]:
+    """(``run_ids`` with one run of each set that plays the same matches on the seeds it shares,
+    the one with the most matches; each run left out -> the run kept in its place), as the pages
+    count them (``overview.one_run_per_seeds``): a sequential diff's base run beside the simulate
+    it reused, pooled, counted their shared matches twice with an interval too narrow for them."""
+    runs = overview.runs(path).filter(pl.col("run_id").is_in(run_ids))
+    kept, repeats = overview.one_run_per_seeds(runs)
+    return sorted(kept["run_id"].to_list()), repeats
+
+
+def refuse_replays(path: Path, filters: Filters) -> None:
+    """Runs named together that play the same matches: one line, as the pooled figures would
+    count those matches twice."""
+    if len(filters.runs) < 2:
+        return
+    _kept, repeats = replays(path, list(filters.runs))
+    if repeats:
+        run, kept = min(repeats.items())
+        raise LookupError(f"runs {kept} and {run} play the same matches on the seeds they share (the same decks, "
+                          "pilots, cards and seed): pooled, those matches would count twice; name one of them")
+
+
+def duel_runs(path: Path, filters: Filters, notes: list[str] | None = None) -> Filters:
     """``filters`` with no run named: the duel runs of the game (or the store), as the pages choose
     them by default. A series' later games, a free-for-all table, a Turf match, a ``value`` twin
     (a deck with a card swapped out) are not a duel field's matches: pooled in, a series' game 1
@@ -285,12 +321,19 @@ def duel_runs(path: Path, filters: Filters) -> Filters:
                     [filters.game] if filters.game else None)
     duels = [r for r, k in rows.iter_rows() if k == "duel"]
     others = [r for r, k in rows.iter_rows() if k not in ("ffa", "series", "turf", "value")]
-    return replace(filters, runs=duels or others or rows["run_id"].to_list() or [-1])
+    kept, repeats = replays(path, duels or others or rows["run_id"].to_list())
+    if repeats and notes is not None:
+        notes.append("left out, as they replay the seeds of a run counted: "
+                     + ", ".join(f"run {r} (of run {k})" for r, k in sorted(repeats.items())))
+    return replace(filters, runs=kept or [-1])
 
 
-def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None) -> pl.DataFrame:
+def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None,
+                 notes: list[str] | None = None) -> pl.DataFrame:
     """Table ``name`` as the filters narrow it; LookupError in one line for a filter it does not
-    read, a value that names nothing, or a diff table without its diff."""
+    read, a value that names nothing, a diff table without its diff, or runs named together that
+    replay each other's matches. ``notes``: gets a line naming the runs a default choice left out
+    as replays."""
     check_reads(name, filters, diff_id)
     check_values(path, name, filters)
     if name in RAW:
@@ -300,7 +343,8 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
             raise LookupError(f"{name} needs --diff ID (see `workbench export diffs`)")
         return diff_table(path, name, diff_id)
     if not name.startswith(NOT_DUEL_TABLES):
-        filters = duel_runs(path, filters)
+        refuse_replays(path, filters)
+        filters = duel_runs(path, filters, notes)
     if "pilots" in READS[name]:
         return by_pilot(COMPUTED[name], path, filters)
     return COMPUTED[name](path, filters)
@@ -331,5 +375,7 @@ def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:
     groups = pilot_groups(path, filters)
     frames = [table(path, chosen) for _label, chosen in groups]
     column = "match_pilots" if "pilot" in frames[0].columns else "pilot"
-    frames = [f.select(pl.lit(label, dtype=pl.Utf8).alias(column), pl.all()) for f, (label, _c) in zip(frames, groups)]
+    # head(height): a table of no columns (nothing to show) stays empty, not a row of its label alone
+    frames = [f.select(pl.lit(label, dtype=pl.Utf8).alias(column), pl.all()).head(f.height)
+              for f, (label, _c) in zip(frames, groups)]
     return pl.concat(frames, how="diagonal_relaxed")

@@ -38,6 +38,21 @@ def matches_key(spec: str | None) -> str:
     return json.dumps({k: v for k, v in d.items() if k not in NOT_MATCHES}, sort_keys=True)
 
 
+def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
+    """(the runs with one of each set that share seeds: the one with the most matches, whose
+    seeds hold the others'; each run left out -> the run kept in its place). A run with no
+    stored spec is its own."""
+    if "matches_key" not in runs.columns or runs.is_empty():
+        return runs, {}
+    repeats: dict[int, int] = {}
+    for (key,), group in runs.group_by(["matches_key"], maintain_order=True):
+        if not key or group.height < 2:
+            continue
+        ordered = group.sort(["matches_done", "run_id"], descending=True)["run_id"].to_list()
+        repeats.update({r: ordered[0] for r in ordered[1:]})
+    return runs.filter(~pl.col("run_id").is_in(list(repeats))), repeats
+
+
 def _where(run_ids: list[int] | None) -> tuple[str, list | None]:
     if not run_ids:
         return "", None

@@ -23,3 +23,36 @@ def test_a_duel_export_reads_the_duel_runs_unless_runs_are_named(tmp_path):
     assert exported["games"].sum() == 2 * 4  # the duel run's 4 matches, seen from each deck
     named = export_frame(db, "matchups", Filters(runs=[1, 2])).drop("pilot")
     assert named["games"].sum() > exported["games"].sum()  # runs named are read as named
+
+
+def test_a_run_replaying_anothers_seeds_is_counted_once_and_named_together_they_are_refused(tmp_path):
+    """A shorter run on the same decks, pilots, cards and seed plays the longer's first matches
+    again (a sequential diff's base run beside the simulate it reused): pooled by default, the
+    export counted those matches twice, with an interval too narrow for them. Now the longer run
+    is read and the other named; named together they are refused in one line."""
+    import pytest
+
+    db = tmp_path / "s.duckdb"
+    for matches in ("12", "6"):
+        res = run_cli("simulate", "frontier", "--decks", "goblin-gold-gang,lawmen-posse", "--pilots", "random",
+                      "--matches", matches, "--workers", "1", "--db", str(db), "--quiet", "--seed", "5")
+        assert res.returncode == 0, res.stderr
+    notes: list[str] = []
+    exported = export_frame(db, "matchups", Filters(), notes=notes).drop("pilot")
+    assert exported.to_dicts() == matchups(db, Filters(runs=[1])).to_dicts()
+    assert exported["games"].sum() == 2 * 12, "run 1's 12 matches from each deck, not 18"
+    assert notes == ["left out, as they replay the seeds of a run counted: run 2 (of run 1)"]
+    with pytest.raises(LookupError, match="runs 1 and 2 play the same matches"):
+        export_frame(db, "matchups", Filters(runs=[1, 2]))
+    res = run_cli("export", "cards", "--run", "1", "--run", "2", "--csv", str(tmp_path / "c.csv"), "--db", str(db))
+    assert res.returncode == 2 and "name one of them" in res.stderr and not (tmp_path / "c.csv").exists(), res.stderr
+
+
+def test_a_table_with_nothing_to_show_exports_no_row(small_store):
+    """A table that has nothing to show for a pilot group (no columns at all) was written as one
+    row holding the group's label alone ("wrote 1 rows of keywords")."""
+    import polars as pl
+
+    from reports.exports import by_pilot
+
+    assert by_pilot(lambda _p, _f: pl.DataFrame(), small_store, Filters(runs=[1])).height == 0

@@ -17,6 +17,7 @@ from cardsdb.whatif import PREFIX as WHATIF_PREFIX
 from reports import campaign, cards, costs, db, diff, keywords, matchups, meta, overview, pilot_weights, value
 from reports.export import undefined_as_null
 from reports.filters import Filters
+from reports.overview import one_run_per_seeds  # noqa: F401 (the pages' name for it)
 
 DEFAULT_DB = "workbench.duckdb"
 PCT = "%.1f%%"
@@ -285,21 +286,6 @@ def warn_same_matches(runs: pl.DataFrame, chosen: list[int]) -> None:
         if st.sidebar.button(f"Keep only run {keep}", key=f"dedupe-{'-'.join(map(str, ids))}"):
             st.session_state["keep:runs"] = [r for r in chosen if r == keep or r not in ids]
             st.rerun()
-
-
-def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
-    """(the runs with one of each set that share seeds: the one with the most matches, whose
-    seeds hold the others'; each run left out -> the run kept in its place). A run with no
-    stored spec is its own."""
-    if "matches_key" not in runs.columns or runs.is_empty():
-        return runs, {}
-    repeats: dict[int, int] = {}
-    for (key,), group in runs.group_by(["matches_key"], maintain_order=True):
-        if not key or group.height < 2:
-            continue
-        ordered = group.sort(["matches_done", "run_id"], descending=True)["run_id"].to_list()
-        repeats.update({r: ordered[0] for r in ordered[1:]})
-    return runs.filter(~pl.col("run_id").is_in(list(repeats))), repeats
 
 
 def page_header(title: str) -> Path | None:

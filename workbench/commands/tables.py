@@ -63,9 +63,12 @@ def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, 
     for run in filters.runs:
         if db.query(path, "SELECT count(*) AS n FROM runs WHERE run_id = ?", [run])["n"][0] == 0:
             raise UserError(f"{path}: no run {run}")
+    notes: list[str] = []
     try:
-        frame = export_frame(path, table, filters, diff_id)
+        frame = export_frame(path, table, filters, diff_id, notes)
     except LookupError as exc:
         raise UserError(str(exc)) from None
     for written in write_frame(frame, csv, parquet):
         console.print(f"wrote {frame.height} rows of {table} to {written}")
+    for note in notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
