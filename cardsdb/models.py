@@ -158,7 +158,25 @@ class ScenarioFile(Strict):
             if len(step) != 1 or next(iter(step)) not in STEP_VERBS:
                 named = ", ".join(repr(k) for k in step) or "nothing"
                 raise ValueError(f"step {number} names {named}: a step is one of {', '.join(STEP_VERBS)}")
+            (verb, body), = step.items()
+            problem = step_body_problem(verb, body)
+            if problem:
+                raise ValueError(f"step {number} ({verb}): {problem}")
         return steps
 
 
 STEP_VERBS = ("do", "legal", "illegal", "expect")  # what sim/core/scenario.run_scenario plays
+
+
+def step_body_problem(verb: str, body: Any) -> str | None:
+    """What is wrong with a step's body, in words (None: nothing). ``expect`` takes a mapping of
+    paths to values, the others an action's words or a list of them; an empty one checks nothing.
+    Found here, ``expect: [p1.hp, 30]`` is a mistake in the file (it had played as a failed step)."""
+    if verb == "expect":
+        if not isinstance(body, dict) or not body:
+            return f"expected a mapping of path: value (p1.hp: 30), got {body!r}"
+        return None
+    texts = body if isinstance(body, list) else [body]
+    if not texts or not all(isinstance(text, str) and text.strip() for text in texts):
+        return f"expected an action's words or a list of them, got {body!r}"
+    return None

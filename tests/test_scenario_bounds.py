@@ -70,6 +70,16 @@ FRONTIER = [
          ("lanes.m3.attacks_left", "attacks a turn")),
     Case("frontier-unit-ready-a-word", unit("frontier", "lanes", "m3", {**CRITTER, "ready": "no"}),
          ("lanes.m3.ready", "true or false", "'no'")),
+    # a seat's own turns by the match's turn, seat 0 first (turns: 40 at turn 3 was accepted)
+    Case("frontier-turns-past-the-turn", run("frontier", {"turn": 3, "seats": [{"turns": 40}, {}]}),
+         ("seats[0].turns", "from 0 to 2", "seat 0's own turns by turn 3", "40")),
+    Case("frontier-second-seat-turns-past-its-share", run("frontier", {"turn": 3, "seats": [{}, {"turns": 2}]}),
+         ("seats[1].turns", "from 0 to 1", "seat 1's own turns by turn 3")),
+    Case("frontier-turns-with-start", run("frontier", {"start": True, "seats": [{"turns": 3}, {}]}),
+         ("seats[0].turns", "start: true")),
+    # only High-Rise units are fresh: fresh in a middle lane was accepted, then dropped
+    Case("frontier-fresh-in-a-middle-lane", unit("frontier", "lanes", "m3", {**CRITTER, "fresh": True}),
+         ("seats[0].lanes.m3.fresh", "High-Rise")),
 ]
 
 ALLEYWAY = [
@@ -190,6 +200,8 @@ def test_a_position_never_holds_more_than_the_games_data_may(game):
 @pytest.mark.parametrize("game, setup", [
     ("frontier", {"seats": [{"hp": 30, "max_hp": 30, "mana": 99_999, "gold": 0, "lanes": {
         "m3": {**CRITTER, "def": 4, "damage": 3, "attacks_left": 2}}}, {"hp": 1}]}),
+    ("frontier", {"turn": 3, "seats": [{"turns": 2, "lanes": {"hr1": {**CRITTER, "fresh": True},
+                                                              "m1": {**CRITTER, "fresh": False}}}, {"turns": 1}]}),
     ("alleyway", {"first": 2, "active": 3, "seats": [{"morale": 6000}, {"morale": 1}, {}, {"authority": 99}]}),
     ("allegiance", {"turn": 80, "seats": [{"ap": 0, "muster": ["ash-thrall"] * 4}, {"units": {
         "p1.B5": {"card": "sky-citadel", "hp": 1}}}]}),

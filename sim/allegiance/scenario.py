@@ -55,7 +55,7 @@ from sim.allegiance.formations import in_formation
 from sim.allegiance.pool import STRONGHOLD, WARRIOR, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, NORMAL, TAPPED, AllegianceState, Unit
 from sim.core.position import Fields, seat_specs
-from sim.core.scenario import card_id
+from sim.core.scenario import Notation, Slot, card_id, literal
 
 SETUP_KEYS = {"active", "turn", "blight", "blight_destroyed", "seats"}
 SEAT_KEYS = {"ap", "turns", "hand", "deck", "discard", "muster", "strongholds", "fallen", "supplies",
@@ -69,6 +69,23 @@ MAX_NUMBER = 99_999
 GAME = "Allegiance"  # a duel: two seats
 TAPS = {"normal": NORMAL, "tapped": TAPPED, "drained": DRAINED}
 TAP_NAMES = {v: k for k, v in TAPS.items()}
+
+
+def action_forms(state: AllegianceState) -> list[tuple[Slot, ...]]:
+    """The forms of the words ``describe`` prints (the module's note), each place with the words
+    that may stand there: what a step's words are read against before anything plays."""
+    pool = state.pool
+    card = Slot("a card id", frozenset(c.slug for c in pool.cards))
+    # a cell by its notation, the seat's half, a row letter and a column: one off the board is an
+    # action never legal (the shipped battlefield scenarios pin the board's size so)
+    cell = Slot("a cell (like p0.B3)", Notation(r"p[01]\.[A-Z][1-9][0-9]*"))
+    attack = Slot("an attack ability", frozenset(a.name for c in pool.cards for a in c.attacks))
+    support = Slot("a support ability", frozenset(a.name for c in pool.cards for a in c.supports))
+    forms = [(literal("end"),), (literal("decline"),), (literal("soul"), cell, cell), (literal("supply"), card, cell),
+             (literal("attack"), cell, attack, cell, literal("cry"), card), (literal("support"), cell, support, cell)]
+    forms += [(literal(verb), card) for verb in ("muster", "deploy", "tactic", "discard")]
+    forms += [(literal(verb), cell) for verb in ("move", "to")]
+    return forms
 
 
 def describe(state: AllegianceState, action: Action) -> str:

@@ -60,7 +60,7 @@ from sim.alleyway.state import (
     decode,
 )
 from sim.core.position import Fields, seat_specs, whole_number
-from sim.core.scenario import card_id
+from sim.core.scenario import Slot, card_id, literal
 from sim.core.standings import standings_from_outs, standings_from_teams
 
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
@@ -92,6 +92,31 @@ def target_name(state: AlleyState, target: int) -> str:
     if index >= BACK_BASE:
         return f"p{seat}.{state.pool.back_names[index - BACK_BASE]}"
     return f"p{seat}.{state.pool.lane_names[index]}"
+
+
+def action_forms(state: AlleyState) -> list[tuple[Slot, ...]]:
+    """The forms of the words ``describe`` prints (the module's note), each place with the words
+    that may stand there: what a step's words are read against before anything plays."""
+    pool = state.pool
+    seats = [f"p{seat}" for seat in range(len(state.sides))]
+    card = Slot("a card id", frozenset(c.slug for c in pool.cards))
+    pos = Slot("a position", ("atk", "def"))
+    lane = Slot("a lane", tuple(pool.lane_names))
+    # a Heavy's lanes in lane order, joined by "+", as describe writes them
+    lanes = Slot("lanes joined by + (l1+l2)", frozenset(
+        "+".join(name for i, name in enumerate(pool.lane_names) if mask >> i & 1)
+        for mask in range(1, 1 << pool.n_lanes)))
+    slot = Slot("a back-row slot", tuple(pool.back_names))
+    target = Slot("a target", frozenset(f"{seat}.{place}" for seat in seats
+                                        for place in (*pool.lane_names, *pool.back_names, "direct", "leader")))
+    forms = [(literal(word),) for word in ("keep", "redraw", "brawl", "regroup", "end", "next", "pass", "bet")]
+    forms += [(literal("no"), literal("bet")), (literal("deploy"), card, pos, lane), (literal("heavy"), card, pos, lanes),
+              (literal("attack"), lane, target), (literal("awaken"), pos, lane)]
+    forms += [(literal(verb), card) for verb in ("set", "play", "gutter")]
+    forms += [(literal(verb), lane) for verb in ("switch", "activate", "promote")]
+    forms += [(literal(verb), slot) for verb in ("flip", "spring")]
+    forms += [(literal("choose"), what) for what in (target, card, Slot("a seat", tuple(seats)), literal("skip"))]
+    return forms
 
 
 def describe(state: AlleyState, action: Action) -> str:

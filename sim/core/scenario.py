@@ -9,10 +9,20 @@ Steps (each a one-key mapping):
 Action words name one legal action: its ``describe`` words in full, or a prefix of whole words
 that starts exactly one of them. Words that start two or more are a mistake in the step, whatever
 the verb (an ``illegal`` step would otherwise pass while checking nothing): it fails, listing them.
+
+Before anything plays, every step's words are read against the game's forms of action words
+(``action_forms`` of its scenario module): a word no action of the game can hold at its place (a
+misspelt card id, lane or target) is a mistake in the step, a StepError naming the word. Only
+well-formed words that are not legal now pass an ``illegal`` step: before, ``illegal: attack m1
+p1.sherif`` passed, since no action is ever named that.
+
+``expect`` compares strictly: a bool is not a number, and a float not a whole number (``true``
+had matched 1, ``1.0`` matched 1, ``false`` matched 0).
 """
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Container, NamedTuple
 
 _MISSING = object()
 
@@ -27,6 +37,41 @@ DEFAULT_SEATS = 2  # a setup without ``seats`` is a duel in every game
 
 class SetupError(ValueError):
     """A scenario's position cannot be set up: the message names the field."""
+
+
+class StepError(ValueError):
+    """A step's words are no action of the game (a misspelt card id, lane or target): a mistake
+    in the scenario, found before anything plays. The message names the step and the word."""
+
+
+class Slot(NamedTuple):
+    """One place of a form of action words: ``what`` belongs there (for the message) and the
+    words that do. ``words`` is any container (a whole number is no finite set)."""
+    what: str
+    words: Container[str]  # a tuple of a few words is listed in messages; a frozenset of many is not
+
+
+class WholeNumbers:
+    """The words ``1``, ``2``, ...: a mode of a modal effect."""
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.isdigit() and int(word) >= 1
+
+
+class Notation:
+    """The words written in a game's notation (``pattern``, a regular expression), on the board
+    or not: an Allegiance scenario pins the board's size with ``illegal: to p0.A7``, a cell just
+    off it, which is a well-formed action that is never legal."""
+
+    def __init__(self, pattern: str):
+        self.pattern = re.compile(pattern)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.pattern.fullmatch(word) is not None
+
+
+def literal(word: str) -> Slot:
+    return Slot(word, (word,))
 
 
 class AmbiguousAction(ValueError):
@@ -78,6 +123,10 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
             state = build_position(engine, pool, setup, seed)
         except SetupError as exc:
             return [f"setup: {exc}"]
+    try:
+        check_steps(engine, state, steps)
+    except StepError as exc:
+        return [str(exc)]
     failures: list[str] = []
     for number, step in enumerate(steps, 1):
         if not isinstance(step, dict) or len(step) != 1:
@@ -97,7 +146,7 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
                 except AmbiguousAction as exc:  # not "not legal": it names no one action
                     failures.append(f"step {number}: {exc}")
                     continue
-                except ValueError:
+                except ValueError:  # well-formed words (check_steps read them) of no legal action
                     continue
                 failures.append(f"step {number}: '{text}' should not be legal here, but it is")
         elif verb == "legal":
@@ -114,7 +163,7 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
                 got = lookup(snap, path)
                 if got is _MISSING:
                     failures.append(f"step {number}: {path}: no such value in the state")
-                elif got != want:
+                elif not same(want, got):
                     failures.append(f"step {number}: {path}: expected {want!r}, got {got!r}")
         else:
             return failures + [f"step {number}: unknown step {verb!r} (use do, legal, illegal, expect)"]
@@ -122,6 +171,74 @@ def run_scenario(engine: Any, pool: Any, setup: dict, steps: list[dict], seed: i
         if problems:
             return failures + [f"step {number}: invariant broken: {problems[0]}"]
     return failures
+
+
+def same(want: Any, got: Any) -> bool:
+    """Whether the state holds what the step expects, strictly: YAML's ``true`` is not 1 and
+    ``1.0`` is not 1 (Python's ``==`` says both are), in lists and mappings too."""
+    if isinstance(want, list) and isinstance(got, list):
+        return len(want) == len(got) and all(map(same, want, got))
+    if isinstance(want, dict) and isinstance(got, dict):
+        return want.keys() == got.keys() and all(same(v, got[k]) for k, v in want.items())
+    if _kind(want) != _kind(got):
+        return False
+    return want == got
+
+
+def _kind(value: Any) -> type:
+    """bool, float and int apart (bool is an int, and 1 == 1.0, to Python); other values as they are."""
+    for kind in (bool, float, int):
+        if isinstance(value, kind):
+            return kind
+    return object
+
+
+def check_steps(engine: Any, state: Any, steps: list) -> None:
+    """StepError for the first step whose action words no action of the game can be (see the
+    module's note). An engine without ``action_forms`` is not checked."""
+    forms_of = getattr(getattr(engine, "scenario_module", None), "action_forms", None)
+    if forms_of is None:
+        return
+    forms = forms_of(state)
+    for number, step in enumerate(steps, 1):
+        if not isinstance(step, dict) or len(step) != 1:
+            continue  # the runner names a step of the wrong shape
+        (verb, body), = step.items()
+        if verb not in ("do", "legal", "illegal"):
+            continue
+        for text in _as_list(body):
+            problem = misread(forms, text)
+            if problem:
+                raise StepError(f"step {number} ({verb}): {problem}")
+
+
+def misread(forms: list[tuple[Slot, ...]], text: Any) -> str | None:
+    """Why ``text`` is no action of the game's ``forms`` nor the start of one (None when it is):
+    the first word no form has at its place, and what belongs there."""
+    words = text.split() if isinstance(text, str) else []
+    if not words:
+        return f"{text!r} names no action (write the action's words)"
+    alive = list(forms)
+    for place, word in enumerate(words):
+        here = [form[place] for form in alive if len(form) > place]
+        if not here:
+            return f"{text!r} names no action: {' '.join(words[:place])!r} is a whole action, {word!r} follows it"
+        alive = [form for form in alive if len(form) > place and word in form[place].words]
+        if not alive:
+            return f"{text!r} names no action: {word!r} is not {_either(here)}"
+    return None
+
+
+def _either(slots: list[Slot]) -> str:
+    """What belongs at a place, in words: each slot's ``what``, and the words of a short list
+    (a tuple or list: a set's order would change from run to run)."""
+    whats = []
+    for slot in slots:
+        small = isinstance(slot.words, (tuple, list)) and 1 < len(slot.words) <= 16
+        what = f"{slot.what} ({', '.join(slot.words)})" if small else slot.what
+        if what not in whats:
+            whats.append(what)
+    return whats[0] if len(whats) == 1 else ", ".join(whats[:-1]) + " or " + whats[-1]
 
 
 def named_action(engine: Any, state: Any, text: str) -> Any:

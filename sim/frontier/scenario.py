@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.core.position import Fields, seat_specs, whole_number
-from sim.core.scenario import card_id
+from sim.core.scenario import Slot, WholeNumbers, card_id, literal
 from sim.core.setup import draw_opening
 from sim.frontier.actions import ABILITY, ATTACK, CHOOSE, END, PLAY, SHERIFF_ACT, SUMMON, Action
 from sim.frontier.blank import blank_state, set_deputies, set_sheriff
@@ -71,6 +71,22 @@ def describe(state: FrontierState, action: Action) -> str:
     if action.kind == SHERIFF_ACT:
         return f"sheriff discard {pool.cards[action.a].slug}"
     return repr(action)
+
+
+def action_forms(state: FrontierState) -> list[tuple[Slot, ...]]:
+    """The forms of the words ``describe`` prints (the module's note), each place with the words
+    that may stand there: what a step's words are read against before anything plays."""
+    pool = state.pool
+    card = Slot("a card id", frozenset(c.slug for c in pool.cards))
+    lane = Slot("a lane", tuple(pool.lane_names))
+    target = Slot("a target", tuple(f"p{seat}.{place}" for seat in range(len(state.sides))
+                                    for place in (*pool.lane_names, "sheriff")))
+    choice = Slot("a choice", ("pass", "overdrive"))
+    return [(literal("end"),), (literal("play"), card, lane), (literal("attack"), lane, target),
+            *((literal("choose"), slot) for slot in (target, lane, choice)),
+            (literal("choose"), literal("mode"), Slot("a mode's number", WholeNumbers())),
+            (literal("summon"), card, lane), (literal("ability"), card),
+            (literal("sheriff"), literal("discard"), card)]
 
 
 # The largest number a position may hold: the bound cardsdb/frontier/schema.py sets on the game's
@@ -121,10 +137,15 @@ def _fill_seat(state: FrontierState, seat: int, spec: dict, n_seats: int, start:
     side.hp = fields.whole("hp", side.max_hp, least=1, most=side.max_hp, why=" (its max_hp)")
     side.discard_uses_left = fields.whole("discard_uses_left", passives.discard_uses)
     side.mana_bonus = fields.whole("mana_bonus", 0)
-    # a seat's own turns so far, if the turns went round the table from seat 0
+    # a seat's own turns so far: the turns go round the table from seat 0, so by turn 3 seat 0
+    # has had two and seat 1 one; more is a position no match reaches (``turns: 40`` at turn 3
+    # was accepted), and the default is the most
     turn_limit = consts.turn_limit
     default_turns = max(1, (state.turn - seat + n_seats - 1) // n_seats)
-    side.turns = 0 if start else fields.whole("turns", default_turns, most=turn_limit, why=" (the rules' turn_limit)")
+    if start and fields.given("turns"):
+        raise ValueError(f"{where}.turns: start: true begins the match, each seat at 0 turns (leave turns out)")
+    side.turns = 0 if start else fields.whole("turns", default_turns, most=default_turns,
+                                              why=f" (seat {seat}'s own turns by turn {state.turn}, seat 0 first)")
     active = seat == state.active
     # Mana and Gold have no cap in the guide: only the game's largest number bounds them
     side.mana = fields.whole("mana", side.turns if active else 0)
@@ -193,8 +214,13 @@ def _unit(state: FrontierState, seat: int, lane: int, spec: Any, where: str) -> 
     ready = fields.flag("ready", True)
     u.attacks_left = fields.whole("attacks_left", attacks_per_turn(card.kw) if ready else 0, most=MAX_ATTACKS,
                                   why=" (attacks a turn)")
-    # a High-Rise unit that has not attacked yet is fresh, unless the scenario says otherwise
-    u.fresh = fields.flag("fresh", lane >= state.pool.n_middle) and lane >= state.pool.n_middle
+    # a High-Rise unit that has not attacked yet is fresh, unless the scenario says otherwise;
+    # only High-Rise has fresh units (the guide), so fresh in a middle lane is refused, not dropped
+    high_rise = lane >= state.pool.n_middle
+    u.fresh = fields.flag("fresh", high_rise)
+    if u.fresh and not high_rise:
+        raise ValueError(f"{where}.fresh: only a High-Rise unit ({', '.join(state.pool.lane_names[state.pool.n_middle:])})"
+                         " is fresh, not one in a middle lane")
     u.skip = fields.whole("skip", 0)
     u.charged = fields.flag("charged")
     u.gen, u.value = state.gen, None
