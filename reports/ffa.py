@@ -1,7 +1,8 @@
 """Free-for-all metrics: placement-aware deck and card figures, who put whom out, and which
 opponent each seat chose to hit. Over the store's free-for-all runs (``runs.mode = 'ffa'``).
 
-Decks (``ffa_decks``), per deck, pilot and table pilots over its seats in the chosen runs:
+Decks (``ffa_decks``), per deck, pilot, table pilots and table size over its seats in the chosen
+runs (places at a 3-seat table and a 4-seat one are on other scales: never pooled):
   table_pilots     the pilots seated at its tables, comma separated ("random"; "greedy,random": a table
                    of both, whose seats are a row of their own, not pooled with a table of one pilot)
   seats            seat-games played (a deck plays every seat of every table it sits at)
@@ -13,8 +14,8 @@ Decks (``ffa_decks``), per deck, pilot and table pilots over its seats in the ch
   top2             share placed first or second, 95% Wilson interval; fair: 2/N
   out_by_nobody    seat-games it went out without anyone putting it out (its deck ran out)
 
-Cards (``ffa_cards``), per deck, pilot, table pilots and card (its ``name`` beside its id), over
-that deck's seat-games played by that pilot at tables of those pilots:
+Cards (``ffa_cards``), per deck, pilot, table pilots, table size (``table_seats``) and card (its
+``name`` beside its id), over that deck's seat-games played by that pilot at tables of those pilots:
   played / not_played            seat-games where the card was played at least once / never
   placement_played, placement_not_played  mean placement of each
   placement_gain                 not_played minus played (positive: the card goes with a better
@@ -88,13 +89,14 @@ def _seats_sql(run_ids: list[int]) -> tuple[str, list]:
 def ffa_decks(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
     seats, params = _seats_sql(run_ids)
     frame = db.query(path, f"""
-        SELECT deck, pilot, table_pilots, any_value(seats) AS table_seats, count(*) AS seats,
+        SELECT deck, pilot, table_pilots, seats AS table_seats, count(*) AS seats,
                avg(placement) AS mean_placement, sum(placement * placement)::DOUBLE AS sum_sq,
                max(seats) AS most_seats,
                count(*) FILTER (WHERE placement = 1) AS firsts,
                count(*) FILTER (WHERE placement <= 2) AS top2s,
                count(*) FILTER (WHERE out_turn IS NOT NULL AND out_by IS NULL) AS out_by_nobody
-        FROM ({seats}) GROUP BY deck, pilot, table_pilots ORDER BY mean_placement, deck, pilot, table_pilots""",
+        FROM ({seats}) GROUP BY deck, pilot, table_pilots, seats
+        ORDER BY table_seats, mean_placement, deck, pilot, table_pilots""",
         params)
     if frame.is_empty():
         return frame
@@ -172,8 +174,9 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
                var_samp(placement) FILTER (WHERE NOT played) AS var_not,
                count(*) FILTER (WHERE played AND placement = 1) AS firsts_played,
                count(*) FILTER (WHERE NOT played AND placement = 1) AS firsts_not_played,
-               max(table_seats) AS table_seats
-        FROM games GROUP BY deck, pilot, table_pilots, card ORDER BY deck, pilot, table_pilots, card""",
+               table_seats
+        FROM games GROUP BY deck, pilot, table_pilots, table_seats, card
+        ORDER BY table_seats, deck, pilot, table_pilots, card""",
         table_params + params + params)
     if frame.is_empty():
         return frame
@@ -184,7 +187,7 @@ def ffa_cards(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
         lo, hi = gain_interval(gain, frame, n1, n0, frame["table_seats"].to_numpy().astype(float))
     ok = (n1 >= 2) & (n0 >= 2)
     lo, hi = np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
-    return frame.drop("var_played", "var_not", "table_seats").with_columns(
+    return frame.drop("var_played", "var_not").with_columns(
         pl.Series("placement_gain", gain), pl.Series("placement_gain_lo", lo), pl.Series("placement_gain_hi", hi),
         pl.Series("win_share_played", rate(frame["firsts_played"], n1)),
         pl.Series("win_share_not_played", rate(frame["firsts_not_played"], n0)))

@@ -199,3 +199,28 @@ def test_the_reports_read_the_aimed_events_under_the_words_the_engines_log():
     from sim.core import events
 
     assert (ffa.AIMED, ffa.AIMED_ATTACK, ffa.AIMED_EFFECT) == (events.AIMED, events.AIMED_ATTACK, events.AIMED_EFFECT)
+
+
+def test_tables_of_three_and_of_four_seats_are_rows_of_their_own(ffa_store, tmp_path):
+    """Places at a 3-seat table (1..3) and a 4-seat one (1..4) are on other scales: pooled, a
+    deck's mean place, its fair win share and its interval's N were a mix of both."""
+    import shutil
+
+    path = tmp_path / "f.duckdb"
+    shutil.copy2(ffa_store, path)
+    shutil.copytree(f"{ffa_store}.events", f"{path}.events")
+    res = run_cli("simulate", "alleyway", "--mode", "ffa", "--seats", "3", "--decks",
+                  "archon-star-fleet,cinder-wildfire,graves-garrison", "--matches", "2", "--pilots", "random",
+                  "--workers", "1", "--db", str(path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    three = max(db.query(path, "SELECT run_id FROM runs")["run_id"].to_list())
+    decks = ffa.ffa_decks(path, [1, three]).filter(pl.col("deck") == "cinder-wildfire")
+    assert sorted(decks["table_seats"].to_list()) == [3, 4]
+    for r in decks.iter_rows(named=True):
+        mine = db.query(path, "SELECT s.placement FROM match_seats s WHERE s.deck = 'cinder-wildfire' AND "
+                              "(SELECT count(*) FROM match_seats t WHERE t.run_id = s.run_id AND t.match_no = s.match_no) = ?",
+                        [r["table_seats"]])["placement"]
+        assert r["seats"] == mine.len() and r["mean_placement"] == pytest.approx(mine.mean())
+        assert r["fair_win_share"] == pytest.approx(1 / r["table_seats"]) and r["mean_placement_hi"] <= r["table_seats"]
+    cards = ffa.ffa_cards(path, [1, three]).filter(pl.col("deck") == "cinder-wildfire")
+    assert set(cards["table_seats"].to_list()) == {3, 4}
