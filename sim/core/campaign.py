@@ -38,6 +38,10 @@ class FightRecord:
 
 @dataclass
 class RunRecord:
+    """One run. ``hp_left``, ``gold_left``, ``deck_size`` and ``floor_reached``: at the run's end;
+    for a run that raised (``error``), as they were when it raised (0 if it raised before its walk
+    began). The store keeps them (its columns are NOT NULL); the reports leave error runs out of
+    every average and clear rate."""
     game: str
     stage: str
     crew: str

@@ -55,6 +55,15 @@ class CampaignSpec(Chunked):
         keep = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
         return cls(**keep)
 
+    def result_hash(self) -> str:
+        """What decides the runs a batch holds: its spec without how it was cut into chunks or how
+        much event log it kept. It names the lock ``simulate-run`` holds while it finds or plays a
+        batch; ``find_done`` (workbench/commands/simulate.py) asks it too, and reuses a campaign
+        batch only by its exact ``spec_hash``."""
+        keep = {k: v for k, v in asdict(self).items()
+                if k not in ("event_sample", "chunk_size") and (k != "weights_hash" or v)}
+        return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]
+
     def spec_hash(self) -> str:
         # (a batch without a weights hash, from before it, keeps the hash it always had)
         keep = {k: v for k, v in asdict(self).items() if k != "event_sample" and (k != "weights_hash" or v)}

@@ -5,12 +5,22 @@ import json
 
 from rich.console import Console
 
+from workbench import locks
 from workbench.campaign.chunk import init_worker, play_chunk
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
 from workbench.campaign.stage import load_stage
-from workbench.commands.simulate import check_counts, create, execute, existing_run, lost_workers, writer_lock
+from workbench.commands.simulate import (
+    check_counts,
+    create,
+    execute,
+    existing_run,
+    find_done,
+    fresh_run,
+    lost_workers,
+    writer_lock,
+)
 from workbench.errors import UserError
-from workbench.farm import default_workers
+from workbench.farm import FarmReport, default_workers
 from workbench.limits import check_seed_span, check_total
 from workbench.store import Store
 from workbench.store_guard import check_store_path
@@ -29,6 +39,9 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
     unknown = [c for c in crews if c not in camp.crews]
     if unknown:
         raise UserError(f"unknown crew {unknown[0]!r} for {camp.stage.id} (known: {', '.join(known)}, or all)")
+    twice = next((c for i, c in enumerate(crews) if c in crews[:i]), None)
+    if twice is not None:  # its runs would be played twice and count twice in its clear rate
+        raise UserError(f"--crew names {twice} twice: name each crew once")
     policies = campaign(game).policies
     if policy not in policies:
         raise UserError(f"unknown policy {policy!r} (known: {', '.join(policies)})")
@@ -79,38 +92,58 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
     return spec, payload_for(spec, ruleset, camp), row
 
 
+PLAY = (init_worker, play_chunk)  # the farm's worker for campaign chunks
+
+
+def reuse_or_play(store: Store, spec: CampaignSpec, payload: dict, workers: int, quiet: bool, console: Console,
+                  cluster: str | None, parts: str | None) -> tuple[int, FarmReport | None]:
+    """A finished batch of exactly this spec that this code played (``find_done``, as ``workbench
+    simulate`` reuses a run): reused, so the same runs are never stored twice; else a new batch,
+    played (one another code version played is named, ``fresh_run``). A lock on the batch's runs
+    makes the same command started twice at once play them once: the second waits, then reuses."""
+    held = locks.lock_file(store.path, f"campaign-{spec.result_hash()}")
+    with locks.exclusive(held, waiting=lambda who: console.print(
+            f"waiting for {who}, which is playing the same campaign runs into this store", markup=False,
+            highlight=False)):
+        run_id = find_done(store, spec)
+        if run_id is not None:
+            console.print(f"reusing run {run_id} ({spec.rules}, same stage, crews, seeds, policy and pilots)",
+                          markup=False, highlight=False)
+            return run_id, None
+        run_id = fresh_run(store, spec, payload)
+        return run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker=PLAY,
+                               command="simulate-run", unit="runs")
+
+
 def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, events, chunk_size, workers, db,
                  resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
                  parts: str | None = None) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers(cluster)
-    play = (init_worker, play_chunk)
     if resume is not None:
         check_store_path(db, must_exist=True)
         with writer_lock(store, existing_run(store, resume, game)):  # a second resume of it refuses
             spec, payload, row = resumed_batch(store, resume, data_dir)
             if store.played_here(row):
                 run_id, report = resume, execute(store, resume, spec, payload, workers, quiet, console, cluster,
-                                                 parts, worker=play, command="simulate-run", unit="runs")
+                                                 parts, worker=PLAY, command="simulate-run", unit="runs")
         if not store.played_here(row):  # another code version played it: a new batch of the same runs
             run_id = create(store, spec, payload)
             store.say_not_reused(row, f"its campaign runs are played afresh as run {run_id}")
             report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
-                             worker=play, command="simulate-run", unit="runs")
+                             worker=PLAY, command="simulate-run", unit="runs")
     else:
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate-run frontier --crew all`) or --resume a batch")
         spec, payload = new_batch(game, rules, stage, crews, runs, policy, fight_pilot, seed, events,
                                   chunk_size, workers, data_dir)
         check_store_path(db)  # everything checked before the store is touched
-        run_id = create(store, spec, payload)
-        report = execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
-                         worker=play, command="simulate-run", unit="runs")
+        run_id, report = reuse_or_play(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)
+    played = "" if report is None else f"; {report.matches_stored} now at {report.matches_per_second:,.1f} runs/s"
     console.print(f"run {run_id}: {row['matches_done']} {spec.stage} runs of {', '.join(spec.crews)} "
-                  f"({spec.policy} choices, {spec.fight_pilot} fights) stored in {store.path}; "
-                  f"{report.matches_stored} now at {report.matches_per_second:,.1f} runs/s"
+                  f"({spec.policy} choices, {spec.fight_pilot} fights) stored in {store.path}{played}"
                   + (f"; {row['errors']} runs raised errors (see campaign_runs.error)" if row["errors"] else "")
                   + lost_workers(report), markup=False, highlight=False)
     return run_id

@@ -59,10 +59,19 @@ def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fights: Fight
     stage = content.stage
     trail = Trail(stage.trail_hp, stage.trail_hp, stage.start_gold, list(kit.deck.cards) + list(kit.lore))
     rec.hp_max = trail.max_hp
+    try:
+        _route(content, kit, seed, chooser, fights, rec, trail)
+    finally:  # at an error too: the trail as it was when raised, not zeros a report would average
+        rec.hp_left, rec.gold_left, rec.deck_size = trail.hp, trail.gold, len(trail.deck)
+
+
+def _route(content: StageContent, kit: CrewKit, seed: int, chooser, fights: FightOptions, rec: RunRecord,
+           trail: Trail) -> None:
+    """Walk the route map from the first floor to the boss or a defeat."""
     pool = content.pool
     for card in kit.lore:  # the crew's lore cards ride from the start
         rec.rewards.append({"step": 0, "source": "lore", "card": pool.cards[card].slug, "price": 0, "taken": True})
-    route = build_map(stage, stream(seed, "map"))
+    route = build_map(content.stage, stream(seed, "map"))
     options = list(range(len(route[0])))
     step = 0
     for floor, row in enumerate(route):
@@ -73,16 +82,15 @@ def _walk(content: StageContent, kit: CrewKit, seed: int, chooser, fights: Fight
         line = {"step": step, "floor": floor + 1, "node": node.id, "kind": node.kind,
                 "options": ",".join(f"{n.id}:{n.kind}" for n in nodes), "choice": node.id, "hp_before": trail.hp,
                 "gold_before": trail.gold, "fight": None, "result": None, "detail": ""}
+        rec.floor_reached = floor + 1  # before the visit: a run that raises there did reach it
         alive = _visit(content, kit, trail, node, step, seed, chooser, fights, rec, line)
         line.update(hp_after=trail.hp, gold_after=trail.gold)
         rec.nodes.append(line)
-        rec.floor_reached = floor + 1
         if not alive:
             break
         if node.kind == "boss":
             rec.cleared = line["result"] == "win"
         options = list(node.links)
-    rec.hp_left, rec.gold_left, rec.deck_size = trail.hp, trail.gold, len(trail.deck)
 
 
 def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser, fights,
