@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.examples import KEY_SQL, by_key, unpack
+from reports.examples import KEY_SQL, unpack
 from reports.filters import Filters
 from reports.stats import (
     benjamini_hochberg,
@@ -104,6 +104,35 @@ def with_faction_name(frame: pl.DataFrame) -> pl.DataFrame:
     named = pl.coalesce("faction_name", "faction") if "faction_name" in frame.columns else pl.col("faction")
     return frame.with_columns(named.alias("faction_name"))
 
+
+# A card set: a rules version's name and the content hash of the card data it was run with. One
+# name can hold two card sets (a `workbench init` workspace with one card edited, simulated as
+# "base"): grouped by the name alone, each card was listed twice and its figures pooled the two
+# sets. Figures group by the hash; a reader sees ``card_set``, the name, with the hash's first
+# HASH_CHARS characters when the name holds more than one card set in what is shown
+# (``base@d942801d``), as the Card value page names a card set (reports/value.py context_title).
+HASH_CHARS = 8
+
+
+def with_card_set(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (with ``rules_version`` and ``rules_hash``) with its ``card_set`` label: the
+    version's name, ``name@hash`` where the frame holds that name (of one game) with several
+    hashes."""
+    within = [c for c in ("game", "rules_version") if c in frame.columns]
+    several = pl.col("rules_hash").n_unique().over(within) > 1
+    label = pl.format("{}@{}", "rules_version", pl.col("rules_hash").str.slice(0, HASH_CHARS))
+    return frame.with_columns(pl.when(several).then(label).otherwise(pl.col("rules_version"))
+                              .cast(pl.Utf8).alias("card_set"))
+
+
+def counted_card_sets(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """The card sets of the runs a page counts (those with a seat the filters keep): game,
+    rules_version, rules_hash and ``card_set``, one row each."""
+    where, params = (filters or Filters()).where("r", "s")
+    return with_card_set(db.query(path, f"""
+        SELECT DISTINCT r.game, r.rules_version, r.rules_hash
+        FROM runs r JOIN match_seats s ON s.run_id = r.run_id {where} ORDER BY ALL""", params or None))
+
 # One pass over card_games: the counts per run, card, deck and seat (and the match's pilots when
 # the cards are split by them), kept in a temporary table; the per-card table and the
 # opening-hand strata are both sums of it. count_if and min(CASE ...) are DuckDB's cheap forms of the FILTER clauses
@@ -155,12 +184,12 @@ GROUP BY ALL
 ORDER BY ALL
 """
 
-# The opening hand per stratum (rules version x deck x seat): dealt by the shuffle before anything
+# The opening hand per stratum (card set x deck x seat): dealt by the shuffle before anything
 # happens, so within a stratum it is independent of how the game goes. Seat matters because a
 # rules version may deal the later seat more cards, and the first seat wins more. Sorted by card
 # (and group), so each card's strata are adjacent.
 _STRATA_SQL = """
-SELECT r.game, {group_cols} k.card, r.rules_version AS _version, k.deck AS _deck, k.on_play AS _seat,
+SELECT r.game, {group_cols} k.card, r.rules_version AS _version, r.rules_hash AS _hash, k.deck AS _deck, k.on_play AS _seat,
        sum(k.held_oh_won)::BIGINT AS k1, sum(k.held_oh_games)::BIGINT AS n1,
        sum(k.not_oh_won)::BIGINT AS k0, sum(k.not_oh_games)::BIGINT AS n0
 FROM card_counts k
@@ -185,7 +214,8 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
     unknown = set(group_by) - set(GROUPS)
     if unknown:
         raise ValueError(f"cannot group cards by {sorted(unknown)} (use {', '.join(GROUPS)})")
-    group_cols = "".join(f"{'r' if g in ('rules_version', 'run_id') else 'k'}.{g}, " for g in group_by)
+    keys = group_keys(group_by)
+    group_cols = "".join(f"{'r' if g in ('rules_version', 'rules_hash', 'run_id') else 'k'}.{g}, " for g in keys)
     where, params = filters.where("r", "cg")
     pilots = f"{PILOTS_SQL.format(alias='r')} AS pilots," if "pilots" in group_by else ""
     counts = _COUNTS_SQL.format(pilots=pilots, where=where, key=KEY_SQL)
@@ -196,8 +226,14 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
             f"sum(k.{c})::BIGINT AS {c}" for c in COUNTS))).pl()
         strata = con.sql(_STRATA_SQL.format(group_cols=group_cols)).pl()
         con.execute("DROP TABLE card_counts")  # a shared reading connection (db.reading) stays clean
-    keys = ["game", *group_by, "card"]
-    return with_metrics(frame.join(opening_hand_excess(strata, keys), on=keys, how="left"), ("game",) + tuple(group_by))
+    keys = ["game", *keys, "card"]
+    out = with_metrics(frame.join(opening_hand_excess(strata, keys), on=keys, how="left"), ("game",) + group_keys(group_by))
+    return with_card_set(out) if "rules_hash" in out.columns else out
+
+
+def group_keys(group_by: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns a split groups by: a rules version is its card set (its name and hash)."""
+    return tuple(k for g in group_by for k in ((g, "rules_hash") if g == "rules_version" else (g,)))
 
 
 def opening_hand_excess(strata: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -269,9 +305,11 @@ def _group_metrics(frame: pl.DataFrame, groups: list[slice]) -> dict[str, np.nda
         for rows in groups:
             for name in ("played", "gih"):
                 k, n = column[f"{name}_won"][rows], column[f"{name}_games"][rows]
-                cols[f"{name}_wr_shrunk"][rows] = shrink(k, n, beta_prior(k, n))
+                # a card of no games has no rate to shrink: its posterior is the prior mean, which
+                # ranked a never-played card mid-table as if it had been seen to play at the mean
+                cols[f"{name}_wr_shrunk"][rows] = np.where(n > 0, shrink(k, n, beta_prior(k, n)), np.nan)
             k, n = column["played_won"][rows], column["played_games"][rows]
-            cols["played_wr_z"][rows] = zscores(np.where(n > 0, cols["played_wr_shrunk"][rows], np.nan))
+            cols["played_wr_z"][rows] = zscores(cols["played_wr_shrunk"][rows])
             pooled[rows] = k.sum() / n.sum() if n.sum() else np.nan
     cols["played_wr_p"] = binomial_pvalues(column["played_won"], column["played_games"], pooled)
     cols["played_wr_q"], cols["significant"] = _within(groups, benjamini_hochberg, cols["played_wr_p"])
@@ -292,20 +330,26 @@ def card_stats(path: str | Path, run_ids: list[int] | None = None, deck: str | N
     return card_metrics(path, Filters(runs=list(run_ids or []), decks=[deck] if deck else []))
 
 
-def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """Per card and the seat's own turn it was first played: games, wins, win rate, Wilson."""
+def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None,
+                            group_by: tuple[str, ...] = ("rules_version",)) -> pl.DataFrame:
+    """Per card, group (``card_metrics``' GROUPS; the card set always, ``card_set`` its label) and
+    the seat's own turn it was first played: games, wins, win rate, Wilson, and an example win and
+    loss of that group. Grouped as the Cards page's row is, a row's turns add up to its played n."""
     filters = filters or Filters()
+    keys = group_keys(tuple(dict.fromkeys(("rules_version", *group_by))))
+    source = {"rules_version": "r.rules_version", "rules_hash": "r.rules_hash", "run_id": "r.run_id",
+              "deck": "cg.deck", "pilots": PILOTS_SQL.format(alias="r")}
     where, params = filters.where("r", "cg")
     where = (where + " AND " if where else "WHERE ") + "cg.played > 0"
     frame = db.query(path, f"""
-        SELECT r.game, r.rules_version, cg.card, cg.first_turn_played AS turn,
-               count(*) AS games, count(*) FILTER (WHERE cg.won) AS won
+        SELECT r.game, {''.join(f'{source[k]} AS {k}, ' for k in keys)} cg.card, cg.first_turn_played AS turn,
+               count(*) AS games, count(*) FILTER (WHERE cg.won) AS won,
+               min({KEY_SQL}) FILTER (WHERE cg.won) AS example_win_key,
+               min({KEY_SQL}) FILTER (WHERE NOT cg.won) AS example_loss_key
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where}
         GROUP BY ALL ORDER BY ALL""", params or None)
     lo, hi = wilson(frame["won"], frame["games"])
-    examples = by_key(path, filters, "card_turn").with_columns(
-        pl.col("key").struct.field("card").alias("card"), pl.col("key").struct.field("turn").alias("turn")
-    ).drop("key")
-    return frame.with_columns(pl.Series("win_rate", rate(frame["won"], frame["games"])),
-                              pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
-                              ).join(examples, on=["card", "turn"], how="left")
+    return with_card_set(frame.with_columns(
+        pl.Series("win_rate", rate(frame["won"], frame["games"])), pl.Series("win_rate_lo", lo),
+        pl.Series("win_rate_hi", hi), unpack("example_win_key").alias("example_win"),
+        unpack("example_loss_key").alias("example_loss")).drop("example_win_key", "example_loss_key"))

@@ -1,5 +1,9 @@
 """Deck-vs-deck matchups: the row deck's win rate against the column deck, with its 95% Wilson
-interval and sample size, over two-seat matches (mirror matches count for both sides)."""
+interval and sample size, over two-seat matches (mirror matches count for both sides).
+
+Over every run the filters keep, whatever its rules version: narrow them to one (``versions``,
+or the runs of one card set) to read a matchup under one set of rules. The Matchups page warns,
+naming them, when the counted runs hold several (``cards.counted_card_sets``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,6 +17,8 @@ from reports.stats import rate, wilson
 
 
 def matchups(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
+    """Per deck and opponent: matches, wins, draws, win rate with Wilson, an example match; the
+    runs the filters keep pooled, whatever their rules versions."""
     filters = filters or Filters()
     where, params = filters.where("r", "a")
     frame = db.query(path, f"""

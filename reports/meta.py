@@ -210,7 +210,8 @@ def meta_mix(path: str | Path, filters: Filters | None = None, resamples: int = 
              seed: int = SEED) -> pl.DataFrame:
     """Per game and deck: its equilibrium share with its interval, its win rate against the
     equilibrium mix with its interval, its matches in the matrix, and the pilots that played
-    them; most played first."""
+    them; most played first. The duel runs the filters keep are pooled whatever their rules
+    versions (as ``matchups``: the page warns when they hold several)."""
     units = seed_scores(path, filters)
     frames = [_game_mix(game, part, resamples, seed)
               for (game,), part in units.group_by("game", maintain_order=True)]

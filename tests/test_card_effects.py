@@ -256,7 +256,7 @@ def impact_row(keyword: str, played: float, dealt: float) -> dict:
            "example_win": None, "example_loss": None}
     for prefix, value in (("", played), ("oh_", dealt)):
         row |= {f"{prefix}log_odds": value, f"{prefix}log_odds_lo": value - 0.2, f"{prefix}log_odds_hi": value + 0.2,
-                f"{prefix}odds_ratio": float(np.exp(value)), f"{prefix}p_value": 0.1}
+                f"{prefix}odds_ratio": float(np.exp(value)), f"{prefix}p_value": 0.1, f"{prefix}q_value": 0.2}
     row["signs_disagree"] = played * dealt < 0
     return row
 

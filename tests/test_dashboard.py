@@ -505,9 +505,14 @@ def test_cost_curves_page_counts_each_deck_once_across_rules_versions(diff_store
             if r["rules_version"] == version:
                 totals[r["deck"]] = totals.get(r["deck"], 0) + int(r["cards"])
         assert totals == sizes, version
-    played = store_sql(diff_store, f"SELECT count(*) FROM card_games WHERE played > 0 AND run_id IN ({both[0]}, {both[1]})")[0][0]
+    # a seat counts once per cost it played (not once per card), within its rules version
+    played = store_sql(diff_store, f"""SELECT count(*) FROM (SELECT DISTINCT r.rules_hash, c.budget_cost, cg.run_id,
+                                         cg.match_no, cg.seat FROM card_games cg JOIN runs r USING (run_id)
+                                         JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card
+                                         WHERE cg.played > 0 AND cg.run_id IN ({both[0]}, {both[1]}))""")[0][0]
     win_rates = csv_of(at, downloads, "win_rate_by_cost")
     assert sum(int(r["games"]) for r in win_rates) == played
+    assert {r["rules_version"] for r in win_rates} == {"base", "first-player-skips-draw"}
     titles = [s["layout"]["title"]["text"] for s in plotly_specs(at)]
     assert titles[0] == "Stat points against cost, with the fitted budget line per card type"
     budget = plotly_specs(at)[0]

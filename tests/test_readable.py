@@ -505,5 +505,6 @@ def test_the_card_charts_tell_a_striver_s_levels_apart():
     assert list(labels)[::-1] == ["Kade (kade-1) (n=40)", "Kade (kade-2) (n=40)", "Sprintz (n=40)"]
     lift = frame.select("card", "name").with_columns(
         pl.lit(0.1).alias("clear_lift"), pl.lit(0.0).alias("clear_lift_lo"), pl.lit(0.2).alias("clear_lift_hi"),
-        pl.lit(5).alias("clear_taken_n"), pl.lit(6).alias("clear_skipped_n"))
+        pl.lit(5).alias("clear_taken_n"), pl.lit(6).alias("clear_skipped_n"),
+        pl.lit("base").alias("rules_version"), pl.lit("d942801d06b46f3e").alias("rules_hash"))
     assert [y.split(" (n=")[0] for y in lift_chart(lift).data[0].y] == ["Kade (kade-1)", "Kade (kade-2)", "Sprintz"]

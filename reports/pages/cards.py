@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from reports.cards import GROUPS, METRICS, PILOTS_HELP
+from reports.cards import GROUPS, METRICS, PILOTS_HELP, group_keys
 from reports.pages.charts import legend_on_top
 from reports.pages.columns import unique_names
 from reports.pages.common import (
@@ -29,6 +29,7 @@ from reports.pages.common import (
     percent,
     pilots_line,
     pilots_of,
+    pooled_versions_note,
     pts,
     register_queries,
     replay_button,
@@ -52,6 +53,10 @@ EXTRA_GROUPS = ("IWD", "Avg turn played")
 DEFAULT_GROUPS = ["Played WR", "GIH WR", "IWD", "GP WR", "Play rate", "Dead %", "Avg turn played"]
 # "pilots": the pilots of the match (reports/cards.py PILOTS_SQL), as the exports split by pilot
 GROUP_LABELS = {"rules_version": "rules version", "run_id": "run", "deck": "deck", "pilots": "pilots"}
+# the column a split shows: a rules version as its card set's label (name@hash where two share the name)
+SHOWN_GROUP = {"rules_version": "card_set"}
+CARD_SET_HELP = ("the rules version the cards were run under; name@hash where two runs' card data share one name (the "
+                 "hash of the card data: a workspace's edited cards are not the shipped ones)")
 COUNT_LABELS = {"games": "GP n", "oh_games": "OH n", "gd_games": "GD n", "gih_games": "GIH n", "gns_games": "GNS n",
                 "played_games": "played n", "available_games": "in hand or played n"}
 RATE_COLUMNS = [c for _, r in RATE_GROUPS.values() for c in (r, f"{r}_lo", f"{r}_hi")]
@@ -103,8 +108,10 @@ VIEWS = {v.label: v for v in (WITHIN_DECK, POOLED)}
 VIEW_HELP = ("Within its deck (the default): how much the card moves its own deck's win rate. The shuffle deals the "
              "opening hand, so comparing the deck's games with the card in it against the deck's other games "
              "(seat held fixed) measures the card, not the deck's strength nor how long games lasted; its test's "
-             "null is that the card does nothing beyond its deck. Pooled: played win rate across decks, which a "
-             "strong deck lifts for all its cards, and which favours cards played late in games that lasted.")
+             "null is that the card does nothing beyond its deck. In AlleyWay the opening hand is the one the seat "
+             "kept after its chance to redraw, so the pilot's judgement of the hand enters too. Pooled: played win "
+             "rate across decks, which a strong deck lifts for all its cards, and which favours cards played late "
+             "in games that lasted.")
 
 
 def column_config(group_by: list[str]) -> dict:
@@ -153,6 +160,7 @@ def column_config(group_by: list[str]) -> dict:
                                                          format="%.1f"),
         "run_id": st.column_config.NumberColumn("run", format="%d"),
         "rules_version": "rules version",
+        "card_set": st.column_config.TextColumn("rules version", help=CARD_SET_HELP),
         "pilots": st.column_config.TextColumn("pilots", help=PILOTS_HELP),
     }
     for column, label in COUNT_LABELS.items():
@@ -240,7 +248,7 @@ def with_skill_premium(path, stats: pl.DataFrame, filters) -> tuple[pl.DataFrame
 
 def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[str]:
     """The table's columns: the card's name first, its id last (names, not ids, are read)."""
-    cols = ["name", "type", "faction_name", "cost"] + [g for g in group_by] + list(view.columns)
+    cols = ["name", "type", "faction_name", "cost"] + [SHOWN_GROUP.get(g, g) for g in group_by] + list(view.columns)
     for label in groups:
         if label in RATE_GROUPS:
             n, rate = RATE_GROUPS[label]
@@ -253,7 +261,7 @@ def shown_columns(view: View, groups: list[str], group_by: list[str]) -> list[st
 
 
 def group_text(row: dict, group_by: list[str]) -> str:
-    return " · ".join(f"{GROUP_LABELS[g]} {row[g]}" for g in group_by)
+    return " · ".join(f"{GROUP_LABELS[g]} {row[SHOWN_GROUP.get(g, g)]}" for g in group_by)
 
 
 def row_label(row: dict, group_by: list[str]) -> str:
@@ -305,18 +313,18 @@ def ranking_chart(frame: pl.DataFrame, label_groups: list[str], view: View) -> g
 
 
 def turn_chart(card: str, name: str, frame: pl.DataFrame) -> go.Figure:
-    """Win rate by the turn first played, a bar per rules version; each turn's sample sizes stand
-    under the axis (``n=12``, one per version in the legend's order, ``·`` between them), where
-    the error bars cannot hide them."""
+    """Win rate by the turn first played, a bar per rules version (card set: ``card_set``); each
+    turn's sample sizes stand under the axis (``n=12``, one per version in the legend's order,
+    ``·`` between them), where the error bars cannot hide them."""
     fig = go.Figure()
-    versions = frame["rules_version"].unique(maintain_order=True).to_list()
-    for version, part in frame.group_by("rules_version", maintain_order=True):
+    versions = frame["card_set"].unique(maintain_order=True).to_list()
+    for version, part in frame.group_by("card_set", maintain_order=True):
         fig.add_trace(go.Bar(
             x=part["turn"], y=part["win_rate"] * 100, name=str(version[0]), customdata=part["games"],
             error_y={"type": "data", "symmetric": False, "array": (part["win_rate_hi"] - part["win_rate"]) * 100,
                      "arrayminus": (part["win_rate"] - part["win_rate_lo"]) * 100},
             hovertemplate="turn %{x}: %{y:.1f}% won, n=%{customdata}<extra>%{fullData.name}</extra>"))
-    games = {(r["turn"], r["rules_version"]): r["games"] for r in frame.iter_rows(named=True)}
+    games = {(r["turn"], r["card_set"]): r["games"] for r in frame.iter_rows(named=True)}
     turns = sorted(frame["turn"].unique().to_list())
     ticks = [f"{t}<br>n={' · '.join(str(games.get((t, v), 0)) for v in versions)}" for t in turns]
     fig.update_layout(title=f"{name}: win rate by the turn it was first played (95% Wilson interval)",
@@ -367,11 +375,11 @@ def card_detail(path, filters, row: dict, group_by: list[str], label_groups: lis
 def played_by_turn(path, filters, row: dict, group_by: list[str], name: str,
                    scope: dict[str, str] | None = None) -> None:
     """Win rate by the turn the card was first played: chart and table (its CSV records ``scope``,
-    as ``table_with_download`` takes it)."""
-    turns = cached("turn_played", str(path), filters)
-    mine = turns.filter(pl.col("card") == row["card"])
-    if "rules_version" in group_by:
-        mine = mine.filter(pl.col("rules_version") == row["rules_version"])
+    as ``table_with_download`` takes it), over the games of the row's own group (its deck, run,
+    pilots, card set), so its turns add up to the row's played n."""
+    turns = cached("turn_played", str(path), filters, tuple(group_by))
+    keys = [k for k in group_keys(tuple(group_by)) if k in row]
+    mine = turns.filter(pl.col("card") == row["card"], *(pl.col(k) == row[k] for k in keys))
     if mine.is_empty():
         st.caption("Never played in these matches.")
         return
@@ -410,7 +418,9 @@ def caption(frame: pl.DataFrame, view: View) -> str:
                 f"same deck's win rate without it in the opening hand, deck and seat held fixed; {significant} "
                 f"significantly beyond their deck after Benjamini-Hochberg (FDR 5%). The shuffle deals the opening "
                 f"hand, so this measures the card rather than its deck's strength or how long games lasted (the "
-                f"pooled view, one click away, is ranked by shrunken played WR).")
+                f"pooled view, one click away, is ranked by shrunken played WR). In AlleyWay the opening hand is the "
+                f"one kept after the chance to redraw: the pilot's keep decision reads the hand, so there it carries "
+                f"the pilot's judgement as well as the shuffle.")
     else:
         text = (f"{frame.height} cards, ranked by shrunken played WR pooled over decks (a card seen in few games is "
                 f"pulled toward the mean, so noise does not top the list); {significant} significantly off the pooled "
@@ -447,6 +457,9 @@ def render() -> None:
                             help="which metric groups the table shows (each with its sample size and 95% interval); "
                                  "the CSV always holds them all")
     st.caption(pilots_line(path, filters, PLAY))
+    note = None if "rules_version" in group_by else pooled_versions_note(path, filters, "These card figures")
+    if note:  # split by rules version, each card set has its own rows
+        st.warning(note + " Or split by rules version.")
     st.caption(caption(view, ranking))
     st.caption(premium_note)
     config = column_config(group_by)
@@ -461,7 +474,7 @@ def render() -> None:
                               config)
     picked = table_with_download(shown, "card_stats", config, download=view, select_key="cards_table",
                                  column_order=order)
-    label_groups = [g for g in group_by if view[g].n_unique() > 1]
+    label_groups = [g for g in group_by if view[SHOWN_GROUP.get(g, g)].n_unique() > 1]
     row = picked_card(view, picked)
     if row is not None:
         card_detail(path, filters, row, group_by, label_groups)

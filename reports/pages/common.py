@@ -60,8 +60,17 @@ def _card_names(path: str, run_ids: tuple[int, ...]) -> pl.DataFrame:
                               WHERE r.run_id IN ({marks}) ORDER BY c.card""", list(run_ids))
 
 
+def _run_card_sets(path: str) -> dict[int, str]:
+    """Each run's card set as the run picker names it (``cards.with_card_set`` over the store's
+    runs): its rules version, with its card data's short hash where runs of the game stored under
+    that name hold other card data (a workspace with one card edited, run as "base")."""
+    runs = db.query(path, "SELECT run_id, game, rules_version, rules_hash FROM runs")
+    return dict(zip(runs["run_id"].to_list(), cards.with_card_set(runs)["card_set"].to_list()))
+
+
 QUERIES = {
-    "runs": overview.runs, "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
+    "runs": overview.runs, "run_card_sets": _run_card_sets, "card_sets": cards.counted_card_sets,
+    "first_seat": overview.first_seat, "win_reasons": overview.win_reasons,
     "game_lengths": overview.game_lengths, "card_stats": cards.card_stats, "card_metrics": cards.card_metrics,
     "turn_played": cards.win_rate_by_turn_played, "keyword_impact": keywords.keyword_impact,
     "keyword_prices": keywords.keyword_prices, "stat_budget": costs.stat_budget, "deck_curves": costs.deck_curves,
@@ -214,8 +223,10 @@ def pick_game(path: Path) -> pl.DataFrame:
     return runs.filter(pl.col("game") == game)
 
 
-def run_label(r: dict) -> str:
-    return (f"run {r['run_id']}: {r['decks']} ({r['rules_version']}, {r['pilots']}, "
+def run_label(r: dict, card_set: str | None = None) -> str:
+    """A run as the pickers list it; ``card_set``: its rules version as ``_run_card_sets`` names it
+    (with the hash where two runs' card data share the name), else the version's name."""
+    return (f"run {r['run_id']}: {r['decks']} ({card_set or r['rules_version']}, {r['pilots']}, "
             f"{r['matches_done']} matches, {r['status']})")
 
 
@@ -239,7 +250,8 @@ def pick_runs(path: Path) -> tuple[pl.DataFrame, list[int]]:
             mine = mine.filter(pl.col("kind") != kind)
     if mine.is_empty():
         return game_runs, []
-    labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
+    sets = cached("run_card_sets", str(path))
+    labels = {r["run_id"]: run_label(r, sets.get(r["run_id"])) for r in mine.iter_rows(named=True)}
     ids = list(labels)
     duels = mine.filter(pl.col("kind") == "duel")["run_id"].to_list() if "kind" in mine.columns else ids
     # a what-if's or tune's trial run is a duel run too: the newest one is no default (after a
@@ -635,6 +647,20 @@ def reweighted_note(path, filters: Filters) -> str:
         return ""
     return (f" Careful: {', '.join(names)} thought with other weight files in some of these runs (the game's "
             "weights changed between them), so two pilots' play is pooled under one name; pick the runs of one.")
+
+
+def pooled_versions_note(path, filters: Filters, figures: str = "These figures") -> str | None:
+    """A warning when the runs a page counts hold more than one card set (rules version, or one
+    version's name with two hashes of card data) and ``figures`` pool their matches: which, and
+    how to see one alone; None when they hold one."""
+    sets = cached("card_sets", str(path), filters)
+    if sets.height < 2:
+        return None
+    # the Rules version filter chooses by name: two card sets of one name are parted by their runs
+    how = ("choose one rules version in the sidebar" if sets["rules_version"].n_unique() == sets.height else
+           "choose the runs of one card set in the sidebar (Runs: the hash after @ names it)")
+    return (f"{figures} pool the matches of {sets.height} rules versions: {', '.join(sets['card_set'].to_list())}. "
+            f"A deck or keyword plays differently under each; {how} to read one alone.")
 
 
 def pilots_note(path, filters: Filters) -> str:

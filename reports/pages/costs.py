@@ -40,8 +40,10 @@ HELP = {
                    "designs actually charge",
     "residual z": "the card's studentized distance from its type's fitted line, for reading (not the off-budget "
                   "rule: with a close fit a card one point off is a large z)",
-    "win rate when played": "win rate of games where a card of this cost was played (one count per match, seat "
-                            "and card), with its 95% Wilson interval",
+    "win rate when played": "win rate of the games (match seats) where a card of this cost was played, a seat "
+                            "counted once however many such cards it played; per rules version; 95% Wilson interval",
+    "rules version": "the rules version the cards were run under; name@hash where two runs' card data share one "
+                     "name (the hash of the card data: a workspace's edited cards are not the shipped ones)",
 }
 COLORS = px.colors.qualitative.Plotly
 LABELS_MAX = 10  # off-budget points named on the chart (the farthest first); the rest on hover
@@ -142,11 +144,12 @@ def budget_section(path, filters) -> tuple[float, float] | None:
     if cards.is_empty():
         st.info("No card in these rules versions has both a cost and stat points.")
         return None
-    versions = sorted(cards["rules_version"].unique().to_list())
-    version = st.selectbox("Rules version", versions, help="the budget line is fitted per rules version and type",
-                           key="budget_version") if len(versions) > 1 else versions[0]
-    cards = cards.filter(pl.col("rules_version") == version)
-    lines = lines.filter(pl.col("rules_version") == version) if lines.height else lines
+    # one card set at a time: a version's name may hold two (name@hash), whose cards must not pool
+    versions = sorted(cards["card_set"].unique().to_list())
+    version = st.selectbox("Rules version", versions, help="the budget line is fitted per rules version and type; "
+                           + HELP["rules version"], key="budget_version") if len(versions) > 1 else versions[0]
+    cards = cards.filter(pl.col("card_set") == version)
+    lines = lines.filter(pl.col("card_set") == version) if lines.height else lines
     view, cost_range = card_filters(cards.rename({"budget_cost": "cost"}))
     view = view.rename({"cost": "budget_cost"})
     off = view.filter(pl.col("off_budget"))
@@ -174,6 +177,7 @@ def budget_section(path, filters) -> tuple[float, float] | None:
 
 
 def budget_caption(cards: int, off: int, version: str) -> str:
+    """``version``: the card set's label (``card_set``, name@hash where two share the name)."""
     return (f"{cards} cards of {version}; {off} off budget: {OFF_BUDGET}. A bubble's size "
             "is how many cards share that cost and stat points: hover it for their names. Only off-budget cards are "
             f"named on the chart (the {LABELS_MAX} farthest; hover the others). The dashed lines are what the designs "
@@ -193,8 +197,8 @@ def curves_section(path, filters, cost_range, scope: dict[str, str] | None = Non
     if curves.is_empty():
         st.info("No deck lists in these matches.")
         return
-    several = curves["rules_version"].n_unique() > 1
-    curves = curves.with_columns((pl.col("deck") + (" · " + pl.col("rules_version") if several else pl.lit("")))
+    several = curves["card_set"].n_unique() > 1
+    curves = curves.with_columns((pl.col("deck") + (" · " + pl.col("card_set") if several else pl.lit("")))
                                  .alias("deck_version"))
     if cost_range:
         curves = curves.filter(pl.col("cost").is_between(*cost_range))
@@ -209,8 +213,12 @@ def curves_section(path, filters, cost_range, scope: dict[str, str] | None = Non
     st.plotly_chart(fig, width="stretch")
     table_with_download(curves.drop("deck_version"), "deck_curves",
                         {"cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
-                         "cards": count("cards", "copies of cards of this cost in the deck list")}, scope=scope,
-                        played=False)
+                         "cards": count("cards", "copies of cards of this cost in the deck list"),
+                         "card_set": st.column_config.TextColumn("rules version", help=HELP["rules version"])},
+                        scope=scope, played=False, column_order=CURVE_ORDER)
+
+
+CURVE_ORDER = ["card_set", "deck", "cost", "cards"]
 
 
 def win_rate_section(path, filters, cost_range) -> None:
@@ -219,35 +227,52 @@ def win_rate_section(path, filters, cost_range) -> None:
     if wr.is_empty():
         st.info("No card was played in these matches.")
         return
-    raw = wr.sort("cost")
+    raw = wr.sort("card_set", "cost")
     if cost_range:
         raw = raw.filter(pl.col("cost").is_between(*cost_range))
         if raw.is_empty():
             st.info(f"No card {costing(cost_range)} was played in these matches: widen the Cost filter in the "
                     "sidebar.")
             return
-    fig = go.Figure(go.Bar(
-        x=raw["cost"], y=raw["win_rate"] * 100, text=[f"n={n:,}" for n in raw["games"]], textposition="inside",
-        insidetextanchor="start", textfont={"color": "white"},
-        error_y={"type": "data", "symmetric": False, "array": (raw["win_rate_hi"] - raw["win_rate"]) * 100,
-                 "arrayminus": (raw["win_rate"] - raw["win_rate_lo"]) * 100},
-        customdata=(raw.select("win_rate_lo", "win_rate_hi") * 100).rows(),
-        hovertemplate="cost %{x}: %{y:.1f}% won (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f}), %{text}"
-                      "<extra></extra>"))
-    st.caption(f"The seats that played a card of each cost ({pilots_note(path, filters)}), one count per match, seat "
-               "and card: their win rate, with its 95% Wilson interval.")
+    sets = raw["card_set"].unique(maintain_order=True).to_list()
+    fig = go.Figure([cost_bars(raw.filter(pl.col("card_set") == name), name) for name in sets])
+    several = len(sets) > 1
+    st.caption(f"The seats that played a card of each cost ({pilots_note(path, filters)}), each match seat counted "
+               "once per cost however many cards of that cost it played: their win rate, with its 95% Wilson interval"
+               + (", one bar per rules version (a cost's cards differ from one to another)." if several else "."))
     fig.add_hline(y=50, line_dash="dot", line_color="gray")
     fig.update_layout(title="Win rate of games where a card of each cost was played (95% Wilson interval)",
-                      xaxis_title="Budget cost of the card played", yaxis_title="Win rate (%)", height=400)
+                      xaxis_title="Budget cost of the card played", yaxis_title="Win rate (%)", height=400,
+                      barmode="group", showlegend=several, legend_title="rules version")
     st.plotly_chart(with_pilots_subtitle(fig, pilots_of(path, filters)), width="stretch")
     config = {"cost": st.column_config.NumberColumn("cost", help=HELP["cost"]),
-              **win_rate_config("match seats x cards of this cost played", HELP["win rate when played"])}
+              "card_set": st.column_config.TextColumn("rules version", help=HELP["rules version"]),
+              **win_rate_config("match seats that played a card of this cost", HELP["win rate when played"])}
     shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),
                               {"example_win": "example win", "example_loss": "example loss"}, config)
-    picked = table_with_download(shown, "win_rate_by_cost", config, download=raw, select_key="cost_table")
+    order = ([] if not several else ["card_set"]) + [c for c in shown.columns if c not in HIDDEN + ("card_set",)]
+    picked = table_with_download(shown, "win_rate_by_cost", config, download=raw, select_key="cost_table",
+                                 column_order=order)
     row = raw.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example_win": "Replay a win", "example_loss": "Replay a loss"}, "cost",
-                    f"a card of cost {row['cost']:g} played" if row else "")
+                    f"a card of cost {row['cost']:g} played" + (f" ({row['card_set']})" if several else "")
+                    if row else "")
+
+
+# the win rate table's columns for the CSV only (the rules version shows as ``card_set``)
+HIDDEN = ("game", "rules_version", "rules_hash")
+
+
+def cost_bars(part: pl.DataFrame, name: str) -> go.Bar:
+    """One card set's win rate by cost, with its Wilson interval and sample sizes."""
+    return go.Bar(
+        x=part["cost"], y=part["win_rate"] * 100, name=name, text=[f"n={n:,}" for n in part["games"]],
+        textposition="inside", insidetextanchor="start", textfont={"color": "white"},
+        error_y={"type": "data", "symmetric": False, "array": (part["win_rate_hi"] - part["win_rate"]) * 100,
+                 "arrayminus": (part["win_rate"] - part["win_rate_lo"]) * 100},
+        customdata=(part.select("win_rate_lo", "win_rate_hi") * 100).rows(),
+        hovertemplate="cost %{x}: %{y:.1f}% won (95% CI %{customdata[0]:.1f} to %{customdata[1]:.1f}), %{text}"
+                      "<extra>%{fullData.name}</extra>")
 
 
 # what the pilots line says of this page's figures (reports/pages/common.py pilots_line)

@@ -21,6 +21,7 @@ from reports.pages.common import (
     percent,
     pilots_line,
     pilots_of,
+    pooled_versions_note,
     pts,
     table_with_download,
     with_pilots_subtitle,
@@ -35,13 +36,16 @@ HELP = {
     "odds ratio": "the logistic model's effect of one more card played with the keyword on the odds of winning, "
                   "with the deck, the cost of all cards played and the seat order held fixed; 1 = no effect; 95% "
                   "interval. Cards played are an outcome of the game (a seat that is winning plays more)",
-    "p": "the model coefficient's p-value (Wald test)",
-    "dealt odds ratio": "the causal estimate: the same model on the keyword cards dealt in the opening hand, with the "
-                        "deck, the opening hand's cost and the seat order held fixed; the shuffle deals them at random "
-                        "within a deck, so this is what one more such card from the start does to winning, not a "
-                        "correlation with how the game went",
-    "seats dealt": "match seats dealt at least one card carrying the keyword in the opening hand (the causal "
-                   "estimate's sample)",
+    "p": "the model coefficient's p-value (Wald test), one keyword alone: read significance from q",
+    "q": "Benjamini-Hochberg q-value of p across the keywords of the same model: below 0.05, the keyword's effect "
+         "is significant at a 5% false discovery rate (with twenty keywords, one p below 0.05 comes by chance)",
+    "dealt odds ratio": "the causal estimate: the same model on the keyword cards in the opening hand as the shuffle "
+                        "dealt it (before any redraw: AlleyWay's kept hand carries the pilot's judgement), with the "
+                        "deck, the dealt hand's cost and the seat order held fixed; the shuffle deals them at random "
+                        "within a deck, so this is what being dealt one more such card does to winning (in AlleyWay, "
+                        "redraw allowed), not a correlation with how the game went",
+    "seats dealt": "match seats dealt at least one card carrying the keyword in the opening hand, before any redraw "
+                   "(the causal estimate's sample)",
     "signs disagree": "the causal (opening-hand) and the per-card-played estimates point in opposite directions: "
                       "read the causal one",
     "price": "cost units a keyword adds to a card of the same type and stats (an OLS fit of budget cost on attack, "
@@ -100,9 +104,9 @@ def odds_trace(rows: list[dict], labels: list[str], prefix: str, name: str, mark
         x=[r[mid] for r, _ in est], y=[lab for _, lab in est], mode="markers", name=name, marker=marker,
         error_x={"type": "data", "symmetric": False, "array": [r[hi] - r[mid] for r, _ in est],
                  "arrayminus": [r[mid] - r[lo] for r, _ in est]},
-        customdata=[[r[lo], r[hi], r[f"{prefix}p_value"]] for r, _ in est],
+        customdata=[[r[lo], r[hi], r[f"{prefix}q_value"]] for r, _ in est],
         hovertemplate=f"%{{y}}<br>{what}odds ratio %{{x:.2f}} (95% CI %{{customdata[0]:.2f}} to "
-                      "%{customdata[1]:.2f}), p = %{customdata[2]:.3g}<extra></extra>")
+                      "%{customdata[1]:.2f}), q (BH) = %{customdata[2]:.3g}<extra></extra>")
 
 
 def price_chart(prices: pl.DataFrame, title: str) -> go.Figure:
@@ -127,14 +131,19 @@ def impact_section(path, filters) -> None:
     if impact.is_empty():
         st.info("No keyword was played in these matches.")
         return
+    note = pooled_versions_note(path, filters, "The keyword figures")
+    if note:
+        st.warning(note)
     st.caption("The causal estimate comes first (blue, 'dealt OR'): a logistic model (statsmodels) of winning on the "
-               "keyword cards dealt in the opening hand, with the other keywords, the deck, the opening hand's cost and "
-               "the seat order held fixed; the shuffle deals them at random within a deck. The same model on the cards "
-               "played (red) is a correlation: cards played are an outcome of the game. The plain difference compares "
-               "seats that played the keyword with seats that did not, and carries every confounder, the deck's "
-               "strength first. Keywords seen by fewer than 10 seats get no model estimate, nor do keywords the data "
-               "cannot price (separation: in a small run, say, every seat that played it won, and the estimate runs "
-               "off to infinity). n = seats exposed (played).")
+               "keyword cards dealt in the opening hand, with the other keywords, the deck, the dealt hand's cost and "
+               "the seat order held fixed; the shuffle deals them at random within a deck. The hand read is the one "
+               "dealt, before any redraw: AlleyWay lets a seat redraw, and the hand it keeps carries the pilot's "
+               "judgement (runs stored before the dealt hand was recorded read the kept hand). The same model on the "
+               "cards played (red) is a correlation: cards played are an outcome of the game. The plain difference "
+               "compares seats that played the keyword with seats that did not, and carries every confounder, the "
+               "deck's strength first. Keywords seen by fewer than 10 seats get no model estimate, nor do keywords the "
+               "data cannot price (separation: in a small run, say, every seat that played it won, and the estimate "
+               "runs off to infinity). n = seats exposed (played). " + significance(impact))
     disagree = [keyword_name(k) for k in impact.filter(pl.col("signs_disagree"))["keyword"].to_list()]
     if disagree:
         st.warning(f"The causal (opening-hand) and the per-card-played estimates point in opposite directions for "
@@ -163,13 +172,15 @@ def impact_section(path, filters) -> None:
                                                         format="%+.3f"),
               "log_odds_lo": None, "log_odds_hi": None,
               "p_value": st.column_config.NumberColumn("p", help=HELP["p"], format=P),
+              "q_value": st.column_config.NumberColumn("q", help=HELP["q"], format=P),
+              "oh_q_value": st.column_config.NumberColumn("dealt q", help=HELP["q"], format=P),
               "oh_odds_ratio": st.column_config.NumberColumn("dealt OR", help=HELP["dealt odds ratio"], format="%.2f"),
               "oh_odds_ratio_lo": st.column_config.NumberColumn("dealt lo", help="95% lower bound", format="%.2f"),
               "oh_odds_ratio_hi": st.column_config.NumberColumn("dealt hi", help="95% upper bound", format="%.2f"),
               "oh_p_value": st.column_config.NumberColumn("dealt p", help=HELP["p"], format=P)}
-    order = ["keyword_name", "seats_dealt", "oh_odds_ratio", "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_p_value",
-             "signs_disagree", "seats_exposed", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds", "p_value",
-             "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi",
+    order = ["keyword_name", "seats_dealt", "oh_odds_ratio", "oh_odds_ratio_lo", "oh_odds_ratio_hi", "oh_q_value",
+             "oh_p_value", "signs_disagree", "seats_exposed", "odds_ratio", "odds_ratio_lo", "odds_ratio_hi", "log_odds",
+             "q_value", "p_value", "seats_unexposed", "wr_with", "wr_without", "plain_diff", "plain_diff_lo", "plain_diff_hi",
              "example_win", "example_loss", "keyword"]
     shown = with_replay_links(with_keyword_names(percent(raw, ["wr_with", "wr_without", "plain_diff", "plain_diff_lo",
                                                        "plain_diff_hi"]), "keyword"),
@@ -179,6 +190,15 @@ def impact_section(path, filters) -> None:
     row = raw.row(picked, named=True) if picked is not None else None
     example_buttons(row, {"example_win": "Replay a win with it", "example_loss": "Replay a loss with it"}, "keyword",
                     f"keyword {keyword_name(row['keyword'])}" if row else "")
+
+
+def significance(impact: pl.DataFrame) -> str:
+    """The caption's count of keywords significant in each model, read from the q-values."""
+    def named(column: str) -> str:
+        found = [keyword_name(k) for k in impact.filter(pl.col(column) < 0.05)["keyword"].to_list()]
+        return ", ".join(found) if found else "none"
+    return (f"Significance is read from q, Benjamini-Hochberg across each model's keywords (FDR 5%), not from p: "
+            f"dealt {named('oh_q_value')}; played {named('q_value')}.")
 
 
 def fit_quality(r_squared: float | None) -> str:
@@ -196,10 +216,12 @@ def prices_section(path, filters) -> None:
         st.info("Too few cards of any one type to fit a price list (it needs more cards than terms).")
         return
     prices = prices.with_columns(pl.col("r_squared").fill_nan(None))  # no R² (fit_quality): a blank, not "nan"
-    groups = prices.select("rules_version", "type").unique(maintain_order=True).rows()
+    # per card set: a version's name may hold two (name@hash), whose cards must not pool in one fit
+    groups = prices.select("card_set", "type").unique(maintain_order=True).rows()
     choice = st.selectbox("Rules version and card type", groups, format_func=lambda g: f"{g[1]} cards, {g[0]}",
-                          help="the price list is fitted per rules version and card type")
-    part = prices.filter((pl.col("rules_version") == choice[0]) & (pl.col("type") == choice[1]))
+                          help="the price list is fitted per rules version and card type; name@hash where two runs' "
+                               "card data share one name (the hash of the card data)")
+    part = prices.filter((pl.col("card_set") == choice[0]) & (pl.col("type") == choice[1]))
     first = part.row(0, named=True)
     st.caption(f"Fitted over {first['cards']} {choice[1]} cards of {choice[0]}: {fit_quality(first['r_squared'])}. "
                "Keywords on fewer than two cards of the type get no price.")
@@ -214,10 +236,12 @@ def prices_section(path, filters) -> None:
               "cost_hi": st.column_config.NumberColumn("hi", help="95% upper bound", format="%.2f"),
               "cards_with": count("cards with it", "cards of this type carrying the term"),
               "cards": count("cards fitted", "cards of this type in the rules version"),
-              "r_squared": st.column_config.NumberColumn("R²", help=HELP["R²"], format="%.2f")}
+              "r_squared": st.column_config.NumberColumn("R²", help=HELP["R²"], format="%.2f"),
+              "card_set": st.column_config.TextColumn("rules version", help="name@hash where two card sets share "
+                                                      "the name")}
     table_with_download(with_keyword_names(prices, "term"), "keyword_prices", config, download=prices,
                         column_order=["term_name", "cost", "cost_lo", "cost_hi", "cards_with", "cards", "r_squared",
-                                      "rules_version", "type", "game", "term"], played=False)
+                                      "card_set", "type", "game", "term"], played=False)
 
 
 @one_connection_per_render

@@ -20,6 +20,7 @@ from reports.pages.common import (
     percent,
     pilots_line,
     pool_note,
+    pooled_versions_note,
     table_with_download,
     win_rate_config,
     with_replay_links,
@@ -92,6 +93,10 @@ def render() -> None:
         return
     st.caption(pilots_line(path, filters) + " Two-seat matches only. The row deck's win rate against the column deck; "
                "hover a cell for its 95% interval. A deck filter keeps the rows of those decks.")
+    # the matrix, the field and the meta all pool the counted runs' matches, whatever their rules
+    note = pooled_versions_note(path, filters, "The matchups, the field and the meta")
+    if note:
+        st.warning(note)
     st.plotly_chart(heatmap(m), width="stretch")
     config = dict(RATE_CONFIG, deck="deck", opponent="opponent")
     shown = with_replay_links(percent(m, ["win_rate", "win_rate_lo", "win_rate_hi"]), {"example": "example match"}, config)
