@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import polars as pl
 
@@ -23,7 +23,7 @@ from reports import (
     turf,
     value,
 )
-from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played
+from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played, with_card_set
 from reports.diff import stored_limit, version_diff
 from reports.filters import Filters
 
@@ -288,7 +288,12 @@ def replays(path: Path, run_ids: list[int]) -> tuple[list[int], dict[int, int]]:
     the one with the most matches; each run left out -> the run kept in its place), as the pages
     count them (``overview.one_run_per_seeds``): a sequential diff's base run beside the simulate
     it reused, pooled, counted their shared matches twice with an interval too narrow for them."""
-    runs = overview.runs(path).filter(pl.col("run_id").is_in(run_ids))
+    if not run_ids or not db.has_columns(path, "runs", "spec"):  # (a store of no specs: each run its own)
+        return sorted(run_ids), {}
+    marks = ", ".join("?" for _ in run_ids)
+    runs = db.query(path, f"SELECT run_id, matches_done, spec FROM runs WHERE run_id IN ({marks})", list(run_ids))
+    runs = runs.with_columns(pl.Series("matches_key", [overview.matches_key(s) for s in runs["spec"].to_list()],
+                                       dtype=pl.Utf8))
     kept, repeats = overview.one_run_per_seeds(runs)
     return sorted(kept["run_id"].to_list()), repeats
 
@@ -346,36 +351,70 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
         refuse_replays(path, filters)
         filters = duel_runs(path, filters, notes)
     if "pilots" in READS[name]:
-        return by_pilot(COMPUTED[name], path, filters)
+        return by_pilot(COMPUTED[name], path, filters, mixes=name not in SAME_PILOTS_ONLY)
     return COMPUTED[name](path, filters)
 
 
-def pilot_groups(path: Path, filters: Filters) -> list[tuple[str | None, Filters]]:
-    """The chosen runs grouped by the pilots that played their seats, each with the filters of its
-    runs: a pilot that played every seat of its runs ("greedy"), and apart from it each mix that
-    played against each other ("greedy+random": those matches are neither pilot's play alone, and
-    a pilot filter of one pilot leaves them out, reports/filters.py). None: no run chosen."""
+class Group(NamedTuple):
+    """The runs of one table's block: played by ``pilots`` (a pilot alone, or a mix against each
+    other), of one ``game`` and one ``card_set`` (a rules version, with its hash where the chosen
+    runs hold that name with other card data)."""
+    pilots: str | None
+    game: str | None
+    card_set: str | None
+    filters: Filters
+
+
+def pilot_groups(path: Path, filters: Filters) -> list[Group]:
+    """The chosen runs grouped by the pilots that played their seats, the game and the card set,
+    each with the filters of its runs: a pilot that played every seat of its runs ("greedy"), and
+    apart from it each mix that played against each other ("greedy+random": those matches are
+    neither pilot's play alone, and a pilot filter of one pilot leaves them out,
+    reports/filters.py); a deck or a keyword under other rules or of another game is not the same
+    thing, so no block pools two (``matchups`` pooled base with another version, ``keywords`` three
+    games into one model). One block with no runs: no run chosen."""
     where, params = filters.where("r")  # (no seat alias: the deck filter is the tables' own)
-    runs = db.query(path, f"SELECT r.run_id, {PILOTS_SQL.format(alias='r')} AS label FROM runs r {where} "
-                          "ORDER BY r.run_id", params or None)
-    groups: dict[str, list[int]] = {}
-    for run_id, label in runs.iter_rows():
-        groups.setdefault(label, []).append(run_id)
+    runs = db.query(path, f"SELECT r.run_id, {PILOTS_SQL.format(alias='r')} AS label, r.game, r.rules_version, "
+                          f"r.rules_hash FROM runs r {where} ORDER BY r.run_id", params or None)
+    if runs.is_empty():
+        return [Group(None, None, None, filters)]
+    runs = with_card_set(runs)
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for run_id, label, game, card_set in runs.select("run_id", "label", "game", "card_set").iter_rows():
+        groups.setdefault((label, game, card_set), []).append(run_id)
     # each group's filters choose its runs (which the pilot filter, if any, already kept): a
     # campaign run's pilots ("policy/fight") name no seat's pilot, so the group filters no seat
-    return [(label, replace(filters, runs=ids)) for label, ids in sorted(groups.items())] or [(None, filters)]
+    return [Group(*key, replace(filters, runs=ids)) for key, ids in sorted(groups.items())]
 
 
-def by_pilot(table, path: Path, filters: Filters) -> pl.DataFrame:
+# tables that compare decks as one pilot plays them all: a mix's block (greedy's deck against
+# random's) would rank the pilots, not the decks (a meta of a greedy deck against a random one is
+# the greedy deck alone)
+SAME_PILOTS_ONLY = ("meta_mix",)
+
+
+def by_pilot(table, path: Path, filters: Filters, mixes: bool = True) -> pl.DataFrame:
     """``table`` once per pilot (or mix of pilots) of the chosen runs, each row headed by its
     ``pilot``: a figure of greedy's play and one of random's are never pooled into a number neither
     produced (every balance figure says which pilot made it), and matches of greedy against random
-    are a group of their own. A table that splits by its seats' pilot itself keeps its ``pilot``
-    and gains ``match_pilots``, the group's. No run chosen: the table's empty header."""
+    are a group of their own (``mixes``: kept; a table of SAME_PILOTS_ONLY leaves them out). Each
+    block is one game and card set (``pilot_groups``), named in ``game`` and ``card_set`` columns
+    where the table does not say them. A table that splits by its seats' pilot itself keeps its
+    ``pilot`` and gains ``match_pilots``, the group's. No run chosen: the table's empty header."""
     groups = pilot_groups(path, filters)
-    frames = [table(path, chosen) for _label, chosen in groups]
+    if not mixes:
+        groups = [g for g in groups if "+" not in (g.pilots or "")] or [Group(None, None, None, replace(filters, runs=[-1]))]
+    frames = [table(path, group.filters) for group in groups]
     column = "match_pilots" if "pilot" in frames[0].columns else "pilot"
     # head(height): a table of no columns (nothing to show) stays empty, not a row of its label alone
-    frames = [f.select(pl.lit(label, dtype=pl.Utf8).alias(column), pl.all()).head(f.height)
-              for f, (label, _c) in zip(frames, groups)]
-    return pl.concat(frames, how="diagonal_relaxed")
+    return pl.concat([headed(f, column, group) for f, group in zip(frames, groups)], how="diagonal_relaxed")
+
+
+def headed(frame: pl.DataFrame, column: str, group: Group) -> pl.DataFrame:
+    """``frame`` with its block's pilots first, and its game and card set where it does not say
+    them itself (a table of no columns, nothing to show, stays empty)."""
+    said = [pl.lit(group.pilots, dtype=pl.Utf8).alias(column)]
+    said += [pl.lit(value, dtype=pl.Utf8).alias(name) for name, value in (("game", group.game),
+                                                                        ("card_set", group.card_set))
+             if name not in frame.columns and not (name == "card_set" and "rules_version" in frame.columns)]
+    return frame.select(*said, pl.all()).head(frame.height)
