@@ -134,3 +134,11 @@ def test_the_calibrations_real_trials_are_what_the_command_answers(tmp_path, pla
     assert row.boot_aa_false <= PLAN.alpha and row.boot_aa_false_centered <= PLAN.alpha, row
     assert row.boot_planted_found > row.boot_aa_false, row
     assert row.fixed_seeds_delta == pytest.approx(fixed_seeds_for_power(row.var, 0.03))
+    # the A/A pool's own mean (the resampled trials' truth), from the salted twin's seeds
+    from cardsdb.calibration import planted as plant_of
+    from reports.diff import twins
+    from reports.sequential import seed_differences
+
+    touched = plant_of("frontier").decks[0]  # the deck that holds the planted card, the one tested
+    aa = seed_differences(twins(store, block.runs[0], block.runs[2]), [touched])[touched]
+    assert row.aa_points == pytest.approx(100 * aa.mean()) and row.aa_half > 0

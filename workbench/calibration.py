@@ -179,6 +179,8 @@ class SequentialRow:
     boot_planted_seeds_mean: float
     effect_points: float
     var: float
+    aa_points: float             # the A/A pool's own mean change (the resampled trials' truth)
+    aa_half: float               # ... its 95% half-width (seeds taken as independent)
     fixed_seeds_delta: float     # a fixed-size paired diff sized for 80% power at delta
     fixed_seeds_effect: float    # ... sized (knowing it) for the planted change itself
     max_seeds: int
@@ -215,13 +217,15 @@ def _sequential_row(delta: float, planted_obs: list[dict], aa_obs: list[dict], m
     boot_c = _bootstrap(aa_obs, plan, max_seeds, seed=3, centered=True)
     pooled = np.concatenate([x for o in planted_obs for x in o.values()])
     effect, var = float(pooled.mean()), float(pooled.var(ddof=1))
+    aa = np.concatenate([x for o in aa_obs for x in o.values()])
+    aa_half = 1.96 * float(aa.std(ddof=1)) / np.sqrt(len(aa)) if len(aa) > 1 else float("nan")
     return SequentialRow(
         delta, len(planted_obs), sum(o.decision == "change" for o in real_a), sum(_found(o) for o in real_p),
         [o.seeds for o in real_a], [o.seeds for o in real_p],
         float(np.mean([o.decision == "change" for o in boot_a])), float(np.mean([o.decision == "change" for o in boot_c])),
         float(np.mean([_found(o) for o in boot_p])),
         float(np.median([o.seeds for o in boot_a])), float(np.median([o.seeds for o in boot_p])),
-        float(np.mean([o.seeds for o in boot_p])), 100 * effect, var,
+        float(np.mean([o.seeds for o in boot_p])), 100 * effect, var, 100 * float(aa.mean()), 100 * aa_half,
         fixed_seeds_for_power(var, plan.delta1), fixed_seeds_for_power(var, effect), max_seeds)
 
 

@@ -389,7 +389,8 @@ def show_sequential(game: str, results, store_path: Path, max_seeds: int, pilots
                   "seeds saved vs fixed at delta",
                   title=f"workbench bench --stats: sequential diffs (--until-decided, alpha = beta = 5%), {game}, "
                         f"pilots {','.join(pilots)}, at most {max_seeds:,} seeds; planted change "
-                        f"{rows[0].effect_points:+.1f} pts on its deck, per-seed variance {rows[0].var:.3f}")
+                        f"{rows[0].effect_points:+.1f} pts on its deck, per-seed variance {rows[0].var:.3f}; "
+                        f"the A/A pool's own change {rows[0].aa_points:+.1f} pts (95% +-{rows[0].aa_half:.1f})")
     for r in rows:
         b = r.blocks
         table.add_row(f"{r.delta:g}", f"{r.real_aa_false}/{b}", f"{r.boot_aa_false:.1%}", f"{r.boot_aa_false_centered:.1%}",
@@ -400,7 +401,7 @@ def show_sequential(game: str, results, store_path: Path, max_seeds: int, pilots
                       f"{1 - r.boot_planted_seeds_mean / r.fixed_seeds_delta:.0%}")
     out.print(table)
     out.print("seeds are per pairing, two matches each (both seats), per version; 'resampled' trials draw seeds with "
-              "replacement from every block's, so the A/A pool's own small mean is part of their truth ('around 0': "
+              "replacement from every block's, so the A/A pool's own mean (in the title) is their truth ('around 0': "
               "shifted to mean 0 first, the exact null); a trial "
               f"undecided at {max_seeds:,} seeds counts as not found (planted) and not false (A/A)")
 
