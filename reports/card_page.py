@@ -33,6 +33,11 @@ ALL_DECKS = "all decks"  # the keep/redraw row of every deck together
 DEFINITION = ("name", "type", "faction", "cost_text", "attack", "defense", "keywords", "extra")
 
 
+def run_hashes(path: str | Path) -> list[tuple[int, str]]:
+    """Each run's rules hash: its card set, which its budget position is read under."""
+    return db.query(path, "SELECT run_id, rules_hash FROM runs").rows()
+
+
 def definitions(path: str | Path, run_ids: list[int], card: str) -> pl.DataFrame:
     """The card as each rules version of ``run_ids`` defines it: one row per distinct
     definition, with the versions that define it so (``versions``, in the order their first run

@@ -19,8 +19,6 @@ KEY_SQL = "cg.run_id::BIGINT * 1000000000 + cg.match_no::BIGINT * 16 + cg.seat"
 _KINDS = {
     "keyword": ("k.keyword", "JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k "
                              "ON k.rules_hash = r.rules_hash AND k.card = cg.card", "cg.played > 0"),
-    "cost": ("c.budget_cost", "JOIN cards c ON c.rules_hash = r.rules_hash AND c.card = cg.card", "cg.played > 0"),
-    "card_turn": ("struct_pack(card := cg.card, turn := cg.first_turn_played)", "", "cg.played > 0"),
     "deck": ("cg.deck", "JOIN match_seats o ON o.run_id = cg.run_id AND o.match_no = cg.match_no AND o.seat <> cg.seat",
              "o.deck <> cg.deck"),  # against the field: mirror matches left out, as deck_field does
 }
@@ -40,7 +38,8 @@ def key_text(run_id: int, match_no: int, seat: int) -> str:
 
 
 def by_key(path: str | Path, filters: Filters, kind: str) -> pl.DataFrame:
-    """Per row key of ``kind`` (keyword, cost, card_turn, deck): example_win, example_loss."""
+    """Per row key of ``kind`` (keyword, deck): example_win, example_loss. (The win rates by cost
+    and by turn take their examples in their own query, per card set and split.)"""
     key, join, condition = _KINDS[kind]
     where, params = filters.where("r", "cg")
     where = (where + " AND " if where else "WHERE ") + condition

@@ -153,7 +153,8 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     impact = keywords.keyword_impact(path, filters)
     parts.append("<h2>Keywords</h2><p class='note'>Price: what the card designs charge for each keyword, in cost units "
                  "(least squares of cost on stats and keywords). Impact: change in the log-odds of winning per card played "
-                 "with the keyword, holding the cost played and seat order fixed, beside the plain with/without difference.</p>")
+                 "with the keyword, holding the cost played and seat order fixed, beside the plain with/without difference; "
+                 "q: Benjamini-Hochberg over the keywords the model estimated (read significance from q, not p).</p>")
     if not prices.is_empty():
         parts.append(_table(keywords.with_keyword_names(prices, "term"), {
             "type": "type", "term_name": "term", "cost": "cost", "cost_lo": "low", "cost_hi": "high",
@@ -162,7 +163,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
         parts.append(_table(keywords.with_keyword_names(impact, "keyword"), {
             "keyword_name": "keyword", "seats_exposed": "seats", "wr_with": "WR with", "wr_without": "WR without",
             "plain_diff": "plain diff", "log_odds": "model log-odds", "log_odds_lo": "low", "log_odds_hi": "high",
-            "p_value": "p"}, ("wr_with", "wr_without"), points=("plain_diff",)))
+            "p_value": "p", "q_value": "q"}, ("wr_with", "wr_without"), points=("plain_diff",)))
 
     fitted, lines = costs.stat_budget(path, filters)
     parts.append("<h2>Cost curve</h2>")

@@ -343,15 +343,18 @@ def test_the_card_is_described_from_the_games_own_runs_and_a_changed_card_is_sai
                        'trial-hash' AS rules_hash, base_seed + 1000 AS base_seed) FROM runs WHERE run_id = ?""",
                     [card, greedy_run])
         con.execute("INSERT INTO cards SELECT * REPLACE ('try-' || ? AS rules_version, 'trial-hash' AS rules_hash, "
-                    "CASE WHEN card = ? THEN attack + 1 ELSE attack END AS attack) FROM cards WHERE rules_hash = ?",
-                    [card, card, base_hash])
+                    "CASE WHEN card = ? THEN attack + 1 ELSE attack END AS attack, "
+                    "CASE WHEN card = ? THEN stat_points + 1 ELSE stat_points END AS stat_points) "
+                    "FROM cards WHERE rules_hash = ?", [card, card, card, base_hash])
         con.execute("INSERT INTO card_games SELECT * REPLACE (run_id + 1 AS run_id) FROM card_games WHERE run_id = ?",
                     [greedy_run])
-        attack, = con.execute("SELECT attack FROM cards WHERE card = ? AND rules_hash = ?", [card, base_hash]).fetchone()
+        attack, points = con.execute("SELECT attack, stat_points FROM cards WHERE card = ? AND rules_hash = ?",
+                                     [card, base_hash]).fetchone()
     at = card_page(path, monkeypatch, card)
     no_exception(at)
     facts = next(m.value for m in at.markdown if m.value.startswith(f"**{name}**"))
     assert "rules version base" in facts and "try-" not in facts, facts
+    assert float({m.label: m.value for m in at.metric}["Stat points"]) == points, "its budget is base's card's"
     warned = [w.value for w in at.warning if "not the same card" in w.value]
     assert len(warned) == 1, [w.value for w in at.warning]
     assert "base: " in warned[0] and f"try-{card}: " in warned[0], warned[0]

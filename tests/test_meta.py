@@ -237,3 +237,11 @@ def test_html_report_has_the_meta_section(small_store):
     text = html.build(small_store, [greedy_run(small_store)])
     section = text[text.index("<h2>The meta a rational field would play</h2>"):]
     assert "Pilots: greedy." in section and "lawmen-posse" in section
+
+
+def test_html_reports_keyword_q_values(small_store):
+    """The keyword impact table shows each keyword's Benjamini-Hochberg q beside its p, as the
+    Keywords page does: twenty p-values at once hold a few below 0.05 by chance alone."""
+    text = html.build(small_store, [greedy_run(small_store)])
+    section = text[text.index("<h2>Keywords</h2>"):text.index("<h2>Cost curve</h2>")]
+    assert "<th>p</th><th>q</th>" in section and "read significance from q" in section

@@ -18,7 +18,7 @@ import polars as pl
 import streamlit as st
 
 from reports import mulligan
-from reports.card_page import ALL_DECKS, definitions, keep_redraw, play_draw, trend
+from reports.card_page import ALL_DECKS, definitions, keep_redraw, play_draw, run_hashes, trend
 from reports.cards import PILOTS_HELP
 from reports.costs import OFF_BUDGET
 from reports.pages.cards import column_config, played_by_turn
@@ -50,7 +50,7 @@ from reports.pages.lookup import (
 )
 from reports.pages.whatif import card_about
 
-register_queries(card_play_draw=play_draw, card_definitions=definitions, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
+register_queries(card_play_draw=play_draw, card_definitions=definitions, run_hashes=run_hashes, card_mulligan=mulligan.card_mulligan, deck_mulligan=mulligan.deck_mulligan,
                  hand_records=mulligan.hand_records)
 TREND_BY = {"run": "run_id", "rules version": "rules_version"}
 TREND_ORDER = ["label", "pilots", "played_games", "played_wr", "played_wr_lo", "played_wr_hi", "games", "gp_wr",
@@ -117,26 +117,30 @@ def budget_section(path: str, filters, card: str, name: str, scope: dict) -> Non
     c4.metric(f"{row['type']} line at its cost", line,
               help="the stat points the least-squares line of its type gives at its cost (Cost curves page)")
     z = row["residual_z"]
-    st.caption(f"{row['rules_version']}: " + ("**off budget**" if row["off_budget"] else "on budget")
+    st.caption(f"{row['card_set']}: " + ("**off budget**" if row["off_budget"] else "on budget")
                + f" (surplus {row['surplus']:+g}; off budget: {OFF_BUDGET}). "
                + (f"Studentized residual from its type's fitted line {z:+.2f}, for reading." if z is not None
                   else "Its type has no fitted line."))
-    same = cards.filter((pl.col("rules_version") == row["rules_version"]) & (pl.col("type") == row["type"]))
-    fitted = lines.filter((pl.col("rules_version") == row["rules_version"]) & (pl.col("type") == row["type"])) \
+    # one card set's cards and line: two card sets of one name (a workspace run as "base") are two budgets
+    same = cards.filter((pl.col("rules_hash") == row["rules_hash"]) & (pl.col("type") == row["type"]))
+    fitted = lines.filter((pl.col("rules_hash") == row["rules_hash"]) & (pl.col("type") == row["type"])) \
         if lines.height else lines
     st.plotly_chart(marked_budget_chart(same, fitted, row, name), width="stretch")
     if mine.height > 1:
-        table_with_download(mine.select("rules_version", "budget_cost", "stat_points", "budget_points", "surplus",
+        table_with_download(mine.select("card_set", "budget_cost", "stat_points", "budget_points", "surplus",
                                         "fitted_stats", "residual_z", "off_budget"), f"budget_{card}",
                             scope=scope, played=False)
 
 
 def newest_version_row(path: str, filters, rows: pl.DataFrame) -> dict:
-    """The row of the rules version of the newest run counted (else the last row)."""
-    runs = cached("runs", path).filter(pl.col("run_id").is_in(filters.runs)
-                                       & pl.col("rules_version").is_in(rows["rules_version"].to_list()))
-    version = runs.sort("run_id")["rules_version"][-1] if runs.height else rows["rules_version"][-1]
-    return rows.filter(pl.col("rules_version") == version).row(0, named=True)
+    """The row of the card set (rules version and hash) the page describes the card by: the
+    newest counted run of the game's own versions (``definition_runs``), else the last row."""
+    counted = counted_runs(path, filters)
+    hashes = dict(cached("run_hashes", path))
+    newest = [hashes.get(r) for r in sorted(definition_runs(counted), reverse=True)]
+    chosen = next((h for h in newest if h in set(rows["rules_hash"].to_list())), rows["rules_hash"][-1])
+    return rows.filter(pl.col("rules_hash") == chosen).row(0, named=True)
+
 
 
 def marked_budget_chart(cards: pl.DataFrame, lines: pl.DataFrame, row: dict, name: str) -> go.Figure:

@@ -102,7 +102,8 @@ def pick_match(path, runs: pl.DataFrame) -> tuple[dict, int | None, dict | None]
     games = sorted(runs["game"].unique().to_list())
     game = st.sidebar.selectbox("Game", games, key="replay_game", help="which game's runs to list")
     mine = runs.filter(pl.col("game") == game)
-    labels = {r["run_id"]: run_label(r) for r in mine.iter_rows(named=True)}
+    sets = cached("run_card_sets", str(path))  # a workspace's run as "base" is named with its hash
+    labels = {r["run_id"]: run_label(r, sets.get(r["run_id"])) for r in mine.iter_rows(named=True)}
     if st.session_state.get("replay_run") not in labels:
         st.session_state["replay_run"] = next(iter(labels))
     run_id = st.sidebar.selectbox("Run", list(labels), format_func=labels.get, key="replay_run")
