@@ -126,15 +126,25 @@ def _first_line(exc: Exception) -> str:
 _DAMAGE = re.compile(r"corrupt|could not read enough bytes|invalidated|not a valid duckdb|parquet|magic bytes|"
                      r"thrift|out of buffer|truncated", re.IGNORECASE)
 _PART = re.compile(r"""["']([^"']+\.parquet)["']""")
+# what the operating system says of a disk that takes no more writes: the file is not damaged, and
+# freeing space (or making the disk writable) is the cure
+_NO_ROOM = re.compile(r"no space left on device|disk quota exceeded", re.IGNORECASE)
+_READ_ONLY = re.compile(r"read-only file system", re.IGNORECASE)
 
 
 def store_error(path: str | Path, exc: duckdb.Error) -> Exception:
     """A StoreError naming the damaged file (the database, or the event-log part DuckDB names),
-    for an error that says the store cannot be read back; otherwise ``exc`` itself (a mistake in
-    a query stays a traceback)."""
+    for an error that says the store cannot be read back, or saying its disk is full or
+    read-only (which is no damage); otherwise ``exc`` itself (a mistake in a query stays a
+    traceback)."""
     first = _first_line(exc)
     if (view_line := failing_view_line(first)) is not None:
         return StoreError(view_line)
+    if _NO_ROOM.search(first):
+        return StoreError(f"{path}: no space left on its disk, the file is not damaged ({first}); free some "
+                          "space and try again")
+    if _READ_ONLY.search(first):
+        return StoreError(f"{path}: its disk is read-only ({first}); make it writable and try again")
     if not (isinstance(exc, duckdb.IOException) or _DAMAGE.search(first)):
         return exc
     named = _PART.search(first)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+import typer.core
 from rich.console import Console
 
 # typer vendors click: its parser raises these (typer re-exports only Abort and BadParameter)
@@ -16,11 +17,34 @@ from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
 from workbench.errors import Interrupted, UserError
 from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN, check_cluster
-from workbench.store import unused_stores_removed
+from workbench.stops import sigterm_as_ctrl_c
+from workbench.store import runs_of_one_command, unused_stores_removed
 
 DEFAULT_DB = "workbench.duckdb"
+INTERRUPTED = 130  # the exit code of a stop (Ctrl-C, SIGTERM), as a shell expects of an interrupt
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+class _Commands(typer.core.TyperGroup):
+    """The command group, which turns a stop (Ctrl-C, SIGTERM: ``workbench.stops.sigterm_as_ctrl_c``) that no
+    command said in its own line into one: typer would make a KeyboardInterrupt a silent exit
+    130, and DuckDB makes one that lands during a query ``RuntimeError: Query interrupted``. A
+    run this process left running is marked stopped and named with its resume command
+    (workbench/commands/simulate.py ``interrupted``)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, RuntimeError) as exc:
+            from workbench.store import is_interrupt
+
+            if not is_interrupt(exc):
+                raise
+            from workbench.commands.simulate import interrupted
+
+            raise interrupted() from None
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_Commands,
                   help="Card design and balance workbench: simulate, store, analyse.")
 cards_app = typer.Typer(no_args_is_help=True, help="Validate, export and import card data.")
 scenario_app = typer.Typer(no_args_is_help=True, help="Play scenario files and check their expectations.")
@@ -677,7 +701,7 @@ def main(argv: Optional[list[str]] = None) -> None:
 
     data = os.environ.get("WORKBENCH_DATA")
     try:
-        with unused_stores_removed():
+        with sigterm_as_ctrl_c(), unused_stores_removed(), runs_of_one_command():
             _run(argv)
     finally:  # --data set it for one command only (tests call main in one process)
         if data is None:
@@ -695,12 +719,11 @@ def _run(argv: Optional[list[str]]) -> None:
     except ClickException as exc:  # a bad option or argument (click's own checks)
         error_line(_usage_line(exc))
         sys.exit(2)
-    except typer.Abort:
-        error_line("interrupted")
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):  # a stop while typer read the command line
+        code = INTERRUPTED
     except Interrupted as exc:
         error_line(str(exc))
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except (UserError, DataError, StoreError) as exc:
         error_line(str(exc))
         sys.exit(2)
@@ -708,6 +731,10 @@ def _run(argv: Optional[list[str]]) -> None:
         for e in exc.errors:
             error_line(e.line())
         sys.exit(2)
+    if code == INTERRUPTED:  # what typer returns for a KeyboardInterrupt outside the commands (_Commands)
+        from workbench.commands.simulate import interrupted
+
+        error_line(str(interrupted()))
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -111,6 +111,19 @@ class DaskExecutor:
             self.submit(chunk)
             return None
 
+    def finished_results(self) -> list:
+        """The results of tasks that finished and were not handed out (the run stops on an
+        error, and the farm stores them before it goes); without waiting."""
+        found = []
+        while True:
+            try:
+                future = self.done.get_nowait()
+            except queue.Empty:
+                return found
+            self.chunk_of.pop(future.key, None)
+            if future.status == "finished":
+                found.append(future.result())
+
     def close(self, abort: bool = False) -> None:
         self.client.close()
         if abort:  # a stopped run leaves no worker behind

@@ -8,7 +8,9 @@ once per few hundred matches however many workers feed it, and readers still see
 within seconds. At most two chunks per worker slot are in flight (the slots
 of the cluster when there is one), so the writer's memory stays flat however long the run is. A
 worker process that dies costs its chunks a replay, never the run (workbench/executors.py). A
-stopped run resumes from the chunks table: a stored chunk is never played or stored again.
+run that stops on an error that is not the writer's stores the chunks that finished first; a stop
+(Ctrl-C, SIGTERM) does not wait for them. A stopped run resumes from the chunks table: a stored
+chunk is never stored again.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import pyarrow.compute  # noqa: F401  (pa.compute)
 
 from workbench.chunk import ingest_part, init_worker, part_location, play_chunk
 from workbench.executors import cluster_threads, make_executor
-from workbench.store import Store
+from workbench.store import Store, is_interrupt
 from workbench.writer import ArrivedChunk, BatchWriter
 
 # A batch costs the writer about 40 ms of CPU however small (attach, a statement per table, the
@@ -152,34 +154,60 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
         finally:
             tally.writer_cpu_s += time.process_time() - cpu
 
-    aborted, writer = True, None
+    aborted, writer, writer_failed = True, None, False
+    pending = _Pending()
+    last = [started]  # when the chunk before came back
+
+    def arrive(result) -> None:
+        chunk, tables, worker_seconds, events_rows = result
+        t = time.perf_counter()
+        if parts and events_rows:
+            stored_cpu(ingest_part, part_location(parts, run_id, chunk),
+                       Path(part_location(store.events_dir, run_id, chunk)))
+        pending.add(ArrivedChunk(chunk, tables, worker_seconds, t - last[0], events_rows, t))
+        last[0] = t
+
+    def store_batch() -> None:
+        nonlocal writer_failed
+        tally.batches += 1
+        try:
+            stored = stored_cpu(writer.store, run_id, pending.take())
+        except BaseException:
+            writer_failed = True  # nothing more is asked of a writer that failed
+            raise
+        for arrived in stored:
+            tally.add(arrived)
+            if on_chunk is not None:
+                on_chunk(arrived.chunk, arrived.units)
+
+    def store_what_finished() -> None:
+        for result in executor.finished_results():
+            arrive(result)
+        if pending.chunks:
+            store_batch()
+
     try:
         writer = stored_cpu(lambda: BatchWriter(store.path))  # after the fork: no DuckDB threads in workers
         if on_start is not None:
             on_start()
         top_up()
-        last = time.perf_counter()
-        pending = _Pending()
+        last[0] = time.perf_counter()
         while in_flight or pending.chunks:
             result = executor.next_done(pending.seconds_left()) if in_flight else None
             if result is not None:
                 in_flight -= 1
-                chunk, tables, worker_seconds, events_rows = result
-                t = time.perf_counter()
-                if parts and events_rows:
-                    stored_cpu(ingest_part, part_location(parts, run_id, chunk),
-                               Path(part_location(store.events_dir, run_id, chunk)))
-                pending.add(ArrivedChunk(chunk, tables, worker_seconds, t - last, events_rows, t))
-                last = t
+                arrive(result)
                 top_up()
             if pending.due(more_coming=in_flight > 0):
-                batch = pending.take()
-                tally.batches += 1
-                for arrived in stored_cpu(writer.store, run_id, batch):
-                    tally.add(arrived)
-                    if on_chunk is not None:
-                        on_chunk(arrived.chunk, arrived.units)
+                store_batch()
         aborted = False
+    except Exception as exc:
+        # the run stops on an error that is not the writer's (a chunk's own, one that kills its
+        # workers, an event-log part that cannot be copied in): the chunks that finished, waiting
+        # for their batch or taken from the workers, are stored before it goes, as the user is told
+        if writer is not None and not writer_failed and not is_interrupt(exc):
+            store_what_finished()
+        raise
     finally:
         if owned or aborted:
             executor.close(abort=aborted)

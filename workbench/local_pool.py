@@ -5,7 +5,8 @@ A worker that dies (killed, out of memory, a segfault) breaks its pool: the stdl
 chunk in flight at once, where ``multiprocessing.Pool`` would replace the worker and wait for
 its chunk forever. The executor then makes a new pool and plays those chunks again (chunks are
 deterministic, and the writer stores a chunk once however often it comes back). Workers ignore
-Ctrl-C (the parent stops them and marks the run stopped) and end when their parent is gone.
+Ctrl-C (the parent stops them and marks the run stopped), end at once on SIGTERM (how the parent
+stops them) and when their parent is gone.
 
 A chunk's result (about 100 KB for 20 matches) travels in a file, and only its name through the
 pool's pipe: a worker killed halfway through writing a message larger than the pipe leaves the
@@ -120,12 +121,15 @@ def _alive(pid: int) -> bool:
 
 def _start_worker(init_fn, payload: dict, spill_dir: str, parent: int) -> None:
     """A local worker's setup. Ctrl-C is the parent's to handle (it stops the workers and marks
-    the run stopped), so a worker ignores SIGINT and prints nothing. A setup that raises would
+    the run stopped), so a worker ignores SIGINT and prints nothing, and SIGTERM ends it. A setup that raises would
     make the stdlib pool log a traceback and break; it is kept and raised by the first chunk
     instead, as an ordinary error of the run. ``parent``: the pid of the process that made the
     pool, taken there before the fork: a parent killed between the fork and this setup has
     already left the worker to another parent, whose pid the worker must not watch instead."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent's SIGTERM takes its Ctrl-C path (workbench/cli.py), inherited by the fork; a
+    # worker is stopped by SIGTERM (``close``) and ends at once, quietly
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _SPILL[:] = [spill_dir]
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
     try:
@@ -241,6 +245,22 @@ class LocalExecutor:
                     result.raise_it()
                 self.finished.append(result)
         return lost
+
+    def finished_results(self) -> list:
+        """The results of chunks that finished and were not handed out (the run stops on an
+        error, and the farm stores them before it goes); without waiting. A chunk's own error
+        among them is left out: the run already stops on one."""
+        found = list(self.finished)
+        self.finished.clear()
+        for future in [f for f in self.in_pool if f.done()]:
+            del self.in_pool[future]
+            if future.cancelled() or future.exception() is not None:
+                continue
+            result = future.result()
+            result = result.load() if isinstance(result, Spilled) else result
+            if not isinstance(result, ChunkFailed):
+                found.append(result)
+        return found
 
     def _replace_pool(self, lost: list[int]) -> None:
         self.pool.shutdown(wait=True)  # a broken pool has already failed all its futures

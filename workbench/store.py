@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -25,6 +27,7 @@ import duckdb
 
 from reports.db import LOCK_WAIT_SECONDS, StoreError
 from reports.db import connect as _connect
+from reports.event_parts import part_name, run_folder
 from reports.events_view import MACRO_SQL, events_dir
 from workbench import version
 from workbench.locks import remove_unheld
@@ -425,10 +428,101 @@ def insert_rows(con, tables: dict[str, list[dict]], **key) -> None:
         con.unregister("new_rows")
 
 
-def connect(path: str | Path, read_only: bool = False):
+@contextmanager
+def connect(path: str | Path, read_only: bool = False, wait: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     """The shared brief-open helper (reports/db.py), for writing by default: a writer waits for
-    the file as long as it takes, and needs no ``events`` view."""
-    return _connect(path, read_only=read_only, wait=LOCK_WAIT_SECONDS if read_only else None, events=False)
+    the file as long as it takes (``wait``: that long at most), and needs no ``events`` view.
+    Ctrl-C and SIGTERM wait for the work done on the connection (``interrupts_deferred``), not
+    for the file: a stop lands between transactions, never inside one."""
+    wait = LOCK_WAIT_SECONDS if read_only else wait
+    with _connect(path, read_only=read_only, wait=wait, events=False) as con, interrupts_deferred():
+        yield con
+
+
+# --- stops (Ctrl-C, SIGTERM) around the store's transactions ----------------------------------
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM received meanwhile are held and delivered when the block ends. DuckDB
+    turns a signal that lands during a query into ``RuntimeError: Query interrupted``, which
+    failed a run whose commit it hit (and could leave a checkpoint half done); held, the
+    transaction ends first and the stop then takes its usual way (KeyboardInterrupt). Only the
+    main thread receives signals; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {}
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is not None:  # None: a handler set outside Python, left alone
+            previous[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(caught):  # the handlers put back receive it now, as if it came now
+            signal.raise_signal(sig)
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C or SIGTERM, however it surfaced: KeyboardInterrupt, or DuckDB's ``Query
+    interrupted`` (a RuntimeError, or its InterruptException) when it landed during a query."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, (RuntimeError, duckdb.InterruptException)) and "interrupted" in str(exc).lower()
+
+
+# runs this process marked running and has not ended yet: store path -> {run id: kind}; a stop
+# that came outside a run's play loop marks them stopped (``stop_runs_left_running``)
+_LEFT_RUNNING: dict[Path, dict[int, str]] = {}
+
+
+def _left_running(path: Path, run_id: int, kind: str | None) -> None:
+    """Note (``kind`` given) or forget (None) a run this process marked running."""
+    runs = _LEFT_RUNNING.setdefault(path.resolve(), {})
+    if kind is None:
+        runs.pop(run_id, None)
+    else:
+        runs[run_id] = kind
+
+
+@contextmanager
+def runs_of_one_command() -> Iterator[None]:
+    """Around a command (workbench/cli.py): the runs ``stop_runs_left_running`` marks are the ones
+    it marked running, not those of an earlier command in the same process (a test's)."""
+    before = {path: dict(runs) for path, runs in _LEFT_RUNNING.items()}
+    _LEFT_RUNNING.clear()
+    try:
+        yield
+    finally:
+        _LEFT_RUNNING.clear()
+        _LEFT_RUNNING.update(before)
+
+
+def left_running(path: str | Path, run_id: int) -> bool:
+    """Whether this process marked the run running and has not ended it."""
+    return run_id in _LEFT_RUNNING.get(Path(path).resolve(), {})
+
+
+def stop_runs_left_running(note: str = "interrupted") -> list[tuple[Path, int, str]]:
+    """Mark ``stopped`` every run this process marked running and did not end (a stop that came
+    before its play loop caught it, or while it was being made), if it still reads ``running``
+    under this process's pid: (store, run id, kind) of each, to name in the user's line. A store
+    that cannot be written within ``STOP_WAIT_SECONDS`` leaves its run ``running``, which
+    resumes all the same."""
+    left = [(path, run_id, kind) for path, runs in _LEFT_RUNNING.items() for run_id, kind in sorted(runs.items())
+            if path.exists()]  # (a store removed since: nothing to mark, and none to make)
+    _LEFT_RUNNING.clear()
+    for path, run_id, _kind in left:
+        with suppress(StoreError, duckdb.Error, OSError):
+            with connect(path, wait=STOP_WAIT_SECONDS) as con:
+                con.execute("UPDATE runs SET status = 'stopped', note = ?, pid = NULL, updated_at = ? "
+                            "WHERE run_id = ? AND status = 'running' AND pid = ?", [note, now(), run_id, os.getpid()])
+    return left
 
 
 def this_code() -> str:
@@ -500,6 +594,7 @@ class Store:
                  json.dumps(boss_names, sort_keys=True) if boss_names else None, version.code_commit()])
             self._insert_cards(con, card_rows)
             con.execute("COMMIT")
+            _left_running(self.path, run_id, spec.get("kind", "duel"))  # before a stop held meanwhile lands
         return run_id
 
     def _insert_cards(self, con, rows: list[dict]) -> None:
@@ -539,13 +634,19 @@ class Store:
     def done_runs(self, game: str, rules_hash: str) -> list[tuple[int, dict]]:
         """(run id, spec) of every finished run of this game and rules hash played by this
         process's code (``this_code``), newest first."""
+        return self.runs_with(game, rules_hash, "done")
+
+    def runs_with(self, game: str, rules_hash: str, status: str) -> list[tuple[int, dict]]:
+        """(run id, spec) of every run of this game, rules hash and status played by this
+        process's code (``this_code``), newest first."""
         if not self.path.exists():
             return []
         with connect(self.path) as con:
             con.execute(SCHEMA)
             con.execute(MIGRATIONS)
-            rows = con.execute("SELECT run_id, spec FROM runs WHERE game = ? AND rules_hash = ? AND status = 'done' "
-                               "AND code_version = ? ORDER BY run_id DESC", [game, rules_hash, this_code()]).fetchall()
+            rows = con.execute("SELECT run_id, spec FROM runs WHERE game = ? AND rules_hash = ? AND status = ? "
+                               "AND code_version = ? ORDER BY run_id DESC",
+                               [game, rules_hash, status, this_code()]).fetchall()
         return [(run_id, json.loads(spec)) for run_id, spec in rows]
 
     def other_code_runs(self, game: str, rules_hash: str) -> list[dict]:
@@ -585,14 +686,30 @@ class Store:
         with connect(self.path) as con:
             return {r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ?", [run_id]).fetchall()}
 
+    def parts_missing(self, run_id: int) -> list[int]:
+        """The stored chunks of the run that logged events (``events_rows`` > 0) whose event-log
+        part is gone from its folder (deleted, a copy without it). Playing such a chunk again
+        writes its part back as it was (matches are deterministic); its rows are stored already."""
+        with connect(self.path) as con:
+            logged = [r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ? AND events_rows > 0 "
+                                                "ORDER BY chunk", [run_id]).fetchall()]
+        try:
+            names = set(os.listdir(self.events_dir / run_folder(run_id)))
+        except OSError:  # the run's folder is gone
+            names = set()
+        return [c for c in logged if part_name(c) not in names]
+
     def set_status(self, run_id: int, status: str, note: str | None = None, pid: int | None = None) -> None:
         """A run's status. Marking it stopped or failed waits for the file only ``STOP_WAIT_SECONDS``:
         that write follows the user's stop (or a failure), and must not make them stop twice; a
-        run left ``running`` by a process that is gone is resumable all the same."""
+        run left ``running`` by a process that is gone is resumable all the same. A run marked
+        done loses its note (why it stopped once is no longer so)."""
         wait = STOP_WAIT_SECONDS if status in ("stopped", "failed") else None
-        with _connect(self.path, read_only=False, wait=wait, events=False) as con:
-            con.execute("UPDATE runs SET status = ?, note = coalesce(?, note), pid = ?, updated_at = ? "
-                        "WHERE run_id = ?", [status, note, pid, now(), run_id])
+        with connect(self.path, wait=wait) as con:
+            kind = con.execute("UPDATE runs SET status = ?, note = CASE WHEN ? = 'done' THEN NULL "
+                               "ELSE coalesce(?, note) END, pid = ?, updated_at = ? WHERE run_id = ? RETURNING kind",
+                               [status, status, note, pid, now(), run_id]).fetchall()
+            _left_running(self.path, run_id, (kind[0][0] or "duel") if kind and status == "running" else None)
 
     def record_card_values(self, rows: list[dict]) -> int:
         """One ``workbench value`` measurement: its cards' rows under a new value_id, in one

@@ -11,7 +11,9 @@ workers play.
 A batch is every chunk that arrived since the last one (the farm decides when: workbench/farm.py),
 stored in one transaction: a reader sees a chunk whole or not at all, a chunk already in is
 skipped, and a kill at any moment leaves every chunk either stored once or not at all (its
-event-log part stays invisible until its chunks row exists).
+event-log part stays invisible until its chunks row exists). Ctrl-C or SIGTERM while the file is
+attached waits the few milliseconds until it is let go (workbench/store.py
+``interrupts_deferred``): DuckDB would turn it into "Query interrupted" inside the commit.
 
 A reader that holds the file (a DuckDB CLI, a notebook) makes the writer wait, as long as it
 takes (reports/db.py ``when_free``, which says who holds it): the batch waits in memory, and the
@@ -29,7 +31,7 @@ import duckdb
 import pyarrow as pa
 
 from reports.db import store_error, when_free
-from workbench.store import CHUNK_TABLES, now
+from workbench.store import CHUNK_TABLES, interrupts_deferred, now
 
 _STORE = "store"  # the attached file's name inside the writer's in-memory database
 
@@ -72,11 +74,22 @@ class BatchWriter:
         self.con = duckdb.connect(":memory:", config={"threads": 1, "checkpoint_threshold": "1KB"})
 
     def store(self, run_id: int, arrived: list[ArrivedChunk]) -> list[ArrivedChunk]:
-        """Store the chunks not stored yet, in one transaction; return those it stored."""
+        """Store the chunks not stored yet, in one transaction; return those it stored. A stop
+        (Ctrl-C, SIGTERM) that comes while the file is attached waits until it is let go
+        (``interrupts_deferred``): the batch is stored whole, or not at all, never interrupted in
+        its commit; one that comes while the writer waits for the file stops the wait at once."""
         if not arrived:
             return []
+        when_free(self.path, self._attach, self.wait)
+        with interrupts_deferred():
+            return self._store_attached(run_id, arrived)
+
+    def _attach(self) -> None:
         location = str(self.path).replace("'", "''")
-        when_free(self.path, lambda: self.con.execute(f"ATTACH '{location}' AS {_STORE}"), self.wait)
+        with interrupts_deferred():
+            self.con.execute(f"ATTACH '{location}' AS {_STORE}")
+
+    def _store_attached(self, run_id: int, arrived: list[ArrivedChunk]) -> list[ArrivedChunk]:
         failed = True
         try:
             self.con.execute(f"USE {_STORE}")

@@ -34,7 +34,7 @@ from workbench.errors import Interrupted, UserError
 from workbench.farm import default_workers
 from workbench.locks import exclusive
 from workbench.outputs import check_folder
-from workbench.store import Store
+from workbench.store import Store, interrupts_deferred, is_interrupt, stop_runs_left_running
 from workbench.store_guard import check_store_path
 
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
@@ -106,7 +106,20 @@ class BatchOutcome(NamedTuple):
 
 def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int | None, cluster: str | None,
               max_matches: int | None, console: Console) -> BatchOutcome:
-    """The batch's alerts, the news among them and the comparisons not made."""
+    """The batch's alerts, the news among them and the comparisons not made. A stop (Ctrl-C,
+    SIGTERM) anywhere is one line saying to run the same command again, which continues the
+    batch (``stopped``): finished runs are reused, stopped ones resumed."""
+    try:
+        return _run_batch(file, db, out, day, workers, cluster, max_matches, console)
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not is_interrupt(exc):
+            raise
+        stop_runs_left_running()  # a run stopped while it was being made
+        raise Interrupted(f"batch {file} stopped; run the same batch command again to finish it") from None
+
+
+def _run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int | None, cluster: str | None,
+               max_matches: int | None, console: Console) -> BatchOutcome:
     batch, file_hash = load_batch(file)
     day = day or dt.date.today()
     workers = workers or default_workers(cluster)
@@ -118,25 +131,30 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     folder = out / batch.name / day.isoformat()
     folder.mkdir(parents=True, exist_ok=True)
     with batch_lock(db):
-        batch_id = store.open_batch(batch.name, day, file_hash)
         all_alerts, summaries, skipped = [], [], 0
-        status = "failed"
+        batch_id, status, suite = None, "failed", None
         try:
+            with interrupts_deferred():  # a stop while it is opened lands once its id is known
+                batch_id = store.open_batch(batch.name, day, file_hash)
             for suite in batch.suites:
-                try:
-                    rows, text, unlike = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster,
-                                                    folder, batch_id, console)
-                except Interrupted:  # its runs are kept; the same batch again resumes them (and reuses the rest)
-                    status = "stopped"
-                    raise Interrupted(f"batch {batch.name} stopped in suite {suite.name}; run the same batch "
-                                      "command again to finish it (its runs resume)") from None
+                rows, text, unlike = _run_suite(store, batch, suite, plans[suite.name], day, workers, cluster,
+                                                folder, batch_id, console)
                 all_alerts.append(rows)
                 summaries.append(text)
                 skipped += unlike
-            status = "done"
+            suite, status = None, "done"
+        except (KeyboardInterrupt, RuntimeError, Interrupted) as exc:
+            if not is_interrupt(exc) and not isinstance(exc, Interrupted):
+                raise
+            # its runs are kept; the same batch again resumes them (and reuses the rest)
+            status = "stopped"
+            stop_runs_left_running()
+            raise Interrupted(f"batch {batch.name} stopped" + (f" in suite {suite.name}" if suite else "")
+                              + "; run the same batch command again to finish it (its runs resume)") from None
         finally:
             alerts_frame = pl.concat(all_alerts) if all_alerts else _empty_alerts()
-            store.finish_batch(batch_id, status, alerts_frame.height)
+            if batch_id is not None:
+                store.finish_batch(batch_id, status, alerts_frame.height)
         write_frame(alerts_frame, csv=folder / "alerts.csv")
         (folder / "summary.md").write_text(_summary(batch.name, day, alerts_frame, summaries, skipped),
                                            encoding="utf-8")

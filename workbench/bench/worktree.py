@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import signal
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Iterator
 
 from workbench.errors import UserError
+from workbench.stops import sigterm_as_ctrl_c
 
 REPO = Path(__file__).resolve().parents[2]  # the tree this code runs from: "today"
 
@@ -34,30 +34,13 @@ def resolve(rev: str) -> str:
 
 
 @contextlib.contextmanager
-def _terminate_as_exit() -> Iterator[None]:
-    """SIGTERM unwinds like Ctrl-C does, so the worktree is removed either way."""
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextlib.contextmanager
 def checked_out(commit: str) -> Iterator[Path]:
     """A detached worktree of ``commit`` in a temporary folder, removed afterwards (also on
     Ctrl-C, SIGTERM or an error)."""
     folder = Path(tempfile.mkdtemp(prefix="workbench-bench-"))
     tree = folder / commit[:12]
     try:
-        with _terminate_as_exit():
+        with sigterm_as_ctrl_c():
             made = git("worktree", "add", "--detach", "--quiet", str(tree), commit)
             if made.returncode != 0:
                 raise UserError(f"could not check out {commit[:12]} in a worktree: "

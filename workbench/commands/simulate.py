@@ -1,10 +1,11 @@
 """``workbench simulate``: a run spec into the farm and the store, with a progress bar."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -17,7 +18,7 @@ from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.local_pool import ChunkKillsWorkers
 from workbench.runspec import RunSpec, deck_hash, tables
-from workbench.store import Store, this_code
+from workbench.store import Store, is_interrupt, left_running, stop_runs_left_running, this_code
 from workbench.store_guard import check_store_path
 
 
@@ -145,25 +146,54 @@ def _same_matches(stored: dict, spec: RunSpec, wanted: str) -> bool:
             and stored.get("event_sample", 1.0) >= spec.event_sample)
 
 
-# what a stored run of a spec's matches may be, besides finished, to be played on (``fresh_run``)
-RESUMABLE = ("stopped", "running")
+# what a stored run of a spec's matches may be, besides finished, to be played on (``find_resumable``,
+# ``fresh_run``). A failed run too: what it stored is what this code plays on these seeds, so
+# finishing it gives the matches a new run would (a failure that comes from a chunk itself comes
+# back, as it would in a new run), where a new run played everything again
+RESUMABLE = ("stopped", "running", "failed")
 
 
 def passed_over(store: Store, spec: RunSpec, resumable: tuple[str, ...] = RESUMABLE) -> dict | None:
-    """The newest stored run that ``find_done``, or a look for a run of this spec with one of the
-    ``resumable`` statuses (and the same event log), would have taken but for its code version:
+    """The newest stored run that ``find_done``, or a look for a run of these matches with one of
+    the ``resumable`` statuses (``find_resumable``), would have taken but for its code version:
     another code played it (Store.other_code_runs)."""
-    spec_hash, wanted = spec.spec_hash(), None
+    spec_hash, wanted = spec.spec_hash(), spec.result_hash()
     for row in store.other_code_runs(spec.game, spec.rules_hash):
         if row["status"] == "done":
             if row["spec_hash"] == spec_hash and row["event_sample"] >= spec.event_sample:
                 return row
-            wanted = wanted or spec.result_hash()
             if _same_matches(json.loads(row["spec"]), spec, wanted):
                 return row
-        elif row["status"] in resumable and row["spec_hash"] == spec_hash and row["event_sample"] == spec.event_sample:
+        elif row["status"] in resumable and row["event_sample"] == spec.event_sample and (
+                row["spec_hash"] == spec_hash or _goes_on_with(json.loads(row["spec"]), spec, wanted)):
             return row
     return None
+
+
+def find_resumable(store: Store, spec: RunSpec) -> tuple[int, RunSpec, str] | None:
+    """(run id, its stored spec, its status) of the newest run of these matches that this code
+    began and did not finish: stopped, left running, or failed, in that order. Found by what
+    decides its matches (``result_hash``), not by how it was cut into chunks: the default chunk
+    size follows --workers, and a stopped run rerun with another --workers was played afresh.
+    It goes on with its stored spec (its chunk size: its stored chunks are numbered by it), and
+    the same event log (its stored half must not keep another sample than the rest)."""
+    wanted = spec.result_hash()
+    for status in RESUMABLE:
+        for run_id, stored in store.runs_with(spec.game, spec.rules_hash, status):
+            if _goes_on_with(stored, spec, wanted):
+                return run_id, RunSpec.from_json(stored), status
+    return None
+
+
+def _goes_on_with(stored: dict, spec: RunSpec, wanted: str) -> bool:
+    """An unfinished run's spec holds the matches of ``spec`` (result hash ``wanted``) with the
+    same event log."""
+    if stored.get("kind", "duel") == "campaign" or stored.get("event_sample", 1.0) != spec.event_sample:
+        return False
+    try:
+        return RunSpec.from_json(stored).result_hash() == wanted
+    except (TypeError, KeyError):  # a spec another code version wrote, with fields this one lacks
+        return False
 
 
 def fresh_run(store: Store, spec: RunSpec, payload: dict, resumable: tuple[str, ...] = RESUMABLE,
@@ -284,68 +314,125 @@ def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet:
     ``spec`` is a RunSpec (duels) or a CampaignSpec (``worker`` then plays campaign chunks;
     ``command`` names the command that resumes it). The run's writer lock is held throughout:
     another process writing the run makes this refuse, or with ``wait_for_writer`` wait for it
-    (and find the run done, or finish it)."""
-    store.init()
-    with writer_lock(store, run_id, console if wait_for_writer else None):
-        if store.run(run_id)["status"] == "done":  # the writer waited for finished it
-            return FarmReport(0, 0, 0.0)
-        return _play(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker, command, unit)
+    (and find the run done, or finish it). A stop (Ctrl-C, SIGTERM) at any point is one line
+    with the command that finishes the run, and leaves it ``stopped``."""
+    resume = resume_command(command, run_id, store)
+    try:
+        store.init()
+        with writer_lock(store, run_id, console if wait_for_writer else None):
+            return _play(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker, unit,
+                         resume)
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not is_interrupt(exc):
+            raise
+        # before this process held the run (or after, a second Ctrl-C while it was being marked)
+        stop_runs_left_running()
+        raise Interrupted(f"run {run_id} stopped; finish it with: {resume}") from None
+
+
+def resume_command(command: str, run_id: int, store: Store) -> str:
+    return f"workbench {command} --resume {run_id} --db {store.path}"
 
 
 def _play(store: Store, run_id: int, spec, payload: dict, workers: int, quiet: bool, console: Console,
-          cluster, parts, worker, command: str, unit: str) -> FarmReport:
+          cluster, parts, worker, unit: str, resume: str) -> FarmReport:
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}
-    done = store.done_chunks(run_id)
-    todo = [c for c in range(spec.n_chunks) if c not in done]
-    already = sum(len(spec.chunk_range(c)) for c in done)
-    store.set_status(run_id, "running", pid=os.getpid())
     progress = Progress(TextColumn(f"run {run_id}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[rate]} " + unit + "/s"), TimeElapsedColumn(), TimeRemainingColumn(),
                         console=console, disable=quiet, transient=False)
-    task = progress.add_task("run", total=spec.matches_total, completed=already, rate="-")
-    started = time.perf_counter()
-    fresh = [0]
+    try:
+        if store.run(run_id)["status"] == "done":  # the writer waited for finished it
+            return FarmReport(0, 0, 0.0)
+        stored = store.done_chunks(run_id)
+        # a stored chunk whose event-log part is gone is played again: its part comes back as it
+        # was (the writer does not store its rows twice)
+        todo = sorted(set(range(spec.n_chunks)) - stored | set(store.parts_missing(run_id)))
+        task = progress.add_task("run", total=spec.matches_total, rate="-",
+                                 completed=sum(len(spec.chunk_range(c)) for c in stored))
+        store.set_status(run_id, "running", pid=os.getpid())
+        report = run_chunks(store, run_id, payload, todo, workers, _advance(progress, task),
+                            on_start=progress.start, cluster=cluster, parts=parts,
+                            **({"worker": worker} if worker is not None else {}))
+    except (KeyboardInterrupt, Exception) as exc:
+        progress.stop()
+        raise _ended(store, run_id, exc, resume) from None
+    progress.stop()
+    _mark_done(store, run_id)
+    return report
+
+
+def _advance(progress: Progress, task) -> Callable[[int, int], None]:
+    """The farm's ``on_chunk``: the bar moves by each stored chunk, with the rate of this play."""
+    started, fresh = time.perf_counter(), [0]
 
     def on_chunk(chunk: int, n: int) -> None:
         fresh[0] += n
         rate = fresh[0] / max(1e-9, time.perf_counter() - started)
         progress.update(task, advance=n, rate=f"{rate:,.0f}")
+    return on_chunk
 
-    resume = f"workbench {command} --resume {run_id} --db {store.path}"
-    try:
-        extra = {"worker": worker} if worker is not None else {}
-        report = run_chunks(store, run_id, payload, todo, workers, on_chunk, on_start=progress.start,
-                            cluster=cluster, parts=parts, **extra)
-    except KeyboardInterrupt:
-        progress.stop()
+
+def _ended(store: Store, run_id: int, exc: BaseException, resume: str) -> Exception:
+    """The one line for a run that ended before it was done, with the run marked: a stop
+    (Ctrl-C, SIGTERM, or DuckDB's ``Query interrupted`` for them) or a chunk that kills its
+    workers leave it ``stopped``; any other error ``failed``. Either is finished by ``resume``,
+    or by the same command again (``find_resumable``)."""
+    if is_interrupt(exc):
         held = _mark_ended(store, run_id, "stopped", "interrupted")
-        raise Interrupted(f"run {run_id} stopped{held}; finish it with: {resume}") from None
-    except ChunkKillsWorkers as exc:
-        progress.stop()
+        return Interrupted(f"run {run_id} stopped{held}; finish it with: {resume}")
+    if isinstance(exc, ChunkKillsWorkers):
         held = _mark_ended(store, run_id, "stopped", str(exc))
-        raise UserError(f"run {run_id} stopped{held}: {exc}; every other chunk finished is stored; "
-                        f"finish it with: {resume}") from None
-    except UserError:
-        progress.stop()
-        raise
-    except Exception as exc:
-        progress.stop()
-        held = _mark_ended(store, run_id, "failed", f"{type(exc).__name__}: {exc}")
-        raise UserError(f"run {run_id} failed{held}: {type(exc).__name__}: {exc} "
-                        f"(resume with --resume {run_id})") from None
-    progress.stop()
-    store.set_status(run_id, "done", pid=None)
-    return report
+        return UserError(f"run {run_id} stopped{held}: {exc}; every other chunk finished is stored; "
+                         f"finish it with: {resume}")
+    if isinstance(exc, UserError):  # said in its own line (a cluster that dropped a chunk again and again)
+        _mark_ended(store, run_id, "stopped", str(exc))
+        return exc
+    what = _failure(exc)
+    held = _mark_ended(store, run_id, "failed", what)
+    return UserError(f"run {run_id} failed{held}: {what}; once that is fixed, finish it with: {resume}")
+
+
+# what the operating system says when a disk takes no more writes (the store's or the event logs')
+_NO_ROOM = {errno.ENOSPC: "no space left on the disk", errno.EDQUOT: "the disk quota is used up",
+            errno.EROFS: "the disk is read-only"}
+
+
+def _failure(exc: BaseException) -> str:
+    """An error that failed a run, in one line: a store's line as it is (reports/db.py), a full
+    or read-only disk said so, anything else with its type."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, StoreError):
+        return text
+    code = getattr(exc, "errno", None)
+    if code not in _NO_ROOM and "No space left on device" in text:  # Arrow's errors carry no errno
+        code = errno.ENOSPC
+    if code in _NO_ROOM:
+        return f"{_NO_ROOM[code]} ({type(exc).__name__}: {text})"
+    return f"{type(exc).__name__}: {text}"
+
+
+def _mark_done(store: Store, run_id: int) -> None:
+    """Mark the run done. A stop that lands meanwhile is held until the status is written
+    (Store.set_status): then the run is done, and the stop is said as such; one that lands
+    while the write waits for the file leaves it to the run's stop."""
+    try:
+        store.set_status(run_id, "done", pid=None)
+    except KeyboardInterrupt:
+        if left_running(store.path, run_id):
+            raise
+        raise Interrupted(f"run {run_id} is done; stopped after it") from None
 
 
 def _mark_ended(store: Store, run_id: int, status: str, note: str) -> str:
-    """Mark a stopped or failed run; when another process holds the file past the short wait
-    (Store.set_status), the run keeps reading ``running`` and is resumed all the same (its writer
-    lock dies with this process): say so in the user's one line rather than replace it."""
+    """Mark a stopped or failed run; when the store cannot be written within the short wait
+    (Store.set_status: another process holds it, or its disk is full), the run keeps reading
+    ``running`` and is resumed all the same (its writer lock dies with this process): say so in
+    the user's one line rather than replace it."""
     try:
         store.set_status(run_id, status, note=note, pid=None)
-    except StoreError:
-        return " (the store was held by another process, so it still reads 'running')"
+    except StoreError as exc:
+        why = "was held by another process" if "has held the database" in str(exc) else "could not be written"
+        return f" (the store {why}, so it still reads 'running')"
     return ""
 
 
@@ -358,12 +445,14 @@ class Played(NamedTuple):
 
 def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: bool, console: Console,
                   cluster: str | None = None, parts: str | None = None, instead: dict | None = None) -> Played:
-    """A finished run of exactly these matches: reused if stored, finished if stopped, else
-    played; only a run this code played (workbench/store.py ``this_code``): one another code
-    version played is named in one line and its matches played afresh as a new run (``instead``:
-    the run a ``--resume`` named, which is such a run). One process at a time finds or plays a
-    given set of matches (a lock on its result hash), so the same command started twice at once
-    plays them once: the second says whom it waits for, then reuses the run."""
+    """A finished run of exactly these matches: reused if stored (event-log parts gone from it
+    written back, ``mend_parts``), finished if stopped, left running or failed
+    (``find_resumable``), else played; only a run this code played (workbench/store.py
+    ``this_code``): one another code version played is named in one line and its matches played
+    afresh as a new run (``instead``: the run a ``--resume`` named, which is such a run). One
+    process at a time finds or plays a given set of matches (a lock on its result hash), so the
+    same command started twice at once plays them once: the second says whom it waits for, then
+    reuses the run."""
     matches = locks.lock_file(store.path, f"matches-{spec.result_hash()}")
     with locks.exclusive(matches, waiting=lambda who: console.print(
             f"waiting for {who}, which is playing the same matches ({spec.game} {spec.rules}) into this store",
@@ -373,19 +462,44 @@ def play_or_reuse(store: Store, spec: RunSpec, payload: dict, workers: int, quie
             if instead is not None:
                 store.say_not_reused(instead, f"run {run_id}, which this code played, holds its matches")
             console.print(f"reusing run {run_id} ({spec.rules}, same seeds, decks and pilots)", markup=False)
+            mend_parts(store, run_id, payload, workers, console, cluster, parts)
             return Played(run_id, None)
-        for status, what in (("stopped", "stopped run"), ("running", "run left running")):
-            # (with the same event log: its stored half must not keep another sample than the rest)
-            run_id = store.find_run(spec.spec_hash(), status=status, events=("=", spec.event_sample))
-            if run_id is not None:  # a live writer of it is waited for (execute)
-                if instead is not None:
-                    store.say_not_reused(instead, f"run {run_id}, which this code began, is finished instead")
-                console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False)
-                break
+        found = find_resumable(store, spec)
+        if found is not None:  # a live writer of it is waited for (execute)
+            run_id, spec, status = found
+            payload = {**payload, "spec": spec.to_json()}  # its own chunk size
+            if instead is not None:
+                store.say_not_reused(instead, f"run {run_id}, which this code began, is finished instead")
+            what = {"running": "run left running"}.get(status, f"{status} run")
+            console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False)
         else:
             run_id = fresh_run(store, spec, payload, instead=instead)
         return Played(run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts,
                                       wait_for_writer=True))
+
+
+def mend_parts(store: Store, run_id: int, payload: dict, workers: int, console: Console,
+               cluster: str | None = None, parts: str | None = None) -> None:
+    """A finished run some of whose event-log parts are gone (deleted, a copy without them): the
+    chunks that logged them are played again, with the run's stored spec, which writes each part
+    back as it was (matches are deterministic); their rows are stored already and stay."""
+    missing = store.parts_missing(run_id)
+    if not missing:
+        return
+    stored = json.loads(store.run(run_id)["spec"])
+    console.print(f"run {run_id}: {len(missing)} of its event-log parts are missing; playing their chunks again "
+                  "to write them back", markup=False, highlight=False)
+    payload = {**payload, "spec": stored, "run_id": run_id, "events_dir": str(store.events_dir)}
+    try:
+        with writer_lock(store, run_id, console):
+            run_chunks(store, run_id, payload, missing, workers, cluster=cluster, parts=parts)
+    except Exception as exc:
+        if is_interrupt(exc):
+            raise KeyboardInterrupt from None
+        raise UserError(f"run {run_id}: its missing event-log parts could not be written again: "
+                        f"{_failure(exc)}") from None
+    if store.parts_missing(run_id):  # a chunk that logged events before logs none now: not this code's
+        raise UserError(f"run {run_id}: its missing event-log parts could not be written again")
 
 
 def ensure_run(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: bool, console: Console,
@@ -394,10 +508,39 @@ def ensure_run(store: Store, spec: RunSpec, payload: dict, workers: int, quiet: 
     return play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts).run_id
 
 
+def interrupted(otherwise: str = "interrupted") -> Interrupted:
+    """The one line for a stop (Ctrl-C, SIGTERM) that came outside a run's play loop, which says
+    its own (every command's stop ends here: workbench/cli.py): each run this process marked
+    running and did not end is marked stopped (a stop while it was being made) and named with
+    the command that finishes it; else ``otherwise``."""
+    left = stop_runs_left_running()
+    if not left:
+        return Interrupted(otherwise)
+    return Interrupted("; ".join(
+        f"run {run_id} stopped; finish it with: "
+        + resume_command("simulate-run" if kind == "campaign" else "simulate", run_id, Store(path))
+        for path, run_id, kind in left))
+
+
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
              resume, quiet, data_dir=None, console: Console | None = None, cluster: str | None = None,
              parts: str | None = None, mode: str = "duel", seats: int | None = None,
              bosses: list[str] | None = None, boss_pilot: str | None = None) -> int:
+    """``workbench simulate``; a stop before or after the run's play loop is one line too, with
+    the command that goes on (``interrupted``)."""
+    try:
+        return _simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db, resume,
+                         quiet, data_dir, console, cluster, parts, mode, seats, bosses, boss_pilot)
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not is_interrupt(exc):
+            raise
+        again = (f"run {resume} stopped; finish it with: {resume_command('simulate', resume, Store(db))}"
+                 if resume is not None else "interrupted; run the same command again to go on")
+        raise interrupted(again) from None
+
+
+def _simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db, resume, quiet,
+              data_dir, console, cluster, parts, mode, seats, bosses, boss_pilot) -> int:
     console = console or Console(stderr=True)
     store = Store(db)
     workers = workers or default_workers(cluster)

@@ -1,0 +1,362 @@
+"""Stops and failures of a run, from an audit with kill scripts: a stop (Ctrl-C, SIGTERM) wherever
+it lands, in a DuckDB query (the writer's commit, the making of a run) or outside the play loop,
+leaves the run ``stopped`` with one line naming the command that finishes it and exit 130; a run
+that stops on an error stores every chunk that finished first; a full disk is said to be one; a
+stopped or failed run is finished by the same command again, whatever --workers it is given; an
+event-log part deleted from a stored chunk is written back when its run is reused or resumed."""
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+from rich.console import Console
+
+from reports import db
+from reports.event_parts import part_name
+from tests.conftest import ROOT
+from workbench import farm
+from workbench.chunk import init_worker, play_chunk
+from workbench.commands.simulate import create, execute, new_run
+from workbench.errors import UserError
+from workbench.farm import run_chunks
+from workbench.store import Store
+from workbench.writer import BatchWriter
+
+PAIR = "goblin-gold-gang,lawmen-posse"
+QUIET = Console(file=open(os.devnull, "w"))
+
+
+def q(path, sql):
+    return db.query(path, sql).rows()
+
+
+def simulate_args(path: Path, *extra: str, matches: int = 16, workers: int = 1) -> list[str]:
+    return ["simulate", "frontier", "--decks", PAIR, "--pilots", "random", "--matches", str(matches), "--seed", "4",
+            "--workers", str(workers), "--db", str(path), "--quiet", *extra]
+
+
+def main(args: list[str], capsys) -> tuple[int, list[str]]:
+    """The command in this process: (exit code, the lines it printed on stderr and stdout)."""
+    from workbench.cli import main as cli_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(args)
+    out = capsys.readouterr()
+    code = exit_info.value.code
+    return code if isinstance(code, int) else 0, [line for line in (out.err + out.out).splitlines() if line.strip()]
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT as a terminal gives it (a test worker may have inherited it ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def ctrl_c_pressed_meanwhile():
+    """Ctrl-C at this process every 10 ms, from 50 ms on, until the block (a DuckDB query that
+    takes longer) ends: one lands in the query, where DuckDB turns it into 'Query interrupted'."""
+    done = threading.Event()
+
+    def press():
+        if not done.wait(0.05):
+            while not done.wait(0.01):
+                os.kill(os.getpid(), signal.SIGINT)
+
+    presser = threading.Thread(target=press, daemon=True)
+    presser.start()
+    try:
+        yield
+    finally:
+        done.set()
+        presser.join()
+
+
+def slow_query(con) -> None:
+    """A second or so of DuckDB work on one thread."""
+    con.execute("SELECT count(*) FROM range(60000000) t(i) WHERE hash(i) % 7 = 0").fetchall()
+
+
+# --- 1. a stop that lands in a DuckDB query ----------------------------------------------------
+
+def test_the_deferral_holds_ctrl_c_until_the_block_ends(ctrl_c_raises):
+    from workbench.store import interrupts_deferred
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler would have run by now
+            reached.append(True)
+    assert reached == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_in_the_writers_commit_stops_the_run(tmp_path, capsys, monkeypatch, ctrl_c_raises):
+    path = tmp_path / "commit.duckdb"
+    record = BatchWriter._record_chunks
+
+    def record_then_query_under_ctrl_c(self, run_id, fresh):
+        record(self, run_id, fresh)
+        with ctrl_c_pressed_meanwhile():
+            slow_query(self.con)
+
+    monkeypatch.setattr(BatchWriter, "_record_chunks", record_then_query_under_ctrl_c)
+    code, lines = main(simulate_args(path), capsys)
+    assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
+    (status, note, stored), = q(path, "SELECT status, note, (SELECT count(*) FROM chunks) FROM runs")
+    assert (status, note) == ("stopped", "interrupted") and stored > 0  # the batch was committed whole
+    monkeypatch.setattr(BatchWriter, "_record_chunks", record)
+    code, lines = main(simulate_args(path), capsys)
+    assert code == 0 and lines[0] == "finishing stopped run 1 (base)", lines
+    assert q(path, "SELECT run_id, status, note, matches_done FROM runs") == [(1, "done", None, 16)]
+
+
+def test_ctrl_c_while_the_run_is_made_is_one_line_and_the_run_stopped(tmp_path, capsys, monkeypatch, ctrl_c_raises):
+    path = tmp_path / "made.duckdb"
+    insert = Store._insert_cards
+
+    def insert_then_query_under_ctrl_c(self, con, rows):
+        insert(self, con, rows)
+        with ctrl_c_pressed_meanwhile():
+            slow_query(con)
+
+    monkeypatch.setattr(Store, "_insert_cards", insert_then_query_under_ctrl_c)
+    code, lines = main(simulate_args(path), capsys)
+    assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
+    assert q(path, "SELECT status, pid FROM runs") == [("stopped", None)]
+
+
+def test_a_failed_run_is_finished_by_the_same_command(tmp_path, capsys):
+    path = tmp_path / "failed.duckdb"
+    store = Store(path)
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], 16, 4, True, 1.0, None, 1)
+    run_id = create(store, spec, payload)
+    run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, [0], 1)
+    store.set_status(run_id, "failed", note="OSError: [Errno 28] No space left on device", pid=None)
+    code, lines = main(simulate_args(path), capsys)
+    assert code == 0 and lines[0] == "finishing failed run 1 (base)", lines
+    assert q(path, "SELECT run_id, status, note, matches_done FROM runs") == [(1, "done", None, 16)]
+
+
+# --- 2. a run that stops on an error stores what finished ---------------------------------------
+
+def new_store(tmp_path, name, matches=24, chunk_size=4):
+    store = Store(tmp_path / f"{name}.duckdb")
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], matches, 5, True, 1.0, chunk_size, 1)
+    run_id = create(store, spec, payload)
+    return store, spec, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, run_id
+
+
+def full_disk_on_chunk_5(chunk):
+    if chunk == 5:
+        raise OSError(errno.ENOSPC, "No space left on device", "chunk-000005.parquet")
+    return play_chunk(chunk)
+
+
+def test_a_run_that_fails_stores_the_chunks_waiting_for_their_batch(tmp_path, monkeypatch):
+    monkeypatch.setattr(farm, "FLUSH_SECONDS", 600.0)  # nothing is written before the run ends
+    store, spec, payload, run_id = new_store(tmp_path, "full")
+    with pytest.raises(UserError) as failed:
+        execute(store, run_id, spec, payload, 1, True, QUIET, worker=(init_worker, full_disk_on_chunk_5))
+    line = str(failed.value)
+    assert "\n" not in line and "no space left on the disk" in line and f"--resume {run_id} --db" in line, line
+    assert q(store.path, "SELECT list(chunk ORDER BY chunk) FROM chunks") == [([0, 1, 2, 3, 4],)]
+    assert q(store.path, "SELECT status, matches_done FROM runs") == [("failed", 20)]
+
+
+def die_on_chunk_3(chunk):
+    if chunk == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
+    return play_chunk(chunk)
+
+
+def test_a_chunk_that_kills_its_workers_leaves_every_finished_chunk_stored(tmp_path, monkeypatch):
+    monkeypatch.setattr(farm, "FLUSH_SECONDS", 600.0)
+    store, spec, payload, run_id = new_store(tmp_path, "deadly")
+    with pytest.raises(UserError, match="chunk 3 died 3 times.*every other chunk finished is stored"):
+        execute(store, run_id, spec, payload, 2, True, QUIET, worker=(init_worker, die_on_chunk_3))
+    (stored,), = q(store.path, "SELECT coalesce(list(chunk ORDER BY chunk), []) FROM chunks")
+    assert {0, 1, 2} <= set(stored) and 3 not in stored, stored  # 0-2 came back before 3 was played alone
+
+
+# --- 3. a stop outside the play loop ------------------------------------------------------------
+
+def test_ctrl_c_before_the_play_loop_marks_the_run_stopped_and_says_how_to_finish_it(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "before.duckdb"
+
+    def ctrl_c(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "done_chunks", ctrl_c)
+    code, lines = main(simulate_args(path), capsys)
+    assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
+    assert q(path, "SELECT status, note, pid FROM runs") == [("stopped", "interrupted", None)]
+
+
+def test_ctrl_c_of_a_resume_before_it_plays_names_the_run(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "resumed.duckdb"
+    store, _spec, _payload, run_id = new_store(tmp_path, "resumed")
+    store.set_status(run_id, "stopped", note="interrupted")
+
+    def ctrl_c(*_args, **_kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("workbench.commands.simulate.resumed_run", ctrl_c)
+    code, lines = main(["simulate", "--resume", "1", "--db", str(path), "--quiet"], capsys)
+    assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
+
+
+def test_ctrl_c_in_a_batchs_reports_stops_the_batch(tmp_path, capsys, monkeypatch):
+    spec = tmp_path / "b.yaml"
+    spec.write_text("name: night\nsuites:\n  - {name: a, game: frontier, decks: [goblin-gold-gang, lawmen-posse], "
+                    "pilots: [random], matches: 8, seed: 2}\n")
+    path = tmp_path / "b.duckdb"
+
+    def ctrl_c(*_args, **_kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("workbench.batch.run._suite_reports", ctrl_c)
+    code, lines = main(["batch", str(spec), "--db", str(path), "--out", str(tmp_path / "out"), "--workers", "1",
+                        "--day", "2026-12-07"], capsys)
+    assert code == 130 and lines[-1] == ("error: batch night stopped in suite a; run the same batch command again "
+                                         "to finish it (its runs resume)"), lines
+    assert q(path, "SELECT status FROM batches") == [("stopped",)]
+
+
+# --- 4. SIGTERM takes the Ctrl-C path -----------------------------------------------------------
+
+def run_folder_has_parts(path: Path, proc: subprocess.Popen) -> None:
+    parts = Path(str(path) + ".events") / "run-1"
+    deadline = time.monotonic() + 120
+    while not (parts.is_dir() and any(parts.glob("chunk-*.parquet"))):
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended or never played"
+        time.sleep(0.05)
+
+
+def children(pid: int) -> list[int]:
+    found = set()
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found |= {int(p) for p in fh.read().split()}
+    except FileNotFoundError:
+        pass
+    return sorted(found)
+
+
+def ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path):
+    private = tmp_path / "tmp"  # the run's temporary folder is looked for here
+    private.mkdir()
+    path = tmp_path / "term.duckdb"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}, "TMPDIR": str(private)}
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", *simulate_args(path, "--chunk-size", "10",
+                                                                                   matches=100000, workers=2)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        run_folder_has_parts(path, proc)
+        workers = children(proc.pid)
+        proc.send_signal(signal.SIGTERM)  # the process alone, as kill and timeout send it
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert err.strip().splitlines() == [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"]
+    assert q(path, "SELECT status, note, pid FROM runs") == [("stopped", "interrupted", None)]
+    deadline = time.monotonic() + 10
+    while not all(ended(pid) for pid in workers):
+        assert time.monotonic() < deadline, "workers left behind"
+        time.sleep(0.1)
+    assert not list(private.glob(f"workbench-chunks-{proc.pid}-*")), "its temporary folder was left behind"
+
+
+# --- 5. a full disk is no damage ----------------------------------------------------------------
+
+def test_a_full_disk_is_said_to_be_full_not_damaged(tmp_path):
+    full = duckdb.IOException('IO Error: Could not write file "x.duckdb": No space left on device')
+    line = str(db.store_error(tmp_path / "x.duckdb", full))
+    assert "no space left on its disk" in line and "(damaged?)" not in line and "free some space" in line, line
+    read_only = duckdb.IOException('IO Error: Cannot open file "x.duckdb": Read-only file system')
+    line = str(db.store_error(tmp_path / "x.duckdb", read_only))
+    assert "read-only" in line and "(damaged?)" not in line, line
+
+
+def test_a_run_whose_store_disk_is_full_fails_saying_so_and_how_to_finish_it(tmp_path, monkeypatch):
+    store, spec, payload, run_id = new_store(tmp_path, "nospace")
+
+    def no_space(self, run_id, fresh):
+        raise duckdb.IOException('IO Error: Could not write file "nospace.duckdb": No space left on device')
+
+    monkeypatch.setattr(BatchWriter, "_record_chunks", no_space)
+    with pytest.raises(UserError) as failed:
+        execute(store, run_id, spec, payload, 1, True, QUIET)
+    line = str(failed.value)
+    assert "no space left on its disk" in line and "(damaged?)" not in line and f"--resume {run_id}" in line, line
+    assert store.run(run_id)["status"] == "failed"
+
+
+# --- 6. a deleted event-log part is written back ------------------------------------------------
+
+def test_a_deleted_part_is_written_back_as_it_was_when_the_run_is_reused(tmp_path, capsys):
+    path = tmp_path / "parts.duckdb"
+    assert main(simulate_args(path, "--chunk-size", "4"), capsys)[0] == 0
+    part = Path(str(path) + ".events") / "run-1" / part_name(2)
+    before = pq.read_table(part)
+    part.unlink()
+    code, lines = main(simulate_args(path, "--chunk-size", "4"), capsys)
+    assert code == 0 and "reusing run 1" in lines[0] and "1 of its event-log parts are missing" in lines[1], lines
+    assert pq.read_table(part).equals(before)
+    assert q(path, "SELECT count(*) FROM events") == q(path, "SELECT sum(events_rows) FROM chunks")
+    assert q(path, "SELECT count(*), matches_done FROM runs GROUP BY ALL") == [(1, 16)]
+
+
+def test_a_resume_writes_back_the_parts_of_its_stored_chunks(tmp_path, capsys):
+    store, spec, payload, run_id = new_store(tmp_path, "resume", matches=16)
+    run_chunks(store, run_id, payload, [0, 1], 1)
+    store.set_status(run_id, "stopped", note="interrupted")
+    part = store.events_dir / "run-1" / part_name(1)
+    before = pq.read_table(part)
+    part.unlink()
+    code, lines = main(["simulate", "--resume", "1", "--db", str(store.path), "--quiet"], capsys)
+    assert code == 0, lines
+    assert pq.read_table(part).equals(before)
+    assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(4, 4)]
+    assert q(store.path, "SELECT status, note, matches_done FROM runs") == [("done", None, 16)]
+
+
+# --- 7. a stopped run is found by its matches, not its chunk size ------------------------------
+
+def test_a_stopped_run_rerun_with_other_workers_goes_on_with_its_own_chunks(tmp_path, capsys):
+    path = tmp_path / "workers.duckdb"
+    store = Store(path)
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], 64, 4, True, 1.0, None, 1)
+    assert spec.chunk_size == 8  # 64 matches on 1 worker; 2 workers would cut chunks of 4
+    run_id = create(store, spec, payload)
+    run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, [0, 1], 1)
+    store.set_status(run_id, "stopped", note="interrupted", pid=None)
+    code, lines = main(simulate_args(path, matches=64, workers=2), capsys)
+    assert code == 0 and lines[0] == "finishing stopped run 1 (base)", lines
+    assert q(path, "SELECT run_id, status, note, matches_done FROM runs") == [(1, "done", None, 64)]
+    assert q(path, "SELECT count(*), max(matches) FROM chunks") == [(8, 8)]
