@@ -186,7 +186,7 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
     out = _with_difference(out, "clear_lift", ("clear_taken", "clear_taken_n"), ("clear_skipped", "clear_skipped_n"))
     # ranked within each policy, pilots and rules version: their choices and fights are not pooled
     return out.sort(*_LIFT_GROUP[:-1], "clear_lift_lo", "lift_lo", "card",
-                    descending=[False] * 5 + [True, True, False], nulls_last=True)
+                    descending=[False] * (len(_LIFT_GROUP) - 1) + [True, True, False], nulls_last=True)
 
 
 def _with_difference(frame: pl.DataFrame, name: str, first: tuple[str, str], second: tuple[str, str]) -> pl.DataFrame:

@@ -11,12 +11,11 @@ file, whatever its name holds. People in the DuckDB CLI use the stored macro ``e
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
 
-from reports.event_parts import part_name, run_folder
+from reports.event_parts import part_name, parts_absent, run_folder
 
 # the columns of every part (workbench/chunk.py EVENT_SCHEMA writes them; a test holds the two
 # together), for a view with no parts to read
@@ -107,17 +106,12 @@ def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str | None:
                    "GROUP BY run_id ORDER BY run_id").fetchall()
     gone = []
     for run_id, chunks in rows:
-        parts = [part_name(c) for c in chunks]
-        try:
-            names: set[str] | None = set(os.listdir(folder / run_folder(run_id)))
-        except OSError:  # the run's folder is gone
-            names = None
-        if names is not None and names.issuperset(parts):
+        lost, folder_gone = parts_absent(folder, run_id, chunks)
+        if not lost:
             continue
-        lost = [p for p in parts if p not in (names or ())]
-        gone.append(f"run {run_id} misses {len(lost):,} of its {len(parts):,} parts ("
-                    + (f"its folder {run_folder(run_id)} is gone)" if names is None else
-                       f"{lost[0]}{', ...' if len(lost) > 1 else ''})"))
+        gone.append(f"run {run_id} misses {len(lost):,} of its {len(chunks):,} parts ("
+                    + (f"its folder {run_folder(run_id)} is gone)" if folder_gone else
+                       f"{part_name(lost[0])}{', ...' if len(lost) > 1 else ''})"))
     if not gone:
         return None
     return (f"{folder}: event-log parts of stored chunks are missing: {'; '.join(gone)}; reading events "

@@ -292,9 +292,7 @@ def replays(path: Path, run_ids: list[int]) -> tuple[list[int], dict[int, int]]:
         return sorted(run_ids), {}
     marks = ", ".join("?" for _ in run_ids)
     runs = db.query(path, f"SELECT run_id, matches_done, spec FROM runs WHERE run_id IN ({marks})", list(run_ids))
-    runs = runs.with_columns(pl.Series("matches_key", [overview.matches_key(s) for s in runs["spec"].to_list()],
-                                       dtype=pl.Utf8))
-    kept, repeats = overview.one_run_per_seeds(runs)
+    kept, repeats = overview.one_run_per_seeds(overview.with_matches_key(runs))
     return sorted(kept["run_id"].to_list()), repeats
 
 
@@ -406,7 +404,6 @@ def by_pilot(table, path: Path, filters: Filters, mixes: bool = True) -> pl.Data
         groups = [g for g in groups if "+" not in (g.pilots or "")] or [Group(None, None, None, replace(filters, runs=[-1]))]
     frames = [table(path, group.filters) for group in groups]
     column = "match_pilots" if "pilot" in frames[0].columns else "pilot"
-    # head(height): a table of no columns (nothing to show) stays empty, not a row of its label alone
     return pl.concat([headed(f, column, group) for f, group in zip(frames, groups)], how="diagonal_relaxed")
 
 
@@ -417,4 +414,5 @@ def headed(frame: pl.DataFrame, column: str, group: Group) -> pl.DataFrame:
     said += [pl.lit(value, dtype=pl.Utf8).alias(name) for name, value in (("game", group.game),
                                                                         ("card_set", group.card_set))
              if name not in frame.columns and not (name == "card_set" and "rules_version" in frame.columns)]
+    # head(height): a table of no columns (nothing to show) stays empty, not a row of its label alone
     return frame.select(*said, pl.all()).head(frame.height)

@@ -18,8 +18,7 @@ def runs(path: str | Path) -> pl.DataFrame:
     frame = db.query(path, f"""SELECT run_id, game, coalesce(kind, 'duel') AS kind, rules_version, decks, pilots,
                              matches_done, matches_target, errors, status, code_version, {commit}, created_at,
                              updated_at, spec FROM runs ORDER BY run_id DESC""")
-    keys = [matches_key(s) for s in frame["spec"].to_list()] if frame.height else []
-    return frame.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8)).drop("spec")
+    return with_matches_key(frame).drop("spec")
 
 
 # how a run was cut into chunks and how much event log it kept do not change its matches; how many
@@ -36,6 +35,12 @@ def matches_key(spec: str | None) -> str:
         return ""
     d = json.loads(spec)
     return json.dumps({k: v for k, v in d.items() if k not in NOT_MATCHES}, sort_keys=True)
+
+
+def with_matches_key(runs: pl.DataFrame) -> pl.DataFrame:
+    """``runs`` (with their ``spec``) with each one's ``matches_key``."""
+    keys = [matches_key(s) for s in runs["spec"].to_list()] if runs.height else []
+    return runs.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8))
 
 
 def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:

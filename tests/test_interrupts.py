@@ -24,6 +24,7 @@ from rich.console import Console
 from reports import db
 from reports.event_parts import part_name
 from tests.conftest import ROOT
+from tests.test_worker_death import die_on_chunk_3, gone, workers_of
 from workbench import farm
 from workbench.chunk import init_worker, play_chunk
 from workbench.commands.simulate import create, execute, new_run
@@ -177,12 +178,6 @@ def test_a_run_that_fails_stores_the_chunks_waiting_for_their_batch(tmp_path, mo
     assert q(store.path, "SELECT status, matches_done FROM runs") == [("failed", 20)]
 
 
-def die_on_chunk_3(chunk):
-    if chunk == 3:
-        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
-    return play_chunk(chunk)
-
-
 def test_a_chunk_that_kills_its_workers_leaves_every_finished_chunk_stored(tmp_path, monkeypatch):
     monkeypatch.setattr(farm, "FLUSH_SECONDS", 600.0)
     store, spec, payload, run_id = new_store(tmp_path, "deadly")
@@ -246,25 +241,6 @@ def run_folder_has_parts(path: Path, proc: subprocess.Popen) -> None:
         time.sleep(0.05)
 
 
-def children(pid: int) -> list[int]:
-    found = set()
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as fh:
-                found |= {int(p) for p in fh.read().split()}
-    except FileNotFoundError:
-        pass
-    return sorted(found)
-
-
-def ended(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
-
-
 def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path):
     private = tmp_path / "tmp"  # the run's temporary folder is looked for here
     private.mkdir()
@@ -276,7 +252,7 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path):
                             start_new_session=True)
     try:
         run_folder_has_parts(path, proc)
-        workers = children(proc.pid)
+        workers = workers_of(proc.pid)
         proc.send_signal(signal.SIGTERM)  # the process alone, as kill and timeout send it
         _, err = proc.communicate(timeout=60)
     finally:
@@ -286,7 +262,7 @@ def test_sigterm_stops_the_run_as_ctrl_c_does(tmp_path):
     assert err.strip().splitlines() == [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"]
     assert q(path, "SELECT status, note, pid FROM runs") == [("stopped", "interrupted", None)]
     deadline = time.monotonic() + 10
-    while not all(ended(pid) for pid in workers):
+    while not all(gone(pid) for pid in workers):
         assert time.monotonic() < deadline, "workers left behind"
         time.sleep(0.1)
     assert not list(private.glob(f"workbench-chunks-{proc.pid}-*")), "its temporary folder was left behind"

@@ -27,7 +27,7 @@ import duckdb
 
 from reports.db import LOCK_WAIT_SECONDS, StoreError
 from reports.db import connect as _connect
-from reports.event_parts import part_name, run_folder
+from reports.event_parts import parts_absent
 from reports.events_view import MACRO_SQL, events_dir
 from workbench import version
 from workbench.locks import remove_unheld
@@ -693,11 +693,7 @@ class Store:
         with connect(self.path) as con:
             logged = [r[0] for r in con.execute("SELECT chunk FROM chunks WHERE run_id = ? AND events_rows > 0 "
                                                 "ORDER BY chunk", [run_id]).fetchall()]
-        try:
-            names = set(os.listdir(self.events_dir / run_folder(run_id)))
-        except OSError:  # the run's folder is gone
-            names = set()
-        return [c for c in logged if part_name(c) not in names]
+        return parts_absent(self.events_dir, run_id, logged)[0]
 
     def set_status(self, run_id: int, status: str, note: str | None = None, pid: int | None = None) -> None:
         """A run's status. Marking it stopped or failed waits for the file only ``STOP_WAIT_SECONDS``:
