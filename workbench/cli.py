@@ -32,16 +32,11 @@ class _Commands(typer.core.TyperGroup):
     (workbench/commands/simulate.py ``interrupted``)."""
 
     def invoke(self, ctx):
-        try:
+        from workbench.commands.simulate import runs_named
+        from workbench.store import stops_said
+
+        with stops_said(lambda left: runs_named(left) or "interrupted"):
             return super().invoke(ctx)
-        except (KeyboardInterrupt, RuntimeError) as exc:
-            from workbench.store import is_interrupt
-
-            if not is_interrupt(exc):
-                raise
-            from workbench.commands.simulate import interrupted
-
-            raise interrupted() from None
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=_Commands,

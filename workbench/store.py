@@ -21,7 +21,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import duckdb
 
@@ -30,6 +30,7 @@ from reports.db import connect as _connect
 from reports.event_parts import parts_absent
 from reports.events_view import MACRO_SQL, events_dir
 from workbench import version
+from workbench.errors import Interrupted
 from workbench.locks import remove_unheld
 
 FORMAT_VERSION = 1  # of the tables below; workbench_store records it
@@ -474,6 +475,20 @@ def is_interrupt(exc: BaseException) -> bool:
     if isinstance(exc, KeyboardInterrupt):
         return True
     return isinstance(exc, (RuntimeError, duckdb.InterruptException)) and "interrupted" in str(exc).lower()
+
+
+@contextmanager
+def stops_said(line: Callable[[list[tuple[Path, int, str]]], str]) -> Iterator[None]:
+    """A stop (Ctrl-C, SIGTERM, or DuckDB's ``Query interrupted`` for them) inside the block
+    becomes one ``Interrupted`` line: the runs this process left running are marked stopped
+    (``stop_runs_left_running``) and ``line`` is given them, (store, run id, kind) each, to say
+    how to go on. Any other error passes as it is."""
+    try:
+        yield
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not is_interrupt(exc):
+            raise
+        raise Interrupted(line(stop_runs_left_running())) from None
 
 
 # runs this process marked running and has not ended yet: store path -> {run id: kind}; a stop

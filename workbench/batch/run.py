@@ -34,7 +34,7 @@ from workbench.errors import Interrupted, UserError
 from workbench.farm import default_workers
 from workbench.locks import exclusive
 from workbench.outputs import check_folder
-from workbench.store import Store, interrupts_deferred, is_interrupt, stop_runs_left_running
+from workbench.store import Store, interrupts_deferred, is_interrupt, stop_runs_left_running, stops_said
 from workbench.store_guard import check_store_path
 
 EXPORTS = ("cards", "cards_by_deck", "keywords", "keyword_prices", "cost_curve", "matchups", "deck_field")
@@ -109,13 +109,9 @@ def run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int
     """The batch's alerts, the news among them and the comparisons not made. A stop (Ctrl-C,
     SIGTERM) anywhere is one line saying to run the same command again, which continues the
     batch (``stopped``): finished runs are reused, stopped ones resumed."""
-    try:
+    # (a run stopped while it was being made is marked stopped; the batch's rerun resumes it)
+    with stops_said(lambda _left: f"batch {file} stopped; run the same batch command again to finish it"):
         return _run_batch(file, db, out, day, workers, cluster, max_matches, console)
-    except (KeyboardInterrupt, RuntimeError) as exc:
-        if not is_interrupt(exc):
-            raise
-        stop_runs_left_running()  # a run stopped while it was being made
-        raise Interrupted(f"batch {file} stopped; run the same batch command again to finish it") from None
 
 
 def _run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: int | None, cluster: str | None,

@@ -18,7 +18,7 @@ from workbench.farm import FarmReport, default_workers, run_chunks
 from workbench.limits import MAX_CHUNK, SEED_MAX, SEED_MIN, check_total
 from workbench.local_pool import ChunkKillsWorkers
 from workbench.runspec import RunSpec, deck_hash, tables
-from workbench.store import Store, is_interrupt, left_running, stop_runs_left_running, this_code
+from workbench.store import Store, is_interrupt, left_running, stop_runs_left_running, stops_said, this_code
 from workbench.store_guard import check_store_path
 
 
@@ -317,17 +317,12 @@ def execute(store: Store, run_id: int, spec, payload: dict, workers: int, quiet:
     (and find the run done, or finish it). A stop (Ctrl-C, SIGTERM) at any point is one line
     with the command that finishes the run, and leaves it ``stopped``."""
     resume = resume_command(command, run_id, store)
-    try:
+    # a stop before this process held the run (or after, a second Ctrl-C while it was being marked)
+    with stops_said(lambda _left: f"run {run_id} stopped; finish it with: {resume}"):
         store.init()
         with writer_lock(store, run_id, console if wait_for_writer else None):
             return _play(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker, unit,
                          resume)
-    except (KeyboardInterrupt, RuntimeError) as exc:
-        if not is_interrupt(exc):
-            raise
-        # before this process held the run (or after, a second Ctrl-C while it was being marked)
-        stop_runs_left_running()
-        raise Interrupted(f"run {run_id} stopped; finish it with: {resume}") from None
 
 
 def resume_command(command: str, run_id: int, store: Store) -> str:
@@ -513,13 +508,14 @@ def interrupted(otherwise: str = "interrupted") -> Interrupted:
     its own (every command's stop ends here: workbench/cli.py): each run this process marked
     running and did not end is marked stopped (a stop while it was being made) and named with
     the command that finishes it; else ``otherwise``."""
-    left = stop_runs_left_running()
-    if not left:
-        return Interrupted(otherwise)
-    return Interrupted("; ".join(
-        f"run {run_id} stopped; finish it with: "
-        + resume_command("simulate-run" if kind == "campaign" else "simulate", run_id, Store(path))
-        for path, run_id, kind in left))
+    return Interrupted(runs_named(stop_runs_left_running()) or otherwise)
+
+
+def runs_named(left: list[tuple]) -> str:
+    """Each run a stop left stopped (store, run id, kind) with the command that finishes it."""
+    return "; ".join(f"run {run_id} stopped; finish it with: "
+                     + resume_command("simulate-run" if kind == "campaign" else "simulate", run_id, Store(path))
+                     for path, run_id, kind in left)
 
 
 def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db,
@@ -528,15 +524,11 @@ def simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size
              bosses: list[str] | None = None, boss_pilot: str | None = None) -> int:
     """``workbench simulate``; a stop before or after the run's play loop is one line too, with
     the command that goes on (``interrupted``)."""
-    try:
+    again = (f"run {resume} stopped; finish it with: {resume_command('simulate', resume, Store(db))}"
+             if resume is not None else "interrupted; run the same command again to go on")
+    with stops_said(lambda left: runs_named(left) or again):
         return _simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db, resume,
                          quiet, data_dir, console, cluster, parts, mode, seats, bosses, boss_pilot)
-    except (KeyboardInterrupt, RuntimeError) as exc:
-        if not is_interrupt(exc):
-            raise
-        again = (f"run {resume} stopped; finish it with: {resume_command('simulate', resume, Store(db))}"
-                 if resume is not None else "interrupted; run the same command again to go on")
-        raise interrupted(again) from None
 
 
 def _simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_size, workers, db, resume, quiet,
