@@ -1,15 +1,21 @@
 """The diff's card attribution: did the change act through this card?
 
-Twins (the same seed and seat under both versions) are split by where the card's first copy lay
-in the shuffled deck: near the top, or too deep to be reached. The shuffle is the same in both
-runs and comes before anything they do differently, so the split is randomised: a change that
-only made the deck stronger moves both groups alike, one that made this card stronger moves the
-top group more. The contrast is taken within each deck that holds the card (a card both decks
-play must not compare one deck's twins against the other's) and pooled over the decks; its
-variance is cluster-robust over seeds (both seats of a match, and both seatings of a seed, share
-their luck); small groups get a permutation test within the decks. The cards a version changed
-are pre-declared hypotheses, tested in their own Benjamini-Hochberg family; every other card is
-exploratory, in a Benjamini-Yekutieli family.
+Twins (the same seed and seat under both versions) differ in where the card's first copy lay in
+the shuffled deck. The shuffle is the same in both runs and comes before anything they do
+differently, so that place is randomised: a change that only made the deck stronger moves every
+twin alike, one that made this card stronger moves most the twins whose place gets the card
+played. The effect is the slope of the twins' paired change on that dose (how often a card at
+that place of that deck is played in the base run, ``PlayRateDose``), within each deck holding the
+card (a card both decks play must not compare one deck's twins against the other's) and pooled;
+its variance is cluster-robust over seeds (both seats of a match, and both seatings of a seed,
+share their luck); few twins get a permutation test within the decks. The cards a version
+changed are pre-declared hypotheses, tested in their own Benjamini-Hochberg family; every other
+card is exploratory, in a Benjamini-Yekutieli family.
+
+The top/deep split (``PositionContrast``) was the attribution's test until 2026-12-07 and stays
+as a description: the change of twins with the card near the top against deep. Its test dropped
+the middle of the deck; the dose reads every twin (docs/ARCHITECTURE.md, "Card attribution",
+has the calibration that decided).
 """
 from __future__ import annotations
 
@@ -20,16 +26,12 @@ import polars as pl
 
 from reports.stats import benjamini_hochberg
 
-LARGE_GROUP = 30  # below this many twins in a group, the p-value comes from permutations
 PERMUTATIONS = 4000
-MIN_CONTRAST_GROUP = 5  # fewer twins than this in a group: no contrast at all
-# fewer twins than this whose result changed, in a group: its own spread is no estimate of its
-# spread (the permutation test is asked too, ``stratified_contrast``)
-MIN_DIVERGED = 5
 
 
 class PositionContrast:
-    """Which twins count as "the card near the top" and which as "deep in the deck", by the first
+    """(Described beside the effect, no longer its test.) Which twins count as "the card near the
+    top" and which as "deep in the deck", by the first
     copy's place in the shuffled deck against how many cards a seat of that deck sees in the base
     run (opening hand plus draws): near the top, within what a typical seat sees (the median);
     deep, beyond what nine seats in ten see (the 90th percentile), where the card is almost never
@@ -65,7 +67,7 @@ class PositionContrast:
         return known & (pos < typical), known & (pos >= most)
 
 
-ATTRIBUTION = PositionContrast()
+POSITION_SPLIT = PositionContrast()
 
 
 def two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[np.ndarray, np.ndarray]:
@@ -80,63 +82,6 @@ def two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[
         if family.any():
             q[family], reject[family] = benjamini_hochberg(pvalues[family], fdr, any_dependence)
     return q, reject
-
-
-def stratified_contrast(d: np.ndarray, top: np.ndarray, deep: np.ndarray, strata: np.ndarray,
-                        clusters: np.ndarray, cautious: bool = True) -> tuple[float, float, float, float]:
-    """(effect, 95% low, 95% high, two-sided p) of mean(d | top) - mean(d | deep), taken within
-    each stratum (deck) and pooled with weights n_top n_deep / (n_top + n_deep) (the weights of a
-    fixed-effect regression). Its p-value comes from a permutation test of the same statistic
-    within the strata (4,000 random relabellings, fixed seed: the same data always give the same
-    answer; under the null hypothesis that the card does nothing the groups are exchangeable,
-    which is all it needs) when a group is small (paired differences take only -1, 0 and 1, and a
-    t-test of a small group of them rejects too easily); else from a CR1 cluster-robust variance
-    over ``clusters`` (seeds; t with clusters - 1 degrees of freedom), which follows the seeds'
-    shared luck. When fewer than MIN_DIVERGED twins of a group changed their result, that group's
-    spread is no estimate of it, and (``cautious``) the larger p and wider interval of the two
-    tests are kept. Not for a card the candidate version changed (``cautious=False``): its deep
-    twins cannot diverge through it, so their zeros are the design, not chance."""
-    parts = _strata(d, top, deep, strata)
-    n_top, n_deep = sum(len(a) for a, _b, _ia, _ib in parts), sum(len(b) for _a, b, _ia, _ib in parts)
-    if not parts or n_top < MIN_CONTRAST_GROUP or n_deep < MIN_CONTRAST_GROUP:
-        diff = float(d[top].mean() - d[deep].mean()) if top.any() and deep.any() else math.nan
-        return diff, math.nan, math.nan, math.nan
-    weights = np.array([len(a) * len(b) / (len(a) + len(b)) for a, b, _ia, _ib in parts])
-    weights /= weights.sum()
-    effect = float(sum(w * (a.mean() - b.mean()) for w, (a, b, _ia, _ib) in zip(weights, parts)))
-    if min(n_top, n_deep) < LARGE_GROUP:
-        p, half_width = _permutation_test(parts, weights, effect)
-        return effect, effect - half_width, effect + half_width, p
-    influence = np.zeros(d.size)
-    for w, (a, b, ia, ib) in zip(weights, parts):
-        influence[ia] = w * (a - a.mean()) / a.size
-        influence[ib] = -w * (b - b.mean()) / b.size
-    lo, hi, p = _cluster_robust(effect, influence, clusters, top | deep)
-    if cautious and min(np.count_nonzero(d[top]), np.count_nonzero(d[deep])) < MIN_DIVERGED:
-        # the cluster-robust variance reads each group's spread from the group alone: a group of
-        # twins that almost all happened not to diverge (36 deep twins, every change 0) gave it no
-        # spread, and an unchanged card p 5e-9 where relabelling gives 0.13. Relabelling is valid
-        # under the null whatever the spreads, but ignores the seeds' clusters: the more cautious
-        p_perm, half_width = _permutation_test(parts, weights, effect)
-        lo, hi, p = min(lo, effect - half_width), max(hi, effect + half_width), max(p, p_perm)
-    return effect, lo, hi, p
-
-
-def randomised_contrast(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
-    """The contrast of two independent groups (one stratum, every row its own cluster)."""
-    d = np.concatenate([a, b])
-    top = np.arange(d.size) < a.size
-    return stratified_contrast(d, top, ~top, np.zeros(d.size), np.arange(d.size))
-
-
-def _strata(d, top, deep, strata) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Per stratum with both groups: (top values, deep values, their row indices)."""
-    parts = []
-    for k in np.unique(strata):
-        ia, ib = np.flatnonzero(top & (strata == k)), np.flatnonzero(deep & (strata == k))
-        if ia.size and ib.size:
-            parts.append((d[ia], d[ib], ia, ib))
-    return parts
 
 
 def _cluster_robust(effect: float, influence: np.ndarray, clusters: np.ndarray,
@@ -156,23 +101,103 @@ def _cluster_robust(effect: float, influence: np.ndarray, clusters: np.ndarray,
     return effect - t * se, effect + t * se, float(2 * sps.t.sf(abs(effect) / se, g - 1))
 
 
-def _permutation_test(parts, weights: np.ndarray, observed: float) -> tuple[float, float]:
-    """(two-sided p, 95% half-width) of the pooled statistic under random relabelling within each
-    stratum. Paired differences take few distinct values (-1, 0, 1), so a stratum's random top
-    group is a multivariate hypergeometric draw of how many of each it holds: exact per draw,
-    cheap at any size. The half-width is the size of the relabelled statistic that 5% of the
-    relabellings reach (the k-th largest, k chosen so that an effect beyond it has p below 0.05
-    and one within it does not)."""
+# --- the dose-response reading: every twin, weighed by how often its place gets the card played --
+
+MIN_DOSE_TWINS = 10  # fewer twins with a dose than this, in a card's decks: no test
+SMALL_DOSE_TWINS = 60  # fewer twins than this: the p-value and interval come from permutations
+# fewer twins whose result changed than this: the cluster-robust variance reads its spread from too
+# few non-zero rows, and (``cautious``) the permutation test is asked too
+MIN_DOSE_DIVERGED = 30
+
+
+class PlayRateDose:
+    """How much a twin exposes the card: how often, in the base run, a card whose first copy lay at
+    the same place of the same deck's shuffled order was played (over every *other* card of that
+    deck, so a card's dose never reads its own games). The place is fixed by the shuffle before the
+    versions differ, so the dose is randomised like the top/deep split, but no twin is dropped: the
+    split kept the top half and the deepest tenth and threw the middle away, and in AlleyWay, where
+    a seat reaches few of its 40-60 cards, that left too few twins (the calibration's +1-Authority
+    buff flagged 2 blocks of 3 at 1,000 seeds). The slope of the paired change on the dose is the
+    change a game in which the card is played makes (a card that only acts when played moves a twin
+    by that much times its chance of being played)."""
+
+    def doses(self, rows: pl.DataFrame) -> np.ndarray:
+        """Per row of ``rows`` (card, deck, position, played_base): the play rate of the row's deck
+        and place over the deck's other cards; NaN when no other card lay there (or no place is
+        known: a store from before deck positions)."""
+        keys = ["deck", "position"]
+        every = rows.group_by(keys).agg(pl.col("played_base").sum().alias("_plays"), pl.len().alias("_seats"))
+        own = rows.group_by(["card", *keys]).agg(pl.col("played_base").sum().alias("_own_plays"),
+                                                 pl.len().alias("_own_seats"))
+        x = (rows.select("card", *keys).join(every, on=keys, how="left", nulls_equal=True)
+             .join(own, on=["card", *keys], how="left", nulls_equal=True)
+             .select(((pl.col("_plays") - pl.col("_own_plays")) / (pl.col("_seats") - pl.col("_own_seats")))
+                     .alias("dose")))
+        out = x["dose"].cast(pl.Float64).fill_null(math.nan).to_numpy().copy()
+        out[~np.isfinite(out)] = math.nan  # 0/0: only this card lay there
+        return out
+
+
+DOSE = PlayRateDose()
+
+
+def dose_response(d: np.ndarray, x: np.ndarray, strata: np.ndarray, clusters: np.ndarray,
+                  cautious: bool = True) -> tuple[float, float, float, float]:
+    """(effect, 95% low, 95% high, two-sided p) of the slope of the paired changes ``d`` on the
+    dose ``x``, within each stratum (deck: a card both decks hold is read against each deck's own
+    moves) and pooled as one fixed-effect regression. The p-value and interval are cluster-robust
+    over ``clusters`` (seeds; CR1, t with clusters - 1 degrees of freedom), or from a permutation
+    test of the same slope within the strata (4,000 relabellings, fixed seed) when the twins are
+    few. When fewer than MIN_DOSE_DIVERGED twins changed their result (``cautious``: a card the
+    candidate left alone), the larger p and wider interval of the two are kept (a safeguard: on
+    synthetic nulls the cluster-robust test alone held its 5%, tests/test_attribution.py); a
+    changed card's twins that cannot reach it are 0 by design."""
+    known = np.isfinite(x)
+    xc, dc, strata_known = _centred(d[known], x[known], strata[known])
+    sxx = float(xc @ xc)
+    if known.sum() < MIN_DOSE_TWINS or sxx <= 1e-12:
+        return math.nan, math.nan, math.nan, math.nan
+    slope = float(xc @ dc) / sxx
+    diverged = int(np.count_nonzero(d[known]))
+    if known.sum() < SMALL_DOSE_TWINS:
+        p, half_width = _permuted_slope(d[known], xc, strata_known, sxx, slope)
+        return slope, slope - half_width, slope + half_width, p
+    influence = xc * (dc - slope * xc) / sxx
+    lo, hi, p = _cluster_robust(slope, influence, clusters[known], np.ones(xc.size, dtype=bool))
+    if cautious and diverged < MIN_DOSE_DIVERGED:
+        p_perm, half_width = _permuted_slope(d[known], xc, strata_known, sxx, slope)
+        lo, hi, p = min(lo, slope - half_width), max(hi, slope + half_width), max(p, p_perm)
+    return slope, lo, hi, p
+
+
+def _centred(d: np.ndarray, x: np.ndarray, strata: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x and d less their stratum's means (the fixed-effect regression's within transform)."""
+    xc, dc = x.astype(float).copy(), d.astype(float).copy()
+    for k in np.unique(strata):
+        m = strata == k
+        xc[m] -= xc[m].mean()
+        dc[m] -= dc[m].mean()
+    return xc, dc, strata
+
+
+def _permuted_slope(d: np.ndarray, xc: np.ndarray, strata: np.ndarray, sxx: float,
+                    observed: float) -> tuple[float, float]:
+    """(two-sided p, 95% half-width) of the slope under random relabelling within each stratum:
+    the changes shuffled among the stratum's places (the numerator is sum(xc * d), xc summing to
+    0 in each stratum, so the slope's denominator is the same for every relabelling). The
+    half-width is the size of the relabelled slope that 5% of the relabellings reach (the k-th
+    largest, k chosen so that a slope beyond it has p below 0.05 and one within it does not)."""
     rng = np.random.default_rng(20261201)
     stat = np.zeros(PERMUTATIONS)
-    for w, (a, b, _ia, _ib) in zip(weights, parts):
-        values = np.concatenate([a, b])
-        levels, counts = np.unique(values, return_counts=True)
-        first = rng.multivariate_hypergeometric(counts, a.size, size=PERMUTATIONS) @ levels
-        stat += w * (first / a.size - (values.sum() - first) / b.size)
+    for k in np.unique(strata):
+        rows = np.flatnonzero(strata == k)
+        if not np.any(d[rows]):
+            continue
+        for start in range(0, PERMUTATIONS, 500):  # in slices: 500 shuffled copies at a time
+            size = min(500, PERMUTATIONS - start)
+            stat[start:start + size] += rng.permuted(np.tile(d[rows], (size, 1)), axis=1) @ xc[rows]
+    stat /= sxx
     size = np.sort(np.abs(stat))[::-1]
     p = (1 + np.count_nonzero(size >= abs(observed) - 1e-12)) / (PERMUTATIONS + 1)
-    # p < 0.05 needs fewer than 0.05 (N + 1) - 1 relabellings at least as large: the k-th largest
-    # is the edge (N = 4,000: an effect larger than the 200th largest has p <= 200/4001)
     k = math.ceil(0.05 * (PERMUTATIONS + 1) - 1)
     return float(p), float(size[k - 1])

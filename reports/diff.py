@@ -7,10 +7,11 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 
 - Per deck and seat order: paired wins, McNemar's test on the discordant twins, the mean change
   with a paired 95% interval, and the interval an unpaired comparison of the same size would give.
-- Per card, the attribution: the paired change of twins where the card's first copy lay near
-  the top of the shuffled deck minus that of twins where it lay deep (the shuffle is the same in
-  both runs and comes before anything they do differently, so the split is randomised: a change
-  that only made the deck stronger moves both groups alike). The cards the candidate changed are
+- Per card, the attribution: the slope of the twins' paired change on how often a card lying
+  where the card's first copy lay in the shuffled deck gets played (the shuffle is the same in
+  both runs and comes before anything they do differently, so that place is randomised: a change
+  that only made the deck stronger moves every twin alike), in points a game the card is played
+  (reports/attribution.py). The cards the candidate changed are
   the pre-declared hypotheses, in their own Benjamini-Hochberg family; every other card is
   exploratory, in a Benjamini-Yekutieli family. Beside it, for reference: whose win rate moved over twins with the
   card in hand (McNemar; every card of a deck that got stronger moves, and its opponents' cards
@@ -31,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.attribution import ATTRIBUTION, MIN_CONTRAST_GROUP, stratified_contrast, two_families
+from reports.attribution import DOSE, MIN_DOSE_TWINS, POSITION_SPLIT, dose_response, two_families
 from reports.examples import diff_cards as diff_examples
 from reports.stats import (
     benjamini_hochberg,
@@ -137,16 +138,19 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
       and whether a card is drawn depends on how long games last: this says *that* it moved, not
       *why*. Kept for reference; it is not a finding about the card.
     - ``effect_points`` (``effect_lo``, ``effect_hi``, ``p_value``; ``q_value`` and ``flagged``):
-      the attribution. The paired change of twins where the card's first copy lay near the top of
-      the shuffled deck minus the change of twins where it lay deep (ATTRIBUTION). Where a card
-      lies is fixed by the shuffle before anything the versions do differently (the same in both
-      runs), so the split is randomised: a change that only made the deck stronger moves both
-      groups alike, one that made this card stronger moves the top group more. Taken within each
-      deck that holds the card, cluster-robust over seeds (reports/attribution.py; for a card the
-      candidate did not change, also a permutation test when a group has few diverged twins). The cards the
-      candidate version changed are the pre-declared hypotheses, tested in their own
+      the attribution, in points a game the card is played: the slope of the twins' paired change
+      on their dose, how often a card lying where this card's first copy lay gets played in the
+      base run (over the deck's other cards; ``dosed_twins``, ``dose_mean``). Where a card lies is
+      fixed by the shuffle before anything the versions do differently (the same in both runs),
+      so the dose is randomised: a change that only made the deck stronger moves every twin alike,
+      one that made this card stronger moves most the twins that get it played. Taken within each
+      deck that holds the card, cluster-robust over seeds (reports/attribution.py; permutations
+      for few twins, and for a card the candidate did not change, also when few twins diverged).
+      The cards the candidate version changed are the pre-declared hypotheses, tested in their own
       Benjamini-Hochberg family; every other card is exploratory, in a Benjamini-Yekutieli family.
-      ``flagged``: q below the FDR in the card's family.
+      ``flagged``: q below the FDR in the card's family. Beside it, for description: ``top_twins``
+      / ``top_change`` and ``deep_twins`` / ``deep_change``, the twins with the card's first copy
+      near the top (within what a typical seat sees) and deep (beyond what nine seats in ten see).
     - ``excess_change`` (``excess_p``, ``excess_q``, ``excess_significant``): the older opening-hand
       contrast (dealt in the opening hand against every other twin), shown beside it; weaker,
       because a card drawn on turn 2 acts in the "other" group too."""
@@ -165,8 +169,10 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                         [candidate_run, base_run, *_limit(base_run, match_limit)])
     if rows_sql.is_empty():
         return pl.DataFrame()
-    # how deep a seat of each deck digs in the base run: the attribution's yardsticks
-    depth = ATTRIBUTION.yardsticks(rows_sql)
+    # how deep a seat of each deck digs in the base run (the top/deep groups, shown beside the
+    # effect), and how often a card at each place of each deck gets played (the effect's dose)
+    depth = POSITION_SPLIT.yardsticks(rows_sql)
+    rows_sql = rows_sql.with_columns(pl.Series("dose", DOSE.doses(rows_sql)))
     rows = []
     for (card,), part in rows_sql.group_by(["card"], maintain_order=True):
         held = part.filter(pl.col("in_hand_both"))
@@ -176,15 +182,17 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
-        top, deep = ATTRIBUTION.split(part, depth)
-        # a card the candidate changed cannot act from deep in the deck, so its deep twins' changes
-        # are 0 by construction, not by chance: only another card's few diverged deep twins call
-        # for the cautious test (attribution.stratified_contrast)
-        effect, e_lo, e_hi, e_p = stratified_contrast(d, top, deep, part["deck"].to_numpy(), part["seed"].to_numpy(),
-                                                      cautious=card not in changed)
+        top, deep = POSITION_SPLIT.split(part, depth)
+        x = part["dose"].to_numpy()
+        # a card the candidate changed cannot act where it is never reached, so those twins' changes
+        # are 0 by construction, not by chance: only another card's few diverged twins call for the
+        # cautious test (attribution.dose_response)
+        effect, e_lo, e_hi, e_p = dose_response(d, x, part["deck"].to_numpy(), part["seed"].to_numpy(),
+                                                cautious=card not in changed)
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": float(held["played_base"].mean()),
                      "play_rate_candidate": float(held["played_candidate"].mean()),
+                     "dosed_twins": int(np.isfinite(x).sum()), "dose_mean": _mean(x[np.isfinite(x)]),
                      "top_twins": int(top.sum()), "top_change": _mean(d[top]),
                      "deep_twins": int(deep.sum()), "deep_change": _mean(d[deep]),
                      "effect_points": effect * 100, "effect_lo": e_lo * 100, "effect_hi": e_hi * 100, "p_value": e_p,
@@ -387,18 +395,24 @@ def _tested(p) -> bool:
     return p is not None and p == p
 
 
+def dose_words(c: dict) -> str:
+    """What a card's effect was read over: "1,964 twins, played in 23% of them at the places it
+    lay" (the dose's mean: how much of the card the twins exposed)."""
+    mean = c.get("dose_mean")
+    where = f", a card at its places played in {mean:.0%} of games" if mean is not None and mean == mean else ""
+    return f"{c['dosed_twins']:,} twins{where}"
+
+
 def untested_why(c: dict) -> str | None:
     """Why a card of the diff got no attribution test (a row of ``version_diff``'s cards), or None
-    when it got one: its p-value is undefined when a group has fewer than MIN_CONTRAST_GROUP twins,
-    and an estimate printed without the reason reads as a result."""
+    when it got one: its p-value is undefined when fewer than MIN_DOSE_TWINS twins have a dose, or
+    when the doses do not vary within a deck, and an estimate printed without the reason reads as
+    a result."""
     if _tested(c.get("p_value")):
         return None
-    small = [f"{n:,} twins with it {where}" for n, where in ((c["top_twins"], "near the top"), (c["deep_twins"], "deep"))
-             if n < MIN_CONTRAST_GROUP]
-    if small:
-        return f"not tested: {' and '.join(small)}, each group needs at least {MIN_CONTRAST_GROUP}"
-    # the groups are counted within each deck holding the card: the totals can pass where no deck does
-    return f"not tested: no deck holds at least {MIN_CONTRAST_GROUP} twins with it near the top and {MIN_CONTRAST_GROUP} deep"
+    if c["dosed_twins"] < MIN_DOSE_TWINS:
+        return f"not tested: {c['dosed_twins']:,} twins hold it, at least {MIN_DOSE_TWINS} needed"
+    return "not tested: where it lay in the shuffled deck made no difference to how often a card there was played"
 
 
 def testable_words(cards: pl.DataFrame, hint: str = "") -> str:
@@ -412,5 +426,5 @@ def testable_words(cards: pl.DataFrame, hint: str = "") -> str:
     tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
     untested = others.height - tested
     return f"of the {tested} testable cards" + (
-        f"; {untested} not testable (fewer than {MIN_CONTRAST_GROUP} twins near the top or deep"
+        f"; {untested} not testable (fewer than {MIN_DOSE_TWINS} twins holding them"
         f"{': ' + hint if hint else ''})" if untested else "")

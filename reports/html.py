@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import polars as pl
 
 from reports import costs, db, keywords, matchups, meta, overview, tune, value
-from reports.attribution import MIN_CONTRAST_GROUP
+from reports.attribution import MIN_DOSE_TWINS
 from reports.cards import card_metrics
 from reports.diff import pairing_effect, testable_words, untested_why, version_diff
 from reports.filters import Filters
@@ -387,7 +387,8 @@ def _primary_shown(cards: pl.DataFrame) -> pl.DataFrame:
                   "p": f"{c['p_value']:.3g}" if not why else "", "q": f"{c['q_value']:.3g}" if not why else ""}
         rows.append({"card": c["card"], "flagged": c["flagged"], "effect": _pts(c["effect_points"], 1.0) or "none",
                      **({k: "not tested" for k in tested} if why else tested),
-                     "top": f"{c['top_twins']:,}", "deep": f"{c['deep_twins']:,}", "test": why or "tested"})
+                     "twins": f"{c['dosed_twins']:,}",
+                     "dose": f"{c['dose_mean']:.0%}" if c["dose_mean"] == c["dose_mean"] else "-", "test": why or "tested"})
     return pl.DataFrame(rows)
 
 
@@ -426,13 +427,13 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
                         {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                          "change": "change", "change_ci": "95% interval (paired)", "mcnemar_p": "McNemar p"},
                         ("wr_base", "wr_candidate"), points=("change",)))
-    attribution = {"card": "card", "effect": "effect (pts)", "low": "low", "high": "high", "p": "p",
-                   "q": "q (BH, its family)", "top": "twins near the top", "deep": "twins deep", "test": "tested"}
+    attribution = {"card": "card", "effect": "effect (pts a game played)", "low": "low", "high": "high", "p": "p",
+                   "q": "q (BH, its family)", "twins": "twins read", "dose": "played at its places", "test": "tested"}
     if r["primary_cards"].height:
-        parts.append("<h3>The cards you changed</h3><p>Their effect within their deck: the paired change of twins "
-                     "where the card's first copy lay near the top of the shuffled deck minus where it lay deep "
-                     "(randomised by the shuffle); tested as pre-declared hypotheses, each group needing at least "
-                     f"{MIN_CONTRAST_GROUP} twins. Red: flagged.</p>"
+        parts.append("<h3>The cards you changed</h3><p>Their effect within their deck, in points a game the card "
+                     "is played: the slope of the twins' paired change on how often a card lying where its first copy "
+                     "lay in the shuffled deck gets played (randomised by the shuffle); tested as pre-declared "
+                     f"hypotheses, each needing at least {MIN_DOSE_TWINS} twins. Red: flagged.</p>"
                      + _table(_primary_shown(r["primary_cards"]), attribution, sig="flagged"))
     flagged = r["flagged_cards"]
     parts.append("<p>Other cards whose change differs from their deck's (Benjamini-Yekutieli at 5% FDR): "

@@ -1,10 +1,10 @@
-"""The diff's card attribution on synthetic twins: calibrated under the null whatever the group
-sizes, powered when a card's twins diverge only when it is near the top, and the changed cards
+"""The diff's card attribution on synthetic twins: calibrated under the null at every size,
+powered when a card acts where it is played, read within each deck, and the changed cards
 tested in their own family."""
 import numpy as np
 import polars as pl
 
-from reports.attribution import ATTRIBUTION, randomised_contrast
+from reports.attribution import POSITION_SPLIT
 from reports.attribution import two_families as _two_families
 
 
@@ -12,46 +12,6 @@ def _null_twins(rng, n: int, diverge: float = 0.3) -> np.ndarray:
     """Paired differences of twins with no effect: a share diverges, each way alike."""
     flips = rng.random(n) < diverge
     return np.where(flips, rng.choice([-1.0, 1.0], n), 0.0)
-
-
-def test_the_contrast_rejects_about_five_percent_under_the_null_for_small_and_large_groups():
-    rng = np.random.default_rng(11)
-    for n_top, n_deep in ((300, 12), (300, 25), (600, 120)):  # permutation, permutation, Welch
-        rejected = 0
-        trials = 600
-        for _ in range(trials):
-            d = _null_twins(rng, n_top + n_deep)
-            *_rest, p = randomised_contrast(d[:n_top], d[n_top:])
-            rejected += p < 0.05
-        assert 0.025 <= rejected / trials <= 0.075, (n_top, n_deep, rejected / trials)
-
-
-def test_a_small_group_s_interval_and_p_value_agree_on_zero():
-    """With a small group the p-value comes from permutations; the interval must come from the
-    same test, or the report can print an interval that excludes zero beside p above 0.05."""
-    rng = np.random.default_rng(3)
-    checked = rejected = 0
-    for _ in range(300):
-        n_deep = int(rng.integers(6, 29))
-        top = _null_twins(rng, 300) + (rng.random(300) < rng.random() * 0.6)
-        diff, lo, hi, p = randomised_contrast(np.clip(top, -1, 1), _null_twins(rng, n_deep))
-        if abs(p - 0.05) < 1e-3:
-            continue  # at the edge itself the two may round apart
-        checked += 1
-        rejected += p < 0.05
-        assert (p < 0.05) == (lo > 0 or hi < 0), (n_deep, diff, lo, hi, p)
-    assert checked > 250 and 30 < rejected < checked - 30  # both answers were exercised
-
-
-def test_the_contrast_finds_a_card_whose_twins_diverge_only_near_the_top():
-    rng = np.random.default_rng(5)
-    found = 0
-    for _ in range(100):
-        top = _null_twins(rng, 600) + (rng.random(600) < 0.15)  # the buff turns some losses into wins
-        deep = _null_twins(rng, 150, diverge=0.05)             # deep, the card barely acts
-        diff, lo, hi, p = randomised_contrast(np.clip(top, -1, 1), deep)
-        found += p < 0.05 and lo > 0
-    assert found >= 90
 
 
 def test_the_changed_cards_are_their_own_family():
@@ -66,9 +26,9 @@ def test_the_changed_cards_are_their_own_family():
 def test_near_the_top_and_deep_follow_how_many_cards_a_seat_of_the_deck_sees():
     rows = pl.DataFrame({"deck": ["a"] * 10 + ["b"] * 10, "match_no": list(range(20)), "seat": [0] * 20,
                          "seen": list(range(10, 20)) + list(range(30, 40))})
-    depth = ATTRIBUTION.yardsticks(rows)
+    depth = POSITION_SPLIT.yardsticks(rows)
     assert depth["a"] == (14.5, np.percentile(range(10, 20), 90))
-    top, deep = ATTRIBUTION.groups(np.array([0, 14, 15, 18.1, 19, np.nan]), *depth["a"])
+    top, deep = POSITION_SPLIT.groups(np.array([0, 14, 15, 18.1, 19, np.nan]), *depth["a"])
     assert top.tolist() == [True, True, False, False, False, False]
     assert deep.tolist() == [False, False, False, True, True, False]
 
@@ -86,36 +46,121 @@ def test_each_game_plants_its_buff_on_a_card_only_the_first_deck_holds():
         assert set(plant.patch) <= set(ruleset.cards[plant.card].model_dump(by_alias=True)), game
 
 
-def test_a_card_both_decks_hold_is_compared_within_each_deck():
-    """One deck got stronger (its twins' paired changes lean positive, the other deck's negative);
-    the card is near the top more often in the stronger deck (more copies). Pooling the decks
-    would credit the card with its deck's move; within each deck there is nothing to find."""
-    from reports.attribution import stratified_contrast
+# --- the dose-response reading (attribution.dose_response, attribution.PlayRateDose) -------------
+
+def test_the_dose_response_rejects_about_five_percent_under_the_null_at_every_size():
+    """Permutations under 60 twins, cluster-robust above, both when few twins diverged: whatever
+    the regime, a card that does nothing is flagged about one time in twenty (or less)."""
+    from reports.attribution import dose_response
+
+    rng = np.random.default_rng(11)
+    for n, diverge, low in ((40, 0.3, 0.02), (1200, 0.3, 0.03), (500, 0.04, 0.0)):
+        rejected = 0
+        trials = 400
+        for _ in range(trials):
+            d = _null_twins(rng, n, diverge)
+            x = rng.random(n) * 0.6
+            *_rest, p = dose_response(d, x, rng.integers(0, 2, n), np.arange(n) // 2)
+            rejected += p < 0.05
+        assert low <= rejected / trials <= 0.075, (n, diverge, rejected / trials)
+
+
+def test_the_dose_response_finds_a_card_that_acts_when_played():
+    """A buff that turns one game in four the card is played into a win: the slope estimates that
+    quarter, and 1,500 twins find it nearly every time."""
+    from reports.attribution import dose_response
+
+    rng = np.random.default_rng(5)
+    found, slopes = 0, []
+    for _ in range(100):
+        n = 1500
+        x = rng.random(n) * 0.7
+        played = rng.random(n) < x
+        d = np.where(played & (rng.random(n) < 0.25), 1.0, _null_twins(rng, n))
+        slope, lo, hi, p = dose_response(d, x, np.zeros(n), np.arange(n) // 2)
+        found += p < 0.05 and lo > 0
+        slopes.append(slope)
+    assert found >= 90 and 0.15 < float(np.median(slopes)) < 0.35, (found, np.median(slopes))
+
+
+def test_a_small_dose_response_s_interval_and_p_value_agree_on_zero():
+    from reports.attribution import dose_response
 
     rng = np.random.default_rng(3)
-    flagged_pooled = flagged_within = 0
+    checked = rejected = 0
+    for _ in range(300):
+        n = int(rng.integers(12, 59))
+        x = rng.random(n)
+        d = np.where(rng.random(n) < x * rng.random() * 1.5, 1.0, _null_twins(rng, n))
+        slope, lo, hi, p = dose_response(d, x, np.zeros(n), np.arange(n))
+        if p != p or abs(p - 0.05) < 1e-3:
+            continue
+        checked += 1
+        rejected += p < 0.05
+        assert (p < 0.05) == (lo > 0 or hi < 0), (n, slope, lo, hi, p)
+    assert checked > 250 and 30 < rejected < checked - 30
+
+
+def test_the_dose_response_reads_each_deck_against_its_own_move():
+    """One deck got stronger, the other weaker; the card lies where it gets played more in the
+    stronger deck. Pooled, the card takes its deck's move; within each deck there is nothing."""
+    from reports.attribution import dose_response
+
+    rng = np.random.default_rng(3)
+    within = pooled = 0
     for _ in range(200):
         n = 800
         seeds = np.repeat(np.arange(n // 2), 2)
         deck = np.tile(np.array(["strong", "weak"]), n // 2)
-        change = np.where(deck == "strong", 1.0, -1.0) * (rng.random(n) < 0.12)  # a deck-wide move
-        top = np.where(deck == "strong", rng.random(n) < 0.6, rng.random(n) < 0.3)
-        deep = ~top
-        _e, _lo, _hi, p_within = stratified_contrast(change, top, deep, deck, seeds)
-        _e, _lo, _hi, p_pooled = stratified_contrast(change, top, deep, np.zeros(n), seeds)
-        flagged_within += p_within < 0.05
-        flagged_pooled += p_pooled < 0.05
-    assert flagged_within / 200 <= 0.08 and flagged_pooled / 200 >= 0.5, (flagged_within, flagged_pooled)
+        d = np.where(deck == "strong", 1.0, -1.0) * (rng.random(n) < 0.12)
+        x = np.where(deck == "strong", 0.3 + 0.4 * rng.random(n), 0.4 * rng.random(n))
+        within += dose_response(d, x, deck, seeds)[3] < 0.05
+        pooled += dose_response(d, x, np.zeros(n), seeds)[3] < 0.05
+    assert within / 200 <= 0.08 and pooled / 200 >= 0.5, (within, pooled)
 
 
-def test_a_deep_group_whose_changes_all_happened_to_be_zero_does_not_make_a_card_significant():
-    """From a nightly batch: an unchanged card's 36 deep twins had all not diverged, its deck lost
-    ground in the top twins as everywhere (the opponent's card was buffed), and the cluster-robust
-    variance, reading the deep group's spread from its own zeros, gave -9.5 points at p 5e-9.
-    Relabelling the twins (valid whatever the groups' spread) gives no evidence."""
+def test_a_low_dose_group_of_zeros_does_not_make_an_unchanged_card_certain():
+    """From a nightly batch, under the top/deep contrast the attribution used before: an
+    unchanged card's 36 deep twins had all not diverged, its deck lost ground in the top twins as
+    everywhere (the opponent's card was buffed), and the contrast's variance, read from the deep
+    group's own zeros, gave p 5e-9. Read by dose, the regression takes its spread from every twin,
+    so chance stays chance."""
+    from reports.attribution import dose_response
+
     rng = np.random.default_rng(7)
     u = rng.random(400)
-    top = np.where(u < 0.08, -1.0, np.where(u < 0.10, 1.0, 0.0))  # the deck's move, card or no card
-    deep = np.zeros(36)
-    effect, lo, hi, p = randomised_contrast(top, deep)
-    assert effect < -0.03 and p > 0.05 and lo < 0 < hi, (effect, lo, hi, p)
+    played = np.where(u < 0.08, -1.0, np.where(u < 0.10, 1.0, 0.0))
+    d = np.concatenate([played, np.zeros(36)])
+    x = np.concatenate([0.3 + 0.5 * rng.random(400), 0.02 * rng.random(36)])
+    slope, lo, hi, p = dose_response(d, x, np.zeros(d.size), np.arange(d.size))
+    assert slope < 0 and p > 0.01, (slope, lo, hi, p)
+
+
+def test_with_few_diverged_twins_an_unchanged_card_takes_the_more_cautious_of_two_tests():
+    """Under 30 twins whose result changed, a card the candidate left alone gets the larger p and
+    the wider interval of the cluster-robust test and the relabellings; a changed card keeps the
+    cluster-robust one (its unreached twins' zeros are the design, not chance)."""
+    from reports.attribution import _centred, _permuted_slope, dose_response
+
+    rng = np.random.default_rng(2)
+    x = rng.random(500) * 0.6
+    d = np.where(rng.random(500) < 0.03 + 0.05 * x, 1.0, 0.0)
+    assert 0 < np.count_nonzero(d) < 30
+    seeds = np.arange(500) // 2
+    slope, lo, hi, p = dose_response(d, x, np.zeros(500), seeds)
+    slope_c, lo_c, hi_c, p_c = dose_response(d, x, np.zeros(500), seeds, cautious=False)
+    xc, _dc, strata = _centred(d, x, np.zeros(500))
+    p_perm, half = _permuted_slope(d, xc, strata, float(xc @ xc), slope)
+    assert slope == slope_c and p == max(p_c, p_perm) and lo == min(lo_c, slope - half) and hi == max(hi_c, slope + half)
+
+
+def test_a_card_s_dose_is_read_over_its_deck_s_other_cards():
+    """Place 0 of deck a: card x played in its 2 seats there, card y in 1 of its 3; card x's dose
+    there is y's rate (1/3) and y's is x's (2/2), never a card's own games. A place only the card
+    itself ever held has no dose."""
+    from reports.attribution import DOSE
+
+    rows = pl.DataFrame({"card": ["x", "x", "y", "y", "y", "x"], "deck": ["a"] * 6,
+                         "position": [0, 0, 0, 0, 0, 5], "played_base": [1, 1, 1, 0, 0, 1]})
+    dose = DOSE.doses(rows)
+    assert dose[:5].tolist() == [1 / 3, 1 / 3, 1.0, 1.0, 1.0] and np.isnan(dose[5])

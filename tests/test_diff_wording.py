@@ -6,8 +6,9 @@ test failed before its fix.
 
 One small diff serves them all: a workspace version buffing two lawmen-posse cards, 60 random
 matches per pairing of a three-deck field (a field of three seats each deck in two thirds of its
-matches, so a deck's games and the field's matches differ). Random pilots at this size leave most
-cards with too few twins deep in the deck to be tested, which is what the wording must own up to."""
+matches, so a deck's games and the field's matches differ), every card tested; and the same diff
+at 4 matches a pairing, where every deck has 8 twins and no card can be tested, which is what the
+wording must own up to."""
 from __future__ import annotations
 
 import html as markup
@@ -25,25 +26,38 @@ from tests.conftest import cli_here, run_cli
 
 FIELD = "lawmen-posse,goblin-gold-gang,deeproot-hollow"
 PATCH = "version: posse-buff\nextends: base\npatch:\n  hanging-judge: {atk: 9, def: 9}\n  tin-star-recruit: {atk: 2}\n"
-UNTESTED = "fewer than 5 twins near the top or deep"
+UNTESTED = "fewer than 10 twins holding them"
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("wording")
+def played_diff(folder: Path, matches: int) -> Path:
     ws = folder / "ws"
     assert cli_here("init", str(ws), "--game", "frontier").returncode == 0
     (ws / "frontier" / "rules" / "posse-buff.yaml").write_text(PATCH, encoding="utf-8")
     path = folder / "d.duckdb"
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", "posse-buff", "--decks", FIELD, "--pilots",
-                  "random", "--matches", "60", "--workers", "1", "--quiet", "--db", str(path), "--data", str(ws))
+                  "random", "--matches", str(matches), "--workers", "1", "--quiet", "--db", str(path), "--data", str(ws))
     assert res.returncode == 0, res.stderr
     return path
 
 
 @pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    return played_diff(tmp_path_factory.mktemp("wording"), 60)
+
+
+@pytest.fixture(scope="module")
+def tiny_store(tmp_path_factory) -> Path:
+    return played_diff(tmp_path_factory.mktemp("tiny"), 4)
+
+
+@pytest.fixture(scope="module")
 def measured(store) -> dict:
     return version_diff(store, 1, 2)
+
+
+@pytest.fixture(scope="module")
+def tiny_measured(tiny_store) -> dict:
+    return version_diff(tiny_store, 1, 2)
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +87,13 @@ def report(store) -> str:
     return markup.unescape(build(store, [2], 1))
 
 
+@pytest.fixture(scope="module")
+def tiny_report(tiny_store) -> str:
+    from reports.html import build
+
+    return markup.unescape(build(tiny_store, [2], 1))
+
+
 def opened(path: Path) -> AppTest:
     """The Diff page on ``path``'s newest diff (page queries are cached by store path, so each
     store gets its own answers)."""
@@ -89,6 +110,11 @@ def page(store) -> AppTest:
 
 
 @pytest.fixture(scope="module")
+def tiny_page(tiny_store) -> AppTest:
+    return opened(tiny_store)
+
+
+@pytest.fixture(scope="module")
 def changed_page(changed_store) -> AppTest:
     return opened(changed_store)
 
@@ -100,7 +126,9 @@ def words(*groups) -> str:
 def none_expected(r: dict) -> str:
     others = r["cards"].filter(~r["cards"]["changed"])
     tested = others.filter(others["p_value"].is_not_null() & others["p_value"].is_not_nan()).height
-    assert 0 < tested < others.height, "the store must hold tested and untested cards"
+    if tested == others.height:
+        return f"none of the {tested} testable cards"
+    assert tested == 0, "the tiny store tests no card"
     return f"none of the {tested} testable cards; {others.height - tested} not testable ({UNTESTED})"
 
 
@@ -138,12 +166,16 @@ def test_page_warns_when_the_runs_were_played_by_different_code(changed_page, pa
 
 # --- 3: "none" of the cards that were tested ------------------------------------------------------
 
-def test_html_says_none_only_of_the_testable_cards(report, measured):
+@pytest.mark.parametrize("size", ["", "tiny_"])
+def test_html_says_none_only_of_the_testable_cards(request, size):
+    report, measured = request.getfixturevalue(f"{size}report"), request.getfixturevalue(f"{size}measured")
     assert measured["flagged_cards"].is_empty()
     assert f"Benjamini-Yekutieli at 5% FDR): {none_expected(measured)}" in report
 
 
-def test_page_says_none_only_of_the_testable_cards(page, measured):
+@pytest.mark.parametrize("size", ["", "tiny_"])
+def test_page_says_none_only_of_the_testable_cards(request, size):
+    page, measured = request.getfixturevalue(f"{size}page"), request.getfixturevalue(f"{size}measured")
     expected = none_expected(measured)
     assert f"Other cards that moved beyond their deck**: {expected}" in words(page.markdown)
     assert f"at FDR 5%): {expected}." in words(page.caption)
@@ -153,23 +185,22 @@ def test_page_says_none_only_of_the_testable_cards(page, measured):
 
 def untested_changed(r: dict) -> list[dict]:
     found = [c for c in r["primary_cards"].iter_rows(named=True) if c["p_value"] != c["p_value"]]
-    assert found, "the store must hold a changed card too rare deep in its deck to test"
+    assert found, "the tiny store must hold a changed card with too few twins to test"
     return found
 
 
-def test_html_marks_an_untested_changed_card(report, measured):
-    table = report[report.index("The cards you changed"):report.index("Other cards whose change")]
-    for c in untested_changed(measured):
+def test_html_marks_an_untested_changed_card(tiny_report, tiny_measured):
+    table = tiny_report[tiny_report.index("The cards you changed"):tiny_report.index("Other cards whose change")]
+    for c in untested_changed(tiny_measured):
         row = re.search(rf"<tr><td>{c['card']}</td>.*?</tr>", table).group(0)
         assert row.count("<td>not tested</td>") == 4, row  # low, high, p, q
-        assert "each group needs at least 5" in row
+        assert f"{c['dosed_twins']} twins hold it, at least 10 needed" in row
 
 
-def test_page_says_an_untested_changed_card_was_not_tested_and_why(page, measured):
-    said = [e.value for e in page.info]
-    for c in untested_changed(measured):
-        small = "deep" if c["deep_twins"] < 5 else "near the top"
-        why = f"not tested: {min(c['top_twins'], c['deep_twins']):,} twins with it {small}, each group needs at least 5"
+def test_page_says_an_untested_changed_card_was_not_tested_and_why(tiny_page, tiny_measured):
+    said = [e.value for e in tiny_page.info]
+    for c in untested_changed(tiny_measured):
+        why = f"not tested: {c['dosed_twins']:,} twins hold it, at least 10 needed"
         line = next((x for x in said if why in x), None)
         assert line is not None, said
         assert "nan" not in line and "Not flagged" not in line, line

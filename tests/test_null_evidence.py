@@ -90,8 +90,8 @@ def test_an_aa_diff_flags_no_card_and_no_deck(aa):
     assert r["attributed_cards"].is_empty(), r["attributed_cards"].select("card", "effect_points", "q_value")
     assert r["significant_cards"].is_empty(), r["significant_cards"].select("card", "change", "q_value")
     assert r["beyond_deck_cards"].is_empty(), r["beyond_deck_cards"].select("card", "excess_change", "excess_q")
-    assert ("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
-            "Benjamini-Yekutieli, FDR 5%): none") in out
+    assert ("other cards whose change differs from their deck's (by how often their place in the shuffled deck "
+            "gets them played, Benjamini-Yekutieli, FDR 5%): none") in out
     assert "cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): none" in out
     # what a nightly batch compares, night against night, at its example threshold: no alert
     found, _diff = alerts(db, diff["base_run"], diff["candidate_run"], 3.0, 0.05, "previous")

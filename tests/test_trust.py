@@ -113,8 +113,8 @@ def test_a_change_identical_in_effect_moves_nothing(reworded_diff):
     assert r["significant_cards"].is_empty() and r["beyond_deck_cards"].is_empty()
     assert (r["decks"]["change"] == 0).all()  # common random numbers: the very same matches
     assert "cards whose win rate moved (paired wins in hand, Benjamini-Hochberg, FDR 5%): none" in out
-    assert ("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
-            "Benjamini-Yekutieli, FDR 5%): none") in out
+    assert ("other cards whose change differs from their deck's (by how often their place in the shuffled deck "
+            "gets them played, Benjamini-Yekutieli, FDR 5%): none") in out
 
 
 def test_repeated_null_paired_diffs_keep_the_false_positive_rate_near_five_percent():

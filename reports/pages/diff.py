@@ -15,7 +15,7 @@ import streamlit as st
 
 from reports import db
 from reports.card_fields import ARROW, change_text, field_changes, shown
-from reports.diff import pairing_effect, testable_words, untested_why
+from reports.diff import dose_words, pairing_effect, testable_words, untested_why
 from reports.examples import key_text
 from reports.pages.columns import unique_names
 from reports.pages.common import (
@@ -47,11 +47,11 @@ HELP = {
     "McNemar p": "McNemar's test on the discordant twins (won under one version only)",
     "excess change": "the change of the twins dealt the card in the opening hand minus its deck's other twins: "
                      "the shuffle deals it at random, so this is what moved with the card itself, not with its deck",
-    "effect": "the attribution: the paired change of twins where the card's first copy lay near the top of the "
-              "shuffled deck (within the cards a typical seat of its deck sees in the base run) minus the change of twins "
-              "where it lay deep (beyond what nine seats in ten see: almost never reached). The shuffle "
-              "is the same in both runs and comes first, so the split is randomised: a change that only made the deck "
-              "stronger moves both groups alike, one that made this card stronger moves the top group more",
+    "effect": "the attribution, in points a game the card is played: the slope of the twins' paired change on how "
+              "often a card lying where this card's first copy lay in the shuffled deck gets played (the base run, "
+              "over its deck's other cards). The shuffle is the same in both runs and comes first, so where the card "
+              "lay is random: a change that only made the deck stronger moves every twin alike, one that made this "
+              "card stronger moves the twins that get it played more",
     "q (attribution)": "q-value of the effect within the card's family: the cards the candidate changed are "
                        "pre-declared hypotheses (their own family, Benjamini-Hochberg), every other card is exploratory "
                        "(Benjamini-Yekutieli, which holds whatever the tests' dependence)",
@@ -223,7 +223,7 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
             and x["effect_lo"] is not None and not math.isnan(x["effect_lo"])]
     if rows:
         colors = ["#d62728" if x["flagged"] else "#7f7f7f" for x in rows]
-        labels = [f"{'★ ' if x['changed'] else ''}{x['name'] or x['card']} (n={x['top_twins']:,}+{x['deep_twins']:,})"
+        labels = [f"{'★ ' if x['changed'] else ''}{x['name'] or x['card']} (n={x['dosed_twins']:,})"
                   for x in rows]
         st.plotly_chart(_card_chart(rows, labels, colors), width="stretch")
     config = deck_config() | {
@@ -240,14 +240,22 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "other_twins": count("other twins", "the deck's twins not dealt the card in the opening hand"),
         "other_change": pts("change others", "the deck's change over those twins"),
         "changed": st.column_config.CheckboxColumn("changed", help="the candidate version defines this card differently"),
-        "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (cluster-robust over seeds; for a group under 30 twins, from the same permutations as p)"),
+        "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (cluster-robust over seeds; under 60 twins, from the same permutations as p)"),
         "effect_hi": pts("effect hi", "95% upper bound (as effect lo)"),
         "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: a cluster-robust t test, or a permutation test (4,000 random "
-                                                 "relabellings) when a group has fewer than 30 twins", format="%.3g"),
+                                                 "relabellings) under 60 twins; for a card the candidate left alone "
+                                                 "with under 30 changed twins, the larger of the two", format="%.3g"),
         "q_value": st.column_config.NumberColumn("q (attribution)", help=HELP["q (attribution)"], format="%.3g"),
         "flagged": st.column_config.CheckboxColumn("flagged", help=HELP["flagged"]),
+        "dosed_twins": count("twins read", "twins the effect reads: the deck holds the card in both runs and a card of "
+                                       "the deck lay where its first copy lay"),
+        "dose_mean": pct("played at its places", "how often, on average over its twins, a card lying where this card's "
+                         "first copy lay gets played (base run): how much of the card the twins show"),
         "top_twins": count("twins near the top", "twins where the card's first copy lay within the cards a typical seat sees"),
         "deep_twins": count("twins deep", "twins where the card's first copy lay beyond what nine seats in ten see"),
+        "top_change": pts("change near the top", "the paired change of the twins near the top (for reference: the effect "
+                          "reads every twin, by its dose)"),
+        "deep_change": pts("change deep", "the paired change of the twins deep in the deck (for reference)"),
         "moved_q": st.column_config.NumberColumn("q (moved in hand)", help=HELP["q (BH)"], format="%.3g"),
         "excess_change": pts("excess change", HELP["excess change"]),
         "excess_lo": pts("excess lo", "95% lower bound"), "excess_hi": pts("excess hi", "95% upper bound"),
@@ -256,7 +264,8 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
         "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
     order = [c for c in ("name", "type", "faction_name", "cost", "changed", "effect_points", "effect_lo",
-                         "effect_hi", "p_value", "q_value", "flagged", "top_twins", "deep_twins", "twins", "wr_base",
+                         "effect_hi", "p_value", "q_value", "flagged", "dosed_twins", "dose_mean", "top_twins", "deep_twins", "top_change",
+                         "deep_change", "twins", "wr_base",
                          "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p",
                          "moved_q", "significant", "opening_twins", "opening_change", "other_twins", "other_change",
                          "excess_change", "excess_lo", "excess_hi", "excess_p", "excess_q", "excess_significant",
@@ -327,8 +336,8 @@ def changed_cards_summary(path, d: dict, r: dict, scope: dict[str, str] | None =
 
 def tested_text(name: str, what: str, c: dict) -> str:
     text = (f"You changed **{name}**: {what}. Its own effect within its deck: **{c['effect_points']:+.1f} pts** "
-            f"[{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
-            f"({c['top_twins']:,} twins with it near the top, {c['deep_twins']:,} deep).")
+            f"a game it is played [{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, "
+            f"q {c['q_value']:.3g} ({dose_words(c)}).")
     return text + (" Flagged." if c["flagged"] else " Not flagged.")
 
 
@@ -408,7 +417,7 @@ def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Fi
                       "q = %{customdata[1]:.3g}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="gray")
     fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = flagged; ★ = changed)",
-                      xaxis_title="Win-rate change near the top of the deck minus deep in it (points)", yaxis_title="",
+                      xaxis_title="Win-rate change a game the card is played (points)", yaxis_title="",
                       height=max(360, 20 * len(rows) + 140),
                       yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
     return fig

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from reports.diff import pairing_effect, testable_words, untested_why, version_diff
+from reports.diff import dose_words, pairing_effect, testable_words, untested_why, version_diff
 from reports.export import write_frame
 from workbench import games
 from workbench.commands.simulate import ensure_run, new_run  # ensure_run: imported from here by other commands
@@ -164,15 +164,16 @@ def show_changed_cards(r: dict, out: Console) -> None:
         if c is None:
             out.print(f"you changed {card} ({kind}): no deck of this diff holds it")
             continue
-        groups = f"twins with it near the top {c['top_twins']:,} against deep {c['deep_twins']:,}"
+        groups = dose_words(c)
         why = untested_why(c)
         if why:
-            out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts, "
+            out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
+                      "in a game it is played, "
                       f"{why} ({groups}; play more matches)")
             continue
         verdict = "FLAGGED" if c["flagged"] else "not flagged"
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
-                  f"[{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
+                  f"in a game it is played [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
                   f"({verdict}; {groups})")
 
 
@@ -191,7 +192,8 @@ def show(r: dict, base: str, candidate: str, out: Console) -> None:
     out.print(f"game length: {g['turns_base']:.1f} -> {g['turns_candidate']:.1f} player-turns "
               f"(change {g['change']:+.2f}, 95% {g['change_lo']:+.2f} to {g['change_hi']:+.2f})")
     flagged = r["flagged_cards"]
-    out.print("other cards whose change differs from their deck's (near the top against deep in the shuffled deck, "
+    out.print("other cards whose change differs from their deck's (by how often their place in the shuffled deck "
+              "gets them played, "
               "Benjamini-Yekutieli, FDR 5%): " + (", ".join(f"{c['card']} {_pts(c['effect_points'])} pts (q {c['q_value']:.3g})"
                                             for c in flagged.iter_rows(named=True)) if flagged.height
                                                    else f"none {testable_words(r['cards'], 'play more matches')}"), markup=False, highlight=False)
