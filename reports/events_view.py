@@ -55,8 +55,9 @@ def _typed_nothing(where: str) -> str:
 def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> None:
     """Make ``events`` on this connection, over the parts beside ``db_path``. A file that is not
     a workbench store (no marker, nor the tables stores had before it), or one being made, gets
-    none. Parts that cannot be
-    read give a view that says so in one line when it is read, so every other table still reads."""
+    none. Parts that cannot be read give a view that says so in one line when it is read, so
+    every other table still reads; a run whose parts are missing fails only the readings that
+    would include its events, so the events of every other run still read."""
     # queries through con.sql, which leaves no open DB-API result on the caller's connection
     tables = {t for (t,) in con.sql("SELECT table_name FROM duckdb_tables() WHERE database_name = "
                                     "current_database() AND schema_name = 'main'").fetchall()}
@@ -72,12 +73,9 @@ def create_events_view(con: duckdb.DuckDBPyConnection, db_path: str | Path) -> N
         # no run's part (the schema part alone, which every store has, reads as no events)
         _create(con, _without_parts(con, folder))
         return
-    missing = _missing_parts(con, folder)
-    if missing is not None:
-        _create(con, _failing(missing))
-        return
+    line, broken = _missing_parts(con, folder)
     try:
-        _create(con, _STORED_PARTS.format(pattern=_literal(glob_escaped(folder.as_posix()))))
+        _create(con, _intact_parts(folder, broken) + _broken_runs(line, broken))
     except duckdb.Error as exc:
         if "no files found" in str(exc).lower():
             _create(con, _without_parts(con, folder))
@@ -96,26 +94,55 @@ def _without_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str:
                     f"{logged:,} events (a copy of a store needs its .events folder too)")
 
 
-def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> str | None:
+def _intact_parts(folder: Path, broken: list[int]) -> str:
+    """The stored parts of every run but the ``broken`` ones (whose events only the branch of
+    ``_broken_runs`` gives, so no reading shows a part of them)."""
+    query = _STORED_PARTS.format(pattern=_literal(glob_escaped(folder.as_posix())))
+    return query + (f"\n    AND e.run_id NOT IN ({', '.join(map(str, broken))})" if broken else "")
+
+
+def _broken_runs(line: str, broken: list[int]) -> str:
+    """One row per broken run that raises ``line`` when read, appended to the intact parts: a
+    reading whose run filter leaves such a run out never reads its row, any other fails.
+
+    Each row's ``run_id`` is a constant, so DuckDB folds a pushed-down ``run_id = 2`` (a literal
+    or a parameter) to false for run 1's row and drops it before running anything; its other
+    columns are the error itself, so a filter on them (``kind = 'play'``) raises rather than
+    discards the row and shows fewer events than were logged; the WHERE raises for a reading
+    of no column (``count(*)``). A run filter DuckDB cannot fold (a join, ``IN (SELECT ...)``)
+    fails too: failing, never fewer events."""
+    raised = f"error({_literal(FAILING + line)})"
+    branches = []
+    for run_id in broken:
+        columns = ", ".join(f"CAST({run_id} AS {kind}) AS {name}" if name == "run_id" else
+                            f"CAST({raised} AS {kind}) AS {name}" for name, kind in EVENT_COLUMNS)
+        # by name: a part of an older store may hold the columns in another order, or fewer
+        branches.append(f"\nUNION ALL BY NAME SELECT {columns} WHERE {raised} IS NULL")
+    return "".join(branches)
+
+
+def _missing_parts(con: duckdb.DuckDBPyConnection, folder: Path) -> tuple[str, list[int]]:
     """Some parts gone: the line naming each run whose stored chunks logged events (a chunk with
-    ``events_rows`` has its part) while its folder lacks their parts, and how many; None when
-    none is missing. A listing of each such run's folder against the chunk rows, no part read."""
+    ``events_rows`` has its part) while its folder lacks their parts, and how many, with those
+    runs; ("", []) when none is missing. A listing of each such run's folder against the chunk
+    rows, no part read."""
     # the rows first: a part is in place before its chunk's row is stored, so a chunk stored
     # between the two steps has its part already
     rows = con.sql("SELECT run_id, list(chunk ORDER BY chunk) FROM chunks WHERE events_rows > 0 "
                    "GROUP BY run_id ORDER BY run_id").fetchall()
-    gone = []
+    gone, broken = [], []
     for run_id, chunks in rows:
         lost, folder_gone = parts_absent(folder, run_id, chunks)
         if not lost:
             continue
+        broken.append(run_id)
         gone.append(f"run {run_id} misses {len(lost):,} of its {len(chunks):,} parts ("
                     + (f"its folder {run_folder(run_id)} is gone)" if folder_gone else
                        f"{part_name(lost[0])}{', ...' if len(lost) > 1 else ''})"))
     if not gone:
-        return None
+        return "", []
     return (f"{folder}: event-log parts of stored chunks are missing: {'; '.join(gone)}; reading events "
-            "would show fewer than were logged (a copy of a store needs its whole .events folder)")
+            "would show fewer than were logged (a copy of a store needs its whole .events folder)"), broken
 
 
 # begins the line a failing view raises, so reports/db.py can tell it from other errors
