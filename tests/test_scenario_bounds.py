@@ -77,6 +77,8 @@ FRONTIER = [
          ("seats[1].turns", "from 0 to 1", "seat 1's own turns by turn 3")),
     Case("frontier-turns-with-start", run("frontier", {"start": True, "seats": [{"turns": 3}, {}]}),
          ("seats[0].turns", "start: true")),
+    Case("frontier-turn-with-start", run("frontier", {"start": True, "turn": 4}), ("setup.turn", "start: true")),
+    Case("frontier-active-with-start", run("frontier", {"start": True, "active": 1}), ("setup.active", "start: true")),
     # only High-Rise units are fresh: fresh in a middle lane was accepted, then dropped
     Case("frontier-fresh-in-a-middle-lane", unit("frontier", "lanes", "m3", {**CRITTER, "fresh": True}),
          ("seats[0].lanes.m3.fresh", "High-Rise")),

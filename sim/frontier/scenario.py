@@ -16,7 +16,8 @@ Words for actions (what ``describe`` prints and ``parse_action`` reads):
 
 Setup: ``start: true`` begins the match from the written position instead of joining it in
 the middle: sheriffs' starting passives apply, opening hands are drawn from the top of each
-written deck (no shuffle), and seat 0's first turn starts (Draw and Resource phases).
+written deck (no shuffle), and seat 0's first turn starts (Draw and Resource phases); a written
+``turn``, ``active`` or seat ``turns`` is refused, as it would be ignored.
 """
 from __future__ import annotations
 
@@ -101,6 +102,9 @@ def scenario_state(pool: Pool, setup: dict, seed: int) -> FrontierState:
     seats = seat_specs(setup, 2, 2, GAME)
     state = blank_state(pool, len(seats), seed, log=True)
     start = fields.flag("start")
+    for key in ("turn", "active") if start else ():
+        if fields.given(key):  # the match begins at seat 0's first turn: a written turn would be ignored
+            raise ValueError(f"setup.{key}: start: true begins the match at turn 0, seat 0 to act (leave {key} out)")
     turn_limit = pool.consts.turn_limit
     state.turn = 0 if start else fields.whole("turn", 1, most=turn_limit, why=" (the rules' turn_limit)")
     state.active = state.to_act = 0 if start else fields.whole("active", 0, most=len(seats) - 1)
