@@ -10,11 +10,10 @@ two extra runs per game doubled the cost of these tests.
 
 Each game is one fixed seed, so each test is one deterministic draw from what ``workbench bench
 --stats`` measures over many blocks (its detection rates are in the closing notes and RULES.md);
-the sizes below are the smallest at which that calibration found the buff in every block
-(Frontier 5 of 5 at 500 seeds; Allegiance 3 of 3 at 200, and its matches cost twice as much), and
-AlleyWay's the next row up (5 of 5 at 1,000, the weakest p 4e-4): at 500 its seed-3 draw missed
-after the rules fixes of 2026-12-06 moved AlleyWay's matches (the card's effect +4.2 points,
-95% -0.6 to +9.0, p 0.09), one draw of a size with no margin."""
+the sizes below are the smallest at which that calibration found the buff in every block, read
+by dose (reports/attribution.py, 2026-12-07): Frontier 4 of 4 at 500 seeds, Allegiance 4 of 4 at
+200 (its matches cost three times Frontier's), AlleyWay 6 of 6 at 1,000 (5 of 6 at 500, so 500
+would leave a new draw, after any engine change, about one chance in six of a false alarm here)."""
 from __future__ import annotations
 
 from cardsdb.calibration import PLANTED_VERSION, planted, planted_data

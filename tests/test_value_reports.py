@@ -209,13 +209,20 @@ def test_cards_page_shows_the_newest_card_value_beside_each_card(small_store, tm
     shutil.copy(small_store, path)
     shutil.copytree(f"{small_store}.events", f"{path}.events")
     with duckdb.connect(str(path), read_only=True) as con:
-        [(game,)] = con.execute("SELECT any_value(game) FROM runs").fetchall()
-    add_card_values(path, [r for r in value_rows(game) if r["pilots"] == "greedy" and r["rules_version"] == "base"])
+        [(game, rules_hash)] = con.execute("SELECT any_value(game), any_value(rules_hash) FROM runs "
+                                           "WHERE rules_version = 'base'").fetchall()
+    measured = [{**r, "rules_hash": rules_hash} for r in value_rows(game)
+                if r["pilots"] == "greedy" and r["rules_version"] == "base"]
+    # a newer measurement of the same name under another card set (an edited data folder's "base"):
+    # not the value of the cards these runs played
+    gunhand = next(r for r in measured if r["card"] == "marshal-gunhand")
+    other_set = {**gunhand, "value_id": 99, "rules_hash": "hash-edited", "value_points": 40.0}
+    add_card_values(path, measured + [other_set])
     monkeypatch.setenv("WORKBENCH_DB", str(path))
     at = page_app("cards").run()
     assert not at.exception, [e.value for e in at.exception]
     rows = {r["card"]: r for r in csv_of(at, downloads, "card_stats")}
-    assert float(rows["marshal-gunhand"]["value_points"]) == 5.0
+    assert float(rows["marshal-gunhand"]["value_points"]) == 5.0, "its own card set's, not the newer 40.0"
     assert float(rows["tin-star-recruit"]["value_points"]) == 3.0, "the newer measurement"
     assert rows["tin-star-recruit"]["value_by"] == "lawmen-posse vs field, greedy (base)"
     unmeasured = [r for c, r in rows.items() if c not in GREEDY_LAWMEN]

@@ -178,15 +178,19 @@ VALUE_HELP = ("win rate the card adds to its deck, measured by intervention (`wo
 
 
 def with_card_value(path, stats: pl.DataFrame, filters, group_by: list[str]) -> pl.DataFrame:
-    """A stored card value beside each card (per deck and rules version when the table is split by
-    them), so the observational and the interventional answer sit side by side. Of a card's
+    """A stored card value beside each card (per deck and card set, a rules version's name and
+    hash, when the table is split by them), so the observational and the interventional answer
+    sit side by side. Of a card's
     measurements, the one shown is the newest whose pilots the page's figures are of: those the
     pilot filter chooses (a measurement's ``pilots`` is its ``--pilots``, one for every seat or one
     per deck, so "greedy" is greedy against greedy and "greedy,random" the two against each other,
     chosen as a run is: when every pilot it names is chosen), and when split by pilots those of the
     row's group; else the newest of any pilots. ``value_by`` names the pilots of the one shown."""
     values = cached("card_values", str(path), filters.game)
-    keys = ["card"] + [k for k in ("deck", "rules_version") if k in group_by]
+    # split by rules version, a row is a card set (name and hash: stats carry rules_hash then), and
+    # a measurement of another set under the same name is another card's value
+    keys = ["card"] + [k for k in ("deck", "rules_version") if k in group_by] + (
+        ["rules_hash"] if "rules_version" in group_by and "rules_hash" in stats.columns else [])
     if values.is_empty():
         return stats.with_columns(pl.lit(None, pl.Float64).alias(c) for c in ("value_points", "value_lo", "value_hi",
                                                                               "value_q")).with_columns(
