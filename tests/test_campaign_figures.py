@@ -204,6 +204,52 @@ def test_simulate_run_reuses_a_finished_batch_of_the_same_spec(tmp_path):
         con.close()
 
 
+def test_simulate_run_reuses_a_finished_batch_cut_into_other_chunks(tmp_path):
+    """The default chunk size follows --workers: the same batch asked for with another --workers
+    was played again, as a second batch of the same runs."""
+    db = str(tmp_path / "chunks.duckdb")
+    args = ("simulate-run", "frontier", "--crew", "gold-gang", "--runs", "16", "--policy", "random", "--quiet",
+            "--db", db)
+    first = run_cli(*args, "--workers", "1")
+    assert first.returncode == 0, first.stderr
+    again = run_cli(*args, "--workers", "2")
+    assert again.returncode == 0, again.stderr
+    assert "reusing run 1" in again.stderr, again.stderr
+    con = duckdb.connect(db, read_only=True)
+    try:
+        assert con.sql("SELECT count(*) FROM runs").fetchall() == [(1,)]
+    finally:
+        con.close()
+
+
+def test_simulate_run_finishes_a_stopped_batch_of_the_same_runs(tmp_path):
+    """A batch stopped before its end (Ctrl-C, a kill) was left as it was, and the same command
+    played a second batch of the same runs from the start; it finishes the first."""
+    from workbench.commands.simulate import create
+    from workbench.commands.simulate_run import new_batch
+    from workbench.store import Store
+
+    db = tmp_path / "stopped.duckdb"
+    spec, payload = new_batch("frontier", "base", None, ["gold-gang"], 2, "random", "greedy", 1, 0.0, None, 1)  # the CLI's defaults
+    store = Store(db)
+    run_id = create(store, spec, payload)
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("UPDATE runs SET status = 'stopped' WHERE run_id = ?", [run_id])
+    finally:
+        con.close()
+    res = run_cli("simulate-run", "frontier", "--crew", "gold-gang", "--runs", "2", "--policy", "random",
+                  "--workers", "1", "--quiet", "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    assert f"finishing stopped batch {run_id}" in res.stderr, res.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.sql("SELECT run_id, status FROM runs").fetchall() == [(run_id, "done")]
+        assert con.sql("SELECT count(*) FROM campaign_runs").fetchall() == [(2,)]
+    finally:
+        con.close()
+
+
 def test_simulate_run_refuses_a_crew_named_twice(tmp_path):
     from tests.test_cardsdb_errors import one_clean_error
 

@@ -58,8 +58,8 @@ class CampaignSpec(Chunked):
     def result_hash(self) -> str:
         """What decides the runs a batch holds: its spec without how it was cut into chunks or how
         much event log it kept. It names the lock ``simulate-run`` holds while it finds or plays a
-        batch; ``find_done`` (workbench/commands/simulate.py) asks it too, and reuses a campaign
-        batch only by its exact ``spec_hash``."""
+        batch, and ``find_batch`` (workbench/commands/simulate_run.py) finds a batch to reuse or
+        finish by it."""
         keep = {k: v for k, v in asdict(self).items()
                 if k not in ("event_sample", "chunk_size") and (k != "weights_hash" or v)}
         return hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest()[:16]

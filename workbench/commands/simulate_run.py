@@ -10,11 +10,11 @@ from workbench.campaign.chunk import init_worker, play_chunk
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
 from workbench.campaign.stage import load_stage
 from workbench.commands.simulate import (
+    RESUMABLE,
     check_counts,
     create,
     execute,
     existing_run,
-    find_done,
     fresh_run,
     lost_workers,
     writer_lock,
@@ -95,24 +95,58 @@ def resumed_batch(store: Store, run_id: int, data_dir=None) -> tuple[CampaignSpe
 PLAY = (init_worker, play_chunk)  # the farm's worker for campaign chunks
 
 
+def find_batch(store: Store, spec: CampaignSpec) -> tuple[int, CampaignSpec, str] | None:
+    """(run id, its stored spec, its status) of the newest batch of these runs that this code
+    played: finished (with at least this event log) first, else begun and not finished (stopped,
+    left running, failed: ``RESUMABLE``, with the same event log, as ``workbench simulate`` finds
+    a run to go on with). Found by what decides its runs (``result_hash``), not by how they were
+    cut into chunks: the default chunk size follows --workers, and a rerun with another
+    --workers played every run again."""
+    wanted = spec.result_hash()
+    for status in ("done", *RESUMABLE):
+        for run_id, stored in store.runs_with(spec.game, spec.rules_hash, status):
+            sample = stored.get("event_sample", 1.0)
+            if (sample >= spec.event_sample if status == "done" else sample == spec.event_sample) \
+                    and _holds_runs(stored, wanted):
+                return run_id, CampaignSpec.from_json(stored), status
+    return None
+
+
+def _holds_runs(stored: dict, wanted: str) -> bool:
+    """A stored batch's spec holds the runs of result hash ``wanted``."""
+    if stored.get("kind") != "campaign":
+        return False
+    try:
+        return CampaignSpec.from_json(stored).result_hash() == wanted
+    except (TypeError, KeyError):  # a spec another code version wrote, with fields this one lacks
+        return False
+
+
 def reuse_or_play(store: Store, spec: CampaignSpec, payload: dict, workers: int, quiet: bool, console: Console,
                   cluster: str | None, parts: str | None) -> tuple[int, FarmReport | None]:
-    """A finished batch of exactly this spec that this code played (``find_done``, as ``workbench
-    simulate`` reuses a run): reused, so the same runs are never stored twice; else a new batch,
-    played (one another code version played is named, ``fresh_run``). A lock on the batch's runs
-    makes the same command started twice at once play them once: the second waits, then reuses."""
+    """A finished batch of these runs that this code played (``find_batch``, as ``workbench
+    simulate`` reuses a run): reused, so the same runs are never stored twice; one stopped, left
+    running or failed: finished, with its own chunk size; else a new batch, played (one another
+    code version played is named, ``fresh_run``). A lock on the batch's runs makes the same
+    command started twice at once play them once: the second waits, then reuses."""
     held = locks.lock_file(store.path, f"campaign-{spec.result_hash()}")
     with locks.exclusive(held, waiting=lambda who: console.print(
             f"waiting for {who}, which is playing the same campaign runs into this store", markup=False,
             highlight=False)):
-        run_id = find_done(store, spec)
-        if run_id is not None:
-            console.print(f"reusing run {run_id} ({spec.rules}, same stage, crews, seeds, policy and pilots)",
+        found = find_batch(store, spec)
+        if found is not None and found[2] == "done":
+            console.print(f"reusing run {found[0]} ({spec.rules}, same stage, crews, seeds, policy and pilots)",
                           markup=False, highlight=False)
-            return run_id, None
-        run_id = fresh_run(store, spec, payload)
+            return found[0], None
+        if found is not None:  # a live writer of it is waited for (execute)
+            run_id, spec, status = found
+            payload = {**payload, "spec": spec.to_json()}  # its own chunk size: its stored chunks are numbered by it
+            what = {"running": "batch left running"}.get(status, f"{status} batch")
+            console.print(f"finishing {what} {run_id} ({spec.rules})", markup=False, highlight=False)
+        else:
+            run_id = fresh_run(store, spec, payload)
         return run_id, execute(store, run_id, spec, payload, workers, quiet, console, cluster, parts, worker=PLAY,
-                               command="simulate-run", unit="runs")
+                               command="simulate-run", unit="runs", wait_for_writer=True)
 
 
 def simulate_run(game, rules, stage, crews, runs, policy, fight_pilot, seed, events, chunk_size, workers, db,
