@@ -179,11 +179,14 @@ def test_deck_page_shows_its_list_curve_opponents_seats_and_ranked_cards(small_s
     assert chart_titled(at, "How many cards of each cost each deck runs")
     curve = table_labelled(at, "cost", "cards")
     assert curve["cards"].sum() == sum(copies.values())
-    versus = dict(store_sql(small_store, """SELECT b.deck, count(*) FROM match_seats a JOIN match_seats b
-                                            ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat
-                                            WHERE a.deck = ? GROUP BY 1""", [DECK]))
+    # a row per opponent and pilot pairing (reports/matchups.py: the store holds runs of two pilots)
+    versus = {(o, p, q): n for o, p, q, n in store_sql(small_store, """
+        SELECT b.deck, a.pilot, b.pilot, count(*) FROM match_seats a JOIN match_seats b
+        ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat WHERE a.deck = ? GROUP BY ALL""", [DECK])}
     opponents = table_labelled(at, "opponent", "win_rate")
-    assert {o.split("=")[-1]: n for o, n in zip(opponents["opponent"], opponents["games"])} == versus
+    assert {(o.split("=")[-1], p, q): n for o, p, q, n in zip(opponents["opponent"], opponents["pilot"],
+                                                             opponents["opponent_pilot"], opponents["games"])} == versus
+    assert len({p for _o, p, _q in versus}) > 1, "the store holds runs of two pilots: rows per pairing are tested"
     seats = table_labelled(at, "seat", "drawn")
     stored = dict(store_sql(small_store, "SELECT seat, count(*) FROM match_seats WHERE deck = ? GROUP BY 1", [DECK]))
     assert dict(zip(seats["seat"], seats["games"])) == {"first": stored[0], "second": stored[1]}

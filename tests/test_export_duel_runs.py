@@ -18,10 +18,10 @@ def test_a_duel_export_reads_the_duel_runs_unless_runs_are_named(tmp_path):
         res = run_cli("simulate", "alleyway", "--mode", mode, "--decks", DECKS, "--pilots", "random", "--matches", "4",
                       "--workers", "1", "--db", str(db), "--quiet", "--seed", "3")
         assert res.returncode == 0, res.stderr
-    exported = export_frame(db, "matchups", Filters()).drop("pilot", "game", "card_set")
+    exported = export_frame(db, "matchups", Filters()).drop("match_pilots", "game", "card_set")
     assert exported.to_dicts() == matchups(db, Filters(runs=[2])).to_dicts()  # run 2 is the duel run
     assert exported["games"].sum() == 2 * 4  # the duel run's 4 matches, seen from each deck
-    named = export_frame(db, "matchups", Filters(runs=[1, 2])).drop("pilot", "game", "card_set")
+    named = export_frame(db, "matchups", Filters(runs=[1, 2])).drop("match_pilots", "game", "card_set")
     assert named["games"].sum() > exported["games"].sum()  # runs named are read as named
 
 
@@ -38,7 +38,7 @@ def test_a_run_replaying_anothers_seeds_is_counted_once_and_named_together_they_
                       "--matches", matches, "--workers", "1", "--db", str(db), "--quiet", "--seed", "5")
         assert res.returncode == 0, res.stderr
     notes: list[str] = []
-    exported = export_frame(db, "matchups", Filters(), notes=notes).drop("pilot", "game", "card_set")
+    exported = export_frame(db, "matchups", Filters(), notes=notes).drop("match_pilots", "game", "card_set")
     assert exported.to_dicts() == matchups(db, Filters(runs=[1])).to_dicts()
     assert exported["games"].sum() == 2 * 12, "run 1's 12 matches from each deck, not 18"
     assert notes == ["left out, as they replay the seeds of a run counted: run 2 (of run 1)"]
@@ -70,7 +70,7 @@ def test_an_export_is_one_block_per_game_and_rules_version(diff_store, tmp_path)
     table = export_frame(diff_store, "matchups", Filters())
     assert sorted(set(table["card_set"])) == sorted(set(versions.values())) and set(table["game"]) == {"frontier"}
     for run, version in versions.items():
-        block = table.filter(pl.col("card_set") == version).drop("pilot", "game", "card_set")
+        block = table.filter(pl.col("card_set") == version).drop("match_pilots", "game", "card_set")
         assert block.to_dicts() == matchups(diff_store, Filters(runs=[run])).to_dicts()
     store = tmp_path / "two.duckdb"
     for game, decks in (("frontier", "goblin-gold-gang,lawmen-posse"), ("alleyway", DECKS)):

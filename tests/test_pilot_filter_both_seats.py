@@ -49,14 +49,14 @@ def test_an_export_split_by_pilot_keeps_a_mix_of_pilots_apart(mixed_store):
     from reports.exports import export_frame
 
     table = export_frame(mixed_store, "matchups", Filters())
-    assert sorted(set(table["pilot"])) == ["greedy", "greedy+random"]
-    block = ("pilot", "game", "card_set")  # what the export says of each block
-    greedy = table.filter(pl.col("pilot") == "greedy").drop(block)
+    assert sorted(set(table["match_pilots"])) == ["greedy", "greedy+random"]
+    block = ("match_pilots", "game", "card_set")  # what the export says of each block
+    greedy = table.filter(pl.col("match_pilots") == "greedy").drop(block)
     assert greedy.to_dicts() == matchups(mixed_store, Filters(runs=[1])).to_dicts()
-    mixed = table.filter(pl.col("pilot") == "greedy+random").drop(block)
+    mixed = table.filter(pl.col("match_pilots") == "greedy+random").drop(block)
     assert mixed.to_dicts() == matchups(mixed_store, Filters(runs=[2])).to_dicts()
     chosen = export_frame(mixed_store, "matchups", Filters(pilots=["greedy"]))
-    assert set(chosen["pilot"]) == {"greedy"} and chosen.drop(block).to_dicts() == greedy.to_dicts()
+    assert set(chosen["match_pilots"]) == {"greedy"} and chosen.drop(block).to_dicts() == greedy.to_dicts()
 
 
 def test_a_run_of_two_pilots_is_named_deck_by_deck_and_not_reported_as_a_deck_gap(mixed_store, tmp_path):
@@ -121,8 +121,8 @@ def test_a_campaign_run_exports_its_fights_split_by_its_pilots(campaign_store):
 
     run = db.query(campaign_store, "SELECT run_id, pilots FROM runs WHERE kind = 'campaign' ORDER BY run_id").row(0)
     table = export_frame(campaign_store, "matchups", Filters(runs=[run[0]]))
-    assert table.height and set(table["pilot"]) == {run[1]}
-    assert table.drop("pilot", "game", "card_set").to_dicts() == matchups(campaign_store, Filters(runs=[run[0]])).to_dicts()
+    assert table.height and set(table["match_pilots"]) == {run[1]}
+    assert table.drop("match_pilots", "game", "card_set").to_dicts() == matchups(campaign_store, Filters(runs=[run[0]])).to_dicts()
     assert isinstance(table, pl.DataFrame)
 
 

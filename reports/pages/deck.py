@@ -13,6 +13,7 @@ import polars as pl
 import streamlit as st
 
 from reports.deck_page import deck_list, ranked_cards, seat_split
+from reports.matchups import pilots_in
 from reports.pages.cards import WITHIN_DECK, column_config, ranking_chart
 from reports.pages.common import (
     FACTION_COLUMN,
@@ -77,9 +78,13 @@ def opponents_section(path: str, filters, scope: dict) -> None:
         st.caption("No two-seat matches of this deck in these runs.")
         return
     rows = rows.sort("win_rate", descending=True)
+    # a row per pilot pairing (reports/matchups.py): with several pilots each bar and row names them,
+    # or two rows of one opponent read as one deck's two figures
+    mixed = len(pilots_in(rows)) > 1
+    labels = [f"vs {o} ({p} against {op}, n={n})" if mixed else f"vs {o} (n={n})"
+              for o, p, op, n in zip(rows["opponent"], rows["pilot"], rows["opponent_pilot"], rows["games"])]
     # plotly's margins take 180 px (the title's above, the axis title's below): 40 px an opponent on top
-    st.plotly_chart(rate_bars(rows["win_rate"], (rows["win_rate_lo"], rows["win_rate_hi"]),
-                              [f"vs {o} (n={n})" for o, n in zip(rows["opponent"], rows["games"])],
+    st.plotly_chart(rate_bars(rows["win_rate"], (rows["win_rate_lo"], rows["win_rate_hi"]), labels,
                               "%{y}: %{x:.1f}% won<extra></extra>", "Win rate (%)", 180 + 40 * rows.height,
                               title=f"Win rate against each opponent (95% Wilson interval; {pilots_note(path, filters)})"),
                     width="stretch")
@@ -88,8 +93,9 @@ def opponents_section(path: str, filters, scope: dict) -> None:
     shown = with_page_links(with_replay_links(percent(rows, RATES), {"example": "example match"}, config),
                             "opponent", DECK, config, "opponent")
     table_with_download(shown, "deck_opponents", config, download=rows,
-                        column_order=["opponent", "games", "won", "drawn", "win_rate", "win_rate_lo", "win_rate_hi",
-                                      "example"], scope=scope)
+                        column_order=[*(["pilot"] if mixed else []), "opponent", *(["opponent_pilot"] if mixed else []),
+                                      "games", "won", "drawn", "win_rate", "win_rate_lo", "win_rate_hi", "example"],
+                        scope=scope)
 
 
 def seat_section(path: str, filters, scope: dict) -> None:
