@@ -74,7 +74,7 @@ def two_families(pvalues: np.ndarray, primary: np.ndarray, fdr: float) -> tuple[
     """Benjamini-Hochberg within the pre-declared cards (``primary``) and, apart, within the rest:
     the cards a version changed do not pay for the dozens of cards nobody touched. The
     exploratory family uses the Benjamini-Yekutieli version: its tests all read the same twins'
-    paired changes, split differently, a dependence BH is not proven to survive, and in A/A
+    paired changes, each against its own card's dose, a dependence BH is not proven to survive, and in A/A
     calibration BH let one unchanged card through in 3 of 14 diffs (target 5%)."""
     q = np.full(pvalues.shape, np.nan)
     reject = np.zeros(pvalues.shape, dtype=bool)
@@ -135,6 +135,7 @@ class PlayRateDose:
                      .alias("dose")))
         out = x["dose"].cast(pl.Float64).fill_null(math.nan).to_numpy().copy()
         out[~np.isfinite(out)] = math.nan  # 0/0: only this card lay there
+        out[rows["position"].is_null().to_numpy()] = math.nan  # no place stored: the joins matched nulls to nulls
         return out
 
 
@@ -142,32 +143,66 @@ DOSE = PlayRateDose()
 
 
 def dose_response(d: np.ndarray, x: np.ndarray, strata: np.ndarray, clusters: np.ndarray,
-                  cautious: bool = True) -> tuple[float, float, float, float]:
+                  cautious: bool = True, covariates: np.ndarray | None = None) -> tuple[float, float, float, float]:
     """(effect, 95% low, 95% high, two-sided p) of the slope of the paired changes ``d`` on the
     dose ``x``, within each stratum (deck: a card both decks hold is read against each deck's own
-    moves) and pooled as one fixed-effect regression. The p-value and interval are cluster-robust
-    over ``clusters`` (seeds; CR1, t with clusters - 1 degrees of freedom), or from a permutation
-    test of the same slope within the strata (4,000 relabellings, fixed seed) when the twins are
-    few. When fewer than MIN_DOSE_DIVERGED twins changed their result (``cautious``: a card the
+    moves) and pooled as one fixed-effect regression, holding ``covariates`` fixed (columns: the
+    doses of the cards the candidate changed, in the same twin). Why those: a deck's first copies
+    are dealt without replacement, so a card lying where cards get played pushes a changed
+    deck-mate deeper, and without them an unchanged card took its changed deck-mate's effect
+    with the opposite sign (the audit of 2026-12-07: mean z -0.16 to -0.30 over the planted
+    decks' unchanged cards, about 0 with the changed card's dose held fixed). The p-value and
+    interval are cluster-robust over ``clusters`` (seeds; CR1, t with clusters - 1 degrees of
+    freedom), or from a permutation test of the same slope within the strata (4,000
+    relabellings of the changes left after the covariates, fixed seed) when the twins are few.
+    When fewer than MIN_DOSE_DIVERGED twins changed their result (``cautious``: a card the
     candidate left alone), the larger p and wider interval of the two are kept (a safeguard: on
     synthetic nulls the cluster-robust test alone held its 5%, tests/test_attribution.py); a
     changed card's twins that cannot reach it are 0 by design."""
     known = np.isfinite(x)
-    xc, dc, strata_known = _centred(d[known], x[known], strata[known])
-    sxx = float(xc @ xc)
+    z = None if covariates is None or not covariates.size else np.nan_to_num(covariates[known], nan=0.0)
+    xr, dr = _within(d[known], x[known], strata[known], z)
+    sxx = float(xr @ xr)
     if known.sum() < MIN_DOSE_TWINS or sxx <= 1e-12:
         return math.nan, math.nan, math.nan, math.nan
-    slope = float(xc @ dc) / sxx
+    slope = float(dr @ xr) / sxx  # as the relabellings compute it, so the two agree to the bit
     diverged = int(np.count_nonzero(d[known]))
     if known.sum() < SMALL_DOSE_TWINS:
-        p, half_width = _permuted_slope(d[known], xc, strata_known, sxx, slope)
-        return slope, slope - half_width, slope + half_width, p
-    influence = xc * (dc - slope * xc) / sxx
-    lo, hi, p = _cluster_robust(slope, influence, clusters[known], np.ones(xc.size, dtype=bool))
+        p, half_width = _permuted_slope(dr, xr, strata[known], sxx, slope)
+        return (slope, *_snapped(slope - half_width, slope + half_width), p)
+    influence = xr * (dr - slope * xr) / sxx
+    lo, hi, p = _cluster_robust(slope, influence, clusters[known], np.ones(xr.size, dtype=bool))
     if cautious and diverged < MIN_DOSE_DIVERGED:
-        p_perm, half_width = _permuted_slope(d[known], xc, strata_known, sxx, slope)
+        p_perm, half_width = _permuted_slope(dr, xr, strata[known], sxx, slope)
         lo, hi, p = min(lo, slope - half_width), max(hi, slope + half_width), max(p, p_perm)
     return slope, lo, hi, p
+
+
+def _snapped(lo: float, hi: float) -> tuple[float, float]:
+    """An interval end within rounding of 0 is 0: the relabelled slopes and the observed one are
+    sums in other orders, and an end at -5.6e-17 read as an interval that leaves out 0."""
+    return (0.0 if abs(lo) < 1e-12 else lo), (0.0 if abs(hi) < 1e-12 else hi)
+
+
+def _within(d: np.ndarray, x: np.ndarray, strata: np.ndarray,
+            z: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """x and d less their stratum's means (the fixed-effect regression's within transform), and
+    then less their least-squares fit on the equally centred covariates ``z`` (Frisch-Waugh-
+    Lovell: the slope on what is left is the regression's slope on x with z held fixed)."""
+    xc, dc = _centred(d, x, strata)[:2]
+    if z is None:
+        return xc, dc
+    zc = z.astype(float).copy()
+    for k in np.unique(strata):
+        m = strata == k
+        zc[m] -= zc[m].mean(axis=0)
+    keep = np.abs(zc).sum(axis=0) > 1e-12  # a changed card no deck of this card holds
+    if not keep.any():
+        return xc, dc
+    zc = zc[:, keep]
+    fit = np.linalg.lstsq(zc, np.c_[xc, dc], rcond=None)[0]
+    left = np.c_[xc, dc] - zc @ fit
+    return left[:, 0], left[:, 1]
 
 
 def _centred(d: np.ndarray, x: np.ndarray, strata: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -183,15 +218,16 @@ def _centred(d: np.ndarray, x: np.ndarray, strata: np.ndarray) -> tuple[np.ndarr
 def _permuted_slope(d: np.ndarray, xc: np.ndarray, strata: np.ndarray, sxx: float,
                     observed: float) -> tuple[float, float]:
     """(two-sided p, 95% half-width) of the slope under random relabelling within each stratum:
-    the changes shuffled among the stratum's places (the numerator is sum(xc * d), xc summing to
-    0 in each stratum, so the slope's denominator is the same for every relabelling). The
+    the changes (``d``, after the covariates) shuffled among the stratum's places (the numerator
+    is sum(xc * d), xc summing to 0 in each stratum, so the slope's denominator is the same for
+    every relabelling). The
     half-width is the size of the relabelled slope that 5% of the relabellings reach (the k-th
     largest, k chosen so that a slope beyond it has p below 0.05 and one within it does not)."""
     rng = np.random.default_rng(20261201)
     stat = np.zeros(PERMUTATIONS)
     for k in np.unique(strata):
         rows = np.flatnonzero(strata == k)
-        if not np.any(d[rows]):
+        if np.ptp(d[rows]) == 0:  # every relabelling of equal changes is the same: 0 to the sum
             continue
         for start in range(0, PERMUTATIONS, 500):  # in slices: 500 shuffled copies at a time
             size = min(500, PERMUTATIONS - start)

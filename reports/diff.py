@@ -10,7 +10,8 @@ noise, which is why a diff needs far fewer matches than two separate runs.
 - Per card, the attribution: the slope of the twins' paired change on how often a card lying
   where the card's first copy lay in the shuffled deck gets played (the shuffle is the same in
   both runs and comes before anything they do differently, so that place is randomised: a change
-  that only made the deck stronger moves every twin alike), in points a game the card is played
+  that only made the deck stronger moves every twin alike), in points at full dose: between a
+  twin where the card lay where cards always get played and one where none do
   (reports/attribution.py). The cards the candidate changed are
   the pre-declared hypotheses, in their own Benjamini-Hochberg family; every other card is
   exploratory, in a Benjamini-Yekutieli family. Beside it, for reference: whose win rate moved over twins with the
@@ -138,7 +139,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
       and whether a card is drawn depends on how long games last: this says *that* it moved, not
       *why*. Kept for reference; it is not a finding about the card.
     - ``effect_points`` (``effect_lo``, ``effect_hi``, ``p_value``; ``q_value`` and ``flagged``):
-      the attribution, in points a game the card is played: the slope of the twins' paired change
+      the attribution, in points at full dose (a place where cards always get played against one
+      where none do; ``played_share`` says how often the card itself was): the slope of the twins' paired change
       on their dose, how often a card lying where this card's first copy lay gets played in the
       base run (over the deck's other cards; ``dosed_twins``, ``dose_mean``). Where a card lies is
       fixed by the shuffle before anything the versions do differently (the same in both runs),
@@ -173,12 +175,14 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
     # effect), and how often a card at each place of each deck gets played (the effect's dose)
     depth = POSITION_SPLIT.yardsticks(rows_sql)
     rows_sql = rows_sql.with_columns(pl.Series("dose", DOSE.doses(rows_sql)))
+    held_fixed = changed_doses(rows_sql, changed)
     rows = []
     for (card,), part in rows_sql.group_by(["card"], maintain_order=True):
         held = part.filter(pl.col("in_hand_both"))
-        if held.is_empty():
-            continue
-        s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy())
+        # a card never in hand in both runs of a twin has no in-hand figures, but its attribution
+        # needs only the deck to hold it (a changed card of a short diff was "held by no deck")
+        s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy()) \
+            if held.height else _no_summary()
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
@@ -188,10 +192,13 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         # are 0 by construction, not by chance: only another card's few diverged twins call for the
         # cautious test (attribution.dose_response)
         effect, e_lo, e_hi, e_p = dose_response(d, x, part["deck"].to_numpy(), part["seed"].to_numpy(),
-                                                cautious=card not in changed)
+                                                cautious=card not in changed,
+                                                covariates=_covariates(part, held_fixed, card))
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
-                     "play_rate_base": float(held["played_base"].mean()),
-                     "play_rate_candidate": float(held["played_candidate"].mean()),
+                     "play_rate_base": _mean(held["played_base"].to_numpy()),
+                     "play_rate_candidate": _mean(held["played_candidate"].to_numpy()),
+                     "placed_twins": int(part["position"].is_not_null().sum()),
+                     "played_share": _mean(part["played_base"].to_numpy().astype(float)),
                      "dosed_twins": int(np.isfinite(x).sum()), "dose_mean": _mean(x[np.isfinite(x)]),
                      "top_twins": int(top.sum()), "top_change": _mean(d[top]),
                      "deep_twins": int(deep.sum()), "deep_change": _mean(d[deep]),
@@ -210,6 +217,34 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
 
 
 MIN_GROUP = 20  # twins in each group before a card's opening-hand excess is tested
+
+
+def changed_doses(rows: pl.DataFrame, changed: frozenset | set) -> pl.DataFrame:
+    """Per twin (match_no, seat): the dose of each card the candidate changed that its deck holds,
+    a column each (``dose_response``'s covariates: where a changed card lay moves the twin)."""
+    mine = rows.filter(pl.col("card").is_in(sorted(changed))).select("match_no", "seat", "card", "dose")
+    if mine.is_empty():
+        return pl.DataFrame(schema={"match_no": pl.Int64, "seat": pl.Int64})
+    return mine.pivot(on="card", index=["match_no", "seat"], values="dose", aggregate_function="first")
+
+
+def _covariates(part: pl.DataFrame, fixed: pl.DataFrame, card: str) -> np.ndarray | None:
+    """The changed cards' doses in each of ``part``'s twins, but ``card``'s own (NaN where the
+    deck does not hold one: read as 0, a constant the within-deck centring takes away)."""
+    columns = [c for c in fixed.columns if c not in ("match_no", "seat", card)]
+    if not columns:
+        return None
+    keys = part.select(pl.col("match_no").cast(fixed["match_no"].dtype), pl.col("seat").cast(fixed["seat"].dtype))
+    return keys.join(fixed.select("match_no", "seat", *columns), on=["match_no", "seat"], how="left",
+                     maintain_order="left").select(columns).to_numpy().astype(float)
+
+
+def _no_summary() -> dict:
+    """``paired_summary``'s figures for a card no twin held in hand in both runs: none."""
+    nan = math.nan
+    return {"twins": 0, "wr_base": nan, "wr_candidate": nan, "change": nan, "change_lo": nan, "change_hi": nan,
+            "unpaired_lo": nan, "unpaired_hi": nan, "only_base_won": 0, "only_candidate_won": 0, "mcnemar_p": nan,
+            "var_paired": nan, "var_unpaired": nan}
 
 
 def _mean(x: np.ndarray) -> float:
@@ -396,23 +431,30 @@ def _tested(p) -> bool:
 
 
 def dose_words(c: dict) -> str:
-    """What a card's effect was read over: "1,964 twins, played in 23% of them at the places it
-    lay" (the dose's mean: how much of the card the twins exposed)."""
-    mean = c.get("dose_mean")
-    where = f", a card at its places played in {mean:.0%} of games" if mean is not None and mean == mean else ""
-    return f"{c['dosed_twins']:,} twins{where}"
+    """What a card's effect was read over: "1,964 twins; it was played in 21% of them, a card at
+    its places in 23% on average" (its own play share against its dose's mean: a card played much
+    less often than cards at its places, a reactive one or a late finisher, shows less of itself
+    at full dose than its effect's unit says)."""
+    words = f"{c['dosed_twins']:,} twins"
+    own, mean = c.get("played_share"), c.get("dose_mean")
+    if own is not None and own == own and mean is not None and mean == mean:
+        words += f"; it was played in {own:.0%} of them, a card at its places in {mean:.0%} on average"
+    return words
 
 
 def untested_why(c: dict) -> str | None:
     """Why a card of the diff got no attribution test (a row of ``version_diff``'s cards), or None
-    when it got one: its p-value is undefined when fewer than MIN_DOSE_TWINS twins have a dose, or
-    when the doses do not vary within a deck, and an estimate printed without the reason reads as
-    a result."""
+    when it got one: its runs stored no deck positions, fewer than MIN_DOSE_TWINS twins have a
+    dose, or the doses do not vary within a deck (or its twins share one seed); an estimate
+    printed without the reason reads as a result. Each reason says what would give a test."""
     if _tested(c.get("p_value")):
         return None
+    if not c.get("placed_twins", 1):
+        return "not tested: its runs stored no deck positions (played before they were recorded; play the diff again)"
     if c["dosed_twins"] < MIN_DOSE_TWINS:
-        return f"not tested: {c['dosed_twins']:,} twins hold it, at least {MIN_DOSE_TWINS} needed"
-    return "not tested: where it lay in the shuffled deck made no difference to how often a card there was played"
+        return (f"not tested: {c['dosed_twins']:,} twins hold it at a known place, at least {MIN_DOSE_TWINS} needed "
+                "(play more matches)")
+    return "not tested: where it lay in the shuffled deck did not vary its dose within a deck, or its twins share one seed"
 
 
 def testable_words(cards: pl.DataFrame, hint: str = "") -> str:
@@ -426,5 +468,5 @@ def testable_words(cards: pl.DataFrame, hint: str = "") -> str:
     tested = others.filter(pl.col("p_value").is_not_null() & pl.col("p_value").is_not_nan()).height
     untested = others.height - tested
     return f"of the {tested} testable cards" + (
-        f"; {untested} not testable (fewer than {MIN_DOSE_TWINS} twins holding them"
+        f"; {untested} not testable (fewer than {MIN_DOSE_TWINS} twins at a known place, or no spread in where they lay"
         f"{': ' + hint if hint else ''})" if untested else "")

@@ -427,12 +427,13 @@ def _diff_section(path, base_run: int, candidate_run: int) -> str:
                         {"deck": "deck", "twins": "twins", "wr_base": "WR base", "wr_candidate": "WR candidate",
                          "change": "change", "change_ci": "95% interval (paired)", "mcnemar_p": "McNemar p"},
                         ("wr_base", "wr_candidate"), points=("change",)))
-    attribution = {"card": "card", "effect": "effect (pts a game played)", "low": "low", "high": "high", "p": "p",
+    attribution = {"card": "card", "effect": "effect (pts at full dose)", "low": "low", "high": "high", "p": "p",
                    "q": "q (BH, its family)", "twins": "twins read", "dose": "played at its places", "test": "tested"}
     if r["primary_cards"].height:
-        parts.append("<h3>The cards you changed</h3><p>Their effect within their deck, in points a game the card "
-                     "is played: the slope of the twins' paired change on how often a card lying where its first copy "
-                     "lay in the shuffled deck gets played (randomised by the shuffle); tested as pre-declared "
+        parts.append("<h3>The cards you changed</h3><p>Their effect within their deck, in points at full dose (a "
+                     "twin where the card lay where cards always get played, against one where none do): the slope "
+                     "of the twins' paired change on how often a card lying where its first copy lay in the shuffled "
+                     "deck gets played (randomised by the shuffle); tested as pre-declared "
                      f"hypotheses, each needing at least {MIN_DOSE_TWINS} twins. Red: flagged.</p>"
                      + _table(_primary_shown(r["primary_cards"]), attribution, sig="flagged"))
     flagged = r["flagged_cards"]

@@ -26,7 +26,7 @@ from tests.conftest import cli_here, run_cli
 
 FIELD = "lawmen-posse,goblin-gold-gang,deeproot-hollow"
 PATCH = "version: posse-buff\nextends: base\npatch:\n  hanging-judge: {atk: 9, def: 9}\n  tin-star-recruit: {atk: 2}\n"
-UNTESTED = "fewer than 10 twins holding them"
+UNTESTED = "fewer than 10 twins at a known place, or no spread in where they lay"
 
 
 def played_diff(folder: Path, matches: int) -> Path:
@@ -194,13 +194,13 @@ def test_html_marks_an_untested_changed_card(tiny_report, tiny_measured):
     for c in untested_changed(tiny_measured):
         row = re.search(rf"<tr><td>{c['card']}</td>.*?</tr>", table).group(0)
         assert row.count("<td>not tested</td>") == 4, row  # low, high, p, q
-        assert f"{c['dosed_twins']} twins hold it, at least 10 needed" in row
+        assert f"{c['dosed_twins']} twins hold it at a known place, at least 10 needed" in row
 
 
 def test_page_says_an_untested_changed_card_was_not_tested_and_why(tiny_page, tiny_measured):
     said = [e.value for e in tiny_page.info]
     for c in untested_changed(tiny_measured):
-        why = f"not tested: {c['dosed_twins']:,} twins hold it, at least 10 needed"
+        why = f"not tested: {c['dosed_twins']:,} twins hold it at a known place, at least 10 needed"
         line = next((x for x in said if why in x), None)
         assert line is not None, said
         assert "nan" not in line and "Not flagged" not in line, line

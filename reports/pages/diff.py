@@ -47,7 +47,8 @@ HELP = {
     "McNemar p": "McNemar's test on the discordant twins (won under one version only)",
     "excess change": "the change of the twins dealt the card in the opening hand minus its deck's other twins: "
                      "the shuffle deals it at random, so this is what moved with the card itself, not with its deck",
-    "effect": "the attribution, in points a game the card is played: the slope of the twins' paired change on how "
+    "effect": "the attribution, in points at full dose (a twin where the card lay where cards always get played, "
+              "against one where none do): the slope of the twins' paired change on how "
               "often a card lying where this card's first copy lay in the shuffled deck gets played (the base run, "
               "over its deck's other cards). The shuffle is the same in both runs and comes first, so where the card "
               "lay is random: a change that only made the deck stronger moves every twin alike, one that made this "
@@ -250,7 +251,10 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "dosed_twins": count("twins read", "twins the effect reads: the deck holds the card in both runs and a card of "
                                        "the deck lay where its first copy lay"),
         "dose_mean": pct("played at its places", "how often, on average over its twins, a card lying where this card's "
-                         "first copy lay gets played (base run): how much of the card the twins show"),
+                         "first copy lay gets played (base run)"),
+        "played_share": pct("played", "how often the card itself was played over its twins (base run): well under "
+                            "'played at its places' (a reactive card, a late finisher), the twins show less of it than "
+                            "the effect's unit, full dose, says"),
         "top_twins": count("twins near the top", "twins where the card's first copy lay within the cards a typical seat sees"),
         "deep_twins": count("twins deep", "twins where the card's first copy lay beyond what nine seats in ten see"),
         "top_change": pts("change near the top", "the paired change of the twins near the top (for reference: the effect "
@@ -264,7 +268,7 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
         "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
     order = [c for c in ("name", "type", "faction_name", "cost", "changed", "effect_points", "effect_lo",
-                         "effect_hi", "p_value", "q_value", "flagged", "dosed_twins", "dose_mean", "top_twins", "deep_twins", "top_change",
+                         "effect_hi", "p_value", "q_value", "flagged", "dosed_twins", "dose_mean", "played_share", "top_twins", "deep_twins", "top_change",
                          "deep_change", "twins", "wr_base",
                          "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p",
                          "moved_q", "significant", "opening_twins", "opening_change", "other_twins", "other_change",
@@ -336,7 +340,7 @@ def changed_cards_summary(path, d: dict, r: dict, scope: dict[str, str] | None =
 
 def tested_text(name: str, what: str, c: dict) -> str:
     text = (f"You changed **{name}**: {what}. Its own effect within its deck: **{c['effect_points']:+.1f} pts** "
-            f"a game it is played [{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, "
+            f"at full dose [{c['effect_lo']:+.1f}, {c['effect_hi']:+.1f}], p {c['p_value']:.3g}, "
             f"q {c['q_value']:.3g} ({dose_words(c)}).")
     return text + (" Flagged." if c["flagged"] else " Not flagged.")
 
@@ -347,7 +351,7 @@ def untested_text(name: str, what: str, c: dict) -> str:
     estimate = c["effect_points"]
     seen = f"{estimate:+.1f} pts, " if estimate is not None and estimate == estimate else ""
     return (f"You changed **{name}**: {what}. Its own effect within its deck: {seen}**{untested_why(c)}** "
-            "(play more matches).")
+            ".")
 
 
 def _interval(row: dict) -> str:
@@ -417,7 +421,7 @@ def _card_chart(rows: list[dict], labels: list[str], colors: list[str]) -> go.Fi
                       "q = %{customdata[1]:.3g}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="gray")
     fig.update_layout(title="Per card: the change that moved with the card (95% interval; red = flagged; ★ = changed)",
-                      xaxis_title="Win-rate change a game the card is played (points)", yaxis_title="",
+                      xaxis_title="Win-rate change at full dose: where cards always get played against where none do (points)", yaxis_title="",
                       height=max(360, 20 * len(rows) + 140),
                       yaxis={"categoryorder": "array", "categoryarray": labels[::-1]})
     return fig

@@ -357,7 +357,7 @@ def show_calibration(game: str, results, value, pilots: list[str], out: Console)
 
     plant = planted(game)
     table = Table("seeds", "planted card flagged", "planted diffs flagging an unchanged card",
-                  "A/A diffs flagging any card", "A/A deck tests p < 0.05", "median effect (pts a game played)",
+                  "A/A diffs flagging any card", "A/A deck tests p < 0.05", "median effect (pts at full dose)",
                   "variance saved (touched decks)",
                   title=f"workbench bench --stats: {game}, {plant.card} {plant.why} ({' vs '.join(plant.decks)}), "
                         f"pilots {','.join(pilots)}, {len(results)} blocks")

@@ -168,12 +168,12 @@ def show_changed_cards(r: dict, out: Console) -> None:
         why = untested_why(c)
         if why:
             out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
-                      "in a game it is played, "
-                      f"{why} ({groups}; play more matches)")
+                      "at full dose, "
+                      f"{why} ({groups})")
             continue
         verdict = "FLAGGED" if c["flagged"] else "not flagged"
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
-                  f"in a game it is played [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
+                  f"at full dose [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
                   f"({verdict}; {groups})")
 
 
