@@ -175,6 +175,13 @@ def show_changed_cards(r: dict, out: Console) -> None:
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
                   f"at full dose [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
                   f"({verdict}; {groups})")
+    if measured:
+        out.print(FULL_DOSE, markup=False, highlight=False)
+
+
+# the effect's unit, said once under the changed cards (reports/attribution.py)
+FULL_DOSE = ("(at full dose: the change between a twin where the card's first copy lay where cards always get "
+             "played and one where none do; reports/METRICS.md, diff_cards)")
 
 
 def show(r: dict, base: str, candidate: str, out: Console) -> None:
