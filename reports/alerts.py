@@ -1,9 +1,9 @@
 """What moved between two runs played on the same seeds: the alerts of a nightly batch.
 
 A deck (or the first seat) alerts when its paired win-rate change is at least the threshold and
-McNemar's test rejects at 5%; a card when diff's attribution (the change of twins where its first
-copy lay near the top of the shuffled deck minus where it lay deep, see reports/diff.py) is at
-least the threshold and flagged in its Benjamini-Hochberg family at the batch's false discovery
+McNemar's test rejects at 5%; a card when diff's attribution (the slope of the twins' change on
+how often a card where its first copy lay gets played, in points at full dose, see
+reports/attribution.py) is at least the threshold and flagged in its Benjamini-Hochberg family at the batch's false discovery
 rate (the cards the candidate changed form their own family; a deck's own move is the deck's
 alert, not one alert per card in it); a keyword when the win rate of seats that played it
 moved beyond their decks' own move by at least the threshold and the 95% interval of that

@@ -8,7 +8,7 @@ A lookahead clone has no ledger.
 The ledger is built from each seat's deck as shuffled, before anything is drawn (the card drawn
 next is the list's last element): where a card's first copy lay in that order is fixed by the
 shuffle alone, before any decision, so it is a randomised instrument for what the card does
-(reports/diff.py contrasts twins whose copy lay near the top with twins where it lay deep).
+(reports/attribution.py reads each twin's place as a dose: how often a card lying there gets played).
 
 The hand as first dealt is kept beside the opening hand, and whether the seat redrew, so a
 keep/redraw choice can be read per card (the event log names only the seat that redrew). A seat
