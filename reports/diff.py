@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 
 from reports import db
-from reports.attribution import DOSE, MIN_DOSE_TWINS, POSITION_SPLIT, dose_response, two_families
+from reports.attribution import DOSE, MIN_DOSE_TWINS, POSITION_SPLIT, dose_response, per_play, two_families
 from reports.examples import diff_cards as diff_examples
 from reports.stats import (
     benjamini_hochberg,
@@ -191,9 +191,11 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         # a card the candidate changed cannot act where it is never reached, so those twins' changes
         # are 0 by construction, not by chance: only another card's few diverged twins call for the
         # cautious test (attribution.dose_response)
+        fixed = _covariates(part, held_fixed, card)
         effect, e_lo, e_hi, e_p = dose_response(d, x, part["deck"].to_numpy(), part["seed"].to_numpy(),
-                                                cautious=card not in changed,
-                                                covariates=_covariates(part, held_fixed, card))
+                                                cautious=card not in changed, covariates=fixed)
+        a_play, a_lo, a_hi, rise = per_play(d, part["played_base"].to_numpy(), x, part["deck"].to_numpy(),
+                                            part["seed"].to_numpy(), covariates=fixed)
         rows.append({"card": card, "changed": card in changed, **{k: v for k, v in s.items() if k != "group"},
                      "play_rate_base": _mean(held["played_base"].to_numpy()),
                      "play_rate_candidate": _mean(held["played_candidate"].to_numpy()),
@@ -203,6 +205,8 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
                      "top_twins": int(top.sum()), "top_change": _mean(d[top]),
                      "deep_twins": int(deep.sum()), "deep_change": _mean(d[deep]),
                      "effect_points": effect * 100, "effect_lo": e_lo * 100, "effect_hi": e_hi * 100, "p_value": e_p,
+                     "per_play_points": a_play * 100, "per_play_lo": a_lo * 100, "per_play_hi": a_hi * 100,
+                     "play_follows_dose": rise,
                      "opening_twins": int(dealt.sum()), "opening_change": _mean(d[dealt]),
                      "other_twins": int((~dealt).sum()), "other_change": _mean(d[~dealt]),
                      "excess_change": excess, "excess_lo": lo, "excess_hi": hi, "excess_p": p})
@@ -440,6 +444,15 @@ def dose_words(c: dict) -> str:
     if own is not None and own == own and mean is not None and mean == mean:
         words += f"; it was played in {own:.0%} of them, a card at its places in {mean:.0%} on average"
     return words
+
+
+def per_play_words(c: dict) -> str:
+    """", about +19.5 pts a game it is played [+7.4, +31.6]" (``attribution.per_play``), or "" when
+    its play follows where it lay too little to scale by."""
+    a = c.get("per_play_points")
+    if a is None or a != a:
+        return ""
+    return f", about {a:+.1f} pts a game it is played [{c['per_play_lo']:+.1f}, {c['per_play_hi']:+.1f}]"
 
 
 def untested_why(c: dict) -> str | None:

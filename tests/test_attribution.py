@@ -203,3 +203,20 @@ def test_an_interval_end_within_rounding_of_zero_is_zero():
         slope, lo, hi, p = dose_response(d, rng.random(n), np.zeros(n), np.arange(n))
         disagreed += (p < 0.05) != (lo > 0 or hi < 0)
     assert disagreed == 0
+
+
+def test_a_reactive_card_s_effect_a_game_played_is_scaled_back():
+    """A card played far less often than cards at its places (a reaction, a late finisher): its
+    slope at full dose is a fraction of what a game with it played does; the per-play figure
+    scales it back, and none is given where its play does not follow the dose."""
+    from reports.attribution import per_play
+
+    rng = np.random.default_rng(17)
+    n = 6000
+    x = rng.random(n) * 0.8
+    played = rng.random(n) < 0.3 * x  # it gets played in 30% of the games a card at its place does
+    d = np.where(played & (rng.random(n) < 0.5), 1.0, _null_twins(rng, n, 0.1))  # half its games turn to wins
+    effect, lo, hi, rise = per_play(d, played, x, np.zeros(n), np.arange(n) // 2)
+    assert 0.25 < rise < 0.35 and lo < 0.5 < hi and 0.35 < effect < 0.65, (effect, lo, hi, rise)
+    never = rng.random(n) < 0.02  # played as rarely wherever it lay
+    assert np.isnan(per_play(d, never, x, np.zeros(n), np.arange(n) // 2)[0])

@@ -243,6 +243,11 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "changed": st.column_config.CheckboxColumn("changed", help="the candidate version defines this card differently"),
         "effect_points": pts("effect", HELP["effect"]), "effect_lo": pts("effect lo", "95% lower bound (cluster-robust over seeds; under 60 twins, from the same permutations as p)"),
         "effect_hi": pts("effect hi", "95% upper bound (as effect lo)"),
+        "per_play_points": pts("a game played", "the effect scaled to a game in which the card is played: the effect "
+                               "over how much the card's own play rises with its dose (an instrumental-variable reading; "
+                               "empty where its play barely follows where it lay). The test is the effect's"),
+        "per_play_lo": pts("played lo", "95% lower bound of the figure a game played (cluster-robust, delta method)"),
+        "per_play_hi": pts("played hi", "95% upper bound (as played lo)"),
         "p_value": st.column_config.NumberColumn("p (attribution)", help="two-sided p of the effect: a cluster-robust t test, or a permutation test (4,000 random "
                                                  "relabellings) under 60 twins; for a card the candidate left alone "
                                                  "with under 30 changed twins, the larger of the two", format="%.3g"),
@@ -268,7 +273,7 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         "excess_q": st.column_config.NumberColumn("excess q", help=HELP["excess q (BH)"], format="%.3g"),
         "excess_significant": st.column_config.CheckboxColumn("beyond deck", help=HELP["excess q (BH)"])}
     order = [c for c in ("name", "type", "faction_name", "cost", "changed", "effect_points", "effect_lo",
-                         "effect_hi", "p_value", "q_value", "flagged", "dosed_twins", "dose_mean", "played_share", "top_twins", "deep_twins", "top_change",
+                         "effect_hi", "p_value", "q_value", "flagged", "per_play_points", "per_play_lo", "per_play_hi", "dosed_twins", "dose_mean", "played_share", "top_twins", "deep_twins", "top_change",
                          "deep_change", "twins", "wr_base",
                          "wr_candidate", "change", "change_lo", "change_hi", "unpaired_lo", "unpaired_hi", "mcnemar_p",
                          "moved_q", "significant", "opening_twins", "opening_change", "other_twins", "other_change",

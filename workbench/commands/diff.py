@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from reports.diff import dose_words, pairing_effect, testable_words, untested_why, version_diff
+from reports.diff import dose_words, pairing_effect, per_play_words, testable_words, untested_why, version_diff
 from reports.export import write_frame
 from workbench import games
 from workbench.commands.simulate import ensure_run, new_run  # ensure_run: imported from here by other commands
@@ -173,8 +173,8 @@ def show_changed_cards(r: dict, out: Console) -> None:
             continue
         verdict = "FLAGGED" if c["flagged"] else "not flagged"
         out.print(f"you changed {card} ({kind}): its effect within its deck is {_pts(c['effect_points'])} pts "
-                  f"at full dose [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g} "
-                  f"({verdict}; {groups})")
+                  f"at full dose [{_pts(c['effect_lo'])}, {_pts(c['effect_hi'])}], p {c['p_value']:.3g}, q {c['q_value']:.3g}"
+                  f"{per_play_words(c)} ({verdict}; {groups})")
     if measured:
         out.print(FULL_DOSE, markup=False, highlight=False)
 
