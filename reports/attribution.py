@@ -117,9 +117,9 @@ class PlayRateDose:
     versions differ, so the dose is randomised like the top/deep split, but no twin is dropped: the
     split kept the top half and the deepest tenth and threw the middle away, and in AlleyWay, where
     a seat reaches few of its 40-60 cards, that left too few twins (the calibration's +1-Authority
-    buff flagged 2 blocks of 3 at 1,000 seeds). The slope of the paired change on the dose is the
-    change a game in which the card is played makes (a card that only acts when played moves a twin
-    by that much times its chance of being played)."""
+    buff flagged 2 blocks of 3 at 1,000 seeds). The slope of the paired change on the dose is in
+    points at full dose: a twin where the card lay where cards always get played against one where
+    none do (``per_play`` scales it to a game the card itself is played)."""
 
     def doses(self, rows: pl.DataFrame) -> np.ndarray:
         """Per row of ``rows`` (card, deck, position, played_base): the play rate of the row's deck
@@ -150,8 +150,9 @@ def dose_response(d: np.ndarray, x: np.ndarray, strata: np.ndarray, clusters: np
     doses of the cards the candidate changed, in the same twin). Why those: a deck's first copies
     are dealt without replacement, so a card lying where cards get played pushes a changed
     deck-mate deeper, and without them an unchanged card took its changed deck-mate's effect
-    with the opposite sign (the audit of 2026-12-07: mean z -0.16 to -0.30 over the planted
-    decks' unchanged cards, about 0 with the changed card's dose held fixed). The p-value and
+    with the opposite sign (the audit of 2026-12-07: mean z -0.12 to -0.26 over the planted
+    decks' unchanged cards of four stores, +0.02 to -0.11 with the changed card's dose held
+    fixed). The p-value and
     interval are cluster-robust over ``clusters`` (seeds; CR1, t with clusters - 1 degrees of
     freedom), or from a permutation test of the same slope within the strata (4,000
     relabellings of the changes left after the covariates, fixed seed) when the twins are few.
@@ -160,8 +161,7 @@ def dose_response(d: np.ndarray, x: np.ndarray, strata: np.ndarray, clusters: np
     synthetic nulls the cluster-robust test alone held its 5%, tests/test_attribution.py); a
     changed card's twins that cannot reach it are 0 by design."""
     known = np.isfinite(x)
-    z = None if covariates is None or not covariates.size else np.nan_to_num(covariates[known], nan=0.0)
-    xr, dr = _within(d[known], x[known], strata[known], z)
+    xr, (dr,) = _residuals(x, [d], strata, covariates, known)
     sxx = float(xr @ xr)
     if known.sum() < MIN_DOSE_TWINS or sxx <= 1e-12:
         return math.nan, math.nan, math.nan, math.nan
@@ -195,9 +195,7 @@ def per_play(d: np.ndarray, played: np.ndarray, x: np.ndarray, strata: np.ndarra
     the twins are few (under SMALL_DOSE_TWINS) or its play barely follows the dose (first-stage t
     under MIN_FIRST_STAGE_T); the test of the card stays ``dose_response``'s."""
     known = np.isfinite(x)
-    z = None if covariates is None or not covariates.size else np.nan_to_num(covariates[known], nan=0.0)
-    xr, dr = _within(d[known], x[known], strata[known], z)
-    _xr, pr = _within(played[known].astype(float), x[known], strata[known], z)
+    xr, (dr, pr) = _residuals(x, [d, played], strata, covariates, known)
     sxx, sxp = float(xr @ xr), float(xr @ pr)
     none = (math.nan, math.nan, math.nan, math.nan)
     if known.sum() < SMALL_DOSE_TWINS or sxx <= 1e-12:
@@ -218,35 +216,29 @@ def _snapped(lo: float, hi: float) -> tuple[float, float]:
     return (0.0 if abs(lo) < 1e-12 else lo), (0.0 if abs(hi) < 1e-12 else hi)
 
 
-def _within(d: np.ndarray, x: np.ndarray, strata: np.ndarray,
-            z: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """x and d less their stratum's means (the fixed-effect regression's within transform), and
-    then less their least-squares fit on the equally centred covariates ``z`` (Frisch-Waugh-
-    Lovell: the slope on what is left is the regression's slope on x with z held fixed)."""
-    xc, dc = _centred(d, x, strata)[:2]
-    if z is None:
-        return xc, dc
-    zc = z.astype(float).copy()
-    for k in np.unique(strata):
-        m = strata == k
-        zc[m] -= zc[m].mean(axis=0)
-    keep = np.abs(zc).sum(axis=0) > 1e-12  # a changed card no deck of this card holds
-    if not keep.any():
-        return xc, dc
-    zc = zc[:, keep]
-    fit = np.linalg.lstsq(zc, np.c_[xc, dc], rcond=None)[0]
-    left = np.c_[xc, dc] - zc @ fit
-    return left[:, 0], left[:, 1]
+def _residuals(x: np.ndarray, columns: list[np.ndarray], strata: np.ndarray, covariates: np.ndarray | None,
+               known: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The dose ``x`` and ``columns`` over the ``known`` rows, less their stratum's means (the
+    fixed-effect regression's within transform) and then less their least-squares fit on the
+    equally centred ``covariates`` (Frisch-Waugh-Lovell: a slope on what is left is the
+    regression's slope on x with the covariates held fixed); a missing covariate reads 0."""
+    strata = strata[known]
+    centred = np.column_stack([x[known], *(c[known] for c in columns)]).astype(float)
+    _centre(centred, strata)
+    if covariates is not None and covariates.size:
+        z = np.nan_to_num(covariates[known].astype(float), nan=0.0)
+        _centre(z, strata)
+        z = z[:, np.abs(z).sum(axis=0) > 1e-12]  # a changed card no deck of this card holds: nothing to hold
+        if z.size:
+            centred -= z @ np.linalg.lstsq(z, centred, rcond=None)[0]
+    return centred[:, 0], [centred[:, i] for i in range(1, centred.shape[1])]
 
 
-def _centred(d: np.ndarray, x: np.ndarray, strata: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """x and d less their stratum's means (the fixed-effect regression's within transform)."""
-    xc, dc = x.astype(float).copy(), d.astype(float).copy()
+def _centre(values: np.ndarray, strata: np.ndarray) -> None:
+    """Each column of ``values`` less its stratum's mean, in place."""
     for k in np.unique(strata):
         m = strata == k
-        xc[m] -= xc[m].mean()
-        dc[m] -= dc[m].mean()
-    return xc, dc, strata
+        values[m] -= values[m].mean(axis=0)
 
 
 def _permuted_slope(d: np.ndarray, xc: np.ndarray, strata: np.ndarray, sxx: float,
@@ -254,9 +246,9 @@ def _permuted_slope(d: np.ndarray, xc: np.ndarray, strata: np.ndarray, sxx: floa
     """(two-sided p, 95% half-width) of the slope under random relabelling within each stratum:
     the changes (``d``, after the covariates) shuffled among the stratum's places (the numerator
     is sum(xc * d), xc summing to 0 in each stratum, so the slope's denominator is the same for
-    every relabelling). The
-    half-width is the size of the relabelled slope that 5% of the relabellings reach (the k-th
-    largest, k chosen so that a slope beyond it has p below 0.05 and one within it does not)."""
+    every relabelling). The half-width is the size of the relabelled slope that 5% of the
+    relabellings reach (the k-th largest, k chosen so that a slope beyond it has p below 0.05 and
+    one within it does not)."""
     rng = np.random.default_rng(20261201)
     stat = np.zeros(PERMUTATIONS)
     for k in np.unique(strata):

@@ -84,7 +84,8 @@ def _limit(run: int, match_limit: int | None) -> list:
 
 
 def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
-    """Paired comparison of two 0/1 win vectors of twins."""
+    """Paired comparison of two 0/1 win vectors of twins; with none (a card no twin held in hand
+    in both runs), every figure empty and no test."""
     n = int(wb.size)
     d = wc - wb
     mean, lo, hi = paired_rate_interval(wb, wc)
@@ -94,7 +95,8 @@ def paired_summary(label: str, wb: np.ndarray, wc: np.ndarray) -> dict:
     var_unpaired = float(wb.var(ddof=1) + wc.var(ddof=1)) if n > 1 else math.nan
     return {"group": label, "twins": n, "wr_base": float(rate(wb.sum(), n)), "wr_candidate": float(rate(wc.sum(), n)),
             "change": mean, "change_lo": lo, "change_hi": hi, "unpaired_lo": float(u_lo[0]), "unpaired_hi": float(u_hi[0]),
-            "only_base_won": only_b, "only_candidate_won": only_c, "mcnemar_p": mcnemar_pvalue(only_b, only_c),
+            "only_base_won": only_b, "only_candidate_won": only_c,
+            "mcnemar_p": mcnemar_pvalue(only_b, only_c) if n else math.nan,
             "var_paired": var_paired, "var_unpaired": var_unpaired}
 
 
@@ -181,8 +183,7 @@ def card_changes(path: str | Path, base_run: int, candidate_run: int, t: pl.Data
         held = part.filter(pl.col("in_hand_both"))
         # a card never in hand in both runs of a twin has no in-hand figures, but its attribution
         # needs only the deck to hold it (a changed card of a short diff was "held by no deck")
-        s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy()) \
-            if held.height else _no_summary()
+        s = paired_summary(card, held["win_base"].to_numpy(), held["win_candidate"].to_numpy())
         d = (part["win_candidate"] - part["win_base"]).to_numpy().astype(float)
         dealt = part["in_opening_hand"].to_numpy()
         excess, lo, hi, p = _difference_of_means(d[dealt], d[~dealt])
@@ -241,14 +242,6 @@ def _covariates(part: pl.DataFrame, fixed: pl.DataFrame, card: str) -> np.ndarra
     keys = part.select(pl.col("match_no").cast(fixed["match_no"].dtype), pl.col("seat").cast(fixed["seat"].dtype))
     return keys.join(fixed.select("match_no", "seat", *columns), on=["match_no", "seat"], how="left",
                      maintain_order="left").select(columns).to_numpy().astype(float)
-
-
-def _no_summary() -> dict:
-    """``paired_summary``'s figures for a card no twin held in hand in both runs: none."""
-    nan = math.nan
-    return {"twins": 0, "wr_base": nan, "wr_candidate": nan, "change": nan, "change_lo": nan, "change_hi": nan,
-            "unpaired_lo": nan, "unpaired_hi": nan, "only_base_won": 0, "only_candidate_won": 0, "mcnemar_p": nan,
-            "var_paired": nan, "var_unpaired": nan}
 
 
 def _mean(x: np.ndarray) -> float:

@@ -140,7 +140,7 @@ def test_with_few_diverged_twins_an_unchanged_card_takes_the_more_cautious_of_tw
     """Under 30 twins whose result changed, a card the candidate left alone gets the larger p and
     the wider interval of the cluster-robust test and the relabellings; a changed card keeps the
     cluster-robust one (its unreached twins' zeros are the design, not chance)."""
-    from reports.attribution import _centred, _permuted_slope, dose_response
+    from reports.attribution import _permuted_slope, _residuals, dose_response
 
     rng = np.random.default_rng(2)
     x = rng.random(500) * 0.6
@@ -149,8 +149,8 @@ def test_with_few_diverged_twins_an_unchanged_card_takes_the_more_cautious_of_tw
     seeds = np.arange(500) // 2
     slope, lo, hi, p = dose_response(d, x, np.zeros(500), seeds)
     slope_c, lo_c, hi_c, p_c = dose_response(d, x, np.zeros(500), seeds, cautious=False)
-    xc, _dc, strata = _centred(d, x, np.zeros(500))
-    p_perm, half = _permuted_slope(d, xc, strata, float(xc @ xc), slope)
+    xc, (dc,) = _residuals(x, [d], np.zeros(500), None, np.ones(500, dtype=bool))
+    p_perm, half = _permuted_slope(dc, xc, np.zeros(500), float(xc @ xc), slope)
     assert slope == slope_c and p == max(p_c, p_perm) and lo == min(lo_c, slope - half) and hi == max(hi_c, slope + half)
 
 
