@@ -90,6 +90,16 @@ def slow_query(con) -> None:
     con.execute("SELECT count(*) FROM range(60000000) t(i) WHERE hash(i) % 7 = 0").fetchall()
 
 
+def then_ctrl_c_in_a_query(method, connection):
+    """``method``, then a slow query on the connection ``connection(self, *args)`` names with
+    Ctrl-C pressed meanwhile: a stop that lands in a DuckDB query right after that step."""
+    def stopped(self, *args):
+        method(self, *args)
+        with ctrl_c_pressed_meanwhile():
+            slow_query(connection(self, *args))
+    return stopped
+
+
 # --- 1. a stop that lands in a DuckDB query ----------------------------------------------------
 
 def test_the_deferral_holds_ctrl_c_until_the_block_ends(ctrl_c_raises):
@@ -108,13 +118,8 @@ def test_the_deferral_holds_ctrl_c_until_the_block_ends(ctrl_c_raises):
 def test_ctrl_c_in_the_writers_commit_stops_the_run(tmp_path, capsys, monkeypatch, ctrl_c_raises):
     path = tmp_path / "commit.duckdb"
     record = BatchWriter._record_chunks
-
-    def record_then_query_under_ctrl_c(self, run_id, fresh):
-        record(self, run_id, fresh)
-        with ctrl_c_pressed_meanwhile():
-            slow_query(self.con)
-
-    monkeypatch.setattr(BatchWriter, "_record_chunks", record_then_query_under_ctrl_c)
+    monkeypatch.setattr(BatchWriter, "_record_chunks",
+                        then_ctrl_c_in_a_query(record, lambda writer, _run_id, _fresh: writer.con))
     code, lines = main(simulate_args(path), capsys)
     assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
     (status, note, stored), = q(path, "SELECT status, note, (SELECT count(*) FROM chunks) FROM runs")
@@ -127,14 +132,7 @@ def test_ctrl_c_in_the_writers_commit_stops_the_run(tmp_path, capsys, monkeypatc
 
 def test_ctrl_c_while_the_run_is_made_is_one_line_and_the_run_stopped(tmp_path, capsys, monkeypatch, ctrl_c_raises):
     path = tmp_path / "made.duckdb"
-    insert = Store._insert_cards
-
-    def insert_then_query_under_ctrl_c(self, con, rows):
-        insert(self, con, rows)
-        with ctrl_c_pressed_meanwhile():
-            slow_query(con)
-
-    monkeypatch.setattr(Store, "_insert_cards", insert_then_query_under_ctrl_c)
+    monkeypatch.setattr(Store, "_insert_cards", then_ctrl_c_in_a_query(Store._insert_cards, lambda _store, con, _rows: con))
     code, lines = main(simulate_args(path), capsys)
     assert (code, lines) == (130, [f"error: run 1 stopped; finish it with: workbench simulate --resume 1 --db {path}"])
     assert q(path, "SELECT status, pid FROM runs") == [("stopped", None)]
