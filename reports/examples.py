@@ -15,12 +15,17 @@ from reports.filters import Filters
 # run, match and seat packed in one integer, so min() picks the first match in one pass
 KEY_SQL = "cg.run_id::BIGINT * 1000000000 + cg.match_no::BIGINT * 16 + cg.seat"
 
-# what a row is, per kind: the key expression, the joins it needs and the seats that show it
+# what a row is, per kind: the key columns, the joins they need and the seats that show it
 _KINDS = {
-    "keyword": ("k.keyword", "JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k "
-                             "ON k.rules_hash = r.rules_hash AND k.card = cg.card", "cg.played > 0"),
-    "deck": ("cg.deck", "JOIN match_seats o ON o.run_id = cg.run_id AND o.match_no = cg.match_no AND o.seat <> cg.seat",
-             "o.deck <> cg.deck"),  # against the field: mirror matches left out, as deck_field does
+    "keyword": (("k.keyword AS keyword",),
+                "JOIN (SELECT rules_hash, card, unnest(keywords) AS keyword FROM cards) k "
+                "ON k.rules_hash = r.rules_hash AND k.card = cg.card", "cg.played > 0"),
+    # a deck as one pilot played it against the field one pilot played (reports/matchups.deck_field's
+    # rows: keyed by the deck alone, a greedy row's example could replay a match random played);
+    # mirror matches left out, as the field leaves them
+    "deck": (("cg.deck AS deck", "cg.pilot AS pilot", "o.pilot AS opponent_pilot"),
+             "JOIN match_seats o ON o.run_id = cg.run_id AND o.match_no = cg.match_no AND o.seat <> cg.seat",
+             "o.deck <> cg.deck"),
 }
 
 
@@ -38,17 +43,19 @@ def key_text(run_id: int, match_no: int, seat: int) -> str:
 
 
 def by_key(path: str | Path, filters: Filters, kind: str) -> pl.DataFrame:
-    """Per row key of ``kind`` (keyword, deck): example_win, example_loss. (The win rates by cost
-    and by turn take their examples in their own query, per card set and split.)"""
-    key, join, condition = _KINDS[kind]
+    """Per row of ``kind`` (keyword; deck, pilot and the field's pilot): its key columns,
+    example_win, example_loss. (The win rates by cost and by turn take their examples in their own
+    query, per card set and split.)"""
+    keys, join, condition = _KINDS[kind]
     where, params = filters.where("r", "cg")
     where = (where + " AND " if where else "WHERE ") + condition
     frame = db.query(path, f"""
-        SELECT {key} AS key, min({KEY_SQL}) FILTER (WHERE cg.won) AS win_key,
+        SELECT {', '.join(keys)}, min({KEY_SQL}) FILTER (WHERE cg.won) AS win_key,
                min({KEY_SQL}) FILTER (WHERE NOT cg.won) AS loss_key
         FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {join}
-        {where} GROUP BY 1""", params or None)
-    return frame.select("key", unpack("win_key").alias("example_win"), unpack("loss_key").alias("example_loss"))
+        {where} GROUP BY ALL""", params or None)
+    return frame.select(pl.exclude("win_key", "loss_key"), unpack("win_key").alias("example_win"),
+                        unpack("loss_key").alias("example_loss"))
 
 
 def diff_cards(path: str | Path, base_run: int, candidate_run: int) -> pl.DataFrame:

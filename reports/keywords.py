@@ -119,7 +119,7 @@ def keyword_impact(path: str | Path, filters: Filters | None = None) -> pl.DataF
     dealt = pl.DataFrame({"keyword": keywords, "seats_dealt": [
         int((opening[kw] > 0).sum()) if kw in opening.columns else 0 for kw in keywords]})
     randomised = _fit_logit(opening, dealt.filter(pl.col("seats_dealt") >= MIN_EXPOSED)["keyword"].to_list())
-    examples = by_key(path, filters or Filters(), "keyword").rename({"key": "keyword"})
+    examples = by_key(path, filters or Filters(), "keyword")
     return (out.join(model, on="keyword", how="left").join(dealt, on="keyword", how="left")
             .join(randomised.rename(lambda c: c if c == "keyword" else f"oh_{c}"), on="keyword", how="left")
             .with_columns(((pl.col("log_odds") * pl.col("oh_log_odds")) < 0).fill_null(False).alias("signs_disagree"))

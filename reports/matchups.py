@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from reports import db
-from reports.examples import KEY_SQL, unpack
+from reports.examples import by_key
 from reports.filters import Filters
 from reports.stats import rate, wilson
 
@@ -72,24 +72,7 @@ def deck_field(path: str | Path, filters: Filters | None = None) -> pl.DataFrame
     lo, hi = wilson(field["won"], field["games"])
     return field.with_columns(pl.Series("win_rate", rate(field["won"], field["games"])),
                               pl.Series("win_rate_lo", lo), pl.Series("win_rate_hi", hi)
-                              ).join(field_examples(path, filters), on=FIELD_KEYS, how="left")
-
-
-def field_examples(path: str | Path, filters: Filters) -> pl.DataFrame:
-    """Per deck, its pilot and the field's: example_win, example_loss (``r<run>-m<match>-s<seat>``),
-    the first seat of the deck that won against another deck and the first that did not, as
-    ``examples.by_key(..., "deck")`` picks them but within the row's pilots: keyed by the deck
-    alone, a greedy row's example could replay a match random played."""
-    where, params = filters.where("r", "cg")
-    where = (where + " AND " if where else "WHERE ") + "o.deck <> cg.deck"  # mirrors left out, as the field
-    frame = db.query(path, f"""
-        SELECT cg.deck, cg.pilot, o.pilot AS opponent_pilot,
-               min({KEY_SQL}) FILTER (WHERE cg.won) AS win_key,
-               min({KEY_SQL}) FILTER (WHERE NOT cg.won) AS loss_key
-        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id
-        JOIN match_seats o ON o.run_id = cg.run_id AND o.match_no = cg.match_no AND o.seat <> cg.seat
-        {where} GROUP BY ALL""", params or None)
-    return frame.select(*FIELD_KEYS, unpack("win_key").alias("example_win"), unpack("loss_key").alias("example_loss"))
+                              ).join(by_key(path, filters, "deck"), on=FIELD_KEYS, how="left")
 
 
 def pilots_in(frame: pl.DataFrame) -> list[str]:

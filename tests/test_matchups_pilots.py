@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from reports.examples import by_key
 from reports.filters import Filters
 from reports.matchups import deck_field, matchups
 from tests.conftest import run_cli
@@ -86,7 +85,7 @@ def test_runs_of_two_pilots_counted_together_are_never_pooled(small_store):
 def test_a_one_pilot_run_gives_the_numbers_it_gave_before(small_store):
     """Where every seat had one pilot: a row per deck and opponent with the store's own counts and
     first match, as before, and the new columns naming that pilot; the field as the rows summed,
-    with the examples ``by_key`` picks by deck."""
+    with each deck's first win and loss against another deck as its examples."""
     m = matchups(small_store, Filters(runs=[2]))
     counted = seat_counts(small_store, 2)
     assert sorted(m.select("deck", "opponent").iter_rows()) == sorted(counted)
@@ -101,7 +100,13 @@ def test_a_one_pilot_run_gives_the_numbers_it_gave_before(small_store):
         assert r["win_rate"] == pytest.approx(won / n)
     field = deck_field(small_store, Filters(runs=[2]))
     assert set(field["pilot"]) == set(field["opponent_pilot"]) == {"greedy"}
-    examples = {r["key"]: r for r in by_key(small_store, Filters(runs=[2]), "deck").iter_rows(named=True)}
+    # the first seat of each deck that won against another deck, and the first that did not
+    examples = {deck: {"example_win": f"r2-m{w // 16}-s{w % 16}", "example_loss": f"r2-m{lo // 16}-s{lo % 16}"}
+                for deck, w, lo in store_sql(small_store, """
+        SELECT cg.deck, min(cg.match_no * 16 + cg.seat) FILTER (WHERE cg.won),
+               min(cg.match_no * 16 + cg.seat) FILTER (WHERE NOT cg.won)
+        FROM card_games cg JOIN match_seats o ON o.run_id = cg.run_id AND o.match_no = cg.match_no AND o.seat <> cg.seat
+        WHERE cg.run_id = 2 AND o.deck <> cg.deck GROUP BY 1""")}
     for r in field.iter_rows(named=True):
         others = [v for (d, o), v in counted.items() if d == r["deck"] and o != d]
         assert (r["games"], r["won"], r["drawn"]) == tuple(sum(v[i] for v in others) for i in range(3))
