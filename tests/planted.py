@@ -13,7 +13,13 @@ Each game is one fixed seed, so each test is one deterministic draw from what ``
 the sizes below are the smallest at which that calibration found the buff in every block, read
 by dose (reports/attribution.py, 2026-12-07): Frontier 4 of 4 at 500 seeds, Allegiance 4 of 4 at
 200 (its matches cost three times Frontier's), AlleyWay 6 of 6 at 1,000 (5 of 6 at 500, so 500
-would leave a new draw, after any engine change, about one chance in six of a false alarm here)."""
+would leave a new draw, after any engine change, about one chance in six of a false alarm here).
+
+Wild Frontier's planted runs are the session's shared evidence runs (shared_frontier_store, seed 1):
+tests/test_trust.py reads the same diff and tests/test_null_evidence.py pairs its A/A twin and its
+value against the same base, so the three files play six runs of 1,000 matches, not nine. Its two
+draws (seed 3 here, seed 1 in test_trust) became one; the calibration's blocks, not a second
+fixed seed, are what says how often the buff is found."""
 from __future__ import annotations
 
 from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
@@ -24,24 +30,33 @@ DEFAULT_SEEDS = 500  # a game without its own calibrated size
 VALUE_GAMES = ("frontier",)  # where ``value`` is checked too (see above)
 
 
-def play_planted(game: str, tmp_path_factory, with_value: bool):
-    """The planted diff (and ``value``, if asked) of ``game`` in a fresh store."""
+def play_planted(game: str, tmp_path_factory, worker_id: str, with_value: bool):
+    """The planted diff (and ``value``, if asked) of ``game`` in a fresh store. Wild Frontier's
+    runs are the session's shared ones (shared_frontier_store: the commands below reuse them, at
+    its seed); each other game plays its own, at seed 3."""
     root = tmp_path_factory.mktemp(f"planted-{game}")
     data = planted_data(game, root / "data")
     plant = planted(game)
-    db = root / "planted.duckdb"
+    db = root / "base.duckdb"
+    seed = "3"
+    if game == "frontier":
+        shared_frontier_store(tmp_path_factory, worker_id, root, tuple(FRONTIER_RUNS) if with_value else ("base", "planted"))
+        seed = str(FRONTIER_SEED)
     env = {"WORKBENCH_DATA_DIR": str(data)}
     matches = str(2 * SEEDS.get(game, DEFAULT_SEEDS))
     diff = run_cli("diff", game, "--base", "base", "--candidate", PLANTED_VERSION, "--matches", matches,
-                   "--decks", ",".join(plant.decks), "--pilots", "greedy", "--db", str(db), "--quiet", "--seed", "3",
+                   "--decks", ",".join(plant.decks), "--pilots", "greedy", "--db", str(db), "--quiet", "--seed", seed,
                    env=env, timeout=1800)
     assert diff.returncode == 0, diff.stderr
     if not with_value:
         return game, plant, db, diff, None
     value = run_cli("value", game, "--deck", plant.decks[0], "--cards", plant.card, "--against", plant.decks[1],
                     "--rules", PLANTED_VERSION, "--base-rules", "base", "--matches", matches, "--pilots", "greedy",
-                    "--db", str(db), "--quiet", "--seed", "3", env=env, timeout=1800)
+                    "--db", str(db), "--quiet", "--seed", seed, env=env, timeout=1800)
     assert value.returncode == 0, value.stderr
+    if game == "frontier":  # both commands read the shared runs and played none of their own
+        from reports import db as store
+        assert store.query(db, "SELECT count(*) FROM runs").item() == len(FRONTIER_RUNS), value.stderr
     return game, plant, db, diff, value
 
 
@@ -84,44 +99,56 @@ def check_value_finds_the_buffed_card_gained_value(planted_game):
     assert f"Card value, base -> {PLANTED_VERSION}" in value.stdout
 
 
-def shared_base_store(tmp_path_factory, worker_id: str, into) -> None:
-    """Copy into the folder ``into`` a store (``base.duckdb`` and its event log) holding the base
-    run that tests/test_trust.py's +1/+1 diff and tests/test_null_evidence.py's A/A diff both pair
-    against: the Frontier calibration pairing, base rules, greedy, seed 1, 500 seeds from both
-    seats (about 25 CPU-seconds). It is played once per test session, by whichever test worker
-    asks first (a file lock, as pytest-xdist's docs show for session-wide fixtures), so the two
-    files each reuse it instead of playing it twice; each gets its own copy to add to."""
+# The Frontier evidence runs (greedy, the calibration pairing, seed 1, SEEDS["frontier"] seeds from
+# both seats), by name: (rules version, the planted card replaced by its reference card). The
+# planted test's diff and value, tests/test_trust.py's diff and tests/test_null_evidence.py's A/A
+# diff and value read these same runs, so each is played once a session (shared_frontier_store).
+FRONTIER_SEED = 1  # the CLI's default base seed
+FRONTIER_RUNS = {"base": ("base", False), "planted": (PLANTED_VERSION, False),
+                 "base-ref": ("base", True), "planted-ref": (PLANTED_VERSION, True)}
+
+
+def shared_frontier_store(tmp_path_factory, worker_id: str, into, runs: tuple[str, ...]) -> None:
+    """Copy into the folder ``into`` a store (``base.duckdb`` and its event log) holding at least
+    the FRONTIER_RUNS named in ``runs``, as ``workbench diff`` and ``workbench value`` plan them
+    (same specs, same hashes, so either command reuses them). The store is the test session's,
+    shared by its workers: whichever worker asks first for a run plays it, under a file lock (as
+    pytest-xdist's docs show for session-wide fixtures), and every later ask reuses it. Each asker
+    gets its own copy to add to."""
     import fcntl
     import shutil
 
     if worker_id == "master":  # not under xdist: this session's own folder
-        shared = tmp_path_factory.mktemp("shared-base")
+        shared = tmp_path_factory.getbasetemp() / "shared-frontier"
     else:  # pytest-N/popen-gwK: pytest-N is this session's, shared by its workers
-        shared = tmp_path_factory.getbasetemp().parent / "shared-base"
-        shared.mkdir(exist_ok=True)
+        shared = tmp_path_factory.getbasetemp().parent / "shared-frontier"
+    shared.mkdir(exist_ok=True)
     with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not (shared / "done").exists():
-            _play_base_run(shared / "base.duckdb")
-            (shared / "done").touch()
-    shutil.copy2(shared / "base.duckdb", into / "base.duckdb")
-    shutil.copytree(shared / "base.duckdb.events", into / "base.duckdb.events")
+        _play_frontier_runs(shared / "base.duckdb", runs)
+        shutil.copy2(shared / "base.duckdb", into / "base.duckdb")
+        shutil.copytree(shared / "base.duckdb.events", into / "base.duckdb.events")
 
 
-def _play_base_run(db) -> None:
-    """The base half of the calibration diff, as ``run_diff`` plans it (same spec, same hash)."""
+def _play_frontier_runs(db, runs: tuple[str, ...]) -> None:
+    """Each named run, played unless the store holds it (``ensure_run`` reuses a stored run)."""
     import io
 
     import pytest
     from rich.console import Console
 
-    from workbench.commands.simulate import ensure_run, new_run
+    from cardsdb.reference import reference_for, reference_ids
+    from workbench import games
+    from workbench.calibration import Calibration
     from workbench.store import Store
 
-    plant = planted("frontier")
     data = planted_data("frontier", db.parent / "data")
+    plant = planted("frontier")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WORKBENCH_DATA_DIR", str(data))
-        spec, payload = new_run("frontier", "base", list(plant.decks), ["greedy"], 2 * SEEDS["frontier"], 1, True,
-                                0.0, None, 2)
-        ensure_run(Store(db), spec, payload, 2, True, Console(file=io.StringIO()))
+        cal = Calibration(Store(db), "frontier", data, ["greedy"], 2, Console(file=io.StringIO()))
+        _data, ruleset = games.load("frontier", "base", data)
+        swap = {"0": {plant.card: reference_for(ruleset, plant.card, reference_ids("frontier", data))}}
+        for name in runs:
+            rules, referenced = FRONTIER_RUNS[name]
+            cal.run(rules, SEEDS["frontier"], FRONTIER_SEED, substitute=swap if referenced else None)

@@ -24,13 +24,13 @@ import polars as pl
 import pytest
 
 from cardsdb.calibration import planted, planted_data
-from tests.planted import SEEDS, shared_base_store
+from tests.planted import FRONTIER_SEED, SEEDS, shared_frontier_store
 
-pytestmark = pytest.mark.slow  # three runs of 1,000 greedy matches (and the shared base): about 75 CPU-seconds
+pytestmark = pytest.mark.slow  # two runs of 1,000 greedy matches of its own (and the shared ones): about 50 CPU-seconds
 
 GAME = "frontier"
 PLANT = planted(GAME)
-SEED = 1          # the CLI's default base seed (tests/test_planted.py plays 3)
+SEED = FRONTIER_SEED  # the seed of the session's shared Frontier runs (tests/planted.py)
 WORKERS = 2
 # (rules version, pilot salt) of the candidate: the base rules again, other pilot choices
 CANDIDATE = ("base", "salted")
@@ -57,7 +57,8 @@ def aa(tmp_path_factory, worker_id):
 
     root = tmp_path_factory.mktemp("aa")
     data = planted_data(GAME, root / "data")
-    shared_base_store(tmp_path_factory, worker_id, root)  # the session's base run, shared with test_trust
+    # the session's base run and its reference twin, shared with test_trust and test_planted
+    shared_frontier_store(tmp_path_factory, worker_id, root, ("base", "base-ref"))
     db = root / "base.duckdb"
     out, err = io.StringIO(), io.StringIO()
     version, salt = CANDIDATE[0], _salt()
@@ -71,7 +72,9 @@ def aa(tmp_path_factory, worker_id):
         value_runs = [(cal.run(rules, SEEDS[GAME], SEED, salt=s), cal.run(rules, SEEDS[GAME], SEED, salt=s, substitute=swap))
                       for rules, s in (("base", 0), (version, salt))]
     assert [full for full, _ref in value_runs] == [diff["base_run"], diff["candidate_run"]], "the diff's runs reused"
-    assert "reusing run 1" in err.getvalue(), err.getvalue()  # the shared base run, not played again
+    # the shared base run (by the diff and by value) and its reference twin, and the diff's
+    # salted run (by value): played once each
+    assert err.getvalue().count("reusing run ") == 4, err.getvalue()
     return db, diff, out.getvalue(), value_runs
 
 

@@ -18,8 +18,8 @@ class PlantedTruth:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def planted_game(cls, tmp_path_factory):
-        return play_planted(cls.game, tmp_path_factory, with_value=cls.game in VALUE_GAMES)
+    def planted_game(cls, tmp_path_factory, worker_id):
+        return play_planted(cls.game, tmp_path_factory, worker_id, with_value=cls.game in VALUE_GAMES)
 
     @pytest.mark.slow
     def test_diff_flags_the_buffed_card_and_almost_no_other(self, planted_game):

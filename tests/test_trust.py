@@ -11,13 +11,14 @@ from cardsdb.calibration import PLANTED_VERSION, planted, planted_data
 from reports.diff import version_diff
 from reports.stats import benjamini_hochberg, beta_prior, mcnemar_pvalue, paired_interval, shrink
 from tests.conftest import run_cli
-from tests.planted import SEEDS, shared_base_store
+from tests.planted import SEEDS, shared_frontier_store
 
 # The planted truth is Wild Frontier's calibration plant (cardsdb/frontier/calibration.yaml):
 # marshal-gunhand, a 3-Mana 3/2 of lawmen-posse, made a 4/3 (+1/+1, one Mana's worth of stats):
 # a moderate change, not a card that wins by itself. It is found by the paired diff at the size
 # the calibration needs for a +1/+1 (tests/planted.py: 500 seeds, both seats), greedy pilots, on
-# the CLI's default seed (tests/test_planted.py plays seed 3: this is a second draw). Measured on
+# the CLI's default seed: the very runs tests/test_planted.py's Frontier class reads (both come
+# from tests/planted.shared_frontier_store), so this is one draw, read for other things. Measured on
 # seed 1: lawmen-posse +8.2 points (95% +5.6 to +10.7), the card's attributed effect +10.2 points
 # (+7.1 to +13.3); on seed 3, +4.4 and +5.2 (the 30-damage card this test planted before moved
 # its deck +44.5 points). A card's played win rate within one run does not find such a card (in
@@ -31,16 +32,17 @@ MATCHES = 2 * SEEDS["frontier"]
 @pytest.fixture(scope="module")
 def planted_diff(tmp_path_factory, worker_id):
     """A store with the paired diff base -> planted (one card one cost step stronger). The base
-    run is the session's shared one (tests/planted.shared_base_store), reused by the diff."""
+    and planted runs are the session's shared ones (tests/planted.shared_frontier_store), reused by
+    the diff."""
     root = tmp_path_factory.mktemp("planted")
     data = planted_data("frontier", root / "data")
-    shared_base_store(tmp_path_factory, worker_id, root)
+    shared_frontier_store(tmp_path_factory, worker_id, root, ("base", "planted"))
     db = root / "base.duckdb"
     res = run_cli("diff", "frontier", "--base", "base", "--candidate", PLANTED_VERSION, "--matches", str(MATCHES),
                   "--decks", ",".join(PLANT.decks), "--pilots", "greedy", "--db", str(db), "--quiet",
                   env={"WORKBENCH_DATA_DIR": str(data)}, timeout=900)
     assert res.returncode == 0, res.stderr
-    assert "reusing run 1" in res.stderr, res.stderr  # the shared base run, not played again
+    assert res.stderr.count("reusing run ") == 2, res.stderr  # the shared runs, not played again
     return db, res.stdout
 
 
