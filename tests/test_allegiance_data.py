@@ -80,6 +80,8 @@ def test_an_effect_in_the_wrong_kind_of_card(data):
 
 @pytest.mark.parametrize("change, needles", [
     (lambda d: d["cards"].update({"ash-thrall": 2}), ["19 warriors"]),
+    # "Main deck, 40 cards" on its own: one card more, the warriors and every copy limit kept
+    (lambda d: d["cards"].update({"shield-of-the-victor": 3}), ["41 cards", "a main deck has exactly 40"]),
     (lambda d: d["cards"].update({"forge-tyrant": 2, "forge-reaper": 2}), ["card 'forge-tyrant'", "at most 1"]),
     # "Copy limits: 1-2 star cards up to 3 copies, 3-4 star up to 2, 5 star only 1" (the warriors'
     # count kept at 18, so only the copies are wrong)

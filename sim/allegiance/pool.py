@@ -73,7 +73,7 @@ class CardDef:
     __slots__ = ("id", "slug", "name", "type", "faction", "stars", "hp", "move", "bastion",
                  "beast_field", "beast_destroyed", "supply", "ap", "damage", "armor", "target",
                  "protects", "absorb", "reflect", "pierce", "soul_bonus", "attacks", "supports",
-                 "turn_start", "played", "effects", "reach", "best_damage", "hit_masks", "soul_masks",
+                 "turn_start", "played", "effects", "reach", "soul_lo", "best_damage", "hit_masks", "soul_masks",
                  "threat_masks")
 
     def __repr__(self) -> str:
@@ -108,14 +108,16 @@ def compile_card(index: int, card: Any, board: Board) -> CardDef:
     d.turn_start = by_kind.get("turn_start", ())
     d.played = by_kind.get("played", ())
     d.effects = by_kind.get("battle_cry", by_kind.get("tactic", ()))
-    # the longest attack (Soul Combat reaches that far along a line)
+    # the longest attack: Soul Combat challenges along a line "within the Warrior's longest attack
+    # range", its printed range from its minimum to its maximum (RULES.md)
     d.reach = max((a.hi for a in d.attacks), default=0)
+    d.soul_lo = min((a.lo for a in d.attacks if a.hi == d.reach), default=1)
     d.best_damage = max((a.damage for a in d.attacks), default=0)
     # per cell: the cells any of its attacks reach, and the cells along a line within its reach
     d.hit_masks = [0] * board.n
     for a in d.attacks:
         d.hit_masks = [m | am for m, am in zip(d.hit_masks, a.masks)]
-    line_bits = sum(1 << k for k in range(1, d.reach + 1))
+    line_bits = sum(1 << k for k in range(max(1, d.soul_lo), d.reach + 1))
     d.soul_masks = board.reach_masks(line_bits, 0)
     # per cell: the cells its attacks reach from anywhere one move away (the greedy pilot's
     # threat ranges; blockers ignored)

@@ -129,8 +129,9 @@ def fight(state: FrontierState, attacker: Unit, defender: Unit, strike: int, fro
     """(Both units writable: ``state.own``.) Creature combat: both deal their Attack to the
     other's Defense at once, unless exactly one has Quickdraw: it strikes first, and if its enemy
     dies it takes no damage. Barricade shaves each hit it takes; Venom costs a surviving target 1
-    more Defense after the damage. Returns the attacker's Overshot excess (damage beyond the
-    defender's remaining Defense)."""
+    more Defense right after its creature deals combat damage (so a Quickdraw creature's Venom
+    lands before the enemy could strike back: RULES.md). Returns the attacker's Overshot excess
+    (damage beyond the defender's remaining Defense)."""
     consts = state.pool.consts
     d_power = power(state, defender)
     retaliates = d_power > 0 and (from_middle or consts.high_rise_retaliation)
@@ -145,21 +146,29 @@ def fight(state: FrontierState, attacker: Unit, defender: Unit, strike: int, fro
     dealt = taken = 0
     if a_quick and not d_quick:
         dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
+        _venom(state, a_seat, attacker, defender, dealt)
         if defender.hp > 0 and retaliates:
             taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
+            _venom(state, d_seat, defender, attacker, taken)
     elif d_quick and not a_quick:
         taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
+        _venom(state, d_seat, defender, attacker, taken)
         if attacker.hp > 0:
             dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
+            _venom(state, a_seat, attacker, defender, dealt)
     else:
         dealt = hit_unit(state, a_seat, defender, strike, attacker.card)
         if retaliates:
             taken = hit_unit(state, d_seat, attacker, d_power, defender.card)
-    venom = consts.venom_damage
-    if dealt > 0 and attacker.kw & VENOM and defender.hp > 0:
-        hit_unit(state, a_seat, defender, venom, attacker.card, "venom")
-    if taken > 0 and defender.kw & VENOM and attacker.hp > 0:
-        hit_unit(state, d_seat, attacker, venom, defender.card, "venom")
+        _venom(state, a_seat, attacker, defender, dealt)
+        _venom(state, d_seat, defender, attacker, taken)
     if attacker.kw & OVERSHOT and dealt > before:
         return dealt - before
     return 0
+
+
+def _venom(state: FrontierState, seat: int, source: Unit, target: Unit, dealt: int) -> None:
+    """Venom: ``source`` dealt ``dealt`` combat damage to ``target``; a Venom source costs a
+    target still alive ``venom_damage`` more Defense."""
+    if dealt > 0 and source.kw & VENOM and target.hp > 0:
+        hit_unit(state, seat, target, state.pool.consts.venom_damage, source.card, "venom")

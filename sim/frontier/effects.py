@@ -407,8 +407,11 @@ def _apply_to_unit(state: FrontierState, seat: int, fx, u: Unit, card: int) -> N
     elif op == "grant":
         added = fx.kw & ~u.kw
         u.kw |= fx.kw
-        if fx.until == "end_of_turn" and added:
-            state.temp.append(TempChange(u.uid, 0, 0, added))
+        if fx.until == "end_of_turn":
+            if added:
+                state.temp.append(TempChange(u.uid, 0, 0, added))
+        elif state.temp:  # a lasting grant of a keyword this turn gave "until end of turn": it stays
+            state.temp = [t._replace(kw=t.kw & ~fx.kw) if t.uid == u.uid and t.kw & fx.kw else t for t in state.temp]
         if ev is not None:
             ev.emit(state.turn, seat, K.GRANT, card, u.card, added, u.lane, fx.until)
     else:
