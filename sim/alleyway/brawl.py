@@ -235,8 +235,13 @@ def resolve(state: AlleyState, a: Unit, target: int, d: Unit | None) -> None:
         d_atk = atk_of(state, d)
         if a_atk == d_atk:
             emit(state, seat, K.BRAWL, a.card, d.card, 0, d_lane, "tie")
-            field.down(state, a, d_seat)
-            field.down(state, d, seat)
+            # a BRITTLE one is KO'd instead: a KO this brawl dealt, for the other's PROMOTE
+            # (until 2026-12-07 a tie counted none)
+            a_uid = a.uid
+            if field.down(state, a, d_seat) and state.find(a_uid) is None:
+                d.kos += 1
+            if field.down(state, d, seat) and state.find(d_uid) is None:
+                a.kos += 1
         else:
             winner, loser = (a, d) if a_atk > d_atk else (d, a)
             loser_seat, loser_lane = loser.seat, loser.lane

@@ -8,7 +8,7 @@ from sim.alleyway import field, hidden, luck, statuses, targets
 from sim.alleyway.field import emit
 from sim.alleyway.frames import ATTACK, CardChoice, Ctx, EffectsFrame
 from sim.alleyway.kinds import KINDS as K
-from sim.alleyway.pool import CHARACTER, HEAVY
+from sim.alleyway.pool import CHARACTER
 from sim.alleyway.resolve import push_effects, run, take_choice
 from sim.alleyway.state import AlleyState, Pending, back_slot, code, decode
 from sim.core.events import AIMED_EFFECT, NO_ID
@@ -205,8 +205,11 @@ def fetch(state: AlleyState, fx, c: Ctx) -> bool:
 
     def fits(card_id: int) -> bool:
         card = cards[card_id]
-        if needs_lane and (card.type != CHARACTER or card.subtype == HEAVY):
-            return False  # a character (a Heavy needs its sacrifices); a REMAINS Skeleton is one (RULES.md)
+        if needs_lane and card.type != CHARACTER:
+            # a character: a Heavy too (its sacrifices are how it is played from the hand, and
+            # revive or CALL is not playing it; until 2026-12-07 every Heavy was refused), and a
+            # REMAINS Skeleton (RULES.md); it takes an empty lane like any other
+            return False
         return fx.filter is None or fx.filter.fits(card)
 
     options = targets.distinct(zone, fits)

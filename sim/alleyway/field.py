@@ -273,12 +273,12 @@ def emit(state: AlleyState, seat: int, kind: int, card: int = NO_ID, target: int
 # --- Down, stand up, KO, leaving -----------------------------------------------------------------
 
 def down(state: AlleyState, u: Unit, by: int) -> bool:
-    """Down a standing character: it drops to DEF and its effects stop. SHIELD stops it once;
-    BRITTLE turns it into a KO."""
+    """Down a standing character: it drops to DEF and its effects stop. SHIELD stops it once
+    (not while SILENCED: RULES.md); BRITTLE turns it into a KO."""
     if u.downed:
         return False
     u = state.own(u)
-    if u.shield:
+    if u.shield and not u.silence:
         u.shield = False
         emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="down")
         return False
@@ -302,8 +302,8 @@ def stand(state: AlleyState, u: Unit) -> bool:
 
 
 def ko(state: AlleyState, u: Unit, by: int) -> bool:
-    """KO: straight to the Gutter, unless a SHIELD stops it."""
-    if u.shield:
+    """KO: straight to the Gutter, unless a SHIELD stops it (not while SILENCED)."""
+    if u.shield and not u.silence:
         u = state.own(u)
         u.shield = False
         emit(state, u.seat, K.SHIELD, u.card, lane=u.lane, detail="ko")
@@ -339,7 +339,8 @@ def leave(state: AlleyState, u: Unit, dest: int, ko: bool = False, sacrificed: b
         if owner.leader_state == DEFEATED:
             emit(state, u.owner, K.LEADER_DEFEATED, u.card)
     elif u.token:
-        if card.kw & REMAINS and dest == GUTTER and (ko or sacrificed):
+        # REMAINS is a keyword of the card: not while SILENCED (a Downed one's still works, RULES.md)
+        if card.kw & REMAINS and dest == GUTTER and (ko or sacrificed) and not u.silence:
             owner.gutter.append(u.card)
     else:
         cards = u.under + (u.card,)
@@ -367,12 +368,16 @@ def _after_ko(state: AlleyState, u: Unit, card, by: int) -> None:
     for opp in reversed(state.opponents(u.seat)):
         fire_side(state, opp, "enemy_ko", foe=0)
     fire_side(state, u.seat, "ally_ko", skip_uid=u.uid)
-    for ab in reversed(card.triggers.get("ko", ())):
-        push_ability(state, ab, Ctx(u.seat, u.card))
+    # SILENCED, its own "when KO'd" and UNDEAD do not work ("its effects and abilities don't
+    # work"); Downed, they still do (RULES.md, DOWNED & KO). BOUNTY is another seat's status on it.
+    silenced = u.silence
+    if not silenced:
+        for ab in reversed(card.triggers.get("ko", ())):
+            push_ability(state, ab, Ctx(u.seat, u.card))
     for bounty in u.bounty:
         if not state.sides[bounty.seat].out:
             draw(state, bounty.seat, bounty.amount)
-    if u.kw & UNDEAD and not u.undead_used and not u.token:
+    if u.kw & UNDEAD and not u.undead_used and not u.token and not silenced:
         state.risen.append(Rising(u.owner, u.card, u.under))  # an UNDEAD leader (Veyr) rises too
 
 
@@ -445,12 +450,14 @@ def promote(state: AlleyState, u: Unit) -> bool:
 
 # --- Morale and cards ----------------------------------------------------------------------------
 
-def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: str = "") -> int:
-    """A seat loses Morale (BARRICADE prevents what it can); at 0 it is out. Returns the loss."""
+def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: str = "", cost: bool = False) -> int:
+    """A seat loses Morale (BARRICADE prevents what it can); at 0 it is out. Returns the loss.
+    ``cost``: a Morale cost the seat pays (ACTIVATE, a Gutter ability) is a price, not damage it
+    would take: paid in full, BARRICADE untouched (until 2026-12-07 BARRICADE absorbed it)."""
     side = state.sides[seat]
     if amount <= 0 or side.out:
         return 0
-    if side.barricade:
+    if side.barricade and not cost:
         blocked = min(side.barricade, amount)
         side.barricade -= blocked
         amount -= blocked

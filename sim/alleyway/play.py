@@ -266,28 +266,40 @@ def activate(state: AlleyState, lane: int) -> None:
 
 
 def use_gutter(state: AlleyState, card_id: int) -> None:
-    """Once per turn each, on your turn; some cost the card itself, which is EXILED."""
+    """Once per turn each (each card, each copy: until 2026-12-07 once per card name), on your
+    turn; some cost the card itself, which is EXILED. A copy EXILED by its cost has left the
+    Gutter, so nothing is recorded for it (the other copies there are other cards); a use that
+    leaves the card in the Gutter is recorded, and ``gutter_ready`` counts those against the
+    copies still there."""
     seat = state.active
     side = state.sides[seat]
     ab = state.pool.cards[card_id].gutter[0]
-    state.once.append(GutterUse(seat, card_id))
     emit(state, seat, K.GUTTER_USE, card_id)
     if ab.exile_self:
         side.gutter.remove(card_id)
         side.exile.append(card_id)
+    else:
+        state.once.append(GutterUse(seat, card_id))
     _pay(state, seat, ab, Ctx(seat, card_id), exclude=0)
 
 
 def gutter_ready(state: AlleyState, seat: int, card_id: int) -> bool:
+    """A copy in the Gutter not used this turn (copies are alike: the uses recorded this turn
+    count against the copies there), and the cost can be paid."""
     ab = state.pool.cards[card_id].gutter
-    return bool(ab) and GutterUse(seat, card_id) not in state.once and can_pay(state, seat, ab[0])
+    if not ab:
+        return False
+    use = GutterUse(seat, card_id)
+    if use in state.once and state.once.count(use) >= state.sides[seat].gutter.count(card_id):
+        return False
+    return can_pay(state, seat, ab[0])
 
 
 def _pay(state: AlleyState, seat: int, ab, context: Ctx, exclude: int) -> None:
     side = state.sides[seat]
     side.authority -= ab.authority
     if ab.morale:
-        field.lose_morale(state, seat, ab.morale, by=seat, cause="cost")
+        field.lose_morale(state, seat, ab.morale, by=seat, cause="cost", cost=True)  # a price: no BARRICADE
     if ab.discard or ab.sacrifice:
         state.stack.append(CostFrame(context, ab, ab.discard, ab.sacrifice, exclude))
     else:

@@ -95,8 +95,9 @@ class AbilityUse(NamedTuple):
 
 
 class GutterUse(NamedTuple):
-    """A Gutter ability used this turn (``state.once``): ``seat``'s ``card`` in its Gutter (never
-    equal to an AbilityUse: a tuple of another length)."""
+    """A Gutter ability used this turn (``state.once``), one entry per use: a copy of ``seat``'s
+    ``card`` used and still in its Gutter (a copy EXILED by its cost is not recorded; never equal
+    to an AbilityUse: a tuple of another length)."""
     seat: int
     card: int
 
