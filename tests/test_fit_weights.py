@@ -269,3 +269,35 @@ def test_the_suggested_ladder_measures_the_set_against_where_it_started():
         "greedy@hand,greedy@mine,greedy"
     assert "--pilots greedy@hand,greedy@tuned " in measure_command("frontier", "greedy", "tuned", "tuned")
     assert "--pilots planner@hand,planner@mine " in measure_command("frontier", "planner", "mine", "hand")
+
+
+def test_threads_building_a_weight_set_at_once_all_think_with_it(monkeypatch):
+    """A Dask worker plays tasks on several threads; each may build the engine of a weight set
+    (``weighted_engine``) for the first time at once. Every thread must get that set's weights,
+    never the hand set's: the determinism audit of 2026-12-07 found a process-wide "document
+    being read" that one thread's copy of evaluate.py reset under another's, so a run stored as
+    ``greedy`` (tuned) played with the hand weights on a two-thread worker."""
+    import threading
+
+    from sim.core import weights
+
+    engine = get_engine("frontier")
+    tuned = weights.read_weight_set(weight_set_file(engine, "tuned"), weights.game_settings(engine))
+    wrong = several = 0
+    for _round in range(20):
+        monkeypatch.setattr(weights, "_ENGINES", {})  # as a worker that has built none yet
+        start = threading.Barrier(4)
+        got = []
+
+        def build(start, got):
+            start.wait()
+            got.append(weights.weighted_engine(engine, "tuned"))
+
+        threads = [threading.Thread(target=build, args=(start, got)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wrong += sum(view.evaluate.__globals__["WEIGHTS"] != tuned for view in got)
+        several += len({id(view) for view in got}) > 1  # one engine per set, whichever thread built it
+    assert (wrong, several) == (0, 0), f"{wrong} of 80 engines thought with other weights; {several} rounds built twice"

@@ -21,6 +21,7 @@ import importlib.util
 import itertools
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +31,25 @@ WEIGHT_SET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 HAND = "hand"  # the set ``weights.yaml`` itself: never a ``weights-hand.yaml``
 SETTINGS = ("pilot_sets", "search")  # the hand file's sections that are settings, not weights
 
-# the weight document the next evaluate module executed by ``evaluate_module_with`` reads
-_PENDING: dict | None = None
+# the weight document the evaluate module ``evaluate_module_with`` is executing reads, per thread
+# (``.document``): a Dask worker plays tasks on several threads, and a document set for one
+# thread's copy must never be read by another thread's module, a copy or the game's own import
+# (until 2026-12-07 a process-wide global: a thread's "tuned" copy could read the hand weights)
+_PENDING = threading.local()
 _VARIANTS = itertools.count(1)
-# (evaluate module name, weight set key) -> the engine thinking with it, one per process
+# (evaluate module name, weight set key) -> the engine thinking with it, one per process, built
+# once under the lock (two threads asking at once get the same engine)
 _ENGINES: dict[tuple[str, str], Any] = {}
+_BUILDING = threading.Lock()
 
 
 def load_weights(module_file: str) -> dict:
     """The ``weights.yaml`` beside ``module_file`` (an evaluate module's ``__file__``), parsed
     safely; read once at import. While ``evaluate_module_with`` executes a copy of the module,
     the document it was given instead."""
-    if _PENDING is not None:
-        return _PENDING
+    document = getattr(_PENDING, "document", None)
+    if document is not None:
+        return document
     return yaml.safe_load(Path(module_file).with_name("weights.yaml").read_text(encoding="utf-8"))
 
 
@@ -69,17 +76,16 @@ def check_weight_set_name(name: str) -> None:
 
 def evaluate_module_with(engine: Any, document: dict):
     """A fresh copy of the engine's evaluate module that read ``document`` as its weights."""
-    global _PENDING
     base = importlib.import_module(evaluate_module_name(engine))
     name = f"{base.__name__}__weights{next(_VARIANTS)}"
     spec = importlib.util.spec_from_file_location(name, base.__file__)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look a class's module up by name
-    _PENDING = document
+    _PENDING.document = document
     try:
         spec.loader.exec_module(module)
     finally:
-        _PENDING = None
+        _PENDING.document = None
     return module
 
 
@@ -131,12 +137,15 @@ def weighted_engine(engine: Any, name: str) -> Any:
     key = (evaluate_module_name(engine), name)
     view = _ENGINES.get(key)
     if view is None:
-        path = weight_set_file(engine, name)
-        if not path.is_file():
-            raise ValueError(f"no weight set {name!r} for {engine.name}: {path} does not exist "
-                             f"(make one with `workbench fit-weights {engine.name}`)")
-        document = read_weight_set(path, game_settings(engine))
-        view = _ENGINES[key] = engine_with_weights(engine, document)
+        with _BUILDING:
+            view = _ENGINES.get(key)  # another thread may have built it while this one waited
+            if view is None:
+                path = weight_set_file(engine, name)
+                if not path.is_file():
+                    raise ValueError(f"no weight set {name!r} for {engine.name}: {path} does not exist "
+                                     f"(make one with `workbench fit-weights {engine.name}`)")
+                document = read_weight_set(path, game_settings(engine))
+                view = _ENGINES[key] = engine_with_weights(engine, document)
     return view
 
 
