@@ -137,6 +137,10 @@ def goes_on(state: AlleyState, frame: AttackFrame) -> bool:
     a = state.find(frame.attacker)
     if a is None or a.downed or a.stasis or a.seat != state.active:
         return False
+    if state.sides[decode(frame.target).seat].out:
+        # the defending seat went out meanwhile (an Ambush made it draw from an empty deck): it
+        # is no longer an opponent, so the attack has no one to brawl (RULES.md, Game modes)
+        return False
     d_uid = frame.defender
     if d_uid:
         d = state.find(d_uid)
