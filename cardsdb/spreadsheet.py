@@ -257,6 +257,9 @@ def import_cards_csv(path: str | Path, base: Ruleset, notes: list[str] | None = 
             changed["keywords"] = card.keywords.model_dump(exclude_defaults=True)
         if changed:
             patch[cid] = changed
+    if not sheet:  # a header alone (or every row cut) would remove every card of the version
+        raise DataError(name, f"the sheet has no card rows: importing it would remove all {len(base.cards)} cards "
+                              f"of {base.version}", field="id")
     remove = [cid for cid in base.cards if cid not in sheet]
     if notes is not None and kept:
         tops = sorted({c.split(".")[0] for c in kept})

@@ -79,9 +79,17 @@ def init_workspace(folder: Path, games: list[str] | None = None) -> list[Path]:
         for game in chosen:
             made.append(copy_game(game, folder / game))
     except OSError as exc:  # a folder that cannot be made or filled: leave nothing half-copied
-        for path in made + [folder / chosen[len(made)]]:
-            shutil.rmtree(path, ignore_errors=True)
-        if not existed:
-            shutil.rmtree(folder, ignore_errors=True)
+        _undo(folder, existed, made, chosen)
         raise DataError(folder, f"cannot make the workspace here: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:  # Ctrl-C while copying: nothing half-copied either (init again works)
+        _undo(folder, existed, made, chosen)
+        raise
     return made
+
+
+def _undo(folder: Path, existed: bool, made: list[Path], chosen: list[str]) -> None:
+    """Take away what an interrupted init made: the games copied and the one being copied."""
+    for path in made + [folder / g for g in chosen[len(made):len(made) + 1]]:
+        shutil.rmtree(path, ignore_errors=True)
+    if not existed:
+        shutil.rmtree(folder, ignore_errors=True)

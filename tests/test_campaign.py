@@ -140,6 +140,9 @@ def test_simulate_run_refuses_an_unknown_crew_policy_or_stage(tmp_path):
     one_clean_error(run_cli("simulate-run", "frontier", "--crew", "nobody", "--db", db), "unknown crew 'nobody'")
     one_clean_error(run_cli("simulate-run", "frontier", "--policy", "smart", "--db", db), "unknown policy 'smart'")
     one_clean_error(run_cli("simulate-run", "frontier", "--stage", "stage-ix", "--db", db), "no stage 'stage-ix'")
+    # a weight set the game does not have (it ended in a traceback: the bad-input audit, 2026-12-07)
+    one_clean_error(run_cli("simulate-run", "frontier", "--fight-pilot", "greedy@nope", "--db", db),
+                    "--fight-pilot: no weight set 'nope'")
 
 
 def test_clear_rate_and_reward_lift_on_hand_made_tables(tmp_path):

@@ -116,3 +116,17 @@ def test_an_error_names_the_sheets_column(tmp_path):
     with pytest.raises(DataError) as info:
         import_cards_csv(path, ruleset)
     assert info.value.field.startswith("abilities.1.do.1"), info.value.line()
+
+
+def test_a_sheet_with_no_card_rows_is_refused_not_read_as_removing_every_card(tmp_path):
+    """The header alone was "0 cards changed, 0 added, 179 removed", exit 0 (the bad-input audit
+    of 2026-12-07); a sheet that leaves some cards out still removes just those."""
+    from cardsdb.errors import DataError
+
+    ruleset, path, rows = exported(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        import_cards_csv(path, ruleset)
+    assert "no card rows" in info.value.line() and f"all {len(ruleset.cards)} cards" in info.value.line()
+    _rewrite(path, rows[1:])
+    assert import_cards_csv(path, ruleset)["remove"] == [rows[0]["id"]]

@@ -141,6 +141,7 @@ def test_a_turf_match_replays_as_stored(turf_store):
 @pytest.mark.parametrize("args, words", [
     (["--boss", "nobody"], "unknown boss 'nobody'"),
     (["--boss-pilot", "wizard"], "--boss-pilot"),
+    (["--boss-pilot", "greedy@nope"], "--boss-pilot: no weight set 'nope'"),  # was a traceback
     (["--seats", "3"], "Turf Defense has two partners"),
 ])
 def test_bad_turf_input_is_one_line(tmp_path, args, words):

@@ -100,3 +100,29 @@ def test_results_do_not_depend_on_chunk_size_or_workers_and_reuse_ignores_them(t
     assert r.returncode == 0, r.stderr
     assert "reusing run 1" in r.stderr
     assert db.query(a, "SELECT count(*) FROM runs").rows() == [(2,)]
+
+
+def test_ctrl_c_during_init_leaves_no_half_copied_workspace(tmp_path, monkeypatch):
+    """Ctrl-C while the second game is being copied (the bad-input audit of 2026-12-07: half a
+    game stayed, and init then refused the folder as taken): nothing stays, and init again works."""
+    import pytest
+
+    from cardsdb import workspace
+
+    real_copy = workspace.copy_game
+    copied = []
+
+    def interrupted(game, into):
+        if game == "alleyway":  # part of it copied, then the user presses Ctrl-C
+            (into / "cards").mkdir(parents=True)
+            raise KeyboardInterrupt
+        copied.append(game)
+        return real_copy(game, into)
+
+    monkeypatch.setattr(workspace, "copy_game", interrupted)
+    ws = tmp_path / "ws"
+    with pytest.raises(KeyboardInterrupt):
+        workspace.init_workspace(ws, ["frontier", "alleyway"])
+    assert copied == ["frontier"] and not ws.exists()
+    monkeypatch.setattr(workspace, "copy_game", real_copy)
+    assert cli_here("init", str(ws), "--game", "frontier").returncode == 0

@@ -19,6 +19,7 @@ import copy
 import importlib
 import importlib.util
 import itertools
+import math
 import re
 import sys
 import threading
@@ -154,10 +155,15 @@ def read_weight_set(path: Path, hand: dict) -> dict:
     weight the hand set gives (a number, or a list of numbers, where the hand set has one), as
     fit-weights writes a set whole. One edited by hand that lost a weight would otherwise fail
     deep inside evaluate. ValueError naming the file and the weight."""
+    from cardsdb.errors import DataError
+    from cardsdb.yamlfile import parse_yaml  # strict: the same weight twice is an error, not the last one kept
+
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        document = parse_yaml(path.read_text(encoding="utf-8"), path)
+    except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a readable YAML weight set ({' '.join(str(exc).split())})") from None
+    except DataError as exc:
+        raise ValueError(f"{path}: not a readable YAML weight set ({exc.message})") from None
     if not isinstance(document, dict):
         raise ValueError(f"{path}: a weight set is a YAML mapping of sections, as weights.yaml is")
     for section, weights in hand.items():
@@ -167,19 +173,22 @@ def read_weight_set(path: Path, hand: dict) -> dict:
         given = document.get(section)
         if not isinstance(given, dict):
             raise ValueError(f"{path}: section {section!r} is missing (weights.yaml has it)")
+        unknown = [name for name in given if name not in weights]
+        if unknown:  # a misspelt weight would be ignored, and the one meant left as it was
+            raise ValueError(f"{path}: weight {section}.{unknown[0]} is not one weights.yaml has")
         for name, value in numbers.items():
             if name not in given:
                 raise ValueError(f"{path}: weight {section}.{name} is missing (weights.yaml has it)")
             if _weight_kind(given[name]) != _weight_kind(value):
                 raise ValueError(f"{path}: weight {section}.{name} is {given[name]!r}, not "
-                                 f"{'a number' if _weight_kind(value) == 'number' else 'a list of numbers'}")
+                                 f"{'a finite number' if _weight_kind(value) == 'number' else 'a list of finite numbers'}")
     return document
 
 
 def _weight_kind(value: Any) -> str | None:
     """'number', 'numbers' (a list of them) or None (a note, a setting)."""
-    def number(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    def number(v: Any) -> bool:  # .nan and .inf are YAML floats that no evaluate can use
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
     if number(value):
         return "number"

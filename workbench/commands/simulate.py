@@ -78,7 +78,7 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
         bosses = games.check_bosses(ruleset, bosses)
         boss_pilot = boss_pilot or pilots[0]
         try:
-            check_pilot(boss_pilot)
+            check_pilot(boss_pilot, engine(game))  # its weight set too, as --pilots
         except ValueError as exc:
             raise UserError(f"--boss-pilot: {exc}") from None
     elif bosses or boss_pilot:

@@ -45,11 +45,11 @@ def new_batch(game: str, rules: str, stage: str | None, crews: list[str] | None,
     policies = campaign(game).policies
     if policy not in policies:
         raise UserError(f"unknown policy {policy!r} (known: {', '.join(policies)})")
-    for pilot in (fight_pilot, camp.stage.enemy_pilot):
+    for option, pilot in (("--fight-pilot", fight_pilot), (f"{camp.stage.id}'s enemy_pilot", camp.stage.enemy_pilot)):
         try:
-            check_pilot(pilot)
+            check_pilot(pilot, engine(game))  # its weight set too: a missing one ended in a traceback
         except ValueError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(f"{option}: {exc}") from None
     check_counts(runs, seed, chunk_size, unit="--runs")
     check_seed_span(seed, runs)
     check_total(f"{runs:,} runs x {len(crews)} crews x {MAX_FIGHTS} fight numbers", runs * len(crews) * MAX_FIGHTS)
