@@ -47,3 +47,12 @@ def test_stats_seed_sizes_that_are_not_sizes_are_one_line(seeds):
     res = run_cli("bench", "--stats", "--seeds", seeds)
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     assert res.stderr.strip().splitlines() == [f"error: --seeds takes sizes such as 200,500,1000, not {seeds!r}"]
+
+
+def test_stats_with_no_blocks_is_one_line_before_playing_anything(tmp_path):
+    """--blocks 0 played the card value's runs, then crashed (the bad-input audit, 2026-12-07)."""
+    db = tmp_path / "s.duckdb"
+    res = run_cli("bench", "--stats", "--games", "frontier", "--blocks", "0", "--seeds", "10", "--db", str(db))
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines() == ["error: --blocks must be at least 1 (a block is one base seed), not 0"]
+    assert not db.exists()

@@ -188,6 +188,17 @@ def test_a_file_that_is_not_a_workbench_store_is_refused_untouched(tmp_path, cap
     assert digest(path) == before and sorted(os.listdir(tmp_path)) == listing
 
 
+@pytest.mark.parametrize("beside", [".events", ".locks"])
+def test_a_file_where_the_stores_folders_go_is_one_line(tmp_path, capsys, beside):
+    """A file named like the store's event-log folder or its folder of lock files: one line, not
+    (for .locks) a FileExistsError traceback (the bad-input audit of 2026-12-07)."""
+    path = tmp_path / "x.duckdb"
+    Path(str(path) + beside).write_text("not a folder")
+    code, lines = run_main([*SIMULATE, "--db", str(path)], capsys)
+    assert code == 2 and len(lines) == 1 and f"x.duckdb{beside} should be the store's" in lines[0], lines
+    assert not path.exists()
+
+
 # --- a failed command leaves no empty store ---------------------------------------------------
 
 def _fail_create_run(*_args, **_kw):

@@ -613,6 +613,8 @@ def bench(
         sizes = sorted(int(x) for x in parts)
         if not sizes or sizes[0] < 1:
             raise UserError(f"--seeds takes sizes such as 200,500,1000, not {seeds!r}")
+        if blocks < 1:  # (it played the value's runs, then crashed on no blocks)
+            raise UserError(f"--blocks must be at least 1 (a block is one base seed), not {blocks}")
         b.stats_calibration(_split(games), blocks, sizes, _split(pilots) or ["greedy"], db, out, not no_value)
     else:
         b.run_bench(_split(games), matches, greedy_matches, farm_matches, repeats, skip_farm, out, _split(pilots),

@@ -43,6 +43,9 @@ def check_store_path(db: str | Path, must_exist: bool = False) -> Path:
     events = events_dir(path)
     if events.exists() and not events.is_dir():
         raise UserError(f"{path}: {events} should be the store's event-log folder, but it is a file")
+    locks = Path(str(path.resolve()) + ".locks")  # (workbench/locks.py's folder of lock files)
+    if locks.exists() and not locks.is_dir():
+        raise UserError(f"{path}: {locks} should be the store's folder of lock files, but it is a file")
     if "\\" in str(events.resolve()):
         raise UserError(f"{path}: a store's path cannot hold a backslash (DuckDB reads it as a folder separator "
                         "in the event-log folder's pattern); name another --db")
