@@ -29,8 +29,23 @@ class Planted:
 
 
 def planted(game: str) -> Planted:
-    data = yaml.safe_load((DATA_ROOT / game / "calibration.yaml").read_text(encoding="utf-8"))
-    return Planted(game, tuple(data["decks"]), data["card"], dict(data["patch"]), data.get("why", ""))
+    """The game's ``calibration.yaml``; a mistake in it is one DataError naming the file and the
+    field (a missing key was a KeyError, and ``decks: a-deck`` was read letter by letter)."""
+    from cardsdb.errors import DataError
+    from cardsdb.yamlfile import read_yaml
+
+    path = DATA_ROOT / game / "calibration.yaml"
+    data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise DataError(path, "a calibration is a mapping with decks, card and patch")
+    decks, card, patch = data.get("decks"), data.get("card"), data.get("patch")
+    if not (isinstance(decks, list) and len(decks) == 2 and all(isinstance(d, str) for d in decks)):
+        raise DataError(path, f"decks must be a list of two deck ids (the pairing), not {decks!r}", field="decks")
+    if not isinstance(card, str) or not card:
+        raise DataError(path, f"card must be the id of a card of {decks[0]}, not {card!r}", field="card")
+    if not isinstance(patch, dict) or not patch:
+        raise DataError(path, f"patch must be a mapping of the card's fields to change, not {patch!r}", field="patch")
+    return Planted(game, tuple(decks), card, dict(patch), str(data.get("why", "")))
 
 
 def planted_data(game: str, target: Path) -> Path:

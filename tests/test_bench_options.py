@@ -56,3 +56,22 @@ def test_stats_with_no_blocks_is_one_line_before_playing_anything(tmp_path):
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     assert res.stderr.strip().splitlines() == ["error: --blocks must be at least 1 (a block is one base seed), not 0"]
     assert not db.exists()
+
+
+@pytest.mark.parametrize("text, field", [
+    ("decks: [lawmen-posse, goblin-gold-gang]\npatch: {atk: 4}\n", "card"),          # a KeyError traceback
+    ("decks: lawmen-posse\ncard: marshal-gunhand\npatch: {atk: 4}\n", "decks"),       # read letter by letter
+    ("decks: [lawmen-posse, goblin-gold-gang]\ncard: marshal-gunhand\n", "patch"),
+    ("decks: [a, b]\ndecks: [c, d]\ncard: x\npatch: {atk: 4}\n", None),               # a key twice
+])
+def test_a_calibration_file_mistake_is_one_error_naming_the_file_and_field(tmp_path, monkeypatch, text, field):
+    """The bad-input audit of 2026-12-07: calibration.yaml's mistakes were a traceback or ran."""
+    from cardsdb import calibration
+    from cardsdb.errors import DataError
+
+    (tmp_path / "frontier").mkdir()
+    (tmp_path / "frontier" / "calibration.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(calibration, "DATA_ROOT", tmp_path)
+    with pytest.raises(DataError) as info:
+        calibration.planted("frontier")
+    assert "calibration.yaml" in info.value.line() and info.value.field == field, info.value.line()
