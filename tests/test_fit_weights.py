@@ -231,7 +231,7 @@ def test_a_weight_set_that_lost_a_weight_is_refused_naming_the_file_and_the_weig
     with pytest.raises(ValueError, match=rf"weight weights\.{name}z is not one weights.yaml has"):
         read_weight_set(path, hand)
     path.write_text(yaml.safe_dump(whole).replace("weights:\n", f"weights:\n  {name}: 1.0\n", 1), encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"weights-edited.yaml.*{name}.* appears twice"):
+    with pytest.raises(ValueError, match=rf"weights-edited.yaml: .*{name}.* written twice"):
         read_weight_set(path, hand)
     path.write_text("weights: [unclosed\n", encoding="utf-8")
     with pytest.raises(ValueError, match="not a readable YAML weight set"):

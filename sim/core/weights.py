@@ -155,15 +155,14 @@ def read_weight_set(path: Path, hand: dict) -> dict:
     weight the hand set gives (a number, or a list of numbers, where the hand set has one), as
     fit-weights writes a set whole. One edited by hand that lost a weight would otherwise fail
     deep inside evaluate. ValueError naming the file and the weight."""
-    from cardsdb.errors import DataError
-    from cardsdb.yamlfile import parse_yaml  # strict: the same weight twice is an error, not the last one kept
-
     try:
-        document = parse_yaml(path.read_text(encoding="utf-8"), path)
-    except UnicodeDecodeError as exc:
+        text = path.read_text(encoding="utf-8")
+        twice = _key_written_twice(yaml.compose(text, Loader=yaml.SafeLoader))
+        document = yaml.safe_load(text)
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: not a readable YAML weight set ({' '.join(str(exc).split())})") from None
-    except DataError as exc:
-        raise ValueError(f"{path}: not a readable YAML weight set ({exc.message})") from None
+    if twice:  # PyYAML keeps the last of two equal keys without a word (sim may not use cardsdb's loader)
+        raise ValueError(f"{path}: not a readable YAML weight set (line {twice[1]}: {twice[0]!r} written twice)")
     if not isinstance(document, dict):
         raise ValueError(f"{path}: a weight set is a YAML mapping of sections, as weights.yaml is")
     for section, weights in hand.items():
@@ -183,6 +182,24 @@ def read_weight_set(path: Path, hand: dict) -> dict:
                 raise ValueError(f"{path}: weight {section}.{name} is {given[name]!r}, not "
                                  f"{'a finite number' if _weight_kind(value) == 'number' else 'a list of finite numbers'}")
     return document
+
+
+def _key_written_twice(node: Any) -> tuple[str, int] | None:
+    """The first key a mapping of ``node`` (a composed YAML node) names twice, with its line."""
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, yaml.MappingNode):
+            seen = set()
+            for key, value in here.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        return key.value, key.start_mark.line + 1
+                    seen.add(key.value)
+                stack.append(value)
+        elif isinstance(here, yaml.SequenceNode):
+            stack.extend(here.value)
+    return None
 
 
 def _weight_kind(value: Any) -> str | None:
