@@ -30,9 +30,14 @@ def _close_in_child() -> None:
 os.register_at_fork(after_in_child=_close_in_child)
 
 
+def locks_dir(db: str | Path) -> Path:
+    """``<db>.locks``: the folder beside a store that holds its lock files."""
+    return Path(str(Path(db).resolve()) + ".locks")
+
+
 def lock_file(db: str | Path, name: str) -> Path:
     """``<db>.locks/<name>.lock``: the lock files of a store sit in one folder beside it."""
-    return Path(str(Path(db).resolve()) + ".locks") / f"{name}.lock"
+    return locks_dir(db) / f"{name}.lock"
 
 
 @contextmanager
@@ -80,7 +85,7 @@ def remove_unheld(db: str | Path) -> None:
     stored nothing): every lock file no process holds is removed, then the folder if that
     emptied it. A lock someone holds (or waits on: they hold it next) stays, and so does the
     folder, so removing never breaks another process's exclusion."""
-    folder = lock_file(db, "x").parent
+    folder = locks_dir(db)
     if not folder.is_dir():
         return
     for path in folder.glob("*.lock"):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reports.db import StoreError, connect
 from workbench.errors import UserError
+from workbench.locks import locks_dir
 from workbench.store import events_dir
 
 MARKER = "workbench_store"  # workbench/store.py SCHEMA
@@ -43,7 +44,7 @@ def check_store_path(db: str | Path, must_exist: bool = False) -> Path:
     events = events_dir(path)
     if events.exists() and not events.is_dir():
         raise UserError(f"{path}: {events} should be the store's event-log folder, but it is a file")
-    locks = Path(str(path.resolve()) + ".locks")  # (workbench/locks.py's folder of lock files)
+    locks = locks_dir(path)
     if locks.exists() and not locks.is_dir():
         raise UserError(f"{path}: {locks} should be the store's folder of lock files, but it is a file")
     if "\\" in str(events.resolve()):
