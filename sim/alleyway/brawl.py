@@ -323,12 +323,18 @@ def lifesteal(state: AlleyState, u: Unit, lost: int) -> None:
 
 def collateral(state: AlleyState, knock: Knock) -> None:
     """COLLATERAL: the KO (or Down) a working winner still on the field dealt also hits the
-    characters in the lanes either side of the loser's."""
+    characters in the lanes either side of the loser's. With three or more seats it needs both
+    seats still playing: a seat that went out during the brawl (the brawl's Morale, PIERCE, a
+    BOUNTY's draw from an empty deck) is out of the game, its cards beyond reach and its effects
+    stopped (RULES.md, COLLATERAL; until 2026-12-07 it spread onto a seat out of the game)."""
     by = knock.by
     if not (by.kw & COLLATERAL and by.active and state.find(by.uid) is by):
         return
-    lanes = state.sides[knock.seat].lanes
+    sides = state.sides
+    lanes = sides[knock.seat].lanes
     for side_lane in (knock.lane - 1, knock.lane + 1):
+        if sides[knock.seat].out or sides[by.seat].out:
+            return  # (checked again after the first lane: a KO's BOUNTY may put a seat out)
         if 0 <= side_lane < len(lanes):
             v = lanes[side_lane]
             if v is None or v.stasis:

@@ -201,7 +201,7 @@ def enter(state: AlleyState, seat: int, card_id: int, lane: int, atk_pos: bool, 
     u.wins = u.kos = u.turns_on = 0
     u.shield, u.undead_used = bool(card.kw & SHIELD), False
     u.poison = u.poison_left = u.burn = u.burn_left = u.bleed = 0
-    u.burn_by = -1
+    u.burn_by = ()  # (seat, amount): whose BURN is how much of it
     u.freeze = u.stasis = u.stun = u.silence = u.suppress = 0
     u.bounty, u.charm_home, u.leader = (), -1, card.type == LEADER_CARD
     u.gen = state.gen
@@ -392,6 +392,39 @@ def detach_all(state: AlleyState, uid: int) -> None:
                 emit(state, b.owner, K.TO_GUTTER, b.card, lane=BACK_BASE + slot, detail="equip")
 
 
+def put_out(state: AlleyState, seat: int, reason: str, by: int = -1) -> None:
+    """A seat is out (resolve.eliminate); when the match goes on (three or more seats), the Equips
+    that join it to another seat come off."""
+    eliminate(state, seat, reason, by)
+    if not state.over:
+        drop_equips_across(state, seat)
+
+
+def drop_equips_across(state: AlleyState, seat: int) -> None:
+    """``seat`` went out and the match goes on: an Equip between it and another seat, its Equip on
+    another seat's character or another seat's Equip on its character (a CHARM or a PLUNDER put
+    them there), goes to its player's Gutter, as when the host leaves the field, and the host
+    loses what it gave. Its Equips on its own characters stay where they lie, out of the game with
+    the rest of its cards (RULES.md, Game modes). The host's seat is its owner's: a CHARMed one
+    goes back to it at the end of the turn."""
+    hosts = []
+    for s, side in enumerate(state.sides):  # seats, then slots, in order: the events' order
+        for slot, b in enumerate(side.back):
+            if b is None or not b.host:
+                continue
+            host = state.find(b.host)
+            if host is None or (s == seat) == (host.owner == seat):
+                continue  # both the out seat's, or neither
+            side.back[slot] = None
+            state.sides[b.owner].gutter.append(b.card)
+            emit(state, b.owner, K.TO_GUTTER, b.card, lane=BACK_BASE + slot, detail=f"equip, p{seat} out")
+            hosts.append(host)
+    if hosts:
+        touch(state)  # a face-up card left a back row: a source of auras and discounts
+        for u in hosts:
+            recompute_equips(state, u)
+
+
 def recompute_equips(state: AlleyState, u: Unit) -> None:
     """An Equip gives its host its ATK, DEF and keywords while attached."""
     u = state.own(u)
@@ -470,7 +503,7 @@ def lose_morale(state: AlleyState, seat: int, amount: int, by: int = -1, cause: 
         emit(state, by if by >= 0 else seat, K.MORALE, amount=-amount, detail=f"p{seat} {cause}")
     if side.morale <= 0:
         side.morale = 0
-        eliminate(state, seat, "morale", by)
+        put_out(state, seat, "morale", by)
     elif seat == state.boss:
         boss_phase(state)
     return amount
@@ -512,7 +545,7 @@ def draw(state: AlleyState, seat: int, n: int = 1) -> int:
             break
         if not side.deck:
             emit(state, seat, K.DECK_OUT)
-            eliminate(state, seat, "deck_out")
+            put_out(state, seat, "deck_out")
             break
         card = side.deck.pop()
         side.hand.append(card)

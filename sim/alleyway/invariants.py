@@ -48,6 +48,8 @@ def check_invariants(state: AlleyState) -> list[str]:
                 problems.append(f"{where}: Downed in ATK position")
             if u.attacks > 1 + consts.max_extra_attacks:
                 problems.append(f"{where}: attacked {u.attacks} times this turn")
+            if sum(amount for _, amount in u.burn_by) != u.burn:
+                problems.append(f"{where}: BURN {u.burn} but its burners' parts are {u.burn_by}")
             if u.leader:
                 leaders_on_field += u.owner == seat
             elif not u.token:

@@ -66,7 +66,7 @@ from sim.core.standings import standings_from_outs, standings_from_teams
 SEAT_KEYS = {"morale", "authority", "turns", "hand", "deck", "gutter", "exile", "hideout", "lanes", "back",
              "leader", "barricade", "tax", "jam", "kos", "flips", "plundered", "burn_dealt"}
 UNIT_KEYS = {"card", "pos", "downed", "down_turn", "atk", "def", "zzz", "attacks", "shield", "under", "wins", "kos",
-             "turns_on", "poison", "poison_left", "burn", "burn_left", "bleed", "freeze", "stasis", "stun",
+             "turns_on", "poison", "poison_left", "burn", "burn_left", "burn_by", "bleed", "freeze", "stasis", "stun",
              "silence", "suppress", "bounty", "undead_used"}
 LEADER_KEYS = {"card", "influence", "state"}
 BACK_KEYS = {"card", "face", "set", "host"}
@@ -325,7 +325,13 @@ def _unit(state: AlleyState, seat: int, lane: int, spec: Any, where: str) -> Uni
         u.poison_left = fields.whole("poison_left", consts.status_turns)
     if u.burn:
         u.burn_left = fields.whole("burn_left", consts.status_turns)
-        u.burn_by = 1 - seat if len(state.sides) == 2 else -1
+        # the seat whose BURN it is (by default the opponent in a duel; nobody's with more seats)
+        n_seats = len(state.sides)
+        by = fields.whole("burn_by", 1 - seat if n_seats == 2 else -1, least=-1, most=n_seats - 1,
+                          why=" (a seat, or -1 for nobody)")
+        u.burn_by = ((by, u.burn),)
+    elif fields.given("burn_by"):
+        raise ValueError(f"{where}.burn_by: only a burning character (burn: X) has a burner")
     own_turns = state.sides[seat].turns
     for key in ("freeze", "stasis", "silence", "stun"):
         until = _status_turn(fields, key, own_turns, consts.turn_limit)
@@ -420,7 +426,9 @@ def snapshot(state: AlleyState) -> dict:
                 "card": slug(u.card), "atk": field.atk_of(state, u), "def": field.def_of(state, u),
                 "pos": "atk" if u.atk_pos else "def", "downed": u.downed, "statuses": _statuses(u),
                 "attacks": u.attacks, "zzz": u.entered == state.turn, "under": [slug(c) for c in u.under],
-                "owner": u.owner, "poison": u.poison, "burn": u.burn, "bleed": u.bleed, "wins": u.wins}
+                "owner": u.owner, "poison": u.poison, "burn": u.burn, "bleed": u.bleed, "wins": u.wins,
+                # whose BURN is how much of it: [seat, amount] in the order they burned it
+                "burn_by": [list(share) for share in u.burn_by]}
         back = {}
         for slot, b in enumerate(side.back):
             back[pool.back_names[slot]] = None if b is None else {

@@ -156,6 +156,7 @@ def cleanse(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
            or u.bounty)
     u.stasis = u.freeze = u.stun = u.suppress = u.silence = 0
     u.poison = u.poison_left = u.burn = u.burn_left = u.bleed = 0
+    u.burn_by = ()
     u.sup_atk = 0
     u.bounty = ()
     refresh(u)
@@ -185,24 +186,41 @@ def poison(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
 
 
 def burn(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
-    """BURN X on a character already burning: the larger burn, for 3 turns again (only STOKE adds)."""
+    """BURN X on a character already burning: the larger burn, for 3 turns again (only STOKE adds).
+    The burn kept is its burner's: a BURN no larger than the one on it changes only the count, so
+    its Morale stays the first burner's ``burn_dealt`` (RULES.md, BURN)."""
     if immune(u, "burn"):
         return False
-    u.burn = max(u.burn, fx.amount)
+    if fx.amount > u.burn:
+        u.burn = fx.amount
+        u.burn_by = ((c.seat, fx.amount),)
     u.burn_left = state.pool.consts.status_turns
-    u.burn_by = c.seat
     _status(state, c, u, "burn", fx.amount)
     return True
 
 
 def stoke(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:
+    """STOKE X: BURN X; on a burning character the burn grows by X, that part the stoker's."""
     if immune(u, "burn"):
         return False
-    u.burn = u.burn + fx.amount if u.burn else fx.amount
+    if u.burn:
+        u.burn += fx.amount
+        u.burn_by = burn_share(u.burn_by, c.seat, fx.amount)
+    else:
+        u.burn = fx.amount
+        u.burn_by = ((c.seat, fx.amount),)
     u.burn_left = state.pool.consts.status_turns
-    u.burn_by = c.seat
     _status(state, c, u, "stoke", fx.amount)
     return True
+
+
+def burn_share(shares: tuple, seat: int, amount: int) -> tuple:
+    """``shares`` (seat, amount) pairs, in the order the seats first burned it, with ``amount``
+    more for ``seat``."""
+    for i, (s, had) in enumerate(shares):
+        if s == seat:
+            return shares[:i] + ((s, had + amount),) + shares[i + 1:]
+    return shares + ((seat, amount),)
 
 
 def bleed(state: AlleyState, u: Unit, fx, c: Ctx) -> bool:

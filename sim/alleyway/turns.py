@@ -151,13 +151,17 @@ def tick(state: AlleyState, u) -> None:
         if u.poison_left <= 0:
             u.poison = 0
     if u.burn:
-        by = u.burn_by
-        lost = field.lose_morale(state, u.seat, u.burn, by=by, cause="burn")
-        if 0 <= by != u.seat:
-            state.sides[by].burn_dealt += lost
+        # each seat's part of the burn costs its Morale apart, and counts toward that seat's
+        # ``burn_dealt`` (Cinder's AWAKEN) when the seat burning is an opponent: another seat's
+        # BURN or STOKE on the same character is not its (RULES.md, BURN)
+        for by, amount in u.burn_by:
+            lost = field.lose_morale(state, u.seat, amount, by=by, cause="burn")
+            if 0 <= by != u.seat:
+                state.sides[by].burn_dealt += lost
         u.burn_left -= 1
         if u.burn_left <= 0:
             u.burn = 0
+            u.burn_by = ()
 
 
 # --- Continuous Ambushes offered to the other seats -------------------------------------------------
