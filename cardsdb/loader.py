@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from cardsdb.bounds import max_number, number_problem
 from cardsdb.errors import DataError, DataErrors, from_validation
 from cardsdb.models import FactionsFile, RulesFile, ScenarioFile
+from cardsdb.reference import reference_file, reference_ids
 from cardsdb.registry import DATA_ROOT, GAMES
 from cardsdb.registry import schema as game_schema
 from cardsdb.workspace import data_root, is_shipped
@@ -401,6 +402,7 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
     removed: dict[str, str] = {}  # card id -> the rules file that removed it
     for v in chain:
         rules, name = data.rules[v], _rel(data.rules_files[v])
+        via = None if v == version else version  # a parent's mistake names the version resolved too
         # key by key, nested mappings too: `formations: {descendants: {...}}` changes Shield Wall and
         # keeps Blood Crescent, `copy_limits: {1: 4}` the 1-star limit alone (a whole-mapping
         # replace silently dropped the rest)
@@ -410,20 +412,21 @@ def _effective(data: GameData, version: str) -> tuple[list[str], dict[str, Any],
         for cid in rules.remove:
             if cid not in cards:
                 raise DataError(name, "cannot remove a card that is not in the version it extends",
-                                card=cid, field="remove")
+                                card=cid, field="remove", via=via)
             del cards[cid]
             set_cards.pop(cid, None)
             removed[cid] = name
         for raw in rules.add:
             cid = raw.get("id")
             if cid in cards:
-                raise DataError(name, "added card already exists (patch it instead)", card=cid, field="add")
+                raise DataError(name, "added card already exists (patch it instead)", card=cid, field="add",
+                                via=via)
             cards[cid] = dict(raw)
             set_cards[cid] = [(name, raw)]
             removed.pop(cid, None)
         for cid, changes in rules.patch.items():
             if cid not in cards:
-                raise DataError(name, "cannot patch an unknown card", card=cid, field="patch")
+                raise DataError(name, "cannot patch an unknown card", card=cid, field="patch", via=via)
             cards[cid] = _merge(cards[cid], changes)
             set_cards.setdefault(cid, []).append((name, changes))
     last = _rel(data.rules_files[chain[-1]])
@@ -558,11 +561,12 @@ def _chain(data: GameData, version: str) -> list[str]:
         if v not in data.rules:
             where = _rel(data.rules_files[chain[-1]]) if chain else _rel(data.root / "rules")
             known = ", ".join(sorted(data.rules)) or "none"
-            raise DataError(where, f"no rules version {v!r} (known: {known})",
-                            field="extends" if chain else None)
+            raise DataError(where, f"no rules version {v!r} (known: {known})", field="extends" if chain else None,
+                            via=version if chain and chain[-1] != version else None)  # a parent's extends
         if v in chain:
             loop = " -> ".join(chain + [v])
-            raise DataError(_rel(data.rules_files[v]), f"extends loop: {loop}", field="extends")
+            raise DataError(_rel(data.rules_files[v]), f"extends loop: {loop}", field="extends",
+                            via=None if v == version else version)
         chain.append(v)
         v = data.rules[v].extends
     return list(reversed(chain))
@@ -705,12 +709,16 @@ def load_campaign(data: GameData, ruleset: Ruleset, stage_id: str) -> Campaign:
     return Campaign(data.game, stage, crews, decks, hashlib.sha256(text.encode()).hexdigest()[:16])
 
 
-def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
-    """Every error in the game's data (files, every rules version, every deck against every
-    version), and a line for each version checked."""
+def validate_all(data: GameData, pilot_problem=None) -> tuple[list[DataError], list[str]]:
+    """Every error in the game's data (files, every rules version, every deck and the reference
+    cards against every version, the campaign), and a line for each version checked.
+    ``pilot_problem(name)``: what is wrong with a pilot a campaign stage names (its
+    ``enemy_pilot``), or None; the pilots are sim's to know, which cardsdb never imports, so the
+    command passes its check in (none: the pilots are not checked)."""
     if data.errors:  # decks checked against a pool missing a broken file's cards would only echo it
         return list(data.errors), []
     errors: list[DataError] = _missing_parents(data)
+    references = _reference_ids(data, errors)
     checked = []
     for version in sorted(data.rules):
         if _missing_root(data, version) is not None:
@@ -732,6 +740,14 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
                 else:  # a derived version may legitimately drop cards a deck uses: warn only
                     checked.append(f"warning: deck {deck_id} is not legal under {version}: "
                                    f"{errs.errors[0].line()}")
+        for ref in references:  # `workbench value` passed over one without a word, using another
+            if ref not in ruleset.cards:
+                err = DataError(_rel(reference_file(data.game, data.root.parent)),
+                                f"not a card of rules version {version!r}", card=ref, field="cards")
+                if version == _root_version(data, version):
+                    errors.append(err)
+                else:  # a derived version may drop a reference (value then uses the nearest other)
+                    checked.append(f"warning: {err.line()}")
         bosses = f", {len(ruleset.bosses)} bosses" if ruleset.bosses else ""
         checked.append(f"{version}: {len(ruleset.cards)} cards{bosses}, hash {ruleset.hash}")
     if not data.rules:
@@ -749,20 +765,40 @@ def validate_all(data: GameData) -> tuple[list[DataError], list[str]]:
     errors = kept
     if "base" in data.rules and not errors:
         for version in ["base", *sorted(v for v in data.rules if v != "base")]:
-            _check_campaign(data, version, errors, checked)
+            _check_campaign(data, version, errors, checked, pilot_problem)
     return errors, checked
 
 
-def _check_campaign(data: GameData, version: str, errors: list[DataError], checked: list[str]) -> None:
+def _reference_ids(data: GameData, errors: list[DataError]) -> list[str]:
+    """The game's declared reference cards (cardsdb/reference.py), each once; none, and the
+    file's mistake in ``errors``, when reference.yaml is missing or malformed."""
+    try:
+        return list(dict.fromkeys(reference_ids(data.game, data.root.parent)))
+    except DataError as err:
+        err.file = _rel(Path(err.file)) if err.file else err.file
+        errors.append(err)
+        return []
+
+
+def _check_campaign(data: GameData, version: str, errors: list[DataError], checked: list[str],
+                    pilot_problem=None) -> None:
     """The campaign under one rules version: under base a problem is an error; under another
     version a warning, as a deck's is (a version may drop cards a crew uses), so `simulate-run
-    --rules X` is not the first to say so."""
+    --rules X` is not the first to say so. The pilots a stage names (``validate_all``'s
+    ``pilot_problem``) are the same under every version: checked under base."""
     ruleset = resolve(data, version)
     for stage in campaign_stages(data):
         try:
             campaign = load_campaign(data, ruleset, stage)
             if version == "base":
-                checked.append(f"campaign {stage}: {len(campaign.crews)} crews, hash {campaign.hash}")
+                wrong = []
+                for name, pilot in campaign.stage:  # (Frontier's: enemy_pilot)
+                    problem = pilot_problem(pilot) if pilot_problem and name.endswith("_pilot") else None
+                    if problem:
+                        wrong.append(DataError(_rel(_campaign_file(data, stage)), problem, field=name))
+                errors.extend(wrong)
+                if not wrong:
+                    checked.append(f"campaign {stage}: {len(campaign.crews)} crews, hash {campaign.hash}")
             continue
         except DataError as err:
             found = [err]

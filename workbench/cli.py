@@ -15,6 +15,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
 from cardsdb.errors import DataError, DataErrors
 from reports.db import StoreError
+from sim.core.weights import WeightFileError
 from workbench.errors import Interrupted, UserError
 from workbench.limits import MAX_CHUNK, MAX_MATCHES, MAX_RUN_ID, MAX_WORKERS, SEED_MAX, SEED_MIN, check_cluster
 from workbench.stops import sigterm_as_ctrl_c
@@ -721,7 +722,7 @@ def _run(argv: Optional[list[str]]) -> None:
     except Interrupted as exc:
         error_line(str(exc))
         sys.exit(INTERRUPTED)
-    except (UserError, DataError, StoreError) as exc:
+    except (UserError, DataError, StoreError, WeightFileError) as exc:
         error_line(str(exc))
         sys.exit(2)
     except DataErrors as exc:

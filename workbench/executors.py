@@ -30,6 +30,9 @@ from workbench.errors import UserError
 from workbench.local_pool import LocalExecutor
 
 SLOTS_REFRESH_SECONDS = 10.0  # how often a cluster is asked again for its worker threads
+# how long a scheduler's address is tried before the command gives up on it: a scheduler that is
+# up answers within a second; nothing listening there is the usual case of a longer wait
+CONNECT_TIMEOUT = "5s"
 
 
 def scatter_once(client, payload: dict):
@@ -183,9 +186,24 @@ def scheduler_client(address: str):
     from distributed import Client
 
     try:
-        return Client(address, timeout="10s")
-    except OSError as exc:
+        return Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError) as exc:  # ValueError: an address scheme Dask does not know
         raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def check_scheduler(address: str) -> None:
+    """A one-line UserError naming ``--cluster`` when no Dask scheduler answers at ``address``,
+    asked before the command makes anything: the executor was the first to find out, after the
+    run was made (left stopped, in a store the command may have made for it)."""
+    if local_cluster_size(address) is not None:
+        return
+    from distributed import Client
+
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"--cluster {address}: no Dask scheduler answers there ({exc}); nothing was started") from None
+    client.close()
 
 
 def cluster_threads(address: str) -> int:

@@ -29,9 +29,9 @@ def check_seed_span(seed: int, count: int) -> None:
 
 
 def check_cluster(address: str | None) -> str | None:
-    """A ``--cluster`` value's form, checked before anything runs: ``local``, ``local:N`` (N
-    worker processes, 1 to MAX_WORKERS) or a scheduler's ``[tcp://]host:port``. Whether the
-    scheduler answers is the executor's to find out."""
+    """A ``--cluster`` value, checked before anything runs: ``local``, ``local:N`` (N worker
+    processes, 1 to MAX_WORKERS) or a scheduler's ``[tcp://]host:port``, which must answer
+    (``executors.check_scheduler``)."""
     if address is None:
         return None
     if address == "local":
@@ -45,4 +45,7 @@ def check_cluster(address: str | None) -> str | None:
     host, sep, port = rest.rpartition(":")
     if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
         raise UserError(f"--cluster {address!r}: give a scheduler address such as tcp://host:8786, or local[:N]")
+    from workbench.executors import check_scheduler
+
+    check_scheduler(address)
     return address

@@ -31,6 +31,10 @@ import yaml
 WEIGHT_SET_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 HAND = "hand"  # the set ``weights.yaml`` itself: never a ``weights-hand.yaml``
 SETTINGS = ("pilot_sets", "search")  # the hand file's sections that are settings, not weights
+# what the hand file's ``search`` section may set (``search_setting``'s keys, read by the search
+# pilots): a count (a whole number, at least 1) or a share (a number from 0 to 1)
+SEARCH_SETTINGS = {"planner_worlds": "count", "mcts_budget": "count", "mcts_horizon": "count",
+                   "mcts_turn_blend": "share"}
 
 # the weight document the evaluate module ``evaluate_module_with`` is executing reads, per thread
 # (``.document``): a Dask worker plays tasks on several threads, and a document set for one
@@ -51,7 +55,76 @@ def load_weights(module_file: str) -> dict:
     document = getattr(_PENDING, "document", None)
     if document is not None:
         return document
-    return yaml.safe_load(Path(module_file).with_name("weights.yaml").read_text(encoding="utf-8"))
+    return read_hand_weights(Path(module_file).with_name("weights.yaml"))
+
+
+class WeightFileError(ValueError):
+    """A weight file that cannot be played with, in one line naming the file and the weight: a
+    user's mistake, which the command line prints as it prints a data file's."""
+
+
+def read_hand_weights(path: Path) -> dict:
+    """The hand set in ``path`` (a game's ``weights.yaml``), checked once, as the evaluate module
+    reads it at import: a readable YAML mapping, no number in it NaN or infinite, its ``search``
+    settings the ones of ``SEARCH_SETTINGS`` and of their kind, its ``pilot_sets`` naming weight
+    sets the game has. A NaN there made every match of a run fail, broken YAML a
+    traceback in every command that played. WeightFileError naming the file and the weight."""
+    document = _read_document(path)
+    for where, value in _numbers(document):
+        if not math.isfinite(value):
+            raise WeightFileError(f"{path}: {where} is {value!r}, not a finite number")
+    search = {} if document.get("search") is None else document["search"]
+    if not isinstance(search, dict):
+        raise WeightFileError(f"{path}: search is {search!r}, not a mapping of settings (planner_worlds: 3)")
+    for key, value in search.items():
+        kind = SEARCH_SETTINGS.get(key)
+        if kind is None:
+            raise WeightFileError(f"{path}: search.{key} is not a setting the search pilots read "
+                                  f"(known: {', '.join(SEARCH_SETTINGS)})")
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if kind == "count":
+            fits = whole and value >= 1
+        else:
+            fits = (whole or isinstance(value, float)) and 0 <= value <= 1
+        if not fits:
+            raise WeightFileError(f"{path}: search.{key} is {value!r}, not "
+                                  f"{'a whole number of at least 1' if kind == 'count' else 'a number from 0 to 1'}")
+    sets = {} if document.get("pilot_sets") is None else document["pilot_sets"]
+    if not isinstance(sets, dict):
+        raise WeightFileError(f"{path}: pilot_sets is {sets!r}, not a mapping of pilots to weight sets (greedy: tuned)")
+    for pilot, name in sets.items():
+        if not isinstance(name, str) or not WEIGHT_SET_NAME.match(name):
+            raise WeightFileError(f"{path}: pilot_sets.{pilot} is {name!r}, not a weight set's name "
+                                  "(lower-case letters, digits and dashes, e.g. tuned)")
+        if name != HAND and not path.with_name(f"weights-{name}.yaml").is_file():
+            raise WeightFileError(f"{path}: pilot_sets.{pilot} names weight set {name!r}, but there is no "
+                                  f"weights-{name}.yaml beside it")
+    return document
+
+
+def _read_document(path: Path) -> dict:
+    """A weight file's YAML mapping; WeightFileError naming the file when it is not one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        twice = _key_written_twice(yaml.compose(text, Loader=yaml.SafeLoader))
+        document = yaml.safe_load(text)
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise WeightFileError(f"{path}: not a readable YAML weight set ({' '.join(str(exc).split())})") from None
+    if twice:  # PyYAML keeps the last of two equal keys without a word (sim may not use cardsdb's loader)
+        raise WeightFileError(f"{path}: not a readable YAML weight set (line {twice[1]}: {twice[0]!r} written twice)")
+    if not isinstance(document, dict):
+        raise WeightFileError(f"{path}: a weight set is a YAML mapping of sections, as weights.yaml is")
+    return document
+
+
+def _numbers(node: Any, where: str = ""):
+    """(dotted place, value) of every float in a parsed weight file (``weights.win``,
+    ``awaken.0``): where a NaN or an infinity could be."""
+    if isinstance(node, float):
+        yield where, node
+    elif isinstance(node, (dict, list)):
+        for key, value in node.items() if isinstance(node, dict) else enumerate(node):
+            yield from _numbers(value, f"{where}.{key}" if where else str(key))
 
 
 def evaluate_module_name(engine: Any) -> str:
@@ -155,16 +228,7 @@ def read_weight_set(path: Path, hand: dict) -> dict:
     weight the hand set gives (a number, or a list of numbers, where the hand set has one), as
     fit-weights writes a set whole. One edited by hand that lost a weight would otherwise fail
     deep inside evaluate. ValueError naming the file and the weight."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        twice = _key_written_twice(yaml.compose(text, Loader=yaml.SafeLoader))
-        document = yaml.safe_load(text)
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not a readable YAML weight set ({' '.join(str(exc).split())})") from None
-    if twice:  # PyYAML keeps the last of two equal keys without a word (sim may not use cardsdb's loader)
-        raise ValueError(f"{path}: not a readable YAML weight set (line {twice[1]}: {twice[0]!r} written twice)")
-    if not isinstance(document, dict):
-        raise ValueError(f"{path}: a weight set is a YAML mapping of sections, as weights.yaml is")
+    document = _read_document(path)
     for section, weights in hand.items():
         numbers = {name: v for name, v in weights.items() if _weight_kind(v)} if isinstance(weights, dict) else {}
         if section in SETTINGS or not numbers:  # settings, or notes (statuses, neutral): no weights

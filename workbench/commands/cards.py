@@ -18,7 +18,7 @@ from workbench.outputs import check_file
 def validate(game: str, data_dir, out: Console, err: Console) -> None:
     games.known_game(game)
     data = load_game(game, data_dir)
-    errors, lines = validate_all(data)
+    errors, lines = validate_all(data, _pilot_problem(game))
     if errors:
         raise DataErrors(errors)
     for line in lines:
@@ -29,6 +29,23 @@ def validate(game: str, data_dir, out: Console, err: Console) -> None:
         for card, value in off.items():
             out.print(f"  {card}: {value:+.1f} stat points against its budget")
     out.print(f"ok: {game}: {len(data.cards)} cards, {len(data.decks)} decks, {len(data.rules)} rules versions")
+
+
+def _pilot_problem(game: str):
+    """validate's check of a pilot the game's campaign names (a stage's ``enemy_pilot``): what
+    is wrong with it, in sim's words (an unknown pilot, a weight set the game lacks), or None;
+    simulate-run was the first to say so."""
+    def problem(pilot: str) -> str | None:
+        from sim.core.pilots import check_pilot
+        from sim.registry import engine
+
+        try:
+            check_pilot(pilot, engine(game))
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    return problem
 
 
 def budget_notes(data) -> dict[str, dict[str, float]]:
