@@ -5,6 +5,7 @@ from typing import Any
 
 from sim.core.pilots.base import Pilot
 from sim.core.pilots.lookahead import belief, finish_turn_greedily, one_ply_ranking, turn_over, zero_sum
+from sim.core.portable_math import floor_root, log_count, tanh
 from sim.core.state import turn_held
 from sim.core.weights import search_setting
 
@@ -14,8 +15,8 @@ EXPLORATION = 0.7       # UCB's c, on rewards in [0, 1]
 VALUE_SCALE = 10.0      # evaluate points above the root's value that move the reward from 0.5 to
                         # about 0.88 (tanh); measured, a decision's candidates differ by 6-18 points
                         # (median) in the three games' evaluate, while positions sit 20-40 from 0
-WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * visits ** WIDEN_POWER
-WIDEN_POWER = 0.25      # children (at least WIDEN_BASE), tried in the order of their one-ply value
+WIDEN_BASE = 1          # progressive widening: a node may have WIDEN_BASE * visits ** (1 / WIDEN_ROOT)
+WIDEN_ROOT = 4          # children (at least WIDEN_BASE), tried in the order of their one-ply value
 HORIZON_TURNS = 2       # turn ends a playout crosses before it is scored: 2 = through the next seat's
                         # turn (a game's ``search: mcts_horizon`` overrides it)
 TURN_BLEND = 0.0        # with a horizon above 1, the weight of the reward where the first turn ends
@@ -167,7 +168,8 @@ class MCTSPilot(Pilot):
         reference = self.reference.get(seat)
         if reference is None:
             reference = self.reference[seat] = self.engine.evaluate(self.root, seat)
-        return 0.5 + 0.5 * math.tanh((self.engine.evaluate(sim, seat) - reference) / VALUE_SCALE)
+        # portable_math, not math: the C library's tanh may differ in the last bit between machines
+        return 0.5 + 0.5 * tanh((self.engine.evaluate(sim, seat) - reference) / VALUE_SCALE)
 
     # --- selection and expansion -------------------------------------------------------------
     def select(self, sim: Any, node: Node, mover: int, at_root: bool = False) -> tuple[Any, Node, bool]:
@@ -179,7 +181,9 @@ class MCTSPilot(Pilot):
             node.order = self.one_ply_order(sim, actions, mover)
         children = node.children
         legal = set(actions)
-        allowed = max(ROOT_WIDTH if at_root else 1, int(WIDEN_BASE * (node.visits + 1) ** WIDEN_POWER))
+        # floor(WIDEN_BASE * (visits + 1) ** (1 / WIDEN_ROOT)), in integers (no C library pow)
+        widened = floor_root(WIDEN_BASE ** WIDEN_ROOT * (node.visits + 1), WIDEN_ROOT)
+        allowed = max(ROOT_WIDTH if at_root else 1, widened)
         if len(children) < allowed or not any(action in children for action in actions):
             for action in node.order:
                 if action in legal and action not in children:
@@ -191,7 +195,7 @@ class MCTSPilot(Pilot):
                     child = children[action] = Node()
                     child.avail = 1
                     return action, child, True
-        best_score, best_action = -1.0, None
+        best_score, best_action = -1.0, None  # sqrt is IEEE-exact; log is portable_math's
         for action, child in children.items():
             if action not in legal:
                 continue
@@ -199,7 +203,7 @@ class MCTSPilot(Pilot):
             if child.visits == 0:
                 score = 2.0
             else:
-                score = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                score = child.total / child.visits + EXPLORATION * math.sqrt(log_count(child.avail) / child.visits)
             if score > best_score:
                 best_score, best_action = score, action
         return best_action, children[best_action], False
