@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from reports.diff import pilots_of_run, version_diff
+from reports.diff import version_diff
 from reports.filters import Filters
 from reports.keywords import SEAT_COLUMNS
 from reports.stats import diff_interval
@@ -99,31 +99,54 @@ def mode_alerts(path: str | Path, base_run: int, candidate_run: int, threshold_p
     (kind ``boss``), candidate minus base, with Newcombe's
     interval for two independent proportions (the seats of a free-for-all and the later games of
     a series are not twins across versions, so the duel's paired test does not apply). An alert
-    when the change is at least the threshold and its interval leaves out zero."""
+    when the change is at least the threshold and its interval leaves out zero. A row is a deck (or
+    boss) and its pilots (``MODE_PILOTS``: the deck's and its opponent's in a series, the deck's and
+    its table's in a free-for-all, the partners' and the boss's in Turf Defense), and each alert
+    names them in ``pilots`` (``row_pilots``)."""
     from reports import ffa, series, turf
     from reports.stats import diff_interval
 
+    keys = ["deck", *MODE_PILOTS[mode]]
     if mode == "turf":  # a boss's clear rate, filed under its name in the deck column
-        figures = [turf.turf_bosses(path, [r]).select(deck=pl.col("boss"), k=pl.col("clears"), n=pl.col("matches"))
+        figures = [turf.turf_bosses(path, [r]).select(deck=pl.col("boss"), partner_pilots=pl.col("partner_pilots"),
+                                                      boss_pilot=pl.col("boss_pilot"), k=pl.col("clears"),
+                                                      n=pl.col("matches"))
                    for r in (base_run, candidate_run)]
     elif mode == "ffa":
-        figures = [ffa.ffa_decks(path, [r]).select("deck", k=pl.col("firsts"), n=pl.col("seats"))
+        figures = [ffa.ffa_decks(path, [r]).select("deck", "pilot", "table_pilots", k=pl.col("firsts"), n=pl.col("seats"))
                    for r in (base_run, candidate_run)]
     else:
-        figures = [series.series_decks(path, [r]).select("deck", k=pl.col("series_won"), n=pl.col("series"))
+        figures = [series.series_decks(path, [r]).select("deck", "pilot", "opponent_pilot", k=pl.col("series_won"),
+                                                         n=pl.col("series"))
                    for r in (base_run, candidate_run)]
-    both = figures[0].group_by("deck").agg(pl.col("k", "n").sum()).join(
-        figures[1].group_by("deck").agg(pl.col("k", "n").sum()), on="deck", suffix="_new").sort("deck")
+    # per deck and pilots, as the mode tables split them: a deck's series against greedy and against
+    # random are two figures, never one rate neither pilot produced
+    both = figures[0].group_by(keys).agg(pl.col("k", "n").sum()).join(
+        figures[1].group_by(keys).agg(pl.col("k", "n").sum()), on=keys, suffix="_new").sort(keys)
     lo, hi = diff_interval(both["k_new"], both["n_new"], both["k"], both["n"])
     decks = both.with_columns(rate=pl.col("k") / pl.col("n"), rate_new=pl.col("k_new") / pl.col("n_new")).with_columns(
         change=pl.col("rate_new") - pl.col("rate"), change_lo=pl.Series(lo), change_hi=pl.Series(hi))
     t = threshold_points / 100.0
-    pilots = pilots_of_run(path, candidate_run)
-    rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"], "pilots": pilots,
-             "base_run": base_run,
+    rows = [{"comparison": comparison, "kind": "boss" if mode == "turf" else "deck", "name": d["deck"],
+             "pilots": row_pilots(mode, d), "base_run": base_run,
              "candidate_run": candidate_run, "change_points": round(d["change"] * 100, 2),
              "low_points": round(d["change_lo"] * 100, 2), "high_points": round(d["change_hi"] * 100, 2),
              "p_or_q": float("nan"), "threshold_points": threshold_points}
             for d in decks.iter_rows(named=True)
             if abs(d["change"]) >= t and (d["change_lo"] > 0 or d["change_hi"] < 0)]
     return pl.DataFrame(rows, schema=schema()), decks
+
+
+# the pilot columns a mode's diff rows split by (as reports/series, ffa and turf split their tables)
+MODE_PILOTS = {"series": ("pilot", "opponent_pilot"), "ffa": ("pilot", "table_pilots"),
+               "turf": ("partner_pilots", "boss_pilot")}
+
+
+def row_pilots(mode: str, row: dict) -> str:
+    """Who played a mode diff's row, in words: "greedy against random" (series), "random at tables of
+    greedy,random" (free-for-all), "partners random, boss greedy" (Turf Defense)."""
+    if mode == "turf":
+        return f"partners {row['partner_pilots']}, boss {row['boss_pilot']}"
+    if mode == "ffa":
+        return f"{row['pilot']} at tables of {row['table_pilots']}"
+    return f"{row['pilot']} against {row['opponent_pilot']}"

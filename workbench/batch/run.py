@@ -21,7 +21,7 @@ from rich.console import Console
 from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.alerts import schema as alert_schema
-from reports.db import reading
+from reports.db import query, reading
 from reports.diff import pairing_effect, pilots_of_run
 from reports.export import write_frame
 from reports.exports import diff_frame, export_frame
@@ -179,9 +179,12 @@ def _run_suite(store, batch, suite, plan: SuitePlan, day, workers, cluster, fold
         console.print(f"suite {suite.name}: {passed_over}", markup=False, highlight=False)
     sfolder = folder / suite.name
     sfolder.mkdir(exist_ok=True)
+    no_report = report_refused(store.path, suite, run)
+    if no_report:
+        console.print(f"suite {suite.name}: {no_report_line(no_report)}", markup=False, highlight=False)
     with reading(store.path):  # one connection for the dozens of reads below
         found_all, lines = _suite_reports(store, batch, suite, run, previous, baseline, sfolder, unlike,
-                                          night_before if "baseline" not in unlike else None)
+                                          night_before if "baseline" not in unlike else None, no_report)
     if passed_over:
         lines.insert(2, f"- {passed_over}")
     store.record_suite(batch_id, suite.name, suite.game, run, previous, baseline, "done", found_all.height)
@@ -208,11 +211,13 @@ def comparable_night(store: Store, nights: list[tuple], run: int) -> tuple[int |
     return nights[0][0], "", None
 
 
-def pilots_played(store: Store, run_id: int) -> tuple[str, str]:
+def pilots_played(store: Store | Path, run_id: int) -> tuple[str, str]:
     """(who played the run, the weights they think with): the run's ``pilots`` (one per deck
     slot, comma separated; a Turf Defense run adds its boss's pilot) and its spec's
-    ``weights_hash`` (empty for random play and for runs from before it was recorded)."""
-    row = store.run(run_id) or {}
+    ``weights_hash`` (empty for random play and for runs from before it was recorded). ``store``:
+    the batch's Store or a store's path (`workbench report --diff` reads a store it must not write)."""
+    rows = query(getattr(store, "path", store), "SELECT pilots, spec FROM runs WHERE run_id = ?", [run_id])
+    row = rows.row(0, named=True) if rows.height else {}
     spec = json.loads(row.get("spec") or "{}")
     pilots = row.get("pilots") or ",".join(spec.get("pilots", [])) or "?"
     if spec.get("boss_pilot"):
@@ -220,7 +225,14 @@ def pilots_played(store: Store, run_id: int) -> tuple[str, str]:
     return pilots, spec.get("weights_hash") or ""
 
 
-def unlike_pilots(store: Store, other: int, run: int) -> str | None:
+def boss_words(store: Store | Path, run: int) -> str:
+    """", boss greedy" for a Turf Defense run (who played its boss, as its spec says), else ""."""
+    spec = query(getattr(store, "path", store), "SELECT spec FROM runs WHERE run_id = ?", [run])
+    boss = json.loads(spec["spec"][0] or "{}").get("boss_pilot") if spec.height else None
+    return f", boss {boss}" if boss else ""
+
+
+def unlike_pilots(store: Store | Path, other: int, run: int) -> str | None:
     """Why ``other`` (the previous night's or the baseline run) and ``run`` are not twins because
     different pilots played them, naming both runs' pilots; None when the same pilots, thinking
     with the same weights, played both (the team rule: figures of different pilots are never
@@ -238,28 +250,57 @@ def unlike_pilots(store: Store, other: int, run: int) -> str | None:
     return None
 
 
+def report_refused(path: Path, suite: Suite, run: int) -> str | None:
+    """Why `workbench report` would refuse the suite's run (its checks, ``check_one_kind`` and
+    ``check_one_pilot_a_run``), or None: a duel suite whose decks different pilots played gets no
+    HTML report, whose card and deck rankings would read the pilots' gap as the decks'. A
+    free-for-all, series or Turf suite's report holds its mode's tables alone, each row a deck and
+    its pilots, so it is made."""
+    from workbench.commands.report import check_one_kind, check_one_pilot_a_run
+
+    if suite.mode != "duel":
+        return None
+    try:
+        check_one_kind(path, [run])
+        check_one_pilot_a_run(path, [run])
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def no_report_line(why: str) -> str:
+    """The summary's line for a suite's HTML report not made."""
+    return f"no report.html (as `workbench report` would refuse it): {why}"
+
+
 def skipped_line(label: str, other: int, why: str) -> str:
     """The summary's line for a comparison not made."""
     return f"vs {label} (run {other}): not compared: {why}"
 
 
 def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, unlike: dict | None = None,
-                   night_before: tuple | None = None):
+                   night_before: tuple | None = None, no_report: str | None = None):
     """The suite's exports, its comparisons and its HTML report, written to ``sfolder``; its
     alerts and summary lines. ``unlike``: per comparison ("previous", "baseline"), why its runs
     are not twins (``unlike_pilots``), or None; a comparison with a reason is skipped, with a
     line saying so, and gives no alerts. ``night_before``: (run, baseline run) of the night
     compared with; an alert against the baseline that night's baseline comparison raised too,
     the same way, is *standing* (listed, but no news: it fired every night a designer had not yet
-    acted on it)."""
+    acted on it). ``no_report``: why the suite's run gets no HTML report (``report_refused``), or
+    None."""
     unlike = unlike or {}
     compared = []  # the runs compared with, in order: the last (the baseline's, if made) leads the report
-    for name in EXPORTS + MODE_EXPORTS.get(suite.mode, ()):
+    # a free-for-all, series or Turf suite writes its mode's tables alone: the duel tables would read a
+    # Turf match's partners as opponents and a series' later games as duels (the pages leave them out too)
+    for name in (EXPORTS if suite.mode == "duel" else MODE_EXPORTS[suite.mode]):
         write_frame(export_frame(store.path, name, Filters(runs=[run])), csv=sfolder / f"{name}.csv")
+    if suite.mode != "duel":  # an earlier try of the day (before mode suites left them out) wrote them
+        for name in EXPORTS:
+            (sfolder / f"{name}.csv").unlink(missing_ok=True)
     for stale in sfolder.glob("vs_*.csv"):  # an earlier try of the day's comparisons: only this one's stay
         stale.unlink()
     frames, lines = [], [f"## {suite.name} ({suite.game}, rules {suite.rules}, run {run}, "
-                         f"pilots {pilots_of_run(store.path, run)})", ""]
+                         f"pilots {pilots_of_run(store.path, run)}{boss_words(store, run)})", ""]
     for label, other in (("previous", previous), ("baseline", baseline)):
         if other is None:
             lines.append(f"- no {label} run to compare with"
@@ -275,8 +316,8 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, u
             write_frame(decks, csv=sfolder / f"vs_{label}_decks.csv")
             what = {"ffa": "decks' win share", "series": "decks' series win rate", "turf": "bosses' clear rate"}
             lines.append(f"- vs {label} (run {other}): {_alerts(found.height)} ({what[suite.mode]}, unpaired)")
-            for a in found.iter_rows(named=True):
-                lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
+            for a in found.iter_rows(named=True):  # a row is a deck and its pilots: say which
+                lines.append(f"  - {a['kind']} **{a['name']}** ({a['pilots']}) moved {a['change_points']:+.1f} points "
                              f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})")
             continue
         found, diff = alerts(store.path, other, run, batch.threshold_points, batch.fdr, label)
@@ -294,8 +335,12 @@ def _suite_reports(store, batch, suite, run: int, previous, baseline, sfolder, u
             lines.append(f"  - {a['kind']} **{a['name']}** moved {a['change_points']:+.1f} points "
                          f"(95% {a['low_points']:+.1f} to {a['high_points']:+.1f})"
                          + (" (standing: it fired the night before too)" if a.get("standing") else ""))
-    (sfolder / "report.html").write_text(build(store.path, [run], compared[-1] if compared else None),
-                                         encoding="utf-8")
+    if no_report:  # `workbench report` would refuse this run: no report, and a line saying why
+        (sfolder / "report.html").unlink(missing_ok=True)
+        lines.append(f"- {no_report_line(no_report)}")
+    else:
+        (sfolder / "report.html").write_text(build(store.path, [run], compared[-1] if compared else None),
+                                             encoding="utf-8")
     frames = [f if "standing" in f.columns else f.with_columns(pl.lit(False).alias("standing")) for f in frames]
     found_all = pl.concat(frames) if frames else _empty_alerts()
     found_all = found_all.with_columns(pl.lit(suite.name).alias("suite")).select(["suite"] + COLUMNS + ["standing"])

@@ -122,18 +122,28 @@ def show_sequential(seq: dict, plan, base: str, candidate: str, cap: int, out: C
 
 def mode_diff(db: Path, runs: list[int], base: str, candidate: str, mode: str, csv_dir: Path | None,
               out: Console, err: Console) -> dict:
-    """A free-for-all or series diff: each deck's win share (placed first) or series win rate under
-    both versions, on the same seeds, with Newcombe's interval for the change (unpaired:
-    reports/alerts.mode_alerts says why)."""
-    from reports.alerts import mode_alerts
+    """A free-for-all, series or Turf diff: each deck's win share (placed first) or series win rate,
+    or each boss's clear rate, under both versions, on the same seeds, with Newcombe's interval for
+    the change (unpaired: reports/alerts.mode_alerts says why); a row per deck and pilots, which the
+    table, its title and the CSV's pilot columns name."""
+    from reports.alerts import MODE_PILOTS, mode_alerts
+    from reports.diff import pilots_of_run
 
+    # one row per deck (boss) and pilots, as the mode tables split them: never pooled over pilots
     _alerts, decks = mode_alerts(db, runs[0], runs[1], 0.0, "diff", mode)
     what = {"ffa": "win share (placed first)", "series": "series win rate", "turf": "clear rate"}[mode]
-    t = Table("boss" if mode == "turf" else "deck", "n base", "base", "n cand.", "candidate", "change (pts)", "95%",
-              title=f"{'Bosses' if mode == 'turf' else 'Decks'}' {what}: {base} -> {candidate} (runs {runs[0]} and {runs[1]}, same seeds, unpaired)")
+    pilots = pilots_of_run(db, runs[1])
+    if mode == "turf" and decks.height:
+        pilots = f"partners {pilots}, boss {', '.join(sorted(set(decks['boss_pilot'])))}"
+    keys = MODE_PILOTS[mode]
+    t = Table("boss" if mode == "turf" else "deck", *(k.replace("_", " ") for k in keys), "n base", "base", "n cand.",
+              "candidate", "change (pts)", "95%",
+              title=f"{'Bosses' if mode == 'turf' else 'Decks'}' {what} by pilots: {base} -> {candidate} "
+                    f"(runs {runs[0]} and {runs[1]}, pilots {pilots}; same seeds, unpaired)")
     for d in decks.iter_rows(named=True):
-        t.add_row(d["deck"], f"{d['n']:,}", f"{d['rate']:.1%}", f"{d['n_new']:,}", f"{d['rate_new']:.1%}",
-                  pct_points(d["change"]), f"{pct_points(d['change_lo'])} to {pct_points(d['change_hi'])}")
+        t.add_row(d["deck"], *(d[k] for k in keys), f"{d['n']:,}", f"{d['rate']:.1%}", f"{d['n_new']:,}",
+                  f"{d['rate_new']:.1%}", pct_points(d["change"]),
+                  f"{pct_points(d['change_lo'])} to {pct_points(d['change_hi'])}")
     out.print(t)
     if csv_dir is not None:
         csv_dir.mkdir(parents=True, exist_ok=True)

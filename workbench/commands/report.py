@@ -15,7 +15,11 @@ from workbench.outputs import check_file
 
 
 def twins_check(path: Path, base: int, candidate: int) -> None:
-    """Two runs are twins when they played the same seeds, seats, decks and pilots."""
+    """Two runs are twins when they played the same seeds, seats, decks and pilots, the pilots
+    thinking with the same weights (the spec's ``weights_hash``, as the batch's ``unlike_pilots``
+    checks it): a change of weights is not a version diff."""
+    from workbench.batch.run import unlike_pilots
+
     specs = {}
     for run in (base, candidate):
         row = db.query(path, "SELECT spec FROM runs WHERE run_id = ?", [run])
@@ -26,6 +30,9 @@ def twins_check(path: Path, base: int, candidate: int) -> None:
     if specs[base] != specs[candidate]:
         raise UserError(f"runs {base} and {candidate} did not play the same seeds, decks and pilots; "
                         "make a paired diff with `workbench diff`")
+    why = unlike_pilots(path, base, candidate)
+    if why:
+        raise UserError(f"--diff {base}: not a version diff: {why}")
 
 
 def check_played(path: Path, run: int) -> None:
