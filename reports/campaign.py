@@ -2,8 +2,10 @@
 win-rate lift of each reward card when taken.
 
 Rules version: every figure is per rules version (``rules_version``, and ``rules_hash``, the
-card set's content hash, where a version's cards were edited under the same name): two card
-sets' runs are never pooled.
+card set's content hash, where a version's cards were edited under the same name), and per stage
+content (``stage_hash``: the stage file, its crews and their decks; an edited stage, such as
+Ashfall Trail's enemies at their normal HP since 2026-12-07, is another stage): two card sets' or
+two stage versions' runs are never pooled.
 
 Each run is counted once: a run is the same run in two batches when its rules hash, stage
 content, crew, seed, policy, fight pilot, enemy pilot and pilot weights are the same (it plays
@@ -95,7 +97,8 @@ _ENEMIES = """
 # names the rules hash, stage content and weights) is never taken for another's.
 _RANKED = """
         ranked AS (
-            SELECT c.*, r.rules_version, r.rules_hash, e.enemy_pilot,
+            SELECT c.*, r.rules_version, r.rules_hash, json_extract_string(r.spec, '$.content_hash') AS stage_hash,
+                   e.enemy_pilot,
                    row_number() OVER (
                        PARTITION BY r.rules_version, r.rules_hash, json_extract_string(r.spec, '$.content_hash'),
                                     json_extract_string(r.spec, '$.weights_hash'), c.game, c.stage, c.crew, c.seed,
@@ -118,7 +121,7 @@ def clear_rates(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
     # runs: the counted runs that cleared or were defeated; one that ended in an error is only in ``errors``
     frame = db.query(path, f"""
         {ctes}
-        SELECT stage, crew, policy, fight_pilot, enemy_pilot, rules_version, rules_hash,
+        SELECT stage, crew, policy, fight_pilot, enemy_pilot, rules_version, rules_hash, stage_hash,
                count(*) FILTER (WHERE counted AND error IS NULL) AS runs,
                count(*) FILTER (WHERE counted AND error IS NULL AND cleared) AS cleared,
                count(*) FILTER (WHERE counted AND error IS NOT NULL) AS errors,
@@ -129,12 +132,12 @@ def clear_rates(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
                count(*) FILTER (WHERE NOT counted) AS repeats,
                array_to_string(list_sort(list(DISTINCT run_id) FILTER (WHERE NOT counted)), ',') AS repeat_batches
         FROM ranked
-        GROUP BY ALL ORDER BY stage, crew, policy, fight_pilot, enemy_pilot, rules_version, rules_hash""", params)
+        GROUP BY ALL ORDER BY stage, crew, policy, fight_pilot, enemy_pilot, rules_version, rules_hash, stage_hash""", params)
     return _with_rate(frame, "clear_rate", "cleared", "runs")
 
 
 # The group of every reward-lift figure: never two policies', pilots' or card sets' offers pooled.
-_LIFT_GROUP = ("policy", "fight_pilot", "enemy_pilot", "rules_version", "rules_hash", "card")
+_LIFT_GROUP = ("policy", "fight_pilot", "enemy_pilot", "rules_version", "rules_hash", "stage_hash", "card")
 
 
 def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFrame:
@@ -150,7 +153,7 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
             WHERE r.counted AND w.taken GROUP BY w.run_id, w.run_no, w.card),
         offers AS (
             SELECT o.run_id, o.run_no, o.step, o.card, o.taken, r.cleared, r.error IS NULL AS ended,
-                   r.policy, r.fight_pilot, r.enemy_pilot, r.rules_version, r.rules_hash,
+                   r.policy, r.fight_pilot, r.enemy_pilot, r.rules_version, r.rules_hash, r.stage_hash,
                    CASE WHEN o.taken THEN 'taken' WHEN t.first_take IS NULL OR t.first_take > o.step THEN 'skipped'
                    END AS side, CASE WHEN NOT o.taken THEN t.first_take END AS until
             FROM campaign_rewards o JOIN ranked r USING (run_id, run_no) LEFT JOIN takes t USING (run_id, run_no, card)

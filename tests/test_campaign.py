@@ -36,7 +36,7 @@ def test_the_route_map_branches_and_ends_at_the_boss(stage):
             assert reached == set(range(len(there)))                # every node can be reached
         assert build_map(content.stage, random.Random(seed)) == route   # seeded
     kinds = {n.kind for s in range(30) for row in build_map(content.stage, random.Random(s)) for n in row}
-    assert kinds == {"battle", "elite", "outpost", "shop", "boss"}
+    assert kinds == {"battle", "outpost", "shop", "boss"}   # no elites: the guide's route has none
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])

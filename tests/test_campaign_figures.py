@@ -22,11 +22,12 @@ def open_planted(path):
     return con
 
 
-def add_batch(con, run_id: int, version: str, rules_hash: str, runs: list[tuple]) -> None:
+def add_batch(con, run_id: int, version: str, rules_hash: str, runs: list[tuple], stage_hash: str = "c1") -> None:
     """A finished campaign batch (its ``runs`` row) of ``runs``: (crew, seed, result) each, with
-    one fight won at step 2 after an offer of the card ``gem`` at step 1, taken by the cleared."""
+    one fight won at step 2 after an offer of the card ``gem`` at step 1, taken by the cleared;
+    ``stage_hash`` the stage content it played (the spec's ``content_hash``)."""
     spec = {"kind": "campaign", "game": "frontier", "rules": version, "rules_hash": rules_hash,
-            "content_hash": "c1", "weights_hash": "w1", "seed": 1}
+            "content_hash": stage_hash, "weights_hash": "w1", "seed": 1}
     con.execute("INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target, "
                 "chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at, kind) "
                 "VALUES (?, 'frontier', ?, ?, 'a', 'random/greedy', ?, 1, 1, false, 0, ?, ?, 'done', now(), now(), "
@@ -89,6 +90,22 @@ def test_reward_lift_counts_each_run_once_and_split_by_rules_version(repeated):
     base = rows[("base", "h-base")]
     assert (base["offers"], base["taken"], base["fights_taken"], base["fights_skipped"]) == (2, 1, 1, 1)
     assert (base["clear_rate_taken"], base["clear_rate_skipped"]) == (1.0, 0.0)
+
+
+def test_an_edited_stage_is_never_pooled_with_the_stage_it_was(repeated):
+    """Batch 6: the seeds of batches 1, 2 and 4 under the same rules, but the stage file was edited
+    since (another content hash: Ashfall Trail's enemies at their normal HP, say): its own row in
+    both figures, neither pooled with nor counted as a repeat of the old stage's runs."""
+    from reports.campaign import clear_rates, reward_lift
+
+    con = duckdb.connect(str(repeated))
+    add_batch(con, 6, "base", "h-base", [("a", 1, "defeated"), ("a", 2, "defeated")], stage_hash="c2")
+    con.close()
+    rows = {(r["rules_hash"], r["stage_hash"]): r for r in clear_rates(repeated).iter_rows(named=True)}
+    assert (rows[("h-base", "c1")]["runs"], rows[("h-base", "c1")]["cleared"]) == (2, 1)
+    assert (rows[("h-base", "c2")]["runs"], rows[("h-base", "c2")]["cleared"], rows[("h-base", "c2")]["repeats"]) == (2, 0, 0)
+    lift = {(r["rules_hash"], r["stage_hash"]) for r in reward_lift(repeated).iter_rows(named=True)}
+    assert {("h-base", "c1"), ("h-base", "c2")} <= lift
 
 
 def test_the_batch_label_names_the_rules_version_and_a_hash_where_a_name_has_two():

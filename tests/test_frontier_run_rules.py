@@ -119,7 +119,7 @@ def test_ironhold_crew_rides_on_trail_hp_and_keeps_its_damage_reduction(content,
 def test_heals_in_a_fight_restore_trail_hp_up_to_150_only(content, runs):
     """Guide: "Add stage-only reward cards during the run and decide how to preserve HP for later
     fights." RULES.md decides: heals in a fight restore trail HP up to 150 (past the duel's 30,
-    never past the trail's maximum); the enemy heals only up to its encounter HP."""
+    never past the trail's maximum); the enemy heals only up to its sheriff's duel HP."""
     from sim.frontier.effects import heal_sheriff
 
     hurt = [(rec, openings, f) for rec, openings in runs.values() for f in rec.fights
@@ -135,7 +135,8 @@ def test_heals_in_a_fight_restore_trail_hp_up_to_150_only(content, runs):
     assert state.sides[me].hp == TRAIL_HP                             # but never above 150
     enemy_hp = state.sides[foe].hp
     heal_sheriff(state, foe, foe, 1000, 0)
-    assert state.sides[foe].hp == enemy_hp == state.sides[foe].max_hp < 30
+    assert state.sides[foe].hp == enemy_hp == state.sides[foe].max_hp
+    assert enemy_hp == content.pool.sheriffs[state.sides[foe].sheriff].start_hp
 
 
 # --- crews ---------------------------------------------------------------------------------------
@@ -202,6 +203,42 @@ def test_stage_cards_are_stage_only(loaded):
     assert any(card == "cinder-canyon-dynamite" and "Frontier Run" in msg for card, _f, msg in problems), problems
 
 
+def test_a_run_deck_is_bound_by_no_copy_limit_and_no_race_rule(loaded):
+    """Guide: "Add stage-only reward cards during the run" (the guide gives a run's rewards no
+    limits). RULES.md decides: a card may be taken more often than a constructed deck's copy
+    limit, and the two-main-races rule is not checked. Grixx's Gold Gang (goblins and desert
+    devils) with four Ironbark Guardians (straw elves) and a Gatling Gnome (gnomes), which a
+    constructed deck may not hold, starts and plays its fight."""
+    from sim.core.campaign import RunRecord
+    from sim.frontier.campaign.run import FightOptions, Trail, _fight
+
+    data, ruleset, content = loaded
+    pool = content.pool
+    kit = content.crews["gold-gang"]
+    guardian, gnome = pool.ids["ironbark-guardian"], pool.ids["gatling-gnome"]
+    deck = list(kit.deck.cards) + list(kit.lore) + [guardian] * 4 + [gnome]
+    # a constructed deck with these cards breaks the copy limit and the two-races rule
+    listed = data.decks["goblin-gold-gang"]
+    cards = {**listed.cards, "ironbark-guardian": 4, "gatling-gnome": 1}
+    problems = data.schema.check_deck(listed.model_copy(update={"cards": cards}), ruleset.cards, ruleset.constants)
+    assert any(c == "ironbark-guardian" and "copies, at most 3" in m for c, _f, m in problems), problems
+    assert any(c == "gatling-gnome" and "faction gnomes" in m for c, _f, m in problems), problems
+    opening = {}
+
+    def watch(_fight_no):
+        def hook(state, _action):
+            opening.setdefault("state", state.clone())
+        return hook
+
+    trail = Trail(TRAIL_HP, TRAIL_HP, 0, deck)
+    rec = RunRecord("frontier", "ashfall-trail", "gold-gang", 0, "script")
+    outcome = _fight(content, kit, trail, content.battles[0], 1, 0, FightOptions("greedy", watch=watch), rec)
+    assert outcome in ("win", "loss", "draw") and rec.fights[0].result.error is None
+    side = opening["state"].sides[rec.fights[0].player_seat]
+    assert tuple(side.decklist) == tuple(sorted(deck)) and side.decklist.count(guardian) == 4
+    assert rec.fights[0].result.decisions > 0
+
+
 def test_taken_rewards_ride_in_every_later_fight(content, runs):
     """Guide: "your trail HP, route decisions, and rewards carry the run instead of resetting
     after one fight." (every fight's run deck is the issued deck and lore, plus each card taken
@@ -260,12 +297,28 @@ def test_the_map_has_seven_floors_of_two_or_three_nodes_then_the_boss(content):
         for here, there in zip(route[:-1], route[1:]):
             widths.add(len(here))
             assert 2 <= len(here) <= 3
-            assert all(n.kind in ("battle", "elite", "outpost", "shop") for n in here)
+            assert all(n.kind in ("battle", "outpost", "shop") for n in here)
             for node in here:
                 below = round(node.index * (len(there) - 1) / (len(here) - 1))
                 assert set(node.links) <= {below - 1, below, below + 1}, (seed, node)
                 second_links += len(node.links) > 1
     assert widths == {2, 3} and second_links > 0
+
+
+def test_the_route_leads_to_battles_outposts_shops_and_the_stage_clear_only(content):
+    """Guide: "Move across branching route choices that lead to battles, outposts, shops, and the
+    stage clear." (the shipped trail has no elite fights: the guide names none). RULES.md decides:
+    the first floor is all battles and the stage clear is a boss fight alone on the last floor."""
+    from sim.frontier.campaign.trail_map import build_map
+
+    assert content.stage.node_weights.get("elite", 0) == 0 and content.elites == ()
+    kinds = set()
+    for seed in range(60):
+        route = build_map(content.stage, random.Random(seed))
+        assert {n.kind for n in route[0]} == {"battle"}
+        assert [n.kind for n in route[-1]] == ["boss"]
+        kinds |= {n.kind for row in route[1:-1] for n in row}
+    assert kinds == {"battle", "outpost", "shop"}
 
 
 # --- fights -------------------------------------------------------------------------------------
@@ -276,11 +329,13 @@ def _encounter(content, node: dict):
     return next(e for e in table if e.name == name)
 
 
-def test_enemies_are_normal_decks_with_sheriff_and_deputies_at_the_encounter_hp(content, runs):
+def test_enemies_are_normal_decks_with_sheriff_and_deputies_at_their_duel_hp(content, runs):
     """Guide: "Ashfall Trail keeps the same lane combat, Mana, Gold, Deputies, and Sheriff rules
-    as a normal duel, then wraps them in a longer solo climb." (one enemy per fight, from the
-    node's table, with its own sheriff and Deputies, at the encounter's HP as RULES.md decides:
-    12 for battles and elites, 20 for the boss; the enemy plays greedy)."""
+    as a normal duel, then wraps them in a longer solo climb." with "Each player starts with 30
+    Hit Points." (one enemy per fight, from the node's table, with its own sheriff and Deputies,
+    at its sheriff's normal duel HP: the shipped stage overrides no encounter's HP; the enemy
+    plays greedy)."""
+    assert all(e.hp is None for e in content.battles + content.elites + (content.boss,))
     kinds = set()
     for rec, openings in runs.values():
         for fight in rec.fights:
@@ -291,12 +346,11 @@ def test_enemies_are_normal_decks_with_sheriff_and_deputies_at_the_encounter_hp(
             assert len(opening.sides) == 2
             foe = 1 - fight.player_seat
             side = opening.sides[foe]
-            assert (side.hp, side.max_hp) == (enc.hp, enc.hp)
-            assert enc.hp == (20 if node["kind"] == "boss" else 12)
+            assert side.hp == side.max_hp == content.pool.sheriffs[side.sheriff].start_hp == 30
             assert fight.decks[foe] == enc.deck.id and tuple(side.decklist) == tuple(enc.deck.cards)
             assert side.sheriff == enc.deck.sheriff and tuple(side.deputies) == tuple(enc.deck.deputies)
             assert fight.pilots[foe] == "greedy" and fight.pilots[fight.player_seat] == "greedy"
-    assert kinds == {"battle", "elite", "boss"}
+    assert kinds == {"battle", "boss"}
 
 
 def test_who_acts_first_is_drawn_for_each_fight(runs):
@@ -330,10 +384,11 @@ def test_the_crews_sheriff_passives_apply_in_run_fights(content, runs):
             assert sum(_crew_side(openings, fight).cover) == consts.reedwick_start_cover > 0
 
 
-def test_won_battles_and_elites_pay_gold_and_offer_three_stage_cards(content, runs):
+def test_won_battles_pay_gold_and_offer_three_stage_cards(content, runs):
     """Guide: "Add stage-only reward cards during the run and decide how to preserve HP for later
-    fights." RULES.md decides: a won fight pays 20 Gold (battle) or 35 (elite) and offers 3
-    different cards, of which the policy takes one or none; a lost fight pays nothing."""
+    fights." RULES.md decides: a won battle pays 20 Gold (an elite 35, in a variant stage that has
+    elites) and offers 3 different cards, of which the policy takes one or none; a lost fight pays
+    nothing."""
     seen = set()
     for rec, _openings in runs.values():
         for node in rec.nodes:
@@ -349,7 +404,7 @@ def test_won_battles_and_elites_pay_gold_and_offer_three_stage_cards(content, ru
                 assert all(r["source"] == node["kind"] and r["price"] == 0 for r in offers)
             else:
                 assert gained == 0 and not offers
-    assert seen == {"battle", "elite"}
+    assert seen == {"battle"}
 
 
 def test_a_lost_fight_ends_the_run_in_defeat_by_hp_or_deck_out(content, runs):
@@ -379,6 +434,31 @@ def test_a_lost_fight_ends_the_run_in_defeat_by_hp_or_deck_out(content, runs):
     last = rec.fights[-1]
     assert last.result.reason == "deck_out" and last.result.winner != last.player_seat
     assert rec.nodes[-1]["result"] == "loss" and rec.hp_left > 0 and rec.result == "defeated"
+
+
+def test_a_double_knock_out_is_a_lost_fight_not_a_draw(content, monkeypatch):
+    """Guide: "Reduce your opponent to 0 HP through creature attacks and spell damage." with
+    "Start Stage I with 150 trail HP instead of the normal one-duel health flow." When both
+    sheriffs fall at once the duel is a draw (winner None, reason hp: RULES.md, Winning), but the
+    crew's sheriff is at 0 trail HP: RULES.md decides the fight is lost and the run ends in defeat
+    (it went on at 0 HP before). Here the first fight is made into a double knock-out."""
+    from sim.frontier.campaign import run as run_module
+
+    real = run_module.play_match
+
+    def double_ko(*args, **kwargs):
+        result = real(*args, **kwargs)
+        for side in result.state.sides:
+            side.hp = 0
+        return dataclasses.replace(result, winner=None, reason="hp")
+
+    monkeypatch.setattr(run_module, "play_match", double_ko)
+    rec = run_module.play_run(content, "gold-gang", 0, "greedy")
+    assert rec.error is None, rec.error
+    assert len(rec.fights) == 1 and rec.fights[0].result.winner is None
+    assert [n["result"] for n in rec.nodes] == ["loss"] and rec.nodes[0]["hp_after"] == 0
+    assert rec.result == "defeated" and not rec.cleared and rec.hp_left == 0
+    assert not [r for r in rec.rewards if r["source"] != "lore"]
 
 
 def test_beating_the_boss_is_the_stage_clear(runs):
@@ -417,6 +497,63 @@ def test_a_drawn_fight_is_survived_without_reward_and_a_drawn_boss_is_no_clear(c
         all(r["source"] == "shop" for r in rec.rewards if r["source"] != "lore")
     for node in fights:
         assert node["gold_after"] == node["gold_before"] and 0 < node["hp_after"] <= node["hp_before"]
+
+
+# --- variants a stage file may turn on ---------------------------------------------------------
+
+def _variant(loaded, **changes):
+    """The shipped stage with ``changes`` (validated as a stage file would be), compiled."""
+    from cardsdb.loader import load_campaign
+    from sim.registry import campaign
+
+    data, ruleset, content = loaded
+    camp = load_campaign(data, ruleset, "ashfall-trail")
+    stage = type(camp.stage).model_validate({**camp.stage.model_dump(), **changes})
+    return campaign("frontier").compile(content.engine, content.pool, dataclasses.replace(camp, stage=stage))
+
+
+def test_an_encounter_hp_set_in_a_stage_file_is_a_variant_that_replaces_the_duel_hp(loaded):
+    """Guide: "Ashfall Trail keeps the same lane combat, Mana, Gold, Deputies, and Sheriff rules
+    as a normal duel" (so the shipped stage sets no encounter HP: see the test above). RULES.md:
+    a stage file may set an encounter's ``hp``, a variant; that enemy then starts (and heals up
+    to) that HP, the others at their sheriff's."""
+    variant = _variant(loaded, battles=[{"deck": "ashfall-bandits", "hp": 12, "name": "Ashfall Bandits"}])
+    rec, openings = _play(variant, "gold-gang", 0)
+    assert rec.fights
+    for fight in rec.fights:
+        side = openings[fight.fight].sides[1 - fight.player_seat]
+        want = 12 if _node(rec, fight.step)["kind"] == "battle" else 30
+        assert (side.hp, side.max_hp) == (want, want), fight.step
+
+
+def test_elite_fights_are_a_variant_a_stage_file_may_turn_on(loaded):
+    """Guide: "Move across branching route choices that lead to battles, outposts, shops, and the
+    stage clear." (no elites: the shipped trail has none). RULES.md: a stage file may turn them
+    on, a variant: an ``elite`` weight with an ``elites`` table (a weight without one is refused);
+    a won elite pays ``elite_gold`` and offers rewards; an Ironhold enemy starts at its duel 35 HP."""
+    from pydantic import ValidationError
+
+    weights = {"battle": 5, "elite": 3, "outpost": 2, "shop": 1.5}
+    with pytest.raises(ValidationError, match="lists no elites"):
+        _variant(loaded, node_weights=weights)
+    variant = _variant(loaded, node_weights=weights, elite_gold=35,
+                       elites=[{"deck": "ironhold-garrison", "name": "Iron Warband"}])
+    won = 0
+    for seed in range(12):
+        rec, openings = _play(variant, "ironhold-garrison", seed)
+        for fight in rec.fights:
+            node = _node(rec, fight.step)
+            if node["kind"] != "elite":
+                continue
+            side = openings[fight.fight].sides[1 - fight.player_seat]
+            assert variant.pool.sheriffs[side.sheriff].name == "Ironhold" and (side.hp, side.max_hp) == (35, 35)
+            if node["result"] == "win":
+                won += 1
+                assert node["gold_after"] - node["gold_before"] == 35
+                assert [r["source"] for r in rec.rewards if r["step"] == node["step"]] == ["elite"] * 3
+        if won >= 2:
+            break
+    assert won
 
 
 # --- outposts and shops -------------------------------------------------------------------------

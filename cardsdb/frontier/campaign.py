@@ -13,9 +13,11 @@ NODE_KINDS = ("battle", "elite", "outpost", "shop")
 
 
 class Encounter(Strict):
-    """An enemy: one of the game's decks (its sheriff and Deputies come with it) at a given HP."""
+    """An enemy: one of the game's decks (its sheriff and Deputies come with it). It fights at its
+    sheriff's normal duel HP (30; Ironhold 35), as the guide has it; ``hp`` overrides that and is
+    a variant (sim/frontier/RULES.md, "Frontier Run"): the shipped stage sets none."""
     deck: str
-    hp: int = Field(ge=1)
+    hp: int | None = Field(None, ge=1)
     name: str = ""
 
 
@@ -44,7 +46,8 @@ class Stage(Strict):
     links: float = Field(0.5, ge=0, le=1, description="chance a node gets a second way forward")
     node_weights: dict[Literal["battle", "elite", "outpost", "shop"], float]
     battles: list[Encounter] = Field(min_length=1)
-    elites: list[Encounter] = Field(min_length=1)
+    elites: list[Encounter] = Field([], description="elite fights: a variant (the guide has none); "
+                                                    "needed when node_weights gives elite a weight")
     boss: Encounter
     battle_gold: int = Field(20, ge=0)
     elite_gold: int = Field(35, ge=0)
@@ -60,6 +63,8 @@ class Stage(Strict):
             raise ValueError("min_width is above max_width")
         if not any(w > 0 for w in self.node_weights.values()):
             raise ValueError("node_weights gives every kind of node a weight of 0")
+        if self.node_weights.get("elite", 0) > 0 and not self.elites:
+            raise ValueError("node_weights gives elite a weight but the stage lists no elites")
         return self
 
 

@@ -9,7 +9,7 @@ from typing import Any
 class Encounter:
     name: str
     deck: Any            # FrontierDeck: cards, sheriff, Deputies
-    hp: int              # the enemy sheriff's HP in this fight
+    hp: int | None       # None: the enemy sheriff's normal duel HP; a number: a data file's override (a variant)
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,8 @@ def _visit(content, kit, trail: Trail, node: Node, step: int, seed: int, chooser
 def _fight(content, kit: CrewKit, trail: Trail, enemy: Encounter, step: int, seed: int,
            fights: FightOptions, rec: RunRecord) -> str:
     """A normal duel: the crew's sheriff at its trail HP (capped at the trail's maximum), the
-    enemy at the encounter's HP; who acts first is drawn for each fight."""
+    enemy at its sheriff's normal duel HP (an encounter's ``hp``, when a data file sets one, in
+    its place: a variant); who acts first is drawn for each fight."""
     me = FrontierDeck(f"crew:{kit.id}", trail.deck, kit.deck.sheriff, kit.deck.deputies, trail.hp, trail.max_hp)
     foe = FrontierDeck(enemy.deck.id, list(enemy.deck.cards), enemy.deck.sheriff, enemy.deck.deputies, enemy.hp)
     seat = 0 if stream(seed, "first", step).random() < 0.5 else 1
@@ -140,6 +141,10 @@ def _fight(content, kit: CrewKit, trail: Trail, enemy: Encounter, step: int, see
     rec.fights.append(FightRecord(step, trail.fights, [d.id for d in decks], pilots, seat, result))
     trail.fights += 1
     trail.hp = max(0, result.state.sides[seat].hp)
+    if result.state.sides[seat].hp <= 0:
+        # the crew's sheriff fell: the run is lost even when the enemy's fell too (the duel's
+        # double knock-out, a draw with reason "hp"), as no trail HP is left to go on with
+        return "loss"
     if result.winner is None:
         return "draw"
     return "win" if result.winner == seat else "loss"
