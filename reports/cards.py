@@ -13,6 +13,7 @@ its empirical-Bayes shrunken value and its binomial test against the group's poo
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -77,15 +78,65 @@ METRICS = {
 
 GROUPS = ("rules_version", "run_id", "deck", "pilots")
 
-# The ``pilots`` group: the pilots of the match, not of the row's seat. A seat's group is the
-# sorted distinct pilots of its run's deck slots joined with "+": "greedy" for a run greedy played
-# against itself, "greedy+random" for a run of the two against each other (both its seats), as
-# the exports split by pilot group them (reports/exports.py ``pilot_groups``). Grouped by the
-# seat's own pilot, greedy's games against random pooled with its games against greedy. A campaign
-# run's ``pilots`` ("policy/fight pilot", "greedy/greedy") names no deck slots: it is its own label.
+# The match's pilots (a run's): the sorted distinct pilots of its deck slots joined with "+"
+# ("greedy+random"): the exports' blocks of the tables that name each row's pilot and its
+# opponent's themselves (matchups, deck_field, meta_mix: reports/exports.py ``pilot_groups``). A
+# campaign run's ``pilots`` ("policy/fight pilot", "greedy/greedy") names no deck slots: it is its
+# own label.
 PILOTS_SQL = "array_to_string(list_sort(list_distinct(string_split({alias}.pilots, ','))), '+')"
-PILOTS_HELP = ("the pilots of the match: greedy = greedy against greedy; greedy+random = the two against each other "
-               "(both seats); a campaign batch reads as its policy/fight pilots, e.g. greedy/greedy")
+
+# The ``pilots`` group of a seat table (card_games, match_seats): the seat's own pilot and its
+# opponents'. "greedy" for a seat greedy played against greedy; "greedy vs random" for a seat
+# greedy played against random, "random vs greedy" for its opponent (in a free-for-all, the other
+# seats' distinct pilots joined with "+": "greedy vs greedy+random"; opponents are the seats of
+# other teams: a Turf Defense partner's is the boss, not its partner). The match's label
+# ("greedy+random") pooled a deck greedy played with the same deck random played (a card winning
+# 100% under greedy and 2.5% under random read as a 51% card); the seat's own pilot alone pooled
+# greedy's games against random with those against greedy. Read from the seats
+# (match_seats.pilot), so a Turf Defense boss's pilot, which runs.pilots does not list, counts.
+# Only the seats of matches of mixed pilots have a row in SEAT_PILOTS_TABLE; every other seat's
+# label is its own pilot (SEAT_PILOTS_SQL). Joined LEFT: an inner join let DuckDB's join order
+# pre-aggregate ten million card_games rows before joining (4 s instead of 0.5 s), and a store of
+# one-pilot runs builds an empty table.
+SEAT_PILOTS_TABLE = """(SELECT s.run_id, s.match_no, s.seat,
+        s.pilot || ' vs ' || array_to_string(list_sort(list_distinct(list(o.pilot))), '+') AS pilots
+    FROM match_seats s JOIN match_seats o ON o.run_id = s.run_id AND o.match_no = s.match_no AND o.team <> s.team
+    GROUP BY s.run_id, s.match_no, s.seat, s.pilot HAVING NOT bool_and(o.pilot = s.pilot))"""
+SEAT_PILOTS_JOIN = ("LEFT JOIN " + SEAT_PILOTS_TABLE + " {sp} ON {sp}.run_id = {seat}.run_id "
+                    "AND {sp}.match_no = {seat}.match_no AND {sp}.seat = {seat}.seat")
+# a campaign run's fights read as the run's "policy/fight pilot" (the policy made the crew's deck)
+# ({mixed}: the seat's row of SEAT_PILOTS_TABLE's pilots, NULL when it has none)
+SEAT_PILOTS_SQL = "CASE WHEN strpos({run}.pilots, '/') > 0 THEN {run}.pilots ELSE coalesce({mixed}, {seat}.pilot) END"
+PILOTS_HELP = ("the seat's pilot and its opponent's: greedy = greedy against greedy; greedy vs random = the seats "
+               "greedy played against random (random vs greedy: their opponents)")
+
+
+def seat_pilots_join(seat: str, run: str = "r", sp: str = "sp") -> tuple[str, str]:
+    """(the LEFT JOIN that labels the seats of ``seat``, an alias of card_games or match_seats of
+    a query joining ``runs`` as ``run``, the label's expression): each seat's ``pilots`` group
+    (SEAT_PILOTS_SQL)."""
+    return SEAT_PILOTS_JOIN.format(sp=sp, seat=seat), SEAT_PILOTS_SQL.format(mixed=f"{sp}.pilots", seat=seat, run=run)
+
+
+@dataclass
+class SeatFilters(Filters):
+    """``Filters`` that also keep only the seats whose ``pilots`` group (SEAT_PILOTS_SQL) is one
+    of ``seat_pilots``: an export's block of one seat label (reports/exports.py ``by_pilot``).
+    Every seat table reads it through ``where`` and the seat alias it names there."""
+    seat_pilots: list[str] = field(default_factory=list)
+
+    def where(self, run_alias: str = "r", seat_alias: str | None = None) -> tuple[str, list]:
+        where, params = super().where(run_alias, seat_alias)
+        if not (self.seat_pilots and seat_alias and run_alias):
+            return where, params
+        mixed = (f"(SELECT m.pilots FROM {SEAT_PILOTS_TABLE} m WHERE m.run_id = {seat_alias}.run_id "
+                 f"AND m.match_no = {seat_alias}.match_no AND m.seat = {seat_alias}.seat)")
+        label = SEAT_PILOTS_SQL.format(run=run_alias, mixed=mixed, seat=seat_alias)
+        clause = f"{label} IN ({', '.join('?' for _ in self.seat_pilots)})"
+        return (f"{where} AND {clause}" if where else f"WHERE {clause}"), [*params, *self.seat_pilots]
+
+    def key(self) -> tuple:
+        return (*super().key(), tuple(self.seat_pilots))
 
 
 # A card's faction (or clan) by name, beside its id: the store's cards.faction_name, else the id (a
@@ -133,8 +184,8 @@ def counted_card_sets(path: str | Path, filters: Filters | None = None) -> pl.Da
         SELECT DISTINCT r.game, r.rules_version, r.rules_hash
         FROM runs r JOIN match_seats s ON s.run_id = r.run_id {where} ORDER BY ALL""", params or None))
 
-# One pass over card_games: the counts per run, card, deck and seat (and the match's pilots when
-# the cards are split by them), kept in a temporary table; the per-card table and the
+# One pass over card_games: the counts per run, card, deck and seat (and the seat's pilots,
+# SEAT_PILOTS_SQL, when the cards are split by them), kept in a temporary table; the per-card table and the
 # opening-hand strata are both sums of it. count_if and min(CASE ...) are DuckDB's cheap forms of the FILTER clauses
 # (the same counts, in about a third of the time over ten million rows). held_*: the strata's
 # counts, which take only rows of a deck that holds the card.
@@ -163,6 +214,7 @@ SELECT cg.run_id, {pilots} cg.card, cg.deck, cg.on_play,
        min(CASE WHEN cg.played > 0 AND NOT cg.won THEN {key} END) AS example_loss_key
 FROM card_games cg
 JOIN runs r ON r.run_id = cg.run_id
+{labels}
 {where}
 GROUP BY ALL
 """
@@ -208,8 +260,8 @@ RATES = (("gp_wr", "games_won", "games"), ("oh_wr", "oh_won", "oh_games"), ("gd_
 
 
 def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tuple[str, ...] = ("rules_version",)) -> pl.DataFrame:
-    """One row per card (and per group: GROUPS; ``pilots`` is the match's, PILOTS_SQL), every
-    metric of METRICS."""
+    """One row per card (and per group: GROUPS; ``pilots`` is the seat's and its opponent's,
+    SEAT_PILOTS_SQL), every metric of METRICS."""
     filters = filters or Filters()
     unknown = set(group_by) - set(GROUPS)
     if unknown:
@@ -217,8 +269,9 @@ def card_metrics(path: str | Path, filters: Filters | None = None, group_by: tup
     keys = group_keys(group_by)
     group_cols = "".join(f"{'r' if g in ('rules_version', 'rules_hash', 'run_id') else 'k'}.{g}, " for g in keys)
     where, params = filters.where("r", "cg")
-    pilots = f"{PILOTS_SQL.format(alias='r')} AS pilots," if "pilots" in group_by else ""
-    counts = _COUNTS_SQL.format(pilots=pilots, where=where, key=KEY_SQL)
+    labels, label = seat_pilots_join("cg") if "pilots" in group_by else ("", "")
+    pilots = f"{label} AS pilots," if label else ""
+    counts = _COUNTS_SQL.format(pilots=pilots, labels=labels, where=where, key=KEY_SQL)
     faction_name = faction_name_sql(path)
     with db.connect(path) as con:
         con.execute(counts, params or None)
@@ -338,7 +391,8 @@ def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None,
     filters = filters or Filters()
     keys = group_keys(tuple(dict.fromkeys(("rules_version", *group_by))))
     source = {"rules_version": "r.rules_version", "rules_hash": "r.rules_hash", "run_id": "r.run_id",
-              "deck": "cg.deck", "pilots": PILOTS_SQL.format(alias="r")}
+              "deck": "cg.deck", "pilots": seat_pilots_join("cg")[1]}
+    labels = seat_pilots_join("cg")[0] if "pilots" in keys else ""
     where, params = filters.where("r", "cg")
     where = (where + " AND " if where else "WHERE ") + "cg.played > 0"
     frame = db.query(path, f"""
@@ -346,7 +400,7 @@ def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None,
                count(*) AS games, count(*) FILTER (WHERE cg.won) AS won,
                min({KEY_SQL}) FILTER (WHERE cg.won) AS example_win_key,
                min({KEY_SQL}) FILTER (WHERE NOT cg.won) AS example_loss_key
-        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {where}
+        FROM card_games cg JOIN runs r ON r.run_id = cg.run_id {labels} {where}
         GROUP BY ALL ORDER BY ALL""", params or None)
     lo, hi = wilson(frame["won"], frame["games"])
     return with_card_set(frame.with_columns(

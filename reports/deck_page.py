@@ -42,12 +42,17 @@ def seat_label(seat: int) -> str:
 
 
 def seat_split(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
-    """Per deck and seat (``first``: seat 0, which acts first): games, won, drawn, win rate with
-    its 95% Wilson interval (a draw is not won), an example win and loss."""
+    """Per deck, its pilot, seat (``first``: seat 0, which acts first) and the opponent's pilot
+    (``opponent_pilot``: the other seats' pilots joined with +), as the matchups split them, so no
+    row pools two pilots' matches: games, won, drawn, win rate with its 95% Wilson interval (a draw
+    is not won), an example win and loss."""
     filters = filters or Filters()
     where, params = filters.where("r", "a")
     frame = db.query(path, f"""
-        SELECT r.game, a.deck, a.seat, count(*) AS games, count(*) FILTER (WHERE a.result = 'win') AS won,
+        SELECT r.game, a.deck, a.pilot, a.seat,
+               (SELECT string_agg(DISTINCT b.pilot, '+' ORDER BY b.pilot) FROM match_seats b
+                WHERE b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat) AS opponent_pilot,
+               count(*) AS games, count(*) FILTER (WHERE a.result = 'win') AS won,
                count(*) FILTER (WHERE a.result = 'draw') AS drawn,
                min(CASE WHEN a.result = 'win' THEN {SEAT_KEY} END) AS win_key,
                min(CASE WHEN a.result <> 'win' THEN {SEAT_KEY} END) AS loss_key

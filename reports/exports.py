@@ -19,11 +19,19 @@ from reports import (
     mulligan,
     overview,
     pilot_sensitivity,
+    pilot_weights,
     series,
     turf,
     value,
 )
-from reports.cards import PILOTS_SQL, card_metrics, win_rate_by_turn_played, with_card_set
+from reports.cards import (
+    PILOTS_SQL,
+    SeatFilters,
+    card_metrics,
+    seat_pilots_join,
+    win_rate_by_turn_played,
+    with_card_set,
+)
 from reports.diff import stored_limit, version_diff
 from reports.filters import Filters
 
@@ -206,8 +214,8 @@ def raw_table(path: Path, name: str, filters: Filters) -> pl.DataFrame:
             clauses.append(f"{column} IN ({', '.join('?' for _ in values)})")
             params.extend(values)
     where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-    return with_tune_pilots(path, name, db.query(path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}",
-                                                 params or None))
+    return with_diff_pilots(path, name, with_tune_pilots(path, name, db.query(
+        path, f"SELECT * FROM {table} {where} ORDER BY {RAW[name]}", params or None)))
 
 
 # a proposal's rows name no pilot of their own: the pilots its runs played with are its `tune`
@@ -223,6 +231,26 @@ def with_tune_pilots(path: Path, name: str, frame: pl.DataFrame) -> pl.DataFrame
         return frame
     known = dict(db.query(path, "SELECT tune_id, pilots FROM tune").iter_rows()) if db.has_tables(path, "tune") else {}
     return frame.with_columns(pl.col("tune_id").replace_strict(known, default=None, return_dtype=pl.Utf8)
+                              .alias("pilots"))
+
+
+# a diff's rows (the `diffs` row, its sequential verdicts) name no pilot either: both runs of a diff
+# play the same pilots, and every exported row carries the base run's (``diff.pilots_of_run``, a run
+# of two pilots named deck by deck), last, as the diff_* tables and the proposals' rows do
+DIFF_ROWS = ("diffs", "diff_verdicts")
+
+
+def with_diff_pilots(path: Path, name: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` (rows of the store table ``name``) with ``pilots``, its diff's (the base run's, as
+    ``pilots_of_run`` names them), when ``name`` is one of DIFF_ROWS; any other table as it is."""
+    from reports.diff import pilots_of_run
+
+    if name not in DIFF_ROWS or "diff_id" not in frame.columns or "pilots" in frame.columns:
+        return frame
+    base = dict(db.query(path, "SELECT diff_id, base_run FROM diffs").iter_rows())
+    known = {diff_id: pilots_of_run(path, run) for diff_id, run in base.items()
+             if diff_id in set(frame["diff_id"].to_list())}
+    return frame.with_columns(pl.col("diff_id").replace_strict(known, default=None, return_dtype=pl.Utf8)
                               .alias("pilots"))
 
 
@@ -349,7 +377,8 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
         refuse_replays(path, filters)
         filters = duel_runs(path, filters, notes)
     if "pilots" in READS[name]:
-        return by_pilot(COMPUTED[name], path, filters, mixes=name not in SAME_PILOTS_ONLY)
+        return by_pilot(COMPUTED[name], path, filters, mixes=name not in SAME_PILOTS_ONLY,
+                        seats=name not in NAME_BOTH_PILOTS, notes=notes)
     return COMPUTED[name](path, filters)
 
 
@@ -363,48 +392,98 @@ class Group(NamedTuple):
     filters: Filters
 
 
-def pilot_groups(path: Path, filters: Filters) -> list[Group]:
-    """The chosen runs grouped by the pilots that played their seats, the game and the card set,
-    each with the filters of its runs: a pilot that played every seat of its runs ("greedy"), and
-    apart from it each mix that played against each other ("greedy+random": those matches are
-    neither pilot's play alone, and a pilot filter of one pilot leaves them out,
-    reports/filters.py); a deck or a keyword under other rules or of another game is not the same
-    thing, so no block pools two (``matchups`` pooled base with another version, ``keywords`` three
-    games into one model). One block with no runs: no run chosen."""
+def pilot_groups(path: Path, filters: Filters, seats: bool = True, notes: list[str] | None = None) -> list[Group]:
+    """The chosen runs' blocks: by pilots, game and card set, each with the filters of its seats;
+    a deck or a keyword under other rules or of another game is not the same thing, so no block
+    pools two (``matchups`` pooled base with another version, ``keywords`` three games into one
+    model). ``seats``: a block is the seats of one ``pilots`` group (reports/cards.py
+    SEAT_PILOTS_SQL: "greedy" against greedy, "greedy vs random" the seats greedy played against
+    random, apart from "random vs greedy"), so a deck greedy played and the same deck random
+    played are never one figure; else (the tables that name each row's pilot and its opponent's
+    themselves) a block is the runs of one mix of pilots (PILOTS_SQL, "greedy+random"). Both read
+    the pilots the seats hold (match_seats), a Turf Defense boss's too, which runs.pilots leaves
+    out: a pilot filter keeps a run only when the chosen pilots played every seat of it, so a run
+    whose boss another pilot played is left out (and ``notes`` says so). One block with no runs:
+    no run chosen."""
     where, params = filters.where("r")  # (no seat alias: the deck filter is the tables' own)
-    runs = db.query(path, f"SELECT r.run_id, {PILOTS_SQL.format(alias='r')} AS label, r.game, r.rules_version, "
-                          f"r.rules_hash FROM runs r {where} ORDER BY r.run_id", params or None)
+    runs = db.query(path, f"""
+        SELECT r.run_id, CASE WHEN strpos(r.pilots, '/') > 0 THEN r.pilots ELSE coalesce(
+                   array_to_string(list_sort(list_distinct(list(s.pilot) FILTER (WHERE s.pilot IS NOT NULL))), '+'),
+                   {PILOTS_SQL.format(alias='r')}) END AS label,
+               list_distinct(list(s.pilot) FILTER (WHERE s.pilot IS NOT NULL)) AS seated,
+               r.game, r.rules_version, r.rules_hash
+        FROM runs r LEFT JOIN match_seats s ON s.run_id = r.run_id {where}
+        GROUP BY r.run_id, r.pilots, r.game, r.rules_version, r.rules_hash ORDER BY r.run_id""", params or None)
+    if filters.pilots:  # a seat runs.pilots does not list (a Turf boss) was played by another pilot
+        other = runs.filter(~pl.col("seated").list.eval(pl.element().is_in(list(filters.pilots))).list.all())
+        if other.height and notes is not None:
+            notes.append("left out, as a pilot not chosen played some of their seats (a Turf Defense boss): "
+                         + ", ".join(f"run {r} ({', '.join(sorted(p))})" for r, p in other.select("run_id", "seated").iter_rows()))
+        runs = runs.filter(~pl.col("run_id").is_in(other["run_id"].to_list()))
     if runs.is_empty():
-        return [Group(None, None, None, filters)]
+        return [Group(None, None, None, replace(filters, runs=[-1]) if filters.pilots else filters)]
     runs = with_card_set(runs)
+    if seats:  # each run's seat labels (the seats the deck filter keeps)
+        ids = runs["run_id"].to_list()
+        labels_join, label = seat_pilots_join("s")
+        seat_where, seat_params = replace(filters, runs=ids).where("r", "s")
+        labels = db.query(path, f"""SELECT DISTINCT s.run_id, {label} AS label FROM match_seats s
+                                    JOIN runs r ON r.run_id = s.run_id {labels_join} {seat_where}""", seat_params)
+        runs = runs.drop("label").join(labels, on="run_id", how="inner")
     groups: dict[tuple[str, str, str], list[int]] = {}
-    for run_id, label, game, card_set in runs.select("run_id", "label", "game", "card_set").iter_rows():
+    for run_id, label, game, card_set in runs.select("run_id", "label", "game", "card_set").sort("run_id").iter_rows():
         groups.setdefault((label, game, card_set), []).append(run_id)
-    # each group's filters choose its runs (which the pilot filter, if any, already kept): a
-    # campaign run's pilots ("policy/fight") name no seat's pilot, so the group filters no seat
-    return [Group(*key, replace(filters, runs=ids)) for key, ids in sorted(groups.items())]
+    if not groups:
+        return [Group(None, None, None, replace(filters, runs=[-1]))]
+    # each block's filters choose its runs (which the pilot filter, if any, already kept) and, by
+    # seats, its seats; a campaign run's pilots ("policy/fight") name no seat's pilot: its label
+    # is that name (SEAT_PILOTS_SQL), its every seat
+    return [Group(*key, SeatFilters(filters.game, ids, filters.versions, filters.decks, filters.pilots, [key[0]])
+                  if seats else replace(filters, runs=ids)) for key, ids in sorted(groups.items())]
 
 
 # tables that compare decks as one pilot plays them all: a mix's block (greedy's deck against
 # random's) would rank the pilots, not the decks (a meta of a greedy deck against a random one is
 # the greedy deck alone)
 SAME_PILOTS_ONLY = ("meta_mix",)
+# tables whose every row names its seat's pilot and its opponent's (``pilot``, ``opponent_pilot``):
+# blocked by the runs' mix of pilots (``match_pilots``), not by seat label
+NAME_BOTH_PILOTS = ("matchups", "deck_field", "meta_mix")
 
 
-def by_pilot(table, path: Path, filters: Filters, mixes: bool = True) -> pl.DataFrame:
+def by_pilot(table, path: Path, filters: Filters, mixes: bool = True, seats: bool = True,
+             notes: list[str] | None = None) -> pl.DataFrame:
     """``table`` once per pilot (or mix of pilots) of the chosen runs, each row headed by its
     ``pilot``: a figure of greedy's play and one of random's are never pooled into a number neither
     produced (every balance figure says which pilot made it), and matches of greedy against random
     are a group of their own (``mixes``: kept; a table of SAME_PILOTS_ONLY leaves them out). Each
     block is one game and card set (``pilot_groups``), named in ``game`` and ``card_set`` columns
-    where the table does not say them. A table that splits by its seats' pilot itself keeps its
-    ``pilot`` and gains ``match_pilots``, the group's. No run chosen: the table's empty header."""
-    groups = pilot_groups(path, filters)
+    where the table does not say them. ``seats``: a block is the seats of one label ("greedy vs
+    random": greedy's seats against random), else the runs of one mix ("greedy+random", for a
+    table that splits by its seats' pilots itself, which keeps its ``pilot`` and gains
+    ``match_pilots``, the group's). A pilot name that thought with two weight files in a block's
+    runs is refused in one line (LookupError), as ``workbench report`` refuses it and the pages
+    warn of it (reports/pilot_weights.py): pooled, two pilots' play reads as one's. No run chosen:
+    the table's empty header."""
+    groups = pilot_groups(path, filters, seats, notes)
     if not mixes:
         groups = [g for g in groups if "+" not in (g.pilots or "")] or [Group(None, None, None, replace(filters, runs=[-1]))]
+    for group in groups:
+        refuse_reweighted(path, group)
     frames = [table(path, group.filters) for group in groups]
     column = "match_pilots" if "pilot" in frames[0].columns else "pilot"
     return pl.concat([headed(f, column, group) for f, group in zip(frames, groups)], how="diagonal_relaxed")
+
+
+def refuse_reweighted(path: Path, group: Group) -> None:
+    """A block whose runs seated one pilot name that thought with two weight files: one line."""
+    runs = [r for r in group.filters.runs if r >= 0]
+    names = pilot_weights.reweighted_pilots(path, runs) if len(runs) > 1 else []
+    if names:
+        raise LookupError(f"{', '.join(names)} thought with other weight files in some of runs "
+                          f"{', '.join(map(str, runs))} (the game's weights changed between them): the "
+                          f"{group.pilots} figures would pool two pilots' play under one name; name the runs "
+                          "of one weight set with --run")
 
 
 def headed(frame: pl.DataFrame, column: str, group: Group) -> pl.DataFrame:

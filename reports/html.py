@@ -146,7 +146,8 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                   "array": (chart["played_wr_hi"] - chart["played_wr"]) * 100,
                                   "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100})
     ).update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", height=max(400, 16 * chart.height))))
-    parts.append(_value_section(path, sorted(set(runs["game"])), sorted(set(runs["rules_version"])), fig))
+    parts.append(_value_section(path, sorted(set(runs["game"])), sorted(set(runs["rules_version"])), fig,
+                                [_seating(d, p) for d, p in runs.select("decks", "pilots").iter_rows()]))
     parts.append(_tune_section(path, sorted(set(runs["game"]))))
 
     prices = keywords.keyword_prices(path, filters)
@@ -300,15 +301,65 @@ def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
     return "".join(out)
 
 
-def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -> str:
+def _seating(decks: str, pilots: str) -> dict[str, frozenset]:
+    """A run's pilots by deck (``decks`` and ``pilots`` as the runs table has them, one per slot;
+    a mirror's deck may have two)."""
+    seated: dict[str, set] = {}
+    for deck, pilot in zip(decks.split(","), pilots.split(",")):
+        seated.setdefault(deck, set()).add(pilot)
+    return {deck: frozenset(p) for deck, p in seated.items()}
+
+
+def _seating_words(seated: dict[str, frozenset]) -> str:
+    """A run's pilots as a title says them: the one pilot, or each deck's ("lawmen-posse: greedy;
+    goblin-gold-gang: random") when the decks had different pilots."""
+    pilots = sorted(set().union(*seated.values()))
+    if len(pilots) == 1:
+        return pilots[0]
+    return "; ".join(f"{deck}: {', '.join(sorted(p))}" for deck, p in seated.items())
+
+
+def _same_pilots(measured: dict[str, frozenset], report: list[dict[str, frozenset]]) -> bool:
+    """Did a value measurement's runs seat the pilots one of the report's runs did: each deck both
+    name played by the same pilots, and no pilot the report's run did not seat?"""
+    return any(all(p == seated.get(deck, p) for deck, p in measured.items())
+               and set().union(*measured.values()) <= set().union(*seated.values()) for seated in report)
+
+
+def _value_section(path, games: list[str], versions: list[str], fig: _Figures,
+                   seatings: list[dict[str, frozenset]] | None = None) -> str:
     """The stored card values (``workbench value``) of the report's games and rules versions, one
-    ranking per deck, opponent and pilots; nothing when none was measured."""
+    ranking per deck, opponent and pilots; with ``seatings`` (the report's runs' pilots by deck,
+    ``_seating``) only the rankings of those pilots, and a line counting the others; nothing when
+    none was measured."""
     values = value.card_values(path, versions=versions).filter(pl.col("game").is_in(games))
     if values.is_empty():
         return ""
+    runs = {r: _seating(d, p) for r, d, p in db.query(
+        path, f"SELECT run_id, decks, pilots FROM runs WHERE run_id IN ({', '.join('?' for _ in set(values['base_run']))})",
+        sorted(set(values["base_run"]))).iter_rows()}
+    found = {}
+    for run, deck, pilots in values.select("base_run", "deck", "pilots").unique().iter_rows():
+        # the measured run's pilots by deck; a run no longer stored: the measured deck is slot 0
+        names = pilots.split(",")
+        seated = runs.get(run) or {deck: frozenset(names[:1]), "": frozenset(names[1:])}
+        found[(run, deck, pilots)] = (_seating_words(seated) if run in runs else pilots,
+                                      seatings is None or _same_pilots(seated, seatings))
+    keys = list(zip(values["base_run"], values["deck"], values["pilots"]))
+    values = values.with_columns(pl.Series("seated", [found[k][0] for k in keys], pl.Utf8),
+                                 pl.Series("kept", [found[k][1] for k in keys], pl.Boolean))
+    other = values.filter(~pl.col("kept"))
+    values = values.filter(pl.col("kept"))
+    left_out = ""
+    if other.height:
+        left_out = (f"<p class='note'>{len(value.contexts(other))} ranking(s) measured under other pilots "
+                    f"({html.escape(', '.join(f'[{w}]' for w in sorted(set(other['seated'].drop_nulls()))))}) are left out: this "
+                    "report is about its runs' pilots (the dashboard's Card value page shows every measurement).</p>")
+    if values.is_empty():
+        return f"<h2>Card value</h2>{left_out}" if left_out else ""
     parts = [f"<h2>Card value</h2><p class='note'>Win rate added: {html.escape(value.MEANING)} (twin matches), in "
              f"points with the paired 95% interval. Red rows are significant; bars: {html.escape(value.COLOURS)}. "
-             "Each ranking names the pilots that produced it.</p>"]
+             "Each ranking names the pilots that produced it.</p>" + left_out]
     cols = {"name": "card", "copies": "copies", "twins": "twins", "value_text": "win rate added (pts)",
             "value_ci": "95% interval", "wr_with": "WR with", "wr_without": "WR without", "q_value": "q",
             "reference": "replaced by"}
@@ -317,7 +368,10 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures) -
         ranking = value.in_context(values, context).with_columns(
             pl.col("value_points").map_elements("{:+.1f}".format, return_dtype=pl.Utf8).alias("value_text"),
             pl.format("{} to {}", pl.col("value_lo").round(1), pl.col("value_hi").round(1)).alias("value_ci"))
-        title = value.context_title(context, context["rules_version"] in several)
+        # the pilots deck by deck ("lawmen-posse: greedy; goblin-gold-gang: random"), not "greedy,random"
+        words = ranking["seated"].drop_nulls()
+        title = value.context_title(context | ({"pilots": words[0]} if words.len() else {}),
+                                    context["rules_version"] in several)
         parts.append(f"<h3>{html.escape(title)}</h3>" + _table(ranking, cols, ("wr_with", "wr_without"), "significant"))
         parts.append(fig(value.value_chart(ranking, f"Win rate added per card: {title}")))
     return "".join(parts)

@@ -37,22 +37,31 @@ BAND = (0.45, 0.55)  # a deck "inside the band" against the field is balanced en
 FIGURES = ("first_seat_wr", "deck_field_wr", "card_oh_excess")
 CSV_COLUMNS = ["figure", "subject", "pilot", "value", "lo", "hi", "n"]
 
-# Known pilot families from weakest to strongest; a budget (mcts:400) ranks within its family.
-# A family not listed ranks above the listed ones (a new pilot is usually a stronger search),
-# then by name. Used only to choose which of two pilots is "the stronger" on the Cards page.
+# Known pilot kinds from weakest to strongest; a budget (mcts:400) ranks within its kind, then the
+# weight set (``@set``). A kind not listed ranks above the listed ones (a new pilot is usually a
+# stronger search), then by name. ``pilot_strength`` is the one ordering: it chooses "the stronger"
+# of two pilots for the command, the exports and the Cards page alike.
 PILOT_ORDER = ("random", "greedy", "planner", "mcts")
+HAND_SET = "hand"  # the game's weights.yaml (sim/core/weights.HAND; reports does not import sim)
 
 # the spec fields that decide which seeds, seats and decks a run's matches have (pilots aside)
 _SAME_MATCHES = ("game", "rules_hash", "deck_hash", "decks", "matches", "seed", "swap", "pairings")
 
 
 def pilot_strength(name: str) -> tuple:
-    """A sort key: larger is the stronger pilot by the project's ordering (PILOT_ORDER, then the
-    budget after a colon; a name without a budget ranks below its family's budgets)."""
-    base, _, arg = str(name).split("#")[0].partition(":")
-    rank = PILOT_ORDER.index(base) if base in PILOT_ORDER else len(PILOT_ORDER)
+    """A sort key: larger is the stronger pilot by the project's ordering. The name is read as
+    sim/core/pilots reads it (``kind[:budget][@set][#salt]``; the salt is an equally fair twin and
+    does not rank): first the kind (PILOT_ORDER: random < greedy < planner < mcts), then the budget
+    after a colon (a name without one ranks below its kind's budgets), then the weight set. A plain
+    name thinks with the set the game's ``pilot_sets`` names for its kind (a set measured stronger
+    for it, e.g. Frontier's greedy = greedy@tuned), so it ranks above ``@hand`` (the hand set); a
+    name with any other set ranks between the two (by the set's name)."""
+    pilot, at, weights = str(name).split("#")[0].partition("@")
+    kind, _, arg = pilot.partition(":")
+    rank = PILOT_ORDER.index(kind) if kind in PILOT_ORDER else len(PILOT_ORDER)
     budget = int(arg) if arg.isdigit() else 0
-    return (rank, base, budget)
+    set_rank = 2 if not at else 0 if weights == HAND_SET else 1
+    return (rank, kind, budget, set_rank, weights)
 
 
 def pilot_label(spec: dict) -> str | None:
@@ -423,8 +432,12 @@ def premium_table(path: str | Path, run_ids: list[int]) -> pl.DataFrame:
 
 
 def premium_pilots(pilots: list[str]) -> tuple[int, int]:
-    """Indexes of (the base, the strong) pilot of the skill premium: the strongest is the last one
-    named; the base is ``greedy`` when named (and not last), else the first."""
-    strong = len(pilots) - 1
-    base = next((i for i, p in enumerate(pilots[:-1]) if p == "greedy"), 0)
+    """Indexes of (the base, the strong) pilot of the skill premium among pilot labels in any
+    order, by ``pilot_strength`` (the ordering the Cards page's ``premium_partner`` uses): the
+    strong is the strongest (of equals, such as a salted twin, the last named); the base is
+    ``greedy`` when named and not the strong, else the weakest (of equals, the first named).
+    The command and the ``skill_premium`` export both choose with this."""
+    order = sorted(range(len(pilots)), key=lambda i: (pilot_strength(pilots[i]), i))
+    strong = order[-1]
+    base = next((i for i, p in enumerate(pilots) if p == "greedy" and i != strong), order[0])
     return base, strong

@@ -187,9 +187,13 @@ def test_deck_page_shows_its_list_curve_opponents_seats_and_ranked_cards(small_s
     assert {(o.split("=")[-1], p, q): n for o, p, q, n in zip(opponents["opponent"], opponents["pilot"],
                                                              opponents["opponent_pilot"], opponents["games"])} == versus
     assert len({p for _o, p, _q in versus}) > 1, "the store holds runs of two pilots: rows per pairing are tested"
+    # a row per seat and pilot pairing (the seat split pools no pilots)
     seats = table_labelled(at, "seat", "drawn")
-    stored = dict(store_sql(small_store, "SELECT seat, count(*) FROM match_seats WHERE deck = ? GROUP BY 1", [DECK]))
-    assert dict(zip(seats["seat"], seats["games"])) == {"first": stored[0], "second": stored[1]}
+    stored = {(("first", "second")[s], p, q): n for s, p, q, n in store_sql(small_store, """
+        SELECT a.seat, a.pilot, b.pilot, count(*) FROM match_seats a JOIN match_seats b
+        ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat WHERE a.deck = ? GROUP BY ALL""", [DECK])}
+    assert {(s, p, q): n for s, p, q, n in zip(seats["seat"], seats["pilot"], seats["opponent_pilot"],
+                                                seats["games"])} == stored
     ranked = table_labelled(at, "rank", "oh_excess")
     assert list(ranked["rank"]) == list(range(1, len(ranked) + 1))
     in_list = ranked[ranked["copies"].notna()]

@@ -24,6 +24,7 @@ from reports.pages.common import (
     sidebar_choice,
     store_ready,
     table_with_download,
+    with_pilots_subtitle,
 )
 
 
@@ -69,8 +70,8 @@ def render() -> None:
     labels = clear_labels(clear)
     fig = rate_bars(clear["clear_rate"], (clear["clear_rate_lo"], clear["clear_rate_hi"]), labels,
                     "%{y}: %{x:.1f}% of runs cleared the stage<extra></extra>", "Stage clear rate (%)",
-                    max(300, 40 * clear.height))
-    st.plotly_chart(fig, width="stretch")
+                    max(300, 40 * clear.height), title="Stage clear rate by crew (95% Wilson interval)")
+    st.plotly_chart(with_pilots_subtitle(fig, chart_pilots(pilots, policies, enemies)), width="stretch")
     table_with_download(percent(clear, CLEAR_RATES), "campaign_clear_rates", CLEAR_CONFIG, download=clear,
                         column_order=list(CLEAR_CONFIG), scope=scope)
 
@@ -78,7 +79,7 @@ def render() -> None:
     st.subheader("Reward cards: lift when taken")
     st.caption(LIFT_CAPTION)
     if lift.height:
-        st.plotly_chart(lift_chart(lift), width="stretch")
+        st.plotly_chart(with_pilots_subtitle(lift_chart(lift), chart_pilots(pilots, policies, enemies)), width="stretch")
     table_with_download(percent(lift, LIFT_RATES), "campaign_reward_lift", LIFT_CONFIG, download=lift,
                         column_order=list(LIFT_CONFIG), scope=scope)
 
@@ -95,12 +96,27 @@ def batch_labels(batches: list[dict]) -> dict[int, str]:
                          + f", {b['crews']} ({b['policy']}, {b['runs_done']} runs, {b['status']})" for b in batches}
 
 
+def chart_pilots(pilots: list[str], policies: list[str], enemies: list[str]) -> list[str]:
+    """What a chart names under its title (``with_pilots_subtitle``): the fights' pilots, the
+    enemies' and the route and reward policy, as ``pilots_caption`` says them."""
+    return [f"{', '.join(pilots) or 'none recorded'} (fights)", f"{', '.join(enemies) or 'none recorded'} (enemies)",
+            f"{', '.join(policies) or 'unrecorded'} (policy)"]
+
+
+def pilot_words(r: dict) -> str:
+    """A row's fight and enemy pilots, for a label where the chart holds rows of several."""
+    return f"{r.get('fight_pilot') or '?'} vs {r.get('enemy_pilot') or '?'}, "
+
+
 def clear_labels(clear: pl.DataFrame) -> list[str]:
-    """The clear-rate chart's bar labels: crew, policy, the rules version where the table holds two,
+    """The clear-rate chart's bar labels: crew, policy, the fight and enemy pilots where the table
+    holds several (two pilots' bars never share a label), the rules version where it holds two,
     and the runs counted."""
     versions = clear["rules_version"].n_unique() > 1 or clear["rules_hash"].n_unique() > 1
-    return [f"{r['crew']} ({r['policy']}" + (f", {r['rules_version']} {(r['rules_hash'] or '')[:8]}" if versions
-                                              else "") + f", n={r['runs']})" for r in clear.iter_rows(named=True)]
+    mixed = clear.select("fight_pilot", "enemy_pilot").unique().height > 1
+    return [f"{r['crew']} ({r['policy']}, " + (pilot_words(r) if mixed else "")
+            + (f"{r['rules_version']} {(r['rules_hash'] or '')[:8]}, " if versions else "") + f"n={r['runs']})"
+            for r in clear.iter_rows(named=True)]
 
 
 def repeats_note(clear: pl.DataFrame) -> str:
@@ -198,7 +214,10 @@ def lift_chart(lift: pl.DataFrame) -> go.Figure:
     rows = unique_names(lift).filter(pl.col("clear_lift").is_not_null()).to_dicts()  # "Kade (kade-2)"
     # a card of two rules versions is two points: each named with its version
     versions = len({(r["rules_version"], r["rules_hash"]) for r in rows}) > 1
+    # and a card of two policies or pilot pairs is a point each, named with them
+    mixed = len({(r.get("policy"), r.get("fight_pilot"), r.get("enemy_pilot")) for r in rows}) > 1
     labels = [f"{r['name'] or r['card']} ("
+              + (f"{r['policy']}, {pilot_words(r)}" if mixed else "")
               + (f"{r['rules_version']} {(r['rules_hash'] or '')[:8]}, " if versions else "")
               + f"n={r['clear_taken_n']}/{r['clear_skipped_n']})" for r in rows]
     fig = go.Figure(go.Scatter(

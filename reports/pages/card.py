@@ -2,7 +2,7 @@
 
 What it is (cost, stats, keywords, text, decks: the Cards page's card facts) and where it sits
 against its cost's budget line; its played win rate run by run or version by version, one line
-per pilots of the match (greedy against itself; greedy+random, the two against each other), with
+per seat pilots (greedy against itself; greedy vs random, greedy's seats against random), with
 95% intervals; by deck; by the turn it was first played; in the opening hand or
 not; in a game with a redraw, its hands kept against its hands redrawn (for a game without one,
 a line says so); from the first seat and the second; and example matches to replay. Every table
@@ -31,10 +31,12 @@ from reports.pages.common import (
     pct,
     percent,
     pilots_note,
+    pilots_of,
     pts,
     register_queries,
     replay_url,
     table_with_download,
+    with_pilots_subtitle,
     with_replay_links,
 )
 from reports.pages.costs import budget_chart
@@ -175,8 +177,8 @@ def trend_section(path: str, filters, card: str, name: str, scope: dict) -> None
 
 
 def trend_chart(points: pl.DataFrame, name: str, by: str) -> go.Figure:
-    """Played win rate per run or version, a line per pilots of the match ("pilots greedy":
-    greedy against greedy; "pilots greedy+random": the two against each other), 95% Wilson error
+    """Played win rate per run or version, a line per seat pilots ("pilots greedy": greedy against
+    greedy; "pilots greedy vs random": the seats greedy played against random), 95% Wilson error
     bars."""
     fig = go.Figure()
     for (pilots,), part in points.group_by("pilots", maintain_order=True):
@@ -186,12 +188,12 @@ def trend_chart(points: pl.DataFrame, name: str, by: str) -> go.Figure:
             error_y={"type": "data", "symmetric": False, "array": (part["played_wr_hi"] - part["played_wr"]) * 100,
                      "arrayminus": (part["played_wr"] - part["played_wr_lo"]) * 100},
             hovertemplate="%{x}: %{y:.1f}% won when played, %{text}<extra>%{fullData.name}</extra>"))
-    fig.update_layout(title=f"{name}: played win rate by {by} (95% Wilson interval), one line per pilots of the "
-                            "match",
+    fig.update_layout(title=f"{name}: played win rate by {by} (95% Wilson interval), one line per seat's "
+                            "pilots",
                       xaxis_title="Run (in the order made)" if by == "run" else "Rules version (in the order first run)",
                       yaxis_title="Played win rate (%)", height=400,
                       legend={"orientation": "h", "y": -0.25,
-                              "title": {"text": "pilots of the match (greedy+random: the two against each other)"}},
+                              "title": {"text": "pilots of the seat (greedy vs random: greedy's seats against random)"}},
                       xaxis={"type": "category", "categoryorder": "array",
                              "categoryarray": list(dict.fromkeys(points["label"].to_list()))})
     return fig
@@ -257,7 +259,8 @@ def keep_redraw_section(path: str, filters, card: str, scope: dict) -> None:
                "those that sent it back and drew anew, each with its win rate (95% Wilson), the difference in points "
                "(Newcombe), and its keep rate beside its deck's keep rate over all the deck's hands. The choice is "
                "the pilot's, about the whole hand." + older)
-    st.plotly_chart(keep_redraw_chart(rows, rows["name"][0] or card), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(keep_redraw_chart(rows, rows["name"][0] or card), pilots_of(path, filters)),
+                    width="stretch")
     table_with_download(percent(rows, KEEP_SCALED), f"card_mulligan_{card}", keep_config(), download=rows,
                         column_order=KEEP_ORDER, scope=scope)
 

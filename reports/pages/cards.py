@@ -51,7 +51,7 @@ RATE_GROUPS = {
 }
 EXTRA_GROUPS = ("IWD", "Avg turn played")
 DEFAULT_GROUPS = ["Played WR", "GIH WR", "IWD", "GP WR", "Play rate", "Dead %", "Avg turn played"]
-# "pilots": the pilots of the match (reports/cards.py PILOTS_SQL), as the exports split by pilot
+# "pilots": the seat's pilot and its opponent's (reports/cards.py SEAT_PILOTS_SQL), as the exports split by pilot
 GROUP_LABELS = {"rules_version": "rules version", "run_id": "run", "deck": "deck", "pilots": "pilots"}
 # the column a split shows: a rules version as its card set's label (name@hash where two share the name)
 SHOWN_GROUP = {"rules_version": "card_set"}
@@ -196,7 +196,11 @@ def with_card_value(path, stats: pl.DataFrame, filters, group_by: list[str]) -> 
                                                                               "value_q")).with_columns(
             pl.lit(None, pl.Utf8).alias("value_by"))
     measured = values.with_columns(
-        pl.col("pilots").str.split(",").list.unique().list.sort().list.join("+").alias("_group"),  # PILOTS_SQL
+        # the measured deck's (slot 0's) seat label, reports/cards.py SEAT_PILOTS_SQL: "greedy vs random"
+        pl.when(pl.col("pilots").str.split(",").list.n_unique() == 1).then(pl.col("pilots").str.split(",").list.first())
+        .otherwise(pl.col("pilots").str.split(",").list.first() + " vs "
+                   + pl.col("pilots").str.split(",").list.slice(1).list.unique().list.sort().list.join("+"))
+        .alias("_group"),
         (pl.col("pilots").str.split(",").list.eval(pl.element().is_in(list(filters.pilots))).list.all()
          if filters.pilots else pl.lit(True)).alias("_chosen"),
         pl.format("{} vs {}, {} ({})", "deck", "against", "pilots", "rules_version").alias("value_by"))

@@ -104,10 +104,18 @@ def seat_section(path: str, filters, scope: dict) -> None:
     if rows.is_empty():
         st.caption("No matches of this deck in these runs.")
         return
+    # a row per pilot pairing, as the opponents above: a seat's rate never pools two pilots' matches
+    mixed = len(pilots_in(rows)) > 1
     st.caption(f"Its win rate when it acted first (on the play) and second ({pilots_note(path, filters)}); mirror "
-               "matches count from both seats.")
-    seat_table(rows, "deck_seats", ["seat"], "matches of this deck from this seat",
-               {"drawn": count("drawn", "of those, draws")}, scope=scope)
+               "matches count from both seats." + (" Each row names the deck's pilot and the opponent's: matches of "
+                                                   "other pilots are never pooled." if mixed else ""))
+    seat_table(rows, "deck_seats", ["pilot", "seat", "opponent_pilot"] if mixed else ["seat"],
+               "matches of this deck from this seat",
+               {"drawn": count("drawn", "of those, draws")} | ({
+                   "pilot": st.column_config.TextColumn("pilot", help="the pilot that played this deck"),
+                   "opponent_pilot": st.column_config.TextColumn("opponent pilot",
+                                                                 help="the pilot that played the opponent deck")}
+                   if mixed else {}), scope=scope)
 
 
 def cards_section(path: str, filters, deck: str, listed: pl.DataFrame, scope: dict) -> None:

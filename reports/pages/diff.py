@@ -34,6 +34,7 @@ from reports.pages.common import (
     pts,
     store_state,
     table_with_download,
+    with_pilots_subtitle,
     with_replay_links,
 )
 from reports.sequential import caveat, decision_words, overall_words
@@ -160,11 +161,11 @@ def deck_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
     raw = decks.join(pl.DataFrame(keys), on="deck", how="left")
     rows = raw.to_dicts()
     colors = ["#d62728" if r_["change_lo"] > 0 else "#1f77b4" if r_["change_hi"] < 0 else "#7f7f7f" for r_ in rows]
-    st.plotly_chart(interval_chart(rows, [f"{x['deck']} (n={x['twins']:,})" for x in rows],
-                                   "Win-rate change per deck and for the first seat: paired against unpaired interval",
-                                   "Change in win rate (points)", ("change", "unpaired_lo", "unpaired_hi",
-                                                                   "unpaired 95% CI (same size)"), colors),
-                    width="stretch")
+    st.plotly_chart(with_pilots_subtitle(interval_chart(
+        rows, [f"{x['deck']} (n={x['twins']:,})" for x in rows],
+        "Win-rate change per deck and for the first seat: paired against unpaired interval",
+        "Change in win rate (points)", ("change", "unpaired_lo", "unpaired_hi", "unpaired 95% CI (same size)"), colors),
+        distinct(r["pilots"])), width="stretch")
     config = deck_config()
     shown = with_replay_links(percent(raw, RATE_COLS), {"example_up": "won only under candidate",
                                                         "example_down": "won only under base"}, config)
@@ -226,7 +227,7 @@ def card_section(path, d: dict, r: dict, scope: dict[str, str] | None = None) ->
         colors = ["#d62728" if x["flagged"] else "#7f7f7f" for x in rows]
         labels = [f"{'★ ' if x['changed'] else ''}{x['name'] or x['card']} (n={x['dosed_twins']:,})"
                   for x in rows]
-        st.plotly_chart(_card_chart(rows, labels, colors), width="stretch")
+        st.plotly_chart(with_pilots_subtitle(_card_chart(rows, labels, colors), distinct(r["pilots"])), width="stretch")
     config = deck_config() | {
         "card": st.column_config.TextColumn("card id", help="the card's stable id in the data files"),
         "name": st.column_config.TextColumn("card", help="the card's name", pinned=True),

@@ -26,6 +26,7 @@ from reports.pages.common import (
     pooled_versions_note,
     table_with_download,
     win_rate_config,
+    with_pilots_subtitle,
     with_replay_links,
 )
 
@@ -145,7 +146,7 @@ def render() -> None:
     note = pooled_versions_note(path, filters, "The matchups, the field and the meta")
     if note:
         st.warning(note)
-    st.plotly_chart(heatmap(m, mixed), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(heatmap(m, mixed), pilots_in(m)), width="stretch")
     config = dict(RATE_CONFIG, deck="deck", opponent="opponent", **PILOT_CONFIG)
     shown = with_replay_links(percent(m, ["win_rate", "win_rate_lo", "win_rate_hi"]), {"example": "example match"}, config)
     picked = table_with_download(shown, "matchups", config, download=m, select_key="matchups_table",
@@ -170,7 +171,7 @@ def field_section(path, filters) -> None:
     if mixed:
         st.caption("Each deck as one pilot played it against the field as one pilot played it: a field of two "
                    "pilots is two rows, never pooled.")
-    st.plotly_chart(field_chart(raw, mixed), width="stretch")
+    st.plotly_chart(with_pilots_subtitle(field_chart(raw, mixed), pilots_in(raw)), width="stretch")
     config = dict(RATE_CONFIG, win_rate=pct("win rate", HELP["field"]), pilot=PILOT_CONFIG["pilot"],
                   opponent_pilot=st.column_config.TextColumn("field pilot", help=HELP["field pilot"]))
     shown = with_replay_links(percent(raw, ["win_rate", "win_rate_lo", "win_rate_hi"]),

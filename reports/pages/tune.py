@@ -21,6 +21,7 @@ from reports.pages.common import (
     sidebar_choice,
     store_reads,
     table_with_download,
+    with_pilots_subtitle,
 )
 
 NO_PROPOSAL = ("No rebalancing proposal in this store yet. `workbench tune` searches for the fewest card-number "
@@ -111,7 +112,8 @@ def render() -> None:
     decks = _rows(str(path), "tune_decks", chosen)
     verified = decks.filter(pl.col("wr_after").is_not_null())
     if verified.height:
-        st.plotly_chart(deck_chart(verified, (p["band_lo"], p["band_hi"])), width="stretch")
+        st.plotly_chart(with_pilots_subtitle(deck_chart(verified, (p["band_lo"], p["band_hi"])), distinct(p["pilots"])),
+                        width="stretch")
     st.markdown("#### Decks")
     shown = percent(decks, ["search_before", "search_after", "wr_before", "wr_before_lo", "wr_before_hi", "wr_after",
                             "wr_after_lo", "wr_after_hi", "change", "change_lo", "change_hi"])
@@ -177,7 +179,7 @@ def _card(path, p: dict, chosen: int, scope: dict[str, str]) -> None:
     fig.add_hline(y=0, line_dash="dash", line_color="grey")
     fig.update_layout(xaxis_title=p["field"], yaxis_title="value (win-rate points)", height=360,
                       title=f"{p['card']}: value at each {p['field']} measured (0: worth a vanilla body of its cost)")
-    st.plotly_chart(fig, width="stretch")
+    st.plotly_chart(with_pilots_subtitle(fig, distinct(p["pilots"])), width="stretch")
     table_with_download(values.select("number", "value_points", "value_lo", "value_hi", "twins", "surplus",
                                       "reference", "chosen"), f"tune_{chosen}_values", {
         "number": st.column_config.NumberColumn(p["field"], help=f"the card's {p['field']} measured", format="%g"),

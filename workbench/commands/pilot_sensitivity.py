@@ -70,7 +70,7 @@ def run_pilot_sensitivity(game: str, pilots: list[str], matches: int, decks: lis
         runs.append((label, ensure_run(store, spec, payload, workers, quiet, err)))
     figures = pilot_figures(db, runs)
     changes = changed_conclusions(figures)
-    b, s = premium_pilots(pilots)
+    b, s = premium_pilots([label for label, _ in runs])  # by pilot_strength, as the export and the Cards page
     premium = skill_premium(db, runs[b][1], runs[s][1])
     show(game, rules, matches, seed, runs, figures, changes, premium, out)
     if csv_dir is not None:

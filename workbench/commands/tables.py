@@ -29,11 +29,16 @@ def check_readable_store(path: Path) -> None:
 
 def show_runs(path: Path, console: Console) -> None:
     check_readable_store(path)
-    frame = db.query(path, """SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
-                              errors, status, code_version, created_at FROM runs ORDER BY run_id""")
+    # runs.pilots lists the deck slots' pilots: a Turf Defense boss's pilot is its spec's
+    boss = ("json_extract_string(spec, '$.boss_pilot')" if db.has_columns(path, "runs", "spec")
+            else "NULL::VARCHAR")
+    frame = db.query(path, f"""SELECT run_id, game, rules_version, decks, pilots, matches_done, matches_target,
+                              errors, status, code_version, created_at, nullif({boss}, '') AS boss_pilot
+                              FROM runs ORDER BY run_id""")
     table = Table("run", "game", "rules", "decks", "pilots", "matches", "errors", "status", "code", "created")
     for r in frame.iter_rows(named=True):
-        table.add_row(str(r["run_id"]), r["game"], r["rules_version"], r["decks"], r["pilots"],
+        pilots = r["pilots"] + (f"; boss {r['boss_pilot']}" if r["boss_pilot"] else "")
+        table.add_row(str(r["run_id"]), r["game"], r["rules_version"], r["decks"], pilots,
                       f"{r['matches_done']}/{r['matches_target']}", str(r["errors"]), r["status"],
                       r["code_version"] or "", str(r["created_at"]))
     console.print(table)

@@ -162,11 +162,22 @@ def _pts(x: float) -> str:
     return "-" if x is None or x != x else f"{x:+.1f}"
 
 
+def pilot_words(plan: Plan, pilots: list[str]) -> str:
+    """The pilots as the title says them: the one pilot, or each deck's ("lawmen-posse: greedy;
+    goblin-gold-gang: random") when ``--pilots`` named one per deck and they differ."""
+    if len(set(pilots)) <= 1 or len(pilots) != len(plan.deck_ids):
+        return ",".join(dict.fromkeys(pilots))
+    seated: dict[str, list[str]] = {}
+    for deck, pilot in zip(plan.deck_ids, pilots):
+        seated.setdefault(deck, []).append(pilot)
+    return "; ".join(f"{deck}: {', '.join(dict.fromkeys(p))}" for deck, p in seated.items())
+
+
 def show(plan: Plan, rows: list[dict], rules: str, pilots: list[str], matches: int, out: Console) -> None:
     opponents = "the field (" + ", ".join(plan.opponents) + ")" if plan.against == "field" else plan.opponents[0]
     t = Table("card", "name", "copies", "replaced by", "twins", "WR with", "WR without", "value (pts)", "95%",
               "McNemar p", "q (BH)",
-              title=f"Card value: {plan.deck} against {opponents}, rules {rules}, pilots {','.join(pilots)}, "
+              title=f"Card value: {plan.deck} against {opponents}, rules {rules}, pilots {pilot_words(plan, pilots)}, "
                     f"{matches} matches per pairing")
     for r in sorted(rows, key=lambda r: -(r["value_points"] if r["value_points"] == r["value_points"] else -1e9)):
         t.add_row(r["card"], r["name"], str(r["copies"]), r["reference"], f"{r['twins']:,}",
