@@ -1,6 +1,7 @@
 """The figures of one card across every run of its game (the dashboard's Card page): its played
-win rate run by run or rules version by rules version, the pilots of each match apart ("greedy"
-against itself, "greedy+random" against each other: ``trend``, over ``cards.card_metrics``); its
+win rate run by run or rules version by rules version, the pilots of each seat apart ("greedy"
+against itself, "greedy vs random" for its greedy seats against random: ``trend``, over
+``cards.card_metrics``); its
 win rate from the first and from the second seat (``play_draw``); its hands kept and redrawn per
 deck beside each deck's keep rate (``keep_redraw``, over reports/mulligan.py).
 
@@ -60,8 +61,8 @@ def definitions(path: str | Path, run_ids: list[int], card: str) -> pl.DataFrame
 
 def trend(metrics: pl.DataFrame, card: str, by: str, runs: pl.DataFrame) -> pl.DataFrame:
     """The card's rows of ``card_metrics(..., group_by=(by, "pilots"))`` (``by``: run_id or
-    rules_version; ``pilots``: the match's, so greedy's games against random are not greedy's
-    line but "greedy+random", as the exports split them) in the order the runs were made (a rules
+    rules_version; ``pilots``: the seat's own and its opponents', so greedy's games against random
+    are not greedy's line but "greedy vs random", as the exports split them) in the order the runs were made (a rules
     version at its first run), each with a ``label`` ("run 3 · base", or the version) and its
     place ``order``."""
     mine = metrics.filter(pl.col("card") == card)
