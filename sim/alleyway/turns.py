@@ -155,6 +155,8 @@ def tick(state: AlleyState, u) -> None:
         # ``burn_dealt`` (Cinder's AWAKEN) when the seat burning is an opponent: another seat's
         # BURN or STOKE on the same character is not its (RULES.md, BURN)
         for by, amount in u.burn_by:
+            if by >= 0 and state.sides[by].out:
+                by = -1  # an out seat's effects stop: its burn still burns, for nobody (RULES.md, BURN)
             lost = field.lose_morale(state, u.seat, amount, by=by, cause="burn")
             if 0 <= by != u.seat:
                 state.sides[by].burn_dealt += lost
