@@ -147,7 +147,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                                   "arrayminus": (chart["played_wr"] - chart["played_wr_lo"]) * 100})
     ).update_layout(title="Played win rate with 95% interval", xaxis_title="Played WR (%)", height=max(400, 16 * chart.height))))
     parts.append(_value_section(path, sorted(set(runs["game"])), sorted(set(runs["rules_version"])), fig,
-                                [_seating(d, p) for d, p in runs.select("decks", "pilots").iter_rows()]))
+                                [value.seating(d, p) for d, p in runs.select("decks", "pilots").iter_rows()]))
     parts.append(_tune_section(path, sorted(set(runs["game"]))))
 
     prices = keywords.keyword_prices(path, filters)
@@ -301,24 +301,6 @@ def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
     return "".join(out)
 
 
-def _seating(decks: str, pilots: str) -> dict[str, frozenset]:
-    """A run's pilots by deck (``decks`` and ``pilots`` as the runs table has them, one per slot;
-    a mirror's deck may have two)."""
-    seated: dict[str, set] = {}
-    for deck, pilot in zip(decks.split(","), pilots.split(",")):
-        seated.setdefault(deck, set()).add(pilot)
-    return {deck: frozenset(p) for deck, p in seated.items()}
-
-
-def _seating_words(seated: dict[str, frozenset]) -> str:
-    """A run's pilots as a title says them: the one pilot, or each deck's ("lawmen-posse: greedy;
-    goblin-gold-gang: random") when the decks had different pilots."""
-    pilots = sorted(set().union(*seated.values()))
-    if len(pilots) == 1:
-        return pilots[0]
-    return "; ".join(f"{deck}: {', '.join(sorted(p))}" for deck, p in seated.items())
-
-
 def _same_pilots(measured: dict[str, frozenset], report: list[dict[str, frozenset]]) -> bool:
     """Did a value measurement's runs seat the pilots one of the report's runs did: each deck both
     name played by the same pilots, and no pilot the report's run did not seat?"""
@@ -330,20 +312,18 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures,
                    seatings: list[dict[str, frozenset]] | None = None) -> str:
     """The stored card values (``workbench value``) of the report's games and rules versions, one
     ranking per deck, opponent and pilots; with ``seatings`` (the report's runs' pilots by deck,
-    ``_seating``) only the rankings of those pilots, and a line counting the others; nothing when
+    ``value.seating``) only the rankings of those pilots, and a line counting the others; nothing when
     none was measured."""
     values = value.card_values(path, versions=versions).filter(pl.col("game").is_in(games))
     if values.is_empty():
         return ""
-    runs = {r: _seating(d, p) for r, d, p in db.query(
-        path, f"SELECT run_id, decks, pilots FROM runs WHERE run_id IN ({', '.join('?' for _ in set(values['base_run']))})",
-        sorted(set(values["base_run"]))).iter_rows()}
+    runs = value.measured_seatings(path, values)
     found = {}
     for run, deck, pilots in values.select("base_run", "deck", "pilots").unique().iter_rows():
         # the measured run's pilots by deck; a run no longer stored: the measured deck is slot 0
         names = pilots.split(",")
         seated = runs.get(run) or {deck: frozenset(names[:1]), "": frozenset(names[1:])}
-        found[(run, deck, pilots)] = (_seating_words(seated) if run in runs else pilots,
+        found[(run, deck, pilots)] = (value.seating_words(seated) if run in runs else pilots,
                                       seatings is None or _same_pilots(seated, seatings))
     keys = list(zip(values["base_run"], values["deck"], values["pilots"]))
     values = values.with_columns(pl.Series("seated", [found[k][0] for k in keys], pl.Utf8),

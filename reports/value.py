@@ -94,6 +94,45 @@ def context_title(context: dict, card_set: bool = False) -> str:
     return f"{context['deck']} against {against}, piloted by {context['pilots']} ({version})"
 
 
+def seating(decks: str, pilots: str) -> dict[str, frozenset]:
+    """A run's pilots by deck (``decks`` and ``pilots`` as the runs table has them, one per slot;
+    a mirror's deck may have two)."""
+    seated: dict[str, set] = {}
+    for deck, pilot in zip(decks.split(","), pilots.split(",")):
+        seated.setdefault(deck, set()).add(pilot)
+    return {deck: frozenset(p) for deck, p in seated.items()}
+
+
+def seating_words(seated: dict[str, frozenset]) -> str:
+    """A run's pilots as a title says them: the one pilot, or each deck's ("lawmen-posse: greedy;
+    goblin-gold-gang: random") when the decks had different pilots."""
+    pilots = sorted(set().union(*seated.values()))
+    if len(pilots) == 1:
+        return pilots[0]
+    return "; ".join(f"{deck}: {', '.join(sorted(p))}" for deck, p in seated.items())
+
+
+def measured_seatings(path: str | Path, values: pl.DataFrame) -> dict[int, dict[str, frozenset]]:
+    """The pilots by deck of each measurement's base run still in the store (``seating``): the
+    stored ``pilots`` ("greedy,random") do not say which deck had which."""
+    runs = sorted(set(values["base_run"].drop_nulls()))
+    if not runs:
+        return {}
+    rows = db.query(path, f"SELECT run_id, decks, pilots FROM runs WHERE run_id IN ({', '.join('?' for _ in runs)})", runs)
+    return {r: seating(d, p) for r, d, p in rows.iter_rows()}
+
+
+def pilot_words(path: str | Path, values: pl.DataFrame) -> str:
+    """The pilots of one context's measurements as a title says them (``seating_words`` of its
+    newest base run still stored), else the stored ``pilots``."""
+    seated = measured_seatings(path, values)
+    newest = values.sort("created_at", descending=True)
+    for run in newest["base_run"]:
+        if run in seated:
+            return seating_words(seated[run])
+    return newest["pilots"][0]
+
+
 def card_sets(values: pl.DataFrame) -> set[str]:
     """The rules versions of ``values`` measured under more than one card set (rules hash)."""
     counts = values.group_by("rules_version").agg(pl.col("rules_hash").n_unique().alias("n"))

@@ -167,6 +167,22 @@ def test_page_ranks_the_cards_with_intervals_and_names_the_pilots(value_store, m
     assert at.dataframe[0].value["card"].tolist() == ["goblin-cutpurse"]
 
 
+def test_page_says_which_deck_had_which_pilot_when_they_differ(tmp_path, monkeypatch):
+    """A measurement of lawmen-posse played by greedy against goblin-gold-gang played by random
+    stores its pilots as "greedy,random"; the title reads them deck by deck from its base run."""
+    rows = [r | {"pilots": "greedy,random", "base_run": 1} for r in value_rows() if r["value_id"] == 1]
+    path = new_store(tmp_path / "mixed.duckdb", rows)
+    with duckdb.connect(str(path)) as con:
+        con.execute("INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target, "
+                    "chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at, "
+                    "kind) VALUES (1, 'frontier', 'base', 'hash-base', 'lawmen-posse,goblin-gold-gang', 'greedy,random', "
+                    "2, 1, 1, true, 0, '{}', 'h1', 'done', now(), now(), 'duel')")
+    at = value_page(path, monkeypatch)
+    words = "lawmen-posse: greedy; goblin-gold-gang: random"
+    assert at.subheader[0].value == f"lawmen-posse against the field, piloted by {words} (base)"
+    assert any(f"Pilots: **{words}**" in m.value for m in at.markdown)
+
+
 @pytest.mark.parametrize("store", ["empty", "old"])
 def test_page_without_a_measurement_says_what_to_run(store, tmp_path, old_store, monkeypatch):
     path = new_store(tmp_path / "empty.duckdb") if store == "empty" else old_store

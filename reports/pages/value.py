@@ -19,7 +19,7 @@ from reports.pages.common import (
     sidebar_choice,
     table_with_download,
 )
-from reports.value import COLOURS, MEANING, card_sets, context_title, contexts, value_chart
+from reports.value import COLOURS, MEANING, card_sets, context_title, contexts, pilot_words, value_chart
 
 HELP = {
     "win rate added": f"{MEANING}, in win-rate points; paired 95% interval",
@@ -114,6 +114,8 @@ def render() -> None:
     # the version measured under more than one card set: the title names which
     several = context["rules_version"] in card_sets(cached("card_values", str(path)).filter(
         pl.col("game") == context["game"]))
+    # the pilots deck by deck ("lawmen-posse: greedy; goblin-gold-gang: random"), not "greedy,random"
+    context = context | {"pilots": pilot_words(path, values)}
     st.subheader(context_title(context, several))
     st.markdown(f"Pilots: **{context['pilots']}**. Every figure below was produced by these pilots; another pilot "
                 "can value the same card differently.")
