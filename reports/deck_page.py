@@ -51,7 +51,7 @@ def seat_split(path: str | Path, filters: Filters | None = None) -> pl.DataFrame
     frame = db.query(path, f"""
         SELECT r.game, a.deck, a.pilot, a.seat,
                (SELECT string_agg(DISTINCT b.pilot, '+' ORDER BY b.pilot) FROM match_seats b
-                WHERE b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat) AS opponent_pilot,
+                WHERE b.run_id = a.run_id AND b.match_no = a.match_no AND b.team <> a.team) AS opponent_pilot,
                count(*) AS games, count(*) FILTER (WHERE a.result = 'win') AS won,
                count(*) FILTER (WHERE a.result = 'draw') AS drawn,
                min(CASE WHEN a.result = 'win' THEN {SEAT_KEY} END) AS win_key,

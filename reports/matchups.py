@@ -1,5 +1,7 @@
 """Deck-vs-deck matchups: the row deck's win rate against the column deck, with its 95% Wilson
-interval and sample size, over two-seat matches (mirror matches count for both sides).
+interval and sample size (mirror matches count for both sides). A seat's opponents are the seats
+of other teams: in a duel the other seat, at a free-for-all table every other seat, in Turf Defense
+the boss for each partner (a partner is never its teammate's opponent).
 
 Each row names the pilot that played its deck (``pilot``) and the one that played the opponent
 (``opponent_pilot``), and no row pools matches of other pilots: in a run of greedy's deck against
@@ -40,7 +42,7 @@ def matchups(path: str | Path, filters: Filters | None = None) -> pl.DataFrame:
                count(*) FILTER (WHERE a.result = 'draw') AS drawn,
                min(a.run_id::BIGINT * 1000000000 + a.match_no) AS example_key
         FROM match_seats a
-        JOIN match_seats b ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.seat <> a.seat
+        JOIN match_seats b ON b.run_id = a.run_id AND b.match_no = a.match_no AND b.team <> a.team
         JOIN runs r ON r.run_id = a.run_id
         {where}
         GROUP BY ALL ORDER BY ALL""", params or None)

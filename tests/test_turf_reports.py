@@ -59,6 +59,19 @@ def test_a_turf_run_stores_teams_the_boss_seat_and_the_outcome(turf_store):
     assert all(len(r) == 1 for r in shared["r"])
 
 
+def test_matchups_never_put_a_partner_against_its_teammate(turf_store):
+    """A Turf partner's opponent is the boss: the matchup table pairs each partner deck with the
+    boss decks only, and each boss with the partners (each match counted once per partner)."""
+    from reports.matchups import matchups
+
+    m = matchups(turf_store)
+    partners = set(DECKS.split(","))
+    for deck, opponent in m.select("deck", "opponent").iter_rows():
+        assert (deck in partners) != (opponent in partners), (deck, opponent)
+    played = db.query(turf_store, "SELECT count(*) FROM match_seats WHERE team = 0")[0, 0]
+    assert m.filter(pl.col("deck").is_in(list(partners)))["games"].sum() == played
+
+
 def test_the_boss_report_matches_the_stored_matches(turf_store):
     bosses = turf.turf_bosses(turf_store, [1])
     stored = db.query(turf_store, """SELECT json_extract_string(m.outcome, '$.boss') AS boss, b.result = 'loss' AS cleared
