@@ -10,7 +10,6 @@ twice. One batch at a time per store: a second one fails at once with a clear me
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -21,7 +20,7 @@ from rich.console import Console
 from cardsdb.errors import DataError, DataErrors
 from reports.alerts import COLUMNS, alerts, mode_alerts
 from reports.alerts import schema as alert_schema
-from reports.db import query, reading
+from reports.db import reading
 from reports.diff import pairing_effect, pilots_of_run
 from reports.export import write_frame
 from reports.exports import diff_frame, export_frame
@@ -34,6 +33,7 @@ from workbench.errors import Interrupted, UserError
 from workbench.farm import default_workers
 from workbench.locks import exclusive
 from workbench.outputs import check_folder
+from workbench.run_pilots import boss_words, unlike_pilots
 from workbench.store import Store, interrupts_deferred, is_interrupt, stop_runs_left_running, stops_said
 from workbench.store_guard import check_store_path
 
@@ -209,45 +209,6 @@ def comparable_night(store: Store, nights: list[tuple], run: int) -> tuple[int |
                            f"compared with run {other} ({when}), the last night played by the same pilots"), \
                 (other, baseline)
     return nights[0][0], "", None
-
-
-def pilots_played(store: Store | Path, run_id: int) -> tuple[str, str]:
-    """(who played the run, the weights they think with): the run's ``pilots`` (one per deck
-    slot, comma separated; a Turf Defense run adds its boss's pilot) and its spec's
-    ``weights_hash`` (empty for random play and for runs from before it was recorded). ``store``:
-    the batch's Store or a store's path (`workbench report --diff` reads a store it must not write)."""
-    rows = query(getattr(store, "path", store), "SELECT pilots, spec FROM runs WHERE run_id = ?", [run_id])
-    row = rows.row(0, named=True) if rows.height else {}
-    spec = json.loads(row.get("spec") or "{}")
-    pilots = row.get("pilots") or ",".join(spec.get("pilots", [])) or "?"
-    if spec.get("boss_pilot"):
-        pilots += f" (boss {spec['boss_pilot']})"
-    return pilots, spec.get("weights_hash") or ""
-
-
-def boss_words(store: Store | Path, run: int) -> str:
-    """", boss greedy" for a Turf Defense run (who played its boss, as its spec says), else ""."""
-    spec = query(getattr(store, "path", store), "SELECT spec FROM runs WHERE run_id = ?", [run])
-    boss = json.loads(spec["spec"][0] or "{}").get("boss_pilot") if spec.height else None
-    return f", boss {boss}" if boss else ""
-
-
-def unlike_pilots(store: Store | Path, other: int, run: int) -> str | None:
-    """Why ``other`` (the previous night's or the baseline run) and ``run`` are not twins because
-    different pilots played them, naming both runs' pilots; None when the same pilots, thinking
-    with the same weights, played both (the team rule: figures of different pilots are never
-    compared as if alike)."""
-    if other == run:
-        return None
-    (then, then_w), (now, now_w) = pilots_played(store, other), pilots_played(store, run)
-    if then != now:
-        return (f"run {other} was played by {then} and run {run} by {now}; "
-                "a change of pilots is not a rules change")
-    if then_w != now_w:
-        return (f"runs {other} and {run} were both played by {now}, but thinking with other weights "
-                f"({then_w or 'none recorded'} in run {other}, {now_w or 'none recorded'} in run {run}); "
-                "a change of the pilots' weights is not a rules change")
-    return None
 
 
 def report_refused(path: Path, suite: Suite, run: int) -> str | None:

@@ -12,14 +12,13 @@ from reports.html import build
 from workbench.commands.tables import check_readable_store
 from workbench.errors import UserError
 from workbench.outputs import check_file
+from workbench.run_pilots import unlike_pilots
 
 
 def twins_check(path: Path, base: int, candidate: int) -> None:
     """Two runs are twins when they played the same seeds, seats, decks and pilots, the pilots
     thinking with the same weights (the spec's ``weights_hash``, as the batch's ``unlike_pilots``
     checks it): a change of weights is not a version diff."""
-    from workbench.batch.run import unlike_pilots
-
     specs = {}
     for run in (base, candidate):
         row = db.query(path, "SELECT spec FROM runs WHERE run_id = ?", [run])
