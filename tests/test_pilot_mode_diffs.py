@@ -44,6 +44,25 @@ def test_a_series_diff_splits_its_decks_by_pilots_and_names_them(tmp_path, monke
         ("cinder-wildfire", "random against greedy"), ("cinder-wildfire", "random against random")}
 
 
+def test_report_makes_a_mixed_pilot_mode_run_s_report_as_the_batch_does(tmp_path):
+    """A series run of greedy's deck against random's: its report is the mode's tables alone, each
+    row a deck and its pilots, so `workbench report` makes it (it refused, while the nightly batch
+    made the same report); a duel run of two pilots is still refused."""
+    db = tmp_path / "m.duckdb"
+    res = run_cli("simulate", "alleyway", "--mode", "series", "--decks", SERIES_DECKS, "--pilots", "greedy,random,random",
+                  "--matches", "2", "--workers", "1", "--db", str(db), "--quiet")
+    assert res.returncode == 0, res.stderr
+    made = cli_here("report", "1", "--db", str(db), "--html", str(tmp_path / "series.html"))
+    assert made.returncode == 0, made.stderr
+    page = (tmp_path / "series.html").read_text()
+    assert "greedy" in page and "random" in page and "Cards that over- and under-perform" not in page
+    res = run_cli("simulate", "frontier", "--decks", "lawmen-posse,goblin-gold-gang", "--pilots", "greedy,random",
+                  "--matches", "2", "--workers", "1", "--db", str(db), "--quiet")
+    assert res.returncode == 0, res.stderr
+    refused = cli_here("report", "2", "--db", str(db), "--html", str(tmp_path / "duel.html"))
+    assert refused.returncode == 2 and "played by different pilots" in refused.stderr, refused.stderr
+
+
 def test_a_batch_makes_no_report_for_a_mixed_suite_and_no_duel_tables_for_a_mode_suite(tmp_path):
     spec = tmp_path / "b.yaml"
     spec.write_text("name: audit\nthreshold_points: 3\nsuites:\n"

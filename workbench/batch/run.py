@@ -216,11 +216,9 @@ def report_refused(path: Path, suite: Suite, run: int) -> str | None:
     ``check_one_pilot_a_run``), or None: a duel suite whose decks different pilots played gets no
     HTML report, whose card and deck rankings would read the pilots' gap as the decks'. A
     free-for-all, series or Turf suite's report holds its mode's tables alone, each row a deck and
-    its pilots, so it is made."""
+    its pilots, so `workbench report` makes it, and so does the batch: one rule for both."""
     from workbench.commands.report import check_one_kind, check_one_pilot_a_run
 
-    if suite.mode != "duel":
-        return None
     try:
         check_one_kind(path, [run])
         check_one_pilot_a_run(path, [run])
