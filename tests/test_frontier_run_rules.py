@@ -407,6 +407,9 @@ def test_won_battles_pay_gold_and_offer_three_stage_cards(content, runs):
     assert seen == {"battle"}
 
 
+LAST_DECK_OUT_LOSS = ("scrapworks-crew", 24)  # (crew, seed): see the test below
+
+
 def test_a_lost_fight_ends_the_run_in_defeat_by_hp_or_deck_out(content, runs):
     """Guide: "Reduce your opponent to 0 HP through creature attacks and spell damage." and
     "Deck Out -- if your opponent cannot draw a card during their Draw Phase, they lose." with
@@ -426,7 +429,10 @@ def test_a_lost_fight_ends_the_run_in_defeat_by_hp_or_deck_out(content, runs):
         last = rec.fights[-1] if rec.fights else None
         return last is not None and last.result.reason == "deck_out" and last.result.winner != last.player_seat
 
-    found = next((rec for seed in range(60) for crew in sorted(content.crews)
+    # the run the search found last (scrapworks-crew seed 24 on 2026-12-07, the 150th of the search:
+    # 20 CPU-seconds) is tried first; the search runs only when the engine moved it
+    tries = [LAST_DECK_OUT_LOSS] + [(crew, seed) for seed in range(60) for crew in sorted(content.crews)]
+    found = next((rec for crew, seed in tries
                   if lost_to_a_deck_out(rec := _play(content, crew, seed, "greedy")[0])), None)
     if found is None:
         pytest.fail("no run of seeds 0-59 of any crew was lost to a deck-out")
