@@ -390,9 +390,10 @@ def win_rate_by_turn_played(path: str | Path, filters: Filters | None = None,
     loss of that group. Grouped as the Cards page's row is, a row's turns add up to its played n."""
     filters = filters or Filters()
     keys = group_keys(tuple(dict.fromkeys(("rules_version", *group_by))))
+    labels_join, label = seat_pilots_join("cg")
     source = {"rules_version": "r.rules_version", "rules_hash": "r.rules_hash", "run_id": "r.run_id",
-              "deck": "cg.deck", "pilots": seat_pilots_join("cg")[1]}
-    labels = seat_pilots_join("cg")[0] if "pilots" in keys else ""
+              "deck": "cg.deck", "pilots": label}
+    labels = labels_join if "pilots" in keys else ""
     where, params = filters.where("r", "cg")
     where = (where + " AND " if where else "WHERE ") + "cg.played > 0"
     frame = db.query(path, f"""
