@@ -182,13 +182,15 @@ def local_cluster_size(address: str) -> int | None:
     return None
 
 
-def scheduler_client(address: str):
+def scheduler_client(address: str, unreachable: str = "cannot reach the Dask scheduler at {address}: {exc}"):
+    """A client of the scheduler at ``address``; a one-line UserError (``unreachable``, with the
+    address and the cause) when none answers within CONNECT_TIMEOUT."""
     from distributed import Client
 
     try:
         return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, ValueError) as exc:  # ValueError: an address scheme Dask does not know
-        raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise UserError(unreachable.format(address=address, exc=exc)) from None
 
 
 def check_scheduler(address: str) -> None:
@@ -197,13 +199,7 @@ def check_scheduler(address: str) -> None:
     run was made (left stopped, in a store the command may have made for it)."""
     if local_cluster_size(address) is not None:
         return
-    from distributed import Client
-
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError) as exc:
-        raise UserError(f"--cluster {address}: no Dask scheduler answers there ({exc}); nothing was started") from None
-    client.close()
+    scheduler_client(address, "--cluster {address}: no Dask scheduler answers there ({exc}); nothing was started").close()
 
 
 def cluster_threads(address: str) -> int:
