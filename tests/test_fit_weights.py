@@ -198,7 +198,7 @@ def test_a_weight_set_that_lost_a_weight_is_refused_naming_the_file_and_the_weig
     the settings and the notes (statuses, neutral) are not weights and may be left out."""
     import importlib
 
-    from sim.core.weights import read_weight_set
+    from sim.core.weights import WeightFileError, read_weight_set
 
     hand = importlib.import_module(f"sim.{game}.evaluate").WEIGHTS
     path = tmp_path / "weights-edited.yaml"
@@ -211,30 +211,30 @@ def test_a_weight_set_that_lost_a_weight_is_refused_naming_the_file_and_the_weig
     lost = copy.deepcopy(whole)
     del lost["weights"][name]
     path.write_text(yaml.safe_dump(lost), encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"weights-edited.yaml: weight weights\.{name} is missing"):
+    with pytest.raises(WeightFileError, match=rf"weights-edited.yaml: weight weights\.{name} is missing"):
         read_weight_set(path, hand)
     worded = copy.deepcopy(whole)
     worded["weights"][name] = "lots"
     path.write_text(yaml.safe_dump(worded), encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"weight weights\.{name} is 'lots', not a finite number"):
+    with pytest.raises(WeightFileError, match=rf"weight weights\.{name} is 'lots', not a finite number"):
         read_weight_set(path, hand)
     # the bad-input audit of 2026-12-07: .nan and .inf were taken, and every match of a run
     # thinking with them raised while the run was stored as done; a misspelt weight was ignored
     # (the one meant kept its old value); the same weight twice kept the last
     for bad in (".nan", ".inf"):
         path.write_text(yaml.safe_dump(whole).replace(f"\n  {name}: ", f"\n  {name}: {bad} #", 1), encoding="utf-8")
-        with pytest.raises(ValueError, match=rf"weight weights\.{name} is (nan|inf), not a finite number"):
+        with pytest.raises(WeightFileError, match=rf"weight weights\.{name} is (nan|inf), not a finite number"):
             read_weight_set(path, hand)
     misspelt = copy.deepcopy(whole)
     misspelt["weights"][name + "z"] = misspelt["weights"].pop(name)
     path.write_text(yaml.safe_dump(misspelt), encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"weight weights\.{name}z is not one weights.yaml has"):
+    with pytest.raises(WeightFileError, match=rf"weight weights\.{name}z is not one weights.yaml has"):
         read_weight_set(path, hand)
     path.write_text(yaml.safe_dump(whole).replace("weights:\n", f"weights:\n  {name}: 1.0\n", 1), encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"weights-edited.yaml: .*{name}.* written twice"):
+    with pytest.raises(WeightFileError, match=rf"weights-edited.yaml: .*{name}.* written twice"):
         read_weight_set(path, hand)
     path.write_text("weights: [unclosed\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="not a readable YAML weight set"):
+    with pytest.raises(WeightFileError, match="not a readable YAML weight set"):
         read_weight_set(path, hand)
 
 

@@ -227,7 +227,7 @@ def read_weight_set(path: Path, hand: dict) -> dict:
     """The weight set in ``path``, checked against the hand set ``hand``: it must give every
     weight the hand set gives (a number, or a list of numbers, where the hand set has one), as
     fit-weights writes a set whole. One edited by hand that lost a weight would otherwise fail
-    deep inside evaluate. ValueError naming the file and the weight."""
+    deep inside evaluate. WeightFileError (a ValueError) naming the file and the weight."""
     document = _read_document(path)
     for section, weights in hand.items():
         numbers = {name: v for name, v in weights.items() if _weight_kind(v)} if isinstance(weights, dict) else {}
@@ -235,15 +235,15 @@ def read_weight_set(path: Path, hand: dict) -> dict:
             continue
         given = document.get(section)
         if not isinstance(given, dict):
-            raise ValueError(f"{path}: section {section!r} is missing (weights.yaml has it)")
+            raise WeightFileError(f"{path}: section {section!r} is missing (weights.yaml has it)")
         unknown = [name for name in given if name not in weights]
         if unknown:  # a misspelt weight would be ignored, and the one meant left as it was
-            raise ValueError(f"{path}: weight {section}.{unknown[0]} is not one weights.yaml has")
+            raise WeightFileError(f"{path}: weight {section}.{unknown[0]} is not one weights.yaml has")
         for name, value in numbers.items():
             if name not in given:
-                raise ValueError(f"{path}: weight {section}.{name} is missing (weights.yaml has it)")
+                raise WeightFileError(f"{path}: weight {section}.{name} is missing (weights.yaml has it)")
             if _weight_kind(given[name]) != _weight_kind(value):
-                raise ValueError(f"{path}: weight {section}.{name} is {given[name]!r}, not "
+                raise WeightFileError(f"{path}: weight {section}.{name} is {given[name]!r}, not "
                                  f"{'a finite number' if _weight_kind(value) == 'number' else 'a list of finite numbers'}")
     return document
 
