@@ -256,7 +256,9 @@ def _die_when_a_send_returns(frame, event, arg):
 KILLED_ONCE = [""]
 
 
-def _run_with_a_worker_killed_halfway_through_a_message(path: str, payload: dict, run_id: int, chunks: int) -> None:
+def _run_with_a_worker_killed_halfway_through_a_message(path: str, payload: dict, run_id: int, chunks: int,
+                                                       killed_once: str) -> None:
+    KILLED_ONCE[0] = killed_once  # read by the run's workers, forked from this process
     report = run_chunks(Store(path), run_id, payload, list(range(chunks)), 2,
                         worker=(init_worker, die_once_after_the_first_write_of_its_result))
     sys.exit(0 if report.chunks_stored == chunks and report.pool_breaks == 1 else 1)
@@ -265,11 +267,11 @@ def _run_with_a_worker_killed_halfway_through_a_message(path: str, payload: dict
 def test_a_worker_killed_halfway_through_sending_its_result_does_not_hang_the_run(tmp_path):
     """A worker killed while its result was half-written into the pool's pipe left the pool's
     reader waiting for the rest forever: the run hung, and Ctrl-C with it."""
-    KILLED_ONCE[0] = str(tmp_path / "killed-once")  # read by the forked workers
+    killed_once = str(tmp_path / "killed-once")
     store, spec, payload, run_id = new_store(tmp_path, "halfsent", matches=80, chunk_size=20)  # ~100 KB a result
     exitcode = exit_code_or_fail(_run_with_a_worker_killed_halfway_through_a_message,
-                                 (str(store.path), payload, run_id, spec.n_chunks), "its result")
-    assert os.path.exists(KILLED_ONCE[0]), "no worker was killed"
+                                 (str(store.path), payload, run_id, spec.n_chunks, killed_once), "its result")
+    assert os.path.exists(killed_once), "no worker was killed"
     assert exitcode == 0
     assert q(store.path, "SELECT count(*), count(DISTINCT chunk) FROM chunks") == [(spec.n_chunks, spec.n_chunks)]
     assert q(store.path, "SELECT count(*), count(DISTINCT match_no) FROM matches") == [(80, 80)]
@@ -306,14 +308,31 @@ def test_a_chunk_error_sent_back_by_a_dying_worker_fails_the_run_instead_of_hang
 
 
 def exit_code_or_fail(target, args: tuple, sent: str) -> int:
-    """Run ``target(*args)`` in a forked process (a run that hangs must not hang the test
-    worker) and return its exit code; fail the test if it is still running after 120 s."""
+    """Run ``target(*args)`` in a process of its own (a run that hangs must not hang the test
+    worker) and return its exit code; fail the test if it is still running after 120 s, with
+    where each of its threads stood (such a hang was seen once in many CI runs: the failure must
+    say where it was). The process comes from a fork server, not from a fork of this test worker:
+    a fork copies whatever locks the worker's other threads held at that moment (an earlier
+    test's Dask cluster, a store's DuckDB instance), which a run started by the command line,
+    in a process of its own, never inherits."""
     import multiprocessing
-    run = multiprocessing.get_context("fork").Process(target=target, args=args)
+    stacks = Path(tempfile.mkdtemp(prefix="hung-run-")) / "stacks.txt"
+    run = multiprocessing.get_context("forkserver").Process(target=_dumping_stacks_on_sigusr1,
+                                                      args=(str(stacks), target, args))
     run.start()
     run.join(120)
     if run.is_alive():
+        os.kill(run.pid, signal.SIGUSR1)
+        time.sleep(1)
         run.kill()
         run.join()
-        pytest.fail(f"the run hung after a worker died halfway through sending {sent}")
+        where = stacks.read_text(errors="replace") if stacks.exists() else "(no stacks written)"
+        pytest.fail(f"the run hung after a worker died halfway through sending {sent}; its threads:\n{where}")
     return run.exitcode
+
+
+def _dumping_stacks_on_sigusr1(stacks: str, target, args: tuple) -> None:
+    import faulthandler
+    dump = open(stacks, "w")  # kept open: faulthandler writes into it from its signal handler
+    faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
+    target(*args)
