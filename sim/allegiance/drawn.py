@@ -7,12 +7,14 @@ weapon, armor and damage bonus; each seat's Stronghold with its HP; Blight token
 Muster Zone beside its half; a panel per seat with AP, cards and the Blight on its side."""
 from __future__ import annotations
 
+from functools import partial
+
 from sim.allegiance.effects import blight_on_side
 from sim.allegiance.formations import in_formation
 from sim.allegiance.pool import STRONGHOLD, Pool
 from sim.allegiance.state import DRAINED, NO_CARD, TAPPED, AllegianceState
 from sim.core import drawn
-from sim.core.words import Said, Words, actor, game_over, said, say
+from sim.core.words import Said, Words, actor, game_over, say_event
 
 TITLE = "Allegiance"
 TAP_WORDS = {TAPPED: "tapped", DRAINED: "soul drained"}
@@ -134,10 +136,5 @@ WORDS: Words = {
 }
 
 
-def event_words(engine, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                detail: str | None) -> str:
-    def name_of(c: int) -> str:
-        return pool.cards[c].name if c >= 0 else ""
-
-    return say(WORDS, said(engine, pool, name_of, seat, kind, card, target, amount, lane, detail))
+event_words = partial(say_event, WORDS)  # engine.event_words (sim/core/game_engine.py)
 

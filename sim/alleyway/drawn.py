@@ -8,12 +8,13 @@ Influence) and a panel with Morale and Authority. In a duel p1 sits on top, mirr
 touching; a free-for-all or Turf Defense table lays the seats out two by two."""
 from __future__ import annotations
 
+from functools import partial
+
 from sim.alleyway import field
-from sim.alleyway.kinds import LEADER, PLAYER
 from sim.alleyway.pool import AMBUSH, HUSTLE, Pool
 from sim.alleyway.state import DEFEATED, DORMANT, AlleyState
 from sim.core import drawn
-from sim.core.words import Said, Words, actor, game_over, owner, said, say
+from sim.core.words import Said, Words, actor, game_over, owner, say_event
 
 TITLE = "AlleyWay Brawlers"
 LEADER_WORDS = {DORMANT: "Dormant", DEFEATED: "defeated"}
@@ -227,9 +228,4 @@ WORDS: Words = {
 }
 
 
-def event_words(engine, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                detail: str | None) -> str:
-    def name_of(c: int) -> str:
-        return pool.cards[c].name if c >= 0 else "player" if c == PLAYER else "leader" if c == LEADER else ""
-
-    return say(WORDS, said(engine, pool, name_of, seat, kind, card, target, amount, lane, detail))
+event_words = partial(say_event, WORDS)  # engine.event_words (sim/core/game_engine.py)

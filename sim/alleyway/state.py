@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import GenerationCopies, MatchState, copy_on_write_rng, new_generation
+from sim.core.state import GenerationCopies, MatchState, copy_on_write_rng, new_generation, unit_by_uid
 from sim.core.target_codes import TargetCodes
 
 # phases of a turn (MULLIGAN before the first turn)
@@ -340,14 +340,7 @@ class AlleyState(GenerationCopies, MatchState):
         lanes = self.sides[seat].lanes
         return lanes[index] if index < len(lanes) else None
 
-    def find(self, uid: int) -> Unit | None:
-        if uid <= 0:
-            return None
-        for side in self.sides:
-            for u in side.lanes:
-                if u is not None and u.uid == uid:
-                    return u
-        return None
+    find = unit_by_uid  # the unit whose uid is ``uid``, or None
 
     rng = copy_on_write_rng  # this turn's chance stream, shared by forks until one draws
 

@@ -48,6 +48,19 @@ class GenerationCopies:
         return s
 
 
+def unit_by_uid(state, uid: int):
+    """The unit on the field (a seat's ``lanes``) whose ``uid`` is ``uid``, or None. Uids start at 1
+    (sim/core/setup.py), so 0 and below name none. A state class takes it as its method
+    (AlleyWay's ``find``, Frontier's ``find_uid``), which costs no call more than its own."""
+    if uid <= 0:
+        return None
+    for side in state.sides:
+        for u in side.lanes:
+            if u is not None and u.uid == uid:
+                return u
+    return None
+
+
 def new_turn(state, seat: int) -> None:
     """A player-turn begins for ``seat``: it is counted (the match loop's turn limit reads
     ``turn``), the seat is active and acts, and the turn's chance stream is derived afresh when

@@ -37,6 +37,19 @@ def said(engine: Any, pool: Any, name_of: Callable[[int], str], seat: int, kind:
                 amount, abs(amount), engine.lane_name(pool, lane) if lane >= 0 else "", detail or "")
 
 
+def say_event(words: Words, engine: Any, pool: Any, seat: int, kind: int, card: int, target: int, amount: int,
+              lane: int, detail: str | None) -> str:
+    """A game's ``drawn.event_words`` (``partial(say_event, WORDS)``): one logged event in the
+    game's ``words``, cards by their names in ``pool``, a pseudo id by what the store calls it
+    (``engine.pseudo_cards``: "sheriff", "leader"), any other pseudo id ""."""
+    pseudo = engine.pseudo_cards
+
+    def name_of(c: int) -> str:
+        return pool.cards[c].name if c >= 0 else pseudo.get(c, "")
+
+    return say(words, said(engine, pool, name_of, seat, kind, card, target, amount, lane, detail))
+
+
 def say(words: Words, e: Said) -> str:
     how = words.get(e.kind)
     if how is None:

@@ -6,9 +6,10 @@ Zone at each seat's outer edge, the five middle lanes facing each other in the c
 Tokens on the middle lanes, and each seat's sheriff HP, Mana and Gold in its panel."""
 from __future__ import annotations
 
+from functools import partial
+
 from sim.core import drawn
-from sim.core.card_ids import SEAT
-from sim.core.words import Said, Words, actor, game_over, owner, said, say
+from sim.core.words import Said, Words, actor, game_over, owner, say_event
 from sim.frontier.combat import power
 from sim.frontier.pool import DEPUTY, FLAG_KEYWORDS, Pool
 from sim.frontier.state import ON_FIELD, FrontierState
@@ -170,9 +171,4 @@ WORDS: Words = {
 }
 
 
-def event_words(engine, pool: Pool, seat: int, kind: int, card: int, target: int, amount: int, lane: int,
-                detail: str | None) -> str:
-    def name_of(c: int) -> str:
-        return pool.cards[c].name if c >= 0 else "sheriff" if c == SEAT else ""
-
-    return say(WORDS, said(engine, pool, name_of, seat, kind, card, target, amount, lane, detail))
+event_words = partial(say_event, WORDS)  # engine.event_words (sim/core/game_engine.py)

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from sim.core.events import EventBuffer
 from sim.core.ledger import CardLedger
 from sim.core.rng import copy_stream
-from sim.core.state import GenerationCopies, MatchState, copy_hold, new_generation
+from sim.core.state import GenerationCopies, MatchState, copy_hold, new_generation, unit_by_uid
 from sim.core.target_codes import TargetCodes
 
 # Phases (the Draw and Resource phases run without decisions; see turns.py).
@@ -208,12 +208,7 @@ class FrontierState(GenerationCopies, MatchState):
         seat, lane = decode(target)
         return self.sides[seat].lanes[lane] if lane != SHERIFF else None
 
-    def find_uid(self, uid: int) -> Unit | None:
-        for side in self.sides:
-            for u in side.lanes:
-                if u is not None and u.uid == uid:
-                    return u
-        return None
+    find_uid = unit_by_uid  # the unit whose uid is ``uid``, or None
 
     def own_side(self, seat: int) -> Side:
         """The seat made writable in this state (a copy put in its place if it is shared), its
