@@ -157,7 +157,7 @@ def reward_lift(path: str | Path, run_ids: list[int] | None = None) -> pl.DataFr
                    CASE WHEN o.taken THEN 'taken' WHEN t.first_take IS NULL OR t.first_take > o.step THEN 'skipped'
                    END AS side, CASE WHEN NOT o.taken THEN t.first_take END AS until
             FROM campaign_rewards o JOIN ranked r USING (run_id, run_no) LEFT JOIN takes t USING (run_id, run_no, card)
-            WHERE r.counted AND o.source IN ('battle', 'elite', 'shop')),
+            WHERE r.counted AND o.source <> 'lore'),  -- every offer but a start's unlocks (sim/core/campaign.STARTING_SOURCE)
         later AS (  -- each offer's fights on its side: after it; a skip's, up to the card's first take
             SELECT o.run_id, o.run_no, o.step, o.card, count(*) AS fights,
                    count(*) FILTER (WHERE n.result = 'win') AS wins

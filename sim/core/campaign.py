@@ -23,6 +23,10 @@ from typing import Any
 NODE_FIELDS = ("step", "floor", "node", "kind", "options", "choice", "hp_before", "hp_after",
                "gold_before", "gold_after", "fight", "result", "detail")
 REWARD_FIELDS = ("step", "source", "card", "price", "taken")
+# A reward's ``source`` is where the run met it, in the game's own words ("battle", "shop"...),
+# except the cards a run starts with unlocked: those are STARTING_SOURCE, always taken, at step 0.
+# The reports compare taking an offer with skipping it over every other source.
+STARTING_SOURCE = "lore"
 
 
 @dataclass

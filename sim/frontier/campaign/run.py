@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.core.campaign import FightRecord, RunRecord
+from sim.core.campaign import STARTING_SOURCE, FightRecord, RunRecord
 from sim.core.match import play_match
 from sim.core.rng import derive_seed, stream
 from sim.frontier.campaign.content import CrewKit, Encounter, StageContent
@@ -70,7 +70,7 @@ def _route(content: StageContent, kit: CrewKit, seed: int, chooser, fights: Figh
     """Walk the route map from the first floor to the boss or a defeat."""
     pool = content.pool
     for card in kit.lore:  # the crew's lore cards ride from the start
-        rec.rewards.append({"step": 0, "source": "lore", "card": pool.cards[card].slug, "price": 0, "taken": True})
+        rec.rewards.append({"step": 0, "source": STARTING_SOURCE, "card": pool.cards[card].slug, "price": 0, "taken": True})
     route = build_map(content.stage, stream(seed, "map"))
     options = list(range(len(route[0])))
     step = 0
