@@ -55,8 +55,8 @@ def test_a_dead_worker_has_its_chunk_rerun_and_stored_once(tmp_path):
     try:
         assert default_workers(cluster.scheduler_address) == 2  # chunks and the window sized from the cluster
         store = Store(tmp_path / "dead.duckdb")
-        spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["greedy"], 120, 1, True,
-                                1.0, 6, 2)
+        spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["greedy"], matches=120,
+                                seed=1, swap=True, events=1.0, chunk_size=6, workers=2)
         run_id = create(store, spec, payload)
         killed = []
 
@@ -169,7 +169,8 @@ def test_each_worker_thread_plays_the_run_it_was_set_up_for():
 
     payloads = []
     for game, folder in (("frontier", "/tmp/a.events"), ("allegiance", "/tmp/b.events")):
-        _spec, payload = new_run(game, "base", None, ["random"], 2, 1, True, 0.0, None, 1)
+        _spec, payload = new_run(game, "base", None, ["random"], matches=2, seed=1, swap=True, events=0.0,
+                                 chunk_size=None, workers=1)
         payloads.append({**payload, "run_id": 1, "events_dir": folder})
     both_set_up = threading.Barrier(2)
     seen = {}

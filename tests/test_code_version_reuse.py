@@ -114,8 +114,8 @@ def test_a_sequential_diff_goes_on_only_with_a_run_of_its_code(tmp_path, capsys,
     from workbench.commands.simulate import new_run
 
     store = Store(tmp_path / "q.duckdb")
-    spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], 4, 1, True, 0.0,
-                            2, 1)
+    spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], matches=4, seed=1,
+                            swap=True, events=0.0, chunk_size=2, workers=1)
     with monkeypatch.context() as m:
         m.setattr(version, "code_version", lambda: OLD)
         assert open_run(store, spec, payload) == 1

@@ -171,7 +171,8 @@ from workbench.farm import run_chunks
 from workbench.store import Store
 n = int(sys.argv[1])
 store = Store(Path(sys.argv[2])); store.init()
-spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], n, 1, True, 1.0, 50, 1)
+spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], matches=n, seed=1,
+                        swap=True, events=1.0, chunk_size=50, workers=1)
 run = store.create_run(spec.to_json(), spec.spec_hash(), card_rows(Ruleset.from_payload(payload["ruleset"])), spec.n_chunks, "t")
 run_chunks(store, run, {**payload, "run_id": run, "events_dir": str(store.events_dir)}, list(range(spec.n_chunks)), 1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

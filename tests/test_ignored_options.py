@@ -33,7 +33,8 @@ def one_line(res, *words: str) -> str:
 def stopped(tmp_path_factory) -> Path:
     """A store holding run 1: a frontier duel run recorded, nothing of it played."""
     path = tmp_path_factory.mktemp("resume") / "s.duckdb"
-    spec, payload = new_run("frontier", "base", PAIR, ["random"], 2, 3, True, 0.0, 2, 1)
+    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches=2, seed=3, swap=True, events=0.0,
+                            chunk_size=2, workers=1)
     assert create(Store(path), spec, payload) == 1
     return path
 
@@ -87,7 +88,8 @@ def test_a_resume_naming_another_game_is_refused(stopped, command):
 
 def test_a_resume_naming_its_own_game_plays_the_run(tmp_path):
     path = tmp_path / "s.duckdb"
-    spec, payload = new_run("frontier", "base", PAIR, ["random"], 2, 3, True, 0.0, 2, 1)
+    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches=2, seed=3, swap=True, events=0.0,
+                            chunk_size=2, workers=1)
     create(Store(path), spec, payload)
     res = run_cli("simulate", "frontier", "--resume", "1", "--db", str(path), "--workers", "1", "--quiet")
     assert res.returncode == 0, res.stderr

@@ -141,7 +141,8 @@ def test_ctrl_c_while_the_run_is_made_is_one_line_and_the_run_stopped(tmp_path, 
 def test_a_failed_run_is_finished_by_the_same_command(tmp_path, capsys):
     path = tmp_path / "failed.duckdb"
     store = Store(path)
-    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], 16, 4, True, 1.0, None, 1)
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], matches=16, seed=4, swap=True, events=1.0,
+                            chunk_size=None, workers=1)
     run_id = create(store, spec, payload)
     run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, [0], 1)
     store.set_status(run_id, "failed", note="OSError: [Errno 28] No space left on device", pid=None)
@@ -154,7 +155,8 @@ def test_a_failed_run_is_finished_by_the_same_command(tmp_path, capsys):
 
 def new_store(tmp_path, name, matches=24, chunk_size=4):
     store = Store(tmp_path / f"{name}.duckdb")
-    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], matches, 5, True, 1.0, chunk_size, 1)
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], matches=matches, seed=5, swap=True,
+                            events=1.0, chunk_size=chunk_size, workers=1)
     run_id = create(store, spec, payload)
     return store, spec, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, run_id
 
@@ -325,7 +327,8 @@ def test_a_resume_writes_back_the_parts_of_its_stored_chunks(tmp_path, capsys):
 def test_a_stopped_run_rerun_with_other_workers_goes_on_with_its_own_chunks(tmp_path, capsys):
     path = tmp_path / "workers.duckdb"
     store = Store(path)
-    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], 64, 4, True, 1.0, None, 1)
+    spec, payload = new_run("frontier", "base", PAIR.split(","), ["random"], matches=64, seed=4, swap=True, events=1.0,
+                            chunk_size=None, workers=1)
     assert spec.chunk_size == 8  # 64 matches on 1 worker; 2 workers would cut chunks of 4
     run_id = create(store, spec, payload)
     run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, [0, 1], 1)

@@ -65,8 +65,8 @@ def test_a_farm_chunk_keeps_going_past_a_broken_match(frontier, monkeypatch, tmp
     eng = frontier[0]
     real_apply = type(eng).apply
 
-    spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], 10, 1, True, 1.0,
-                            10, 1)
+    spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], matches=10, seed=1,
+                            swap=True, events=1.0, chunk_size=10, workers=1)
     broken_seed = spec.match(4)[0]  # matches 4 and 5 play this seed
 
     def flaky(self, state, action):

@@ -69,9 +69,11 @@ def test_a_run_spec_names_the_weights_its_pilots_think_with(tmp_path, monkeypatc
     monkeypatch.setattr(pilots, "weights_file", edited)
     assert pilots.weights_fingerprint(["greedy"], eng) != before
     monkeypatch.setattr(pilots, "weights_file", real)
-    greedy, _ = new_run("frontier", "base", None, ["greedy"], 2, 1, True, 0.0, None, 1)
+    greedy, _ = new_run("frontier", "base", None, ["greedy"], matches=2, seed=1, swap=True, events=0.0, chunk_size=None,
+                        workers=1)
     assert greedy.weights_hash == before and "weights_hash" in greedy.to_json()
-    randomly, _ = new_run("frontier", "base", None, ["random"], 2, 1, True, 0.0, None, 1)
+    randomly, _ = new_run("frontier", "base", None, ["random"], matches=2, seed=1, swap=True, events=0.0,
+                          chunk_size=None, workers=1)
     assert "weights_hash" not in randomly.to_json()
 
 

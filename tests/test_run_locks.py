@@ -27,7 +27,8 @@ def q(path, sql):
 def unplayed_run(path: Path, matches: int) -> tuple[Store, int]:
     """A run recorded as running by this (live, not writing) process, with nothing stored."""
     store = Store(path)
-    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches, 3, True, 0.0, 20, 2)
+    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches=matches, seed=3, swap=True, events=0.0,
+                            chunk_size=20, workers=2)
     return store, create(store, spec, payload)
 
 
@@ -128,7 +129,8 @@ def run_together(tmp_path, args: list[str], held: Path, n: int = 2) -> list[str]
 
 def test_identical_simulates_at_once_play_the_matches_once(tmp_path):
     path = tmp_path / "same.duckdb"
-    spec, _ = new_run("frontier", "base", PAIR, ["random"], 100, 4, True, 1.0, None, 2)
+    spec, _ = new_run("frontier", "base", PAIR, ["random"], matches=100, seed=4, swap=True, events=1.0, chunk_size=None,
+                      workers=2)
     errs = run_together(tmp_path, ["simulate", "frontier", "--decks", ",".join(PAIR), "--pilots", "random",
                                    "--matches", "100", "--seed", "4", "--db", str(path), "--quiet"],
                         locks.lock_file(path, f"matches-{spec.result_hash()}"))
@@ -141,7 +143,8 @@ def test_identical_simulates_at_once_play_the_matches_once(tmp_path):
 @pytest.mark.slow
 def test_identical_diffs_at_once_make_two_runs_not_four(tmp_path):
     path = tmp_path / "diffs.duckdb"
-    spec, _ = new_run("frontier", "base", PAIR, ["random"], 60, 2, True, 0.0, None, 2)
+    spec, _ = new_run("frontier", "base", PAIR, ["random"], matches=60, seed=2, swap=True, events=0.0, chunk_size=None,
+                      workers=2)
     errs = run_together(tmp_path, ["diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw",
                                    "--decks", ",".join(PAIR), "--pilots", "random", "--matches", "60", "--seed", "2",
                                    "--db", str(path), "--quiet"],

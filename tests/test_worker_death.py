@@ -34,7 +34,8 @@ def q(path, sql):
 
 def new_store(tmp_path, name, matches=80, chunk_size=4):
     store = Store(tmp_path / f"{name}.duckdb")
-    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches, 5, True, 1.0, chunk_size, 2)
+    spec, payload = new_run("frontier", "base", PAIR, ["random"], matches=matches, seed=5, swap=True, events=1.0,
+                            chunk_size=chunk_size, workers=2)
     run_id = create(store, spec, payload)
     return store, spec, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, run_id
 

@@ -23,7 +23,8 @@ DECKS = ["goblin-gold-gang", "lawmen-posse"]
 
 def small_run(tmp_path, matches=40, chunk_size=4):
     store = Store(tmp_path / "w.duckdb")
-    spec, payload = new_run("frontier", "base", DECKS, ["random"], matches, 3, True, 1.0, chunk_size, 1)
+    spec, payload = new_run("frontier", "base", DECKS, ["random"], matches=matches, seed=3, swap=True, events=1.0,
+                            chunk_size=chunk_size, workers=1)
     run_id = create(store, spec, payload)
     return store, spec, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, run_id
 
@@ -120,7 +121,8 @@ def record_then_die(self, run_id, fresh):
     record(self, run_id, fresh)
 writer.BatchWriter._record_chunks = record_then_die
 store = Store(Path(sys.argv[1]))
-spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], 80, 5, True, 1.0, 4, 1)
+spec, payload = new_run("frontier", "base", ["goblin-gold-gang", "lawmen-posse"], ["random"], matches=80, seed=5,
+                        swap=True, events=1.0, chunk_size=4, workers=1)
 run_id = create(store, spec, payload)
 run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)}, list(range(spec.n_chunks)), 2)
 """

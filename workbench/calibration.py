@@ -79,8 +79,9 @@ class Calibration:
         self.pilots, self.workers, self.out, self.quiet = pilots, workers, out, quiet
 
     def run(self, rules: str, seeds: int, seed: int, salt: int = 0, substitute: dict | None = None) -> int:
-        spec, payload = new_run(self.game, rules, list(self.plant.decks), self.pilots, 2 * seeds, seed, True, 0.0,
-                                None, self.workers, self.data_dir, pilot_salt=salt, substitute=substitute)
+        spec, payload = new_run(self.game, rules, list(self.plant.decks), self.pilots, matches=2 * seeds, seed=seed,
+                                swap=True, events=0.0, chunk_size=None, workers=self.workers, data_dir=self.data_dir,
+                                pilot_salt=salt, substitute=substitute)
         return ensure_run(self.store, spec, payload, self.workers, self.quiet, self.out)
 
     def block(self, seed: int, sizes: list[int]) -> BlockResult:

@@ -11,7 +11,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -20,6 +20,16 @@ from reports.event_parts import part_name, run_folder
 from sim.core.decks import compile_decks
 from sim.core.match import play_match
 from sim.registry import engine as get_engine
+
+
+class ChunkResult(NamedTuple):
+    """What a worker hands back for one chunk (``play_chunk``, and the campaign's in
+    workbench/campaign/chunk.py), pickled to the farm from a local worker or a Dask task. A
+    NamedTuple pickles as this class and its four values, and still unpacks as the 4-tuple."""
+    chunk: int
+    tables: dict[str, pa.Table]       # its rows by table name; the events went to its part
+    worker_seconds: float             # the worker's time on it
+    events_rows: int                  # rows of its event-log part (0: no part written)
 
 
 class RunContext(threading.local):
@@ -65,9 +75,8 @@ def use_engine(engine: Any) -> None:
     _RUN.ctx["engine"] = engine
 
 
-def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
-    """Play every match of a chunk; write its event-log part; return (chunk, tables, worker
-    seconds, event rows). The part is written under a temporary name and renamed, so it is
+def play_chunk(chunk: int) -> ChunkResult:
+    """Play every match of a chunk; write its event-log part; return its ``ChunkResult``. The part is written under a temporary name and renamed, so it is
     never seen half-written; replaying a chunk rewrites it identically."""
     started = time.perf_counter()
     spec, engine, pool, decks, run_id = (_RUN.ctx[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
@@ -89,7 +98,8 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
     events = tables.pop("events")
     if events.num_rows:
         write_part(events, part_location(_RUN.ctx["events_dir"], run_id, chunk))
-    return chunk, tables, time.perf_counter() - started, events.num_rows
+    return ChunkResult(chunk=chunk, tables=tables, worker_seconds=time.perf_counter() - started,
+                       events_rows=events.num_rows)
 
 
 TURF_TEAMS = (0, 0, 1)  # Turf Defense: the two partners, then the boss (runspec.MODES)

@@ -23,7 +23,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
-from workbench.chunk import ingest_part, init_worker, part_location, play_chunk
+from workbench.chunk import ChunkResult, ingest_part, init_worker, part_location, play_chunk
 from workbench.executors import cluster_threads, make_executor
 from workbench.store import Store, is_interrupt
 from workbench.writer import ArrivedChunk, BatchWriter
@@ -158,13 +158,13 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     pending = _Pending()
     last = [started]  # when the chunk before came back
 
-    def arrive(result) -> None:
-        chunk, tables, worker_seconds, events_rows = result
+    def arrive(result: ChunkResult) -> None:
         t = time.perf_counter()
-        if parts and events_rows:
-            stored_cpu(ingest_part, part_location(parts, run_id, chunk),
-                       Path(part_location(store.events_dir, run_id, chunk)))
-        pending.add(ArrivedChunk(chunk, tables, worker_seconds, t - last[0], events_rows, t))
+        if parts and result.events_rows:
+            stored_cpu(ingest_part, part_location(parts, run_id, result.chunk),
+                       Path(part_location(store.events_dir, run_id, result.chunk)))
+        pending.add(ArrivedChunk(chunk=result.chunk, tables=result.tables, worker_seconds=result.worker_seconds,
+                                 wall_seconds=t - last[0], events_rows=result.events_rows, arrived_at=t))
         last[0] = t
 
     def store_batch() -> None:

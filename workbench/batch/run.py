@@ -62,8 +62,9 @@ def suite_spec(suite: Suite, rules: str, day: dt.date, workers: int, max_matches
     seed = int(day.strftime("%Y%m%d")) if suite.seed == "daily" else suite.seed
     decks = None if suite.decks == "starters" else list(suite.decks)
     matches = min(suite.matches, max_matches) if max_matches else suite.matches
-    return new_run(suite.game, rules, decks, list(suite.pilots), matches, seed, True, 0.1, None, workers,
-                   mode=suite.mode, seats=suite.seats, bosses=suite.bosses, boss_pilot=suite.boss_pilot)
+    return new_run(suite.game, rules, decks, list(suite.pilots), matches=matches, seed=seed, swap=True, events=0.1,
+                   chunk_size=None, workers=workers, mode=suite.mode, seats=suite.seats, bosses=suite.bosses,
+                   boss_pilot=suite.boss_pilot)
 
 
 def plan_suites(file: Path, suites: list[Suite], day: dt.date, workers: int, max_matches) -> dict[str, SuitePlan]:

@@ -189,7 +189,8 @@ class Driver:
 
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            spec, payload = new_run(game, "base", None, ["random"], matches, seed, True, 1.0, None, 1)
+            spec, payload = new_run(game, "base", None, ["random"], matches=matches, seed=seed, swap=True, events=1.0,
+                                    chunk_size=None, workers=1)
             run_id = create(store, spec, payload)
             wall, cpu = time.perf_counter(), time.process_time()
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},

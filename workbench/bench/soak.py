@@ -202,8 +202,8 @@ def soak_game(game: str, total: int, workers: int, store_path: Path, check: str 
     n_bosses = len(games.check_bosses(ruleset, None)) if mode == "turf" else 1
     per_pairing = matches_per_pairing(total, len(tables(n_decks, n_seats)) * n_bosses, n_seats)
     store = Store(store_path)
-    spec, payload = new_run(game, "base", None, [SOAK_PILOT], per_pairing, seed, True, 0.0, None, workers,
-                            mode=mode, seats=n_seats if mode != "duel" else None)
+    spec, payload = new_run(game, "base", None, [SOAK_PILOT], matches=per_pairing, seed=seed, swap=True, events=0.0,
+                            chunk_size=None, workers=workers, mode=mode, seats=n_seats if mode != "duel" else None)
     run_id = create(store, spec, payload)
     payload = {**payload, "run_id": run_id, "events_dir": str(store.events_dir), "soak_check": check}
     sampler = RssSampler()

@@ -93,7 +93,8 @@ def play_base_run(path: Path, game: str, per_pairing: int, workers: int) -> int:
     from workbench.store import Store
 
     store = Store(path)
-    spec, payload = new_run(game, "base", None, ["random"], per_pairing, BASE_RUN_SEED, True, 0.0, None, workers)
+    spec, payload = new_run(game, "base", None, ["random"], matches=per_pairing, seed=BASE_RUN_SEED, swap=True,
+                            events=0.0, chunk_size=None, workers=workers)
     run_id = create(store, spec, payload)
     execute(store, run_id, spec, payload, workers, True, Console(quiet=True))
     return run_id

@@ -11,7 +11,7 @@ from sim.core.campaign import NODE_FIELDS, REWARD_FIELDS
 from sim.registry import campaign as get_campaign
 from sim.registry import engine as get_engine
 from workbench.campaign.spec import MAX_FIGHTS, CampaignSpec
-from workbench.chunk import RunContext, _Columns, part_location, write_part
+from workbench.chunk import ChunkResult, RunContext, _Columns, part_location, write_part
 
 _RUN = RunContext()  # per worker thread, as workbench/chunk.py's
 
@@ -32,7 +32,7 @@ def init_worker(payload: dict) -> None:
                 run_id=payload["run_id"], events_dir=payload["events_dir"])
 
 
-def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
+def play_chunk(chunk: int) -> ChunkResult:
     started = time.perf_counter()
     spec, engine, pool, runner, content, run_id = (_RUN.ctx[k] for k in ("spec", "engine", "pool", "runner",
                                                                      "content", "run_id"))
@@ -65,7 +65,8 @@ def play_chunk(chunk: int) -> tuple[int, dict, float, int]:
         write_part(events, part_location(_RUN.ctx["events_dir"], run_id, chunk))
     for name, schema in SCHEMAS.items():
         tables[name] = pa.table(rows[name], schema=schema)
-    return chunk, tables, time.perf_counter() - started, events.num_rows
+    return ChunkResult(chunk=chunk, tables=tables, worker_seconds=time.perf_counter() - started,
+                       events_rows=events.num_rows)
 
 
 def _add(columns: dict[str, list], **row) -> None:

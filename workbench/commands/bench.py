@@ -102,8 +102,9 @@ def farm_speed(game: str, pilots: tuple[str, str], n: int, workers: int, repeats
     for rep in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(Path(tmp) / "bench.duckdb")
-            spec, payload = new_run(game, "base", None, [pilots[0]], per_pairing, 1 + rep, True, 1.0, None, workers,
-                                    mode=mode, seats=seats if mode == "ffa" else None)
+            spec, payload = new_run(game, "base", None, [pilots[0]], matches=per_pairing, seed=1 + rep, swap=True,
+                                    events=1.0, chunk_size=None, workers=workers, mode=mode,
+                                    seats=seats if mode == "ffa" else None)
             run_id = create(store, spec, payload)
             wall, cpu = time.perf_counter(), time.process_time()
             report = run_chunks(store, run_id, {**payload, "run_id": run_id, "events_dir": str(store.events_dir)},

@@ -35,8 +35,8 @@ def run_diff(game: str, base: str, candidate: str, decks: list[str] | None, pilo
         return run_sequential(game, base, candidate, decks, pilots, matches, seed, workers, db, quiet, csv_dir, out,
                               err, pilot_salt, cluster, parts, mode, plan, status_path)
     # both versions checked whole before the first match: a bad candidate fails before base plays
-    planned = [new_run(game, version, decks, pilots, matches, seed, True, 0.0, None, workers, pilot_salt=salt,
-                       mode=mode, seats=seats)
+    planned = [new_run(game, version, decks, pilots, matches=matches, seed=seed, swap=True, events=0.0, chunk_size=None,
+                       workers=workers, pilot_salt=salt, mode=mode, seats=seats)
                for version, salt in ((base, 0), (candidate, pilot_salt))]
     same_rules(planned, base, candidate, pilot_salt)
     check_store_path(db)
@@ -73,7 +73,9 @@ def run_sequential(game, base, candidate, decks, pilots, matches, seed, workers,
         raise UserError(f"--max-matches {matches}: the sequential test looks first after {plan.min_seeds} seeds "
                         f"({2 * plan.min_seeds} matches per pairing); give at least that many")
     try:
-        planned = [new_run(game, version, decks, pilots, cap, seed, True, 0.0, CHUNK, workers, pilot_salt=salt) for version, salt in ((base, 0), (candidate, pilot_salt))]
+        planned = [new_run(game, version, decks, pilots, matches=cap, seed=seed, swap=True, events=0.0,
+                           chunk_size=CHUNK, workers=workers, pilot_salt=salt)
+                   for version, salt in ((base, 0), (candidate, pilot_salt))]
         same_rules(planned, base, candidate, pilot_salt)
         check_store_path(db)
     except Exception as exc:  # a bad candidate: the dashboard reading the status file sees why

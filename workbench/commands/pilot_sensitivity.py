@@ -60,8 +60,9 @@ def run_pilot_sensitivity(game: str, pilots: list[str], matches: int, decks: lis
     workers = workers or default_workers()
     labelled = labels_for(pilots)
     # check every pilot (and the decks and rules) before playing anything
-    planned = [new_run(game, rules, decks, [pilot], matches, seed, True, 0.0, None, workers, data_dir,
-                       pilot_salt=salt) for pilot, (_label, salt) in zip(pilots, labelled)]
+    planned = [new_run(game, rules, decks, [pilot], matches=matches, seed=seed, swap=True, events=0.0, chunk_size=None,
+                       workers=workers, data_dir=data_dir, pilot_salt=salt)
+               for pilot, (_label, salt) in zip(pilots, labelled)]
     check_store_path(db)
     store = Store(db)
     runs = []

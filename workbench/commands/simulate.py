@@ -50,7 +50,7 @@ def parse_events(value: str) -> float:
     return rate
 
 
-def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], matches: int, seed: int,
+def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str], *, matches: int, seed: int,
             swap: bool, events: float, chunk_size: int | None, workers: int, data_dir=None,
             pilot_salt: int = 0, pairings: list[tuple[int, int]] | None = None,
             substitute: dict[str, dict[str, str]] | None = None, mode: str = "duel",
@@ -550,8 +550,9 @@ def _simulate(game, rules, decks, pilots, matches, seed, swap, events, chunk_siz
         if game is None:
             raise UserError("name a game (e.g. `workbench simulate frontier`) or --resume a run")
         games.known_game(game)
-        spec, payload = new_run(game, rules, decks, pilots, matches, seed, swap, events, chunk_size,
-                                workers, data_dir, mode=mode, seats=seats, bosses=bosses, boss_pilot=boss_pilot)
+        spec, payload = new_run(game, rules, decks, pilots, matches=matches, seed=seed, swap=swap, events=events,
+                                chunk_size=chunk_size, workers=workers, data_dir=data_dir, mode=mode, seats=seats,
+                                bosses=bosses, boss_pilot=boss_pilot)
         check_store_path(db)  # everything checked before the store is touched
         run_id, report = play_or_reuse(store, spec, payload, workers, quiet, console, cluster, parts)
     row = store.run(run_id)

@@ -64,7 +64,8 @@ def run_tune(game: str, decks: list[str] | None, band: str, max_changes: int, bu
     workers = workers or default_workers(None)
     # the runs' specs checked whole (pilots, counts, seed) before the store is touched
     from workbench.commands.simulate import new_run
-    new_run(game, rules, s.deck_ids, pilots, matches or 100, seed, True, 0.0, None, workers)
+    new_run(game, rules, s.deck_ids, pilots, matches=matches or 100, seed=seed, swap=True, events=0.0, chunk_size=None,
+            workers=workers)
     check_store_path(db)
     store = Store(db)
     store.init()

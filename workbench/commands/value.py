@@ -101,8 +101,9 @@ def make_plan(game: str, rules: str, deck: str, cards: list[str] | None, against
 def ensure(store: Store, plan: Plan, rules: str, pilots: list[str], matches: int, seed: int, workers: int,
            quiet: bool, err: Console, cluster, parts, data_dir, substitute: dict | None = None) -> int:
     """A finished run of the deck (replaced or not) against its opponents, reused when stored."""
-    spec, payload = new_run(plan.game, rules, plan.deck_ids, pilots, matches, seed, True, 0.0, None, workers,
-                            data_dir, pairings=plan.pairings, substitute=substitute)
+    spec, payload = new_run(plan.game, rules, plan.deck_ids, pilots, matches=matches, seed=seed, swap=True, events=0.0,
+                            chunk_size=None, workers=workers, data_dir=data_dir, pairings=plan.pairings,
+                            substitute=substitute)
     return ensure_run(store, spec, payload, workers, quiet, err, cluster, parts)
 
 
@@ -138,8 +139,8 @@ def run_value(game: str, deck: str, cards: list[str] | None, against: str, match
     check_folder(csv_dir, "--csv")
     # the runs' specs checked whole (pilots, matches, seed) before the store is touched
     for version in filter(None, (rules, base_rules)):
-        new_run(plan.game, version, plan.deck_ids, pilots, matches, seed, True, 0.0, None, workers, data_dir,
-                pairings=plan.pairings)
+        new_run(plan.game, version, plan.deck_ids, pilots, matches=matches, seed=seed, swap=True, events=0.0,
+                chunk_size=None, workers=workers, data_dir=data_dir, pairings=plan.pairings)
     check_store_path(db)
     store = Store(db)
     store.init()

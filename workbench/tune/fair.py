@@ -118,8 +118,9 @@ def fair_number(s: Start, store: Store, card: str, knob: str, pilots: list[str],
     def run(steps, substitute=None) -> int:
         name = versions.name_of(s, steps) if steps else s.version
         loaded = versions.resolved(s, steps, name) if steps else None
-        spec, payload = new_run(s.game, name, field_ids, pilots, matches, seed, True, 0.0, None, workers,
-                                pairings=pairings, substitute=substitute, loaded=loaded)
+        spec, payload = new_run(s.game, name, field_ids, pilots, matches=matches, seed=seed, swap=True, events=0.0,
+                                chunk_size=None, workers=workers, pairings=pairings, substitute=substitute,
+                                loaded=loaded)
         result.matches += matches * len(pairings)
         return play_or_reuse(store, spec, payload, workers, quiet, err).run_id
 

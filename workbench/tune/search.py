@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import polars as pl
 from rich.console import Console
@@ -103,6 +104,37 @@ class Tried:
     deck_wr: float
 
 
+class Part(NamedTuple):
+    """One pairing's matches in a stored run (what ``reports.tune`` reads): the run, and the
+    pairing's index in that run's pairings."""
+    run_id: int
+    pairing: int
+
+
+class KnobStep(NamedTuple):
+    """A move one knob of a card may take. Sorted as the fields stand: by the budget points the
+    move shifts first."""
+    points: float                     # budget points the move shifts (its size)
+    knob: str
+    value: int                        # the knob's new number
+
+
+class Evaluated(NamedTuple):
+    """One candidate played and judged (``Search.evaluate``)."""
+    objective: float                  # the sum over decks of the squared points outside the target
+    n_changes: int                    # cards its change set changes
+    candidate_no: int                 # its number in the step (the last tie-break)
+    tried: Tried
+    steps: tuple[Step, ...]           # its change set
+    parts: dict                       # the parts by pairing it was judged on
+    rates: dict[str, float]           # every deck's field win rate with it
+
+    def rank(self) -> tuple[float, int, int]:
+        """The best candidate is the smallest: objective, then fewer cards changed, then the
+        first tried."""
+        return self.objective, self.n_changes, self.candidate_no
+
+
 @dataclass
 class Verified:
     round: int
@@ -152,10 +184,10 @@ class Search:
             loaded = versions.resolved(s, steps, name)
         else:
             name, loaded = s.version, None
-        spec, payload = new_run(s.game, name, s.deck_ids, o.pilots, seeds.matches, seeds.seed, True, 0.0, None,
-                                o.workers, pairings=pairings, loaded=loaded)
+        spec, payload = new_run(s.game, name, s.deck_ids, o.pilots, matches=seeds.matches, seed=seeds.seed, swap=True,
+                                events=0.0, chunk_size=None, workers=o.workers, pairings=pairings, loaded=loaded)
         run_id = play_or_reuse(self.store, spec, payload, o.workers, o.quiet, self.err).run_id
-        return {p: (run_id, k) for k, p in enumerate(pairings)}
+        return {p: Part(run_id, k) for k, p in enumerate(pairings)}
 
     def rows(self, parts: dict) -> pl.DataFrame:
         key = frozenset(parts.values())
@@ -187,7 +219,7 @@ class Search:
         o = self.opts
         seeds = Seeds(o.seed, o.matches)
         parts = self.play((), self.pairings, seeds)
-        seeds.base_run = next(iter(parts.values()))[0]
+        seeds.base_run = next(iter(parts.values())).run_id
         self.spent += o.matches * len(self.pairings)
         rates = self.rates(parts)
         result = Result((), rates, rates, start_table=field_rates(self.rows(parts)))
@@ -210,7 +242,7 @@ class Search:
             self.err.print(f"round {rnd}: a deck is still outside the band on fresh seeds ({self.by}); searching "
                            "on them", markup=False, highlight=False)
             seeds = Seeds(v.seed, o.verify_matches, v.base_run)
-            parts = {p: (v.candidate_run, k) for k, p in enumerate(self.pairings)}
+            parts = {p: Part(v.candidate_run, k) for k, p in enumerate(self.pairings)}
         result.steps = steps
         result.matches_search, result.matches_verify = self.spent, self.verify_spent
         if steps:
@@ -236,7 +268,7 @@ class Search:
             # the farthest deck above the target (a nerf) and the farthest below (a buff) together,
             # then the next of each when none of theirs helps
             for tier in range(max(len(above), len(below))):
-                evaluated = []
+                evaluated: list[Evaluated] = []
                 for deck, direction in [(side[tier], d) for side, d in ((above, -1), (below, 1)) if tier < len(side)]:
                     queue = self.candidates(deck, direction, steps, rates, parts)
                     seen = {change for change, _ in queue}
@@ -250,19 +282,19 @@ class Search:
                         n += 1
                         evaluated.append(self.evaluate(rnd, step_no, n, deck, direction, steps, change, new_steps,
                                                        parts, seeds, rates, score, tried))
-                        if self.overshoots(evaluated[-1][-1][deck], direction):  # the same card, a smaller move
+                        if self.overshoots(evaluated[-1].rates[deck], direction):  # the same card, a smaller move
                             finer = [c for c in self.finer(change, direction, steps) if c[0] not in seen]
                             seen.update(c for c, _ in finer)
                             queue[:0] = finer
                 if evaluated:
-                    top = min(evaluated, key=lambda e: e[:3])
-                    if top[0] < score - 1e-9:  # (a candidate that moved nothing sums the same in another order)
+                    top = min(evaluated, key=Evaluated.rank)
+                    if top.objective < score - 1e-9:  # (a candidate that moved nothing sums the same in another order)
                         best = top
                         break
             if best is None:
                 return steps, rates, "no candidate step brings the decks nearer the target"
-            _value, _n, _k, t, steps, parts, rates = best
-            t.accepted = True
+            best.tried.accepted = True
+            steps, parts, rates = best.steps, best.parts, best.rates
             self.err.print(f"take: {versions.describe(self.s, steps)}; {self.by}: " + _rates_line(rates),
                            markup=False, highlight=False)
 
@@ -279,13 +311,13 @@ class Search:
         _data, ruleset = versions.resolved(s, steps) if steps else (s.data, s.ruleset)
         current = {(x.card, x.knob): x for x in steps}
         moves = sorted(self.knob_steps(change.card, direction, steps, current, ruleset, 1))
-        own = next((m for m in moves if m[1] == change.knob), None)
+        own = next((m for m in moves if m.knob == change.knob), None)
         if own is None:
             return []
-        pick = own if own[2] != change.value else max((m for m in moves if m[0] < own[0]), default=None)
+        pick = own if own.value != change.value else max((m for m in moves if m.points < own.points), default=None)
         if pick is None:  # (own differs when the step was a jump of two: then one)
             return []
-        _delta, knob, value = pick
+        knob, value = pick.knob, pick.value
         rest = [x for x in steps if (x.card, x.knob) != (change.card, knob)]
         if value != s.base_value(change.card, knob):
             rest.append(Step(change.card, knob, value))
@@ -295,7 +327,8 @@ class Search:
         """The decks on one side of the target, the farthest first (a tie: by id)."""
         return sorted((d for d in rates if side(rates[d])), key=lambda d: (-self.outside(rates[d], self.opts.target), d))
 
-    def evaluate(self, rnd, step_no, n, deck, direction, steps, change, new_steps, parts, seeds, rates, score, tried):
+    def evaluate(self, rnd, step_no, n, deck, direction, steps, change, new_steps, parts, seeds, rates, score,
+                 tried) -> Evaluated:
         """Play one candidate on the pairings its card touches; its objective and what it gives."""
         cost = seeds.matches * len(self.touched(change.card))
         played = self.play(new_steps, self.touched(change.card), seeds)
@@ -304,14 +337,16 @@ class Search:
         new_rates = self.rates(new_parts)
         value = self.objective(new_rates)
         was = self.s.knobs[change.knob].value(_now(self.s, steps, change.card))
-        t = Tried(rnd, step_no, n, deck, "nerf" if direction < 0 else "buff", change.card, change.knob,
-                  was, change.value, value, False, next(iter(played.values()))[0], cost, new_rates[deck])
+        t = Tried(round=rnd, step=step_no, candidate_no=n, deck=deck, direction="nerf" if direction < 0 else "buff",
+                  card=change.card, field=change.knob, before=was, after=change.value, objective=value,
+                  accepted=False, run_id=next(iter(played.values())).run_id, matches=cost, deck_wr=new_rates[deck])
         tried.append(t)
         self.err.print(f"[round {rnd} step {step_no}.{n}] {deck} {rates[deck]:.1%} ({t.direction}): "
                        f"{change.card} {change.knob} {was} -> {change.value}: {deck} {new_rates[deck]:.1%}, "
                        f"objective {score:.1f} -> {value:.1f} ({cost:,} matches, {self.by})", markup=False,
                        highlight=False)
-        return value, _changes(self.s, new_steps), n, t, new_steps, new_parts, new_rates
+        return Evaluated(objective=value, n_changes=_changes(self.s, new_steps), candidate_no=n, tried=t,
+                         steps=new_steps, parts=new_parts, rates=new_rates)
 
     def candidates(self, deck: str, direction: int, steps, rates: dict, parts: dict) -> list[tuple[Step, tuple]]:
         """(the step, the change set with it) to try for ``deck``, best first."""
@@ -340,11 +375,11 @@ class Search:
                 continue
             knob_steps.sort()
             chosen = [knob_steps[-1]] + ([knob_steps[0]] if not far and len(knob_steps) > 1 else [])
-            chosen += [k for k in knob_steps if (card, k[1]) in current and k not in chosen]
-            for _delta, knob, value in chosen:
-                change = Step(card, knob, value)
-                rest = [x for x in steps if (x.card, x.knob) != (card, knob)]
-                if value != s.base_value(card, knob):
+            chosen += [k for k in knob_steps if (card, k.knob) in current and k not in chosen]
+            for move in chosen:
+                change = Step(card, move.knob, move.value)
+                rest = [x for x in steps if (x.card, x.knob) != (card, move.knob)]
+                if move.value != s.base_value(card, move.knob):
                     rest.append(change)
                 options.append((change, versions.normal(rest)))
             if len({c.card for c, _ in options}) >= o.width:
@@ -352,7 +387,7 @@ class Search:
         return options
 
     def knob_steps(self, card: str, direction: int, steps, current: dict, ruleset,
-                   jump: int = 1) -> list[tuple[float, str, int]]:
+                   jump: int = 1) -> list[KnobStep]:
         """(budget points the move shifts, knob, new number) of each knob ``jump`` steps (or one,
         where two pass a bound) of ``direction`` may take on the card, within MAX_STEPS of its
         start and the change limit."""
@@ -374,7 +409,7 @@ class Search:
                 continue
             model = s.data.schema.Card.model_validate(knob.set(now, value))
             after = s.data.schema.stat_points(model, ruleset.constants) - s.data.schema.budget_points(model, ruleset.constants)
-            out.append((abs(after - before), knob.name, value))
+            out.append(KnobStep(points=abs(after - before), knob=knob.name, value=value))
         return out
 
     # --- verification ------------------------------------------------------------------------
@@ -393,8 +428,9 @@ class Search:
         decks = deck_table(before, after, o.band)
         self.err.print(f"verified ({self.by}): " + _rates_line(dict(decks.select("deck", "wr_after").iter_rows())),
                        markup=False, highlight=False)
-        return Verified(rnd, seed, next(iter(base.values()))[0], next(iter(cand.values()))[0], decks,
-                        bool(decks["in_band"].all()))
+        return Verified(round=rnd, seed=seed, base_run=next(iter(base.values())).run_id,
+                        candidate_run=next(iter(cand.values())).run_id, decks=decks,
+                        in_band=bool(decks["in_band"].all()))
 
 
 def deck_table(before: pl.DataFrame, after: pl.DataFrame, band: tuple[float, float]) -> pl.DataFrame:
