@@ -114,6 +114,17 @@ def test_a_worker_whose_setup_fails_fails_the_run_instead_of_hanging(tmp_path):
 @pytest.mark.parametrize("where", [[], pytest.param(["--cluster", "local:2"], marks=pytest.mark.slow, id="local-cluster")],
                          ids=lambda where: "local-processes" if not where else None)
 def test_ctrl_c_stops_the_run_in_one_line(tmp_path, where):
+    stopped_by_ctrl_c(tmp_path, where, presses=1)
+
+
+def test_ctrl_c_pressed_three_times_still_stops_the_run_in_one_line(tmp_path):
+    """People press Ctrl-C more than once: the second landed in the middle of the stop (the run
+    being marked stopped, an unused store being looked at) and ended it in a traceback, or, after
+    the handlers were put back, killed the process on its way out (exit -2, not 130)."""
+    stopped_by_ctrl_c(tmp_path, [], presses=3)
+
+
+def stopped_by_ctrl_c(tmp_path, where: list[str], presses: int) -> None:
     path = tmp_path / "interrupted.duckdb"
     # Ctrl-C as a terminal gives it: SIGINT at its default in the run, whatever pytest inherited
     # (an ignored SIGINT, as in a script's background job, passes on to children)
@@ -122,7 +133,10 @@ def test_ctrl_c_stops_the_run_in_one_line(tmp_path, where):
     try:
         wait_for_parts(path, proc)  # chunks are being played
         workers = workers_of(proc.pid)
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+        for press in range(presses):
+            if press:
+                time.sleep(0.3)  # a person's second press
+            os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
