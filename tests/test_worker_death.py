@@ -351,3 +351,40 @@ def _dumping_stacks_on_sigusr1(stacks: str, target, args: tuple) -> None:
     dump = open(stacks, "w")  # kept open: faulthandler writes into it from its signal handler
     faulthandler.register(signal.SIGUSR1, file=dump, all_threads=True)
     target(*args)
+
+
+@pytest.mark.slow
+def test_a_stop_while_a_local_cluster_starts_waits_for_it_and_ends_in_one_line(tmp_path):
+    """SIGTERM (then Ctrl-C) in the second or two in which a ``--cluster local:2`` is started (the
+    run ignores SIGINT then, so that the cluster's worker processes inherit that): the stop broke
+    the cluster's start, whose exit handler printed a 28-line Dask traceback, and a Ctrl-C after
+    it killed the command (exit -2). Now the stop is held until the cluster is up."""
+    path = tmp_path / "cluster-start.duckdb"
+    proc = start_a_long_run(path, "--cluster", "local:2", start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while not sigint_ignored_by(proc.pid):  # the cluster is being started
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended or never started a cluster"
+            time.sleep(0.01)
+        time.sleep(0.2)
+        os.kill(proc.pid, signal.SIGTERM)  # what `kill PID` does
+        time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGINT)  # and a Ctrl-C after it
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err.strip().splitlines()[-1].startswith("error: run 1 stopped; finish it with: workbench simulate --resume 1")
+
+
+def sigint_ignored_by(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            ignored = next(line for line in fh if line.startswith("SigIgn:"))
+    except (FileNotFoundError, StopIteration):
+        return False
+    return bool(int(ignored.split()[1], 16) & (1 << (signal.SIGINT - 1)))

@@ -145,10 +145,16 @@ def local_cluster(size: int, make: Any) -> Any:
     from distributed.core import Status
     cluster = _LOCAL_CLUSTERS.get(size)
     if cluster is None or cluster.status != Status.running:  # closed, or failed, since it was made
-        with sigint_ignored():  # its worker processes inherit it: Ctrl-C is this process's to handle
-            cluster = make(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None,
-                           scheduler_kwargs=QUIET_SCHEDULER, silence_logs=logging.CRITICAL)
-        _LOCAL_CLUSTERS[size] = cluster
+        from workbench.store import interrupts_deferred
+
+        # SIGTERM held until the cluster is up: stopped half way, it broke in Dask's own exit
+        # handler with a traceback. SIGINT ignored: its worker processes inherit that (Ctrl-C is
+        # this process's to handle), and a Ctrl-C in these one or two seconds is lost.
+        with interrupts_deferred():  # the stop it held comes once the cluster is known, to be closed
+            with sigint_ignored():
+                cluster = make(n_workers=size, threads_per_worker=1, processes=True, dashboard_address=None,
+                               scheduler_kwargs=QUIET_SCHEDULER, silence_logs=logging.CRITICAL)
+            _LOCAL_CLUSTERS[size] = cluster
     return cluster
 
 
