@@ -207,6 +207,17 @@ def write_part(table: pa.Table, target: str) -> None:
     os.replace(tmp, target_path)
 
 
+def remove_unfinished_parts(events_dir: str | Path, run_id: int) -> None:
+    """Remove the temporary files ``write_part`` leaves when its worker is ended half way (a stop
+    ends workers with SIGTERM; a crash or the OOM killer with less warning) from the run's folder
+    of a local event log. Called once the run's workers are gone: a ``.part`` there then belongs
+    to nobody, and is never renamed into a part."""
+    if is_url(str(events_dir)):
+        return
+    for tmp in (Path(events_dir) / run_folder(run_id)).glob(".chunk-*.part"):
+        tmp.unlink(missing_ok=True)
+
+
 def ingest_part(source: str, target: Path) -> None:
     """Copy a part a remote worker wrote (shared folder or fsspec URL) beside the database."""
     import fsspec

@@ -23,7 +23,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 
-from workbench.chunk import ChunkResult, ingest_part, init_worker, part_location, play_chunk
+from workbench.chunk import ChunkResult, ingest_part, init_worker, part_location, play_chunk, remove_unfinished_parts
 from workbench.executors import cluster_threads, make_executor
 from workbench.store import Store, is_interrupt
 from workbench.writer import ArrivedChunk, BatchWriter
@@ -211,6 +211,7 @@ def run_chunks(store: Store, run_id: int, payload: dict, chunks: list[int], work
     finally:
         if owned or aborted:
             executor.close(abort=aborted)
+            remove_unfinished_parts(payload["events_dir"], run_id)  # its workers are gone
         if writer is not None:
             stored_cpu(writer.close)
     return FarmReport(tally.chunks, tally.units, time.perf_counter() - started, tally.decisions,
