@@ -306,3 +306,23 @@ def test_a_kept_number_says_when_its_interval_is_no_evidence_of_fairness():
     assert "13.3 points wide" in text and "+8.0 points off its cost" in text and "more --matches" in text
     f.measured = [Measured(3, {"value_points": 0.1, "value_lo": -0.4, "value_hi": 0.6}, 0.0, 1, 2, "ref")]
     assert why(f).startswith("keep 3: its value's 95% interval holds 0. value in d")
+
+
+def test_a_tune_stopped_before_its_record_is_stored_leaves_no_proposal_file(tmp_path, monkeypatch):
+    """The stop audit: a tune stopped between writing its proposal's rules file and storing its
+    record left the file, and the same command then refused to run ("rules version ... already
+    exists"). The stop is made to land there: the record's store raises KeyboardInterrupt."""
+    import workbench.commands.tune as tune_command
+    from workbench.cli import main
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_command, "record", stopped)
+    ws, store = workspace(tmp_path), tmp_path / "s.duckdb"
+    with pytest.raises(SystemExit) as ended:
+        main(["tune", "frontier", "--decks", FIELD, "--pilots", "random", "--matches", "30", "--workers", "1", "--quiet",
+              "--db", str(store), "--data", str(ws), "--rules", "planted", "--card", PLANTED, "--stat", "atk"])
+    assert ended.value.code == 130
+    assert not (ws / "frontier" / "rules" / "planted-stonebeard-miner-atk.yaml").exists()
+    assert sorted(p.name for p in (ws / "frontier" / "rules").glob("planted*")) == ["planted.yaml"]

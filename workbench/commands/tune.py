@@ -8,6 +8,8 @@ played; the rules file is written only after the loader read it back as what was
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -96,6 +98,17 @@ def _field(s, store: Store, o: Options, r: Result, target: Path, csv_dir, out: C
         description = (f"Proposed by `workbench tune {s.game}` from {s.version} (band {lo:.0%}-{hi:.0%}, "
                        f"pilots {','.join(o.pilots)}, seed {o.seed}): {versions.describe(s, r.steps)}. {verdict}.")
         written = versions.write(s, r.steps, o.proposal, description, r.ruleset_hash)
+    with _removed_unless_recorded(written):
+        tune_id, changes, decks = _record_field(s, store, o, r, verdict, written)
+    _show_field(s, o, r, verdict, changes, decks, written, tune_id, out)
+    _csv(csv_dir, store, tune_id, ("tune_changes", "tune_decks", "tune_steps"), err)
+    return 0 if (not r.steps and not r.tried) or (final is not None and final.in_band) else 1
+
+
+def _record_field(s, store: Store, o: Options, r: Result, verdict: str, written) -> tuple[int, list[dict], list[dict]]:
+    """The tune's record stored (and its verified diff): (tune id, change rows, deck rows)."""
+    final = r.final
+    lo, hi = o.band
     diff_id = store.record_diff(s.game, final.base_run, final.candidate_run, s.version, o.proposal) if final else None
     changes = _change_rows(s, r.steps)
     decks = _deck_rows(s, r)
@@ -111,10 +124,20 @@ def _field(s, store: Store, o: Options, r: Result, target: Path, csv_dir, out: C
                 "base_run": final.base_run if final else None,
                 "candidate_run": final.candidate_run if final else None, "diff_id": diff_id}
     steps = [{k: v for k, v in t.__dict__.items()} for t in r.tried]
-    tune_id = record(store, proposal, {"tune_changes": changes, "tune_decks": decks, "tune_steps": steps})
-    _show_field(s, o, r, verdict, changes, decks, written, tune_id, out)
-    _csv(csv_dir, store, tune_id, ("tune_changes", "tune_decks", "tune_steps"), err)
-    return 0 if (not r.steps and not r.tried) or (final is not None and final.in_band) else 1
+    return record(store, proposal, {"tune_changes": changes, "tune_decks": decks, "tune_steps": steps}), changes, decks
+
+
+@contextmanager
+def _removed_unless_recorded(written: Path | None) -> Iterator[None]:
+    """The proposal's rules file stays only if the tune's record is stored after it: a tune
+    stopped (or failed) in between left a file with no record, whose name made the same command
+    refuse to run again ("rules version ... already exists")."""
+    try:
+        yield
+    except BaseException:
+        if written is not None:
+            Path(written).unlink(missing_ok=True)
+        raise
 
 
 def _n(steps) -> str:
@@ -202,20 +225,9 @@ def _card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int
         hash_ = versions.resolved(s, f.steps, name)[1].hash
         written = versions.write(s, f.steps, name, f"Proposed by `workbench tune {s.game} --card {card} --stat {stat}` "
                                  f"from {s.version} (pilots {','.join(pilots)}, seed {seed}): {f.why}", hash_)
-    changes = _change_rows(s, f.steps)
-    values = [{"card": card, "field": stat, "number": m.number, "deck": f.deck, "reference": m.reference,
-               "twins": m.value["twins"], "value_points": m.value["value_points"], "value_lo": m.value["value_lo"],
-               "value_hi": m.value["value_hi"], "p_value": m.value["p_value"], "surplus": m.surplus,
-               "chosen": m.number == f.chosen, "run_id": m.run_id, "reference_run": m.reference_run}
-              for m in sorted(f.measured, key=lambda m: m.number)]
-    verdict = f"{card} {stat}: {f.current} -> {f.chosen}" if f.steps else f"{card} {stat}: keep {f.current}"
-    proposal = {"game": s.game, "kind": "card", "base_version": s.version, "version": name if f.steps else None,
-                "rules_hash": hash_, "file": str(written) if written else None,
-                "decks": ",".join([f.deck, *f.opponents]), "pilots": ",".join(pilots), "seed": seed,
-                "search_matches": matches, "matches_search": f.matches, "matches_verify": 0,
-                "changes": len(changes), "cards": len(changes), "verdict": verdict, "why": f.why, "card": card,
-                "field": stat}
-    tune_id = record(store, proposal, {"tune_changes": changes, "tune_values": values})
+    with _removed_unless_recorded(written):
+        changes, values, verdict, tune_id = _record_card(s, store, card, stat, pilots, matches, seed, name, f,
+                                                         written, hash_)
     out.print(f"tune {tune_id}: {verdict}")
     out.print(f"why: {f.why}")
     t = Table(stat, "value (pts)", "95%", "twins", "budget (points)", "reference", "chosen",
@@ -230,6 +242,25 @@ def _card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int
         out.print(f"wrote {written}: {change_text(changes[0])}")
     _csv(csv_dir, store, tune_id, ("tune_changes", "tune_values"), err)
     return 0
+
+
+def _record_card(s, store: Store, card: str, stat: str, pilots, matches: int, seed: int, name: str, f: Fair,
+                 written, hash_) -> tuple[list[dict], list[dict], str, int]:
+    """The card tune's record stored: (change rows, value rows, verdict, tune id)."""
+    changes = _change_rows(s, f.steps)
+    values = [{"card": card, "field": stat, "number": m.number, "deck": f.deck, "reference": m.reference,
+               "twins": m.value["twins"], "value_points": m.value["value_points"], "value_lo": m.value["value_lo"],
+               "value_hi": m.value["value_hi"], "p_value": m.value["p_value"], "surplus": m.surplus,
+               "chosen": m.number == f.chosen, "run_id": m.run_id, "reference_run": m.reference_run}
+              for m in sorted(f.measured, key=lambda m: m.number)]
+    verdict = f"{card} {stat}: {f.current} -> {f.chosen}" if f.steps else f"{card} {stat}: keep {f.current}"
+    proposal = {"game": s.game, "kind": "card", "base_version": s.version, "version": name if f.steps else None,
+                "rules_hash": hash_, "file": str(written) if written else None,
+                "decks": ",".join([f.deck, *f.opponents]), "pilots": ",".join(pilots), "seed": seed,
+                "search_matches": matches, "matches_search": f.matches, "matches_verify": 0,
+                "changes": len(changes), "cards": len(changes), "verdict": verdict, "why": f.why, "card": card,
+                "field": stat}
+    return changes, values, verdict, record(store, proposal, {"tune_changes": changes, "tune_values": values})
 
 
 def _csv(folder: Path | None, store: Store, tune_id: int, tables: tuple[str, ...], err: Console) -> None:
