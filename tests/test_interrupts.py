@@ -337,3 +337,30 @@ def test_a_stopped_run_rerun_with_other_workers_goes_on_with_its_own_chunks(tmp_
     assert code == 0 and lines[0] == "finishing stopped run 1 (base)", lines
     assert q(path, "SELECT run_id, status, note, matches_done FROM runs") == [(1, "done", None, 64)]
     assert q(path, "SELECT count(*), max(matches) FROM chunks") == [(8, 8)]
+
+
+@pytest.mark.parametrize("where", ["between its runs", "in a run"])
+def test_a_stopped_diff_says_to_run_the_diff_again(tmp_path, monkeypatch, capsys, where):
+    """The stop audit: a diff stopped after its runs said only "interrupted", and one stopped in
+    a run named `workbench simulate --resume N`, which finishes the run but leaves no diff and
+    no CSV. The line now says to run the same command again (it reuses what finished)."""
+    import workbench.commands.diff as diff_command
+    from workbench.cli import main
+
+    def stop(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    if where == "between its runs":
+        monkeypatch.setattr(diff_command, "version_diff", stop)
+    else:
+        import workbench.farm as farm_module
+        monkeypatch.setattr(farm_module, "make_executor", stop)
+    db = tmp_path / "d.duckdb"
+    with pytest.raises(SystemExit) as ended:
+        main(["diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "4",
+              "--decks", PAIR, "--pilots", "random", "--workers", "1", "--quiet", "--db", str(db)])
+    err = capsys.readouterr().err
+    assert ended.value.code == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: diff stopped; run the same command again to finish it"), err
+    assert ("run 1 stopped" in lines[0]) == (where == "in a run"), err

@@ -206,9 +206,12 @@ def diff(
     if until_decided:
         from workbench.commands.sequential_diff import plan_from_options
         plan = plan_from_options(delta, delta0, alpha, beta)
-    run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [],
-             max_matches if until_decided else matches, seed, workers, db, quiet, csv, out, err,
-             cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats, plan=plan, status_path=status)
+    from workbench.commands.simulate import again_to_finish
+
+    with again_to_finish("diff"):
+        run_diff(game, base, candidate, _ids(decks, "--decks"), _split(pilots) or [],
+                 max_matches if until_decided else matches, seed, workers, db, quiet, csv, out, err,
+                 cluster=check_cluster(cluster), parts=parts, mode=mode, seats=seats, plan=plan, status_path=status)
 
 
 @app.command()
@@ -240,8 +243,11 @@ def value(
     chosen = _ids(cards, "--cards")
     if chosen and all_cards:
         raise UserError("give --cards or --all, not both")
-    run_value(game, deck, chosen, against, matches, _split(pilots) or [], seed, rules, base_rules, reference,
-              workers, db, quiet, csv, out, err, cluster=check_cluster(cluster), parts=parts)
+    from workbench.commands.simulate import again_to_finish
+
+    with again_to_finish("value"):
+        run_value(game, deck, chosen, against, matches, _split(pilots) or [], seed, rules, base_rules, reference,
+                  workers, db, quiet, csv, out, err, cluster=check_cluster(cluster), parts=parts)
 
 
 @app.command()
@@ -508,10 +514,12 @@ def tune(
     if card is not None and stat is not None:  # one of them alone: run_tune says they go together
         _refuse_unread(ctx, _all_but(ctx, TUNE_SEARCH_OPTIONS), "tune --card --stat")
     _use_data(data)
+    from workbench.commands.simulate import again_to_finish
     from workbench.commands.tune import run_tune
 
-    code = run_tune(game, _ids(decks, "--decks"), band, max_changes, matches_budget, matches, verify_matches,
-                    _split(pilots) or [], seed, rules, as_, card, stat, workers, db, csv, quiet, out, err)
+    with again_to_finish("tune"):
+        code = run_tune(game, _ids(decks, "--decks"), band, max_changes, matches_budget, matches, verify_matches,
+                        _split(pilots) or [], seed, rules, as_, card, stat, workers, db, csv, quiet, out, err)
     raise typer.Exit(code)
 
 

@@ -5,6 +5,8 @@ import errno
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Callable, NamedTuple
 
 from rich.console import Console
@@ -509,6 +511,21 @@ def interrupted(otherwise: str = "interrupted") -> Interrupted:
     running and did not end is marked stopped (a stop while it was being made) and named with
     the command that finishes it; else ``otherwise``."""
     return Interrupted(runs_named(stop_runs_left_running()) or otherwise)
+
+
+@contextmanager
+def again_to_finish(command: str) -> Iterator[None]:
+    """Around a command that plays runs on its way to its own result (``diff``, ``value``,
+    ``tune``): a stop's line says to run that command again, which finishes a stopped run, reuses
+    the finished ones and then makes the result. The run's own line (``simulate --resume``)
+    finishes the run but not the command: a diff resumed that way had no diff and no CSV."""
+    try:
+        with stops_said(lambda left: runs_named(left) or "interrupted"):
+            yield
+    except Interrupted as exc:
+        said = str(exc)
+        raise Interrupted(f"{command} stopped; run the same command again to finish it: it reuses the runs that "
+                          "finished and finishes a stopped one" + ("" if said == "interrupted" else f" ({said})")) from None
 
 
 def runs_named(left: list[tuple]) -> str:
