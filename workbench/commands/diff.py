@@ -241,8 +241,11 @@ def export(db: Path, r: dict, folder: Path, err: Console) -> None:
     the same columns and rows), each whether empty or not, so the folder always holds all four."""
     # imported here: reports.exports brings every table's imports (scipy), which ensure_run's importers do not need
     from reports.exports import DIFF_TABLES, diff_frame
+    from workbench.store import interrupts_deferred
 
     folder.mkdir(parents=True, exist_ok=True)
-    for name in DIFF_TABLES:
-        for path in write_frame(diff_frame(db, name, r), csv=folder / f"{name}.csv"):
-            err.print(f"wrote {path}")
+    frames = {name: diff_frame(db, name, r) for name in DIFF_TABLES}
+    with interrupts_deferred():  # all four or none new: a stop while writing left 1 or 3 of them
+        for name, frame in frames.items():
+            for path in write_frame(frame, csv=folder / f"{name}.csv"):
+                err.print(f"wrote {path}")
