@@ -364,3 +364,22 @@ def test_a_stopped_diff_says_to_run_the_diff_again(tmp_path, monkeypatch, capsys
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: diff stopped; run the same command again to finish it"), err
     assert ("run 1 stopped" in lines[0]) == (where == "in a run"), err
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_the_command_line_loads_is_one_line(tmp_path, stop):
+    """The stop audit: Ctrl-C in the first few tenths of a second, while the command line imports
+    typer, polars and DuckDB, printed a 20-line traceback from inside an import (exit -2), and
+    SIGTERM killed it without a word (exit -15). The `workbench` entry point (workbench/entry.py,
+    as pyproject.toml's script runs it) makes either one line and exit 130, and nothing is made."""
+    db = tmp_path / "never.duckdb"
+    proc = subprocess.Popen([sys.executable, "-c", "from workbench.entry import main; main()", "simulate", "frontier",
+                             "--matches", "40", "--pilots", "random", "--db", str(db)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(0.05)  # importing: the command line takes a few tenths of a second to load
+    os.kill(proc.pid, stop)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("error: "), err
+    assert "Traceback" not in err and not db.exists(), err

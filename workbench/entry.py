@@ -1,0 +1,35 @@
+"""The ``workbench`` command's entry point, kept free of imports: a stop outside the command.
+
+``workbench.cli.main`` turns a stop (Ctrl-C, SIGTERM) into one line and exit 130 while a command
+runs (workbench/stops.py). Before it runs, the command line spends a few tenths of a second
+importing (typer, polars, DuckDB, the engines), and a Ctrl-C there printed a 20-line traceback
+from inside an import (exit -2), a SIGTERM killed it without a word (-15); after it, while the
+interpreter shuts down, either killed a command whose output was complete. Here a stop before
+the command is one line and exit 130 (nothing has been made yet), and one after it is ignored
+(the command has ended and said what it did).
+"""
+from __future__ import annotations
+
+import os
+import signal
+
+_STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _stopped_while_loading(_signum, _frame) -> None:
+    os.write(2, b"error: interrupted\n")
+    os._exit(130)
+
+
+def main() -> None:
+    """Run the command line, a stop outside it handled as the module's doc says."""
+    for sig in _STOPS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:  # a background job's ignored Ctrl-C stays ignored
+            signal.signal(sig, _stopped_while_loading)
+    try:
+        from workbench.cli import main as run
+
+        run()
+    finally:
+        for sig in _STOPS:
+            signal.signal(sig, signal.SIG_IGN)
