@@ -376,10 +376,42 @@ def test_a_stop_while_the_command_line_loads_is_one_line(tmp_path, stop):
     proc = subprocess.Popen([sys.executable, "-c", "from workbench.entry import main; main()", "simulate", "frontier",
                              "--matches", "40", "--pilots", "random", "--db", str(db)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(0.05)  # importing: the command line takes a few tenths of a second to load
+                            preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)])
+    deadline = time.monotonic() + 30
+    # the entry point has set its handlers (SIGTERM's last; Python itself catches SIGINT from its
+    # start): the command line's imports come next
+    while not catches(proc.pid, signal.SIGTERM):
+        assert proc.poll() is None and time.monotonic() < deadline, "the command ended before it caught a stop"
+        time.sleep(0.002)
     os.kill(proc.pid, stop)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1].startswith("error: "), err
     assert "Traceback" not in err and not db.exists(), err
+
+
+def catches(pid: int, sig: int) -> bool:
+    """Has the process set a handler of its own for ``sig`` (/proc's SigCgt)?"""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            caught = next(line for line in fh if line.startswith("SigCgt:"))
+    except (FileNotFoundError, StopIteration):
+        return False
+    return bool(int(caught.split()[1], 16) & (1 << (sig - 1)))
+
+
+def test_a_command_stopped_in_process_puts_the_signal_handlers_back(tmp_path, monkeypatch, capsys):
+    """Tests (and any caller) run ``workbench.cli.main`` in their own process: a stop by a real
+    SIGTERM there must leave the process's handlers as they were. Leaving them ignored (as an
+    earlier form of workbench/stops.py did after a stop) made a later test's child inherit an
+    ignored SIGTERM and play on through it."""
+    import workbench.commands.diff as diff_command
+    from workbench.cli import main
+
+    monkeypatch.setattr(diff_command, "version_diff", lambda *_a, **_k: signal.raise_signal(signal.SIGTERM))
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    with pytest.raises(SystemExit) as ended:
+        main(["diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--matches", "4",
+              "--decks", PAIR, "--pilots", "random", "--workers", "1", "--quiet", "--db", str(tmp_path / "d.duckdb")])
+    assert ended.value.code == 130, capsys.readouterr().err
+    assert {sig: signal.getsignal(sig) for sig in before} == before

@@ -744,5 +744,7 @@ def _run(argv: Optional[list[str]]) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # `python -m workbench.cli`: as the `workbench` script runs it
+    from workbench.entry import main as entry
+
+    entry()

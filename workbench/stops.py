@@ -22,10 +22,10 @@ STOPS = (signal.SIGINT, signal.SIGTERM)
 def sigterm_as_ctrl_c() -> Iterator[None]:
     """While the block runs, the first SIGTERM or SIGINT raises KeyboardInterrupt and any later
     one is ignored. The handlers before it are put back after (tests call commands in their own
-    process), unless a stop was taken: then the ignoring lasts while the process ends, since a
-    Ctrl-C pressed again after the handlers were put back would kill it on its way out. A SIGINT
-    ignored when the block began (a script's background job) stays ignored. Only the main thread
-    can set a handler: elsewhere signals are left alone."""
+    process, and must not be left ignoring signals); the ``workbench`` script ignores stops from
+    then on itself (workbench/entry.py), so a Ctrl-C pressed again as the process ends does not
+    kill it on its way out. A SIGINT ignored when the block began (a script's background job)
+    stays ignored. Only the main thread can set a handler: elsewhere signals are left alone."""
     try:
         previous = {sig: signal.getsignal(sig) for sig in STOPS}
         for sig in STOPS:
@@ -37,10 +37,9 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     try:
         yield
     finally:
-        if signal.getsignal(signal.SIGTERM) is _first_stop:  # no stop was taken: as it was before
-            for sig, handler in previous.items():
-                if handler is not None:  # None: set outside Python, not ours to put back
-                    signal.signal(sig, handler)
+        for sig, handler in previous.items():
+            if handler is not None:  # None: set outside Python, not ours to put back
+                signal.signal(sig, handler)
 
 
 def _first_stop(_signum, _frame) -> None:
