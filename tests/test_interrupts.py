@@ -415,3 +415,25 @@ def test_a_command_stopped_in_process_puts_the_signal_handlers_back(tmp_path, mo
               "--decks", PAIR, "--pilots", "random", "--workers", "1", "--quiet", "--db", str(tmp_path / "d.duckdb")])
     assert ended.value.code == 130, capsys.readouterr().err
     assert {sig: signal.getsignal(sig) for sig in before} == before
+
+
+def test_a_stopped_sequential_diff_says_stopped_in_its_status_file(tmp_path, monkeypatch, capsys):
+    """The stop audit: `diff --until-decided --status FILE` stopped by Ctrl-C wrote
+    "state": "failed", "message": "KeyboardInterrupt" for a diff that goes on when run again."""
+    import json
+
+    import workbench.commands.sequential_diff as sequential
+    from workbench.cli import main
+
+    def stop(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sequential, "_rounds", stop)
+    status = tmp_path / "status.json"
+    with pytest.raises(SystemExit) as ended:
+        main(["diff", "frontier", "--base", "base", "--candidate", "first-player-skips-draw", "--until-decided",
+              "--max-matches", "100", "--decks", PAIR, "--pilots", "random", "--workers", "1", "--quiet",
+              "--db", str(tmp_path / "d.duckdb"), "--status", str(status)])
+    assert ended.value.code == 130, capsys.readouterr().err
+    written = json.loads(status.read_text(encoding="utf-8"))
+    assert written["state"] == "stopped" and "run the same command again" in written["message"], written

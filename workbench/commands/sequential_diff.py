@@ -29,7 +29,7 @@ from workbench.errors import UserError
 from workbench.executors import make_executor
 from workbench.farm import run_chunks
 from workbench.runspec import RunSpec
-from workbench.store import Store
+from workbench.store import Store, is_interrupt
 
 CHUNK = 10  # matches per chunk: a round of 25 seeds is 5 chunks of each pairing (both workers busy)
 
@@ -164,7 +164,10 @@ def sequential_diff(store: Store, planned: list[tuple[RunSpec, dict]], plan: Pla
             for run_id in runs:
                 if store.run(run_id)["status"] == "running":
                     store.set_status(run_id, "stopped", note="sequential diff interrupted", pid=None)
-            status.write(state="failed", message=f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            if is_interrupt(exc):  # a stop, not a failure: the same command goes on from the stored rounds
+                status.write(state="stopped", message="stopped (Ctrl-C or SIGTERM); run the same command again to go on")
+            else:
+                status.write(state="failed", message=f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
             raise
     return result
 
