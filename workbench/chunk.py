@@ -76,8 +76,9 @@ def use_engine(engine: Any) -> None:
 
 
 def play_chunk(chunk: int) -> ChunkResult:
-    """Play every match of a chunk; write its event-log part; return its ``ChunkResult``. The part is written under a temporary name and renamed, so it is
-    never seen half-written; replaying a chunk rewrites it identically."""
+    """Play every match of a chunk; write its event-log part; return its ``ChunkResult``. The
+    part is written under a temporary name and renamed, so it is never seen half-written;
+    replaying a chunk rewrites it identically."""
     started = time.perf_counter()
     spec, engine, pool, decks, run_id = (_RUN.ctx[k] for k in ("spec", "engine", "pool", "decks", "run_id"))
     cols = _Columns(chunk)

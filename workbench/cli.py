@@ -33,10 +33,10 @@ class _Commands(typer.core.TyperGroup):
     (workbench/commands/simulate.py ``interrupted``)."""
 
     def invoke(self, ctx):
-        from workbench.commands.simulate import runs_named
+        from workbench.commands.simulate import stop_line
         from workbench.store import stops_said
 
-        with stops_said(lambda left: runs_named(left) or "interrupted"):
+        with stops_said(stop_line):
             return super().invoke(ctx)
 
 

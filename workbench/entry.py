@@ -1,4 +1,4 @@
-"""The ``workbench`` command's entry point, kept free of imports: a stop outside the command.
+"""The ``workbench`` command's entry point, kept free of heavy imports: a stop outside the command.
 
 ``workbench.cli.main`` turns a stop (Ctrl-C, SIGTERM) into one line and exit 130 while a command
 runs (workbench/stops.py). Before it runs, the command line spends a few tenths of a second
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import signal
 
-_STOPS = (signal.SIGINT, signal.SIGTERM)
+from workbench.stops import STOPS  # signal and contextlib only: nothing slow to load
 
 
 def _stopped_while_loading(_signum, _frame) -> None:
@@ -23,7 +23,7 @@ def _stopped_while_loading(_signum, _frame) -> None:
 
 def main() -> None:
     """Run the command line, a stop outside it handled as the module's doc says."""
-    for sig in _STOPS:
+    for sig in STOPS:
         if signal.getsignal(sig) is not signal.SIG_IGN:  # a background job's ignored Ctrl-C stays ignored
             signal.signal(sig, _stopped_while_loading)
     try:
@@ -31,5 +31,5 @@ def main() -> None:
 
         run()
     finally:
-        for sig in _STOPS:
+        for sig in STOPS:
             signal.signal(sig, signal.SIG_IGN)

@@ -32,6 +32,7 @@ from reports.events_view import MACRO_SQL, events_dir
 from workbench import version
 from workbench.errors import Interrupted
 from workbench.locks import remove_unheld
+from workbench.stops import STOPS
 
 FORMAT_VERSION = 1  # of the tables below; workbench_store records it
 STOP_WAIT_SECONDS = 10.0  # Store.set_status
@@ -442,7 +443,6 @@ def connect(path: str | Path, read_only: bool = False, wait: float | None = None
 
 # --- stops (Ctrl-C, SIGTERM) around the store's transactions ----------------------------------
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
@@ -457,7 +457,7 @@ def interrupts_deferred() -> Iterator[None]:
         return
     caught: list[int] = []
     previous = {}
-    for sig in STOP_SIGNALS:
+    for sig in STOPS:
         if signal.getsignal(sig) is not None:  # None: a handler set outside Python, left alone
             previous[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
     try:

@@ -520,12 +520,18 @@ def again_to_finish(command: str) -> Iterator[None]:
     the finished ones and then makes the result. The run's own line (``simulate --resume``)
     finishes the run but not the command: a diff resumed that way had no diff and no CSV."""
     try:
-        with stops_said(lambda left: runs_named(left) or "interrupted"):
+        with stops_said(stop_line):
             yield
     except Interrupted as exc:
         said = str(exc)
         raise Interrupted(f"{command} stopped; run the same command again to finish it: it reuses the runs that "
                           "finished and finishes a stopped one" + ("" if said == "interrupted" else f" ({said})")) from None
+
+
+def stop_line(left: list[tuple]) -> str:
+    """A command's line for a stop: the runs it left stopped, each with the command that finishes
+    it (``runs_named``), else "interrupted"."""
+    return runs_named(left) or "interrupted"
 
 
 def runs_named(left: list[tuple]) -> str:
