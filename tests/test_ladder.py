@@ -170,6 +170,40 @@ def test_a_stopped_ladder_resumes_where_it_stopped_and_ends_as_one_uninterrupted
     assert not (tmp_path / ".ladder-partial").exists()
 
 
+@pytest.mark.parametrize("where", ["while it is stored", "after it is stored"])
+def test_a_ladder_stopped_after_its_matches_says_what_was_kept(tmp_path, monkeypatch, capsys, where):
+    """The stop audit: a stop after the matches (while the ladder was made into tables and stored,
+    or while it was shown) said only "interrupted". Before it is stored, the line says the
+    matches are kept and the same command goes on; after, that the ladder is stored, so it is
+    never stored twice (the store and the partial file's removal are one held step)."""
+    from workbench.commands import ladder as ladder_cmd
+
+    def stop(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    import reports.ladder
+
+    if where == "while it is stored":
+        monkeypatch.setattr(reports.ladder, "ladder_tables", stop)
+    else:
+        monkeypatch.setattr(ladder_cmd, "show", stop)
+    db = tmp_path / "l.duckdb"
+    code, err = run_main(monkeypatch, capsys, "ladder", "frontier", "--pilots", "random,greedy", "--matches", "4",
+                         "--workers", "1", "--quiet", "--decks", "goblin-gold-gang,lawmen-posse", "--db", str(db),
+                         "--csv", str(tmp_path / "csv"))
+    lines = err.strip().splitlines()
+    assert code == 130 and len(lines) == 1, err
+    if where == "while it is stored":
+        assert lines[0].startswith("error: ladder stopped; nothing was stored, but the matches played so far are "
+                                   "kept in "), err
+        assert not db.exists() and (tmp_path / ".ladder-partial").exists()
+    else:
+        assert lines[0] == (f"error: ladder 1 is stored in {db}; stopped before its tables were shown and its "
+                            "CSVs written"), err
+        assert duckdb.connect(str(db), read_only=True).sql("SELECT count(*) FROM ladder_matches").fetchall() == [(4,)]
+        assert not (tmp_path / ".ladder-partial").exists() and not (tmp_path / "csv").exists()
+
+
 def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
     """The ``workbench`` entry point in this process (as the console script runs it): exit code, stderr."""
     import sys

@@ -403,3 +403,22 @@ def test_a_run_leaves_no_half_written_part_of_a_worker_ended_mid_write(tmp_path)
     run_chunks(store, run_id, payload, list(range(spec.n_chunks)), 2)
     assert not list(folder.glob("*.part")), "a half-written part was left"
     assert sorted(p.name for p in folder.glob("chunk-*.parquet")) == ["chunk-000000.parquet", "chunk-000001.parquet"]
+
+
+def test_a_sequential_diffs_kept_workers_leave_no_half_written_part(tmp_path):
+    """A sequential diff keeps a run's workers from round to round (``Player``), so the farm's own
+    clean-up (above) never ran for it: a worker ended mid-write left its ``.part`` for good. Its
+    ``close``, once the workers are gone, removes it."""
+    from workbench.commands.sequential_diff import Player
+
+    store, spec, payload, run_id = new_store(tmp_path, "seq-parts", matches=8, chunk_size=4)
+    folder = store.events_dir / f"run-{run_id}"
+    folder.mkdir(parents=True, exist_ok=True)
+    left = folder / ".chunk-000001.parquet.4242.4343.part"
+    left.write_bytes(b"PAR1 half")
+    player = Player(store, run_id, payload, 2, None, None)
+    assert player.play([0]) == 4
+    assert left.exists(), "the workers are kept for the next round: nothing is removed yet"
+    player.close()
+    assert not list(folder.glob("*.part")), "a half-written part was left"
+    assert [p.name for p in folder.glob("chunk-*.parquet")] == ["chunk-000000.parquet"]

@@ -290,7 +290,7 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     from reports.ladder import ladder_tables
     from workbench.farm import default_workers
     from workbench.local_pool import ChunkKillsWorkers
-    from workbench.store import Store
+    from workbench.store import Store, interrupts_deferred
     from workbench.version import code_version
 
     workers = workers if workers is not None else default_workers()
@@ -309,32 +309,36 @@ def run_ladder(game: str, pilots: list[str], matches: int, deck_ids: list[str] |
     started = time.perf_counter()
     try:
         frame = play(payload, workers, quiet, err, partial)
+        seconds = time.perf_counter() - started
+        ladder, pairs = ladder_tables(frame, pilots)
+        meta = {"game": game, "rules_version": rules, "rules_hash": payload["rules_hash"],
+                "decks": ",".join(payload["deck_ids"]), "matches_per_pair": matches, "base_seed": seed,
+                "code_version": code_version()}
+        with interrupts_deferred():  # stored and its partial file gone, or neither: never stored twice
+            ladder_id = Store(db).record_ladder([{**meta, **r} for r in ladder.to_dicts()],
+                                                [{"pair_no": i, **r} for i, r in enumerate(pairs.to_dicts())],
+                                                frame.to_dicts())
+            partial.discard()
     except KeyboardInterrupt:
         raise Interrupted(f"ladder stopped; nothing was stored, but the matches played so far are kept in "
-                        f"{partial.path}: run the same command again to go on from there") from None
+                          f"{partial.path}: run the same command again to go on from there") from None
     except ChunkKillsWorkers as exc:  # a chunk that kills its worker every time it is played
         raise UserError(f"ladder stopped: {exc}; nothing was stored") from None
-    seconds = time.perf_counter() - started
-    ladder, pairs = ladder_tables(frame, pilots)
-    meta = {"game": game, "rules_version": rules, "rules_hash": payload["rules_hash"],
-            "decks": ",".join(payload["deck_ids"]), "matches_per_pair": matches, "base_seed": seed,
-            "code_version": code_version()}
-    store = Store(db)
-    ladder_id = store.record_ladder([{**meta, **r} for r in ladder.to_dicts()],
-                                    [{"pair_no": i, **r} for i, r in enumerate(pairs.to_dicts())],
-                                    frame.to_dicts())
-    partial.discard()
-    show(ladder, pairs, out, f"ladder {ladder_id}: {game} ({rules}), {len(payload['deck_ids'])} decks, "
-         f"{matches} matches per pair")
-    errors = int(frame["error"].is_not_null().sum())
-    err.print(f"ladder {ladder_id}: {frame.height} matches in {seconds:,.1f} s stored in {db}"
-              + (f"; {errors} matches raised errors (counted as draws; see ladder_matches.error)" if errors else ""),
-              soft_wrap=True)
-    if csv_dir is not None:
-        csv_dir.mkdir(parents=True, exist_ok=True)
-        lf, pf = csv_frames(ladder, pairs)
-        for path in write_frame(lf, csv=csv_dir / "ladder.csv") + write_frame(pf, csv=csv_dir / "ladder_pairs.csv"):
-            err.print(f"wrote {path}")
+    try:  # the ladder is stored: a stop now loses only what is left to show or write
+        show(ladder, pairs, out, f"ladder {ladder_id}: {game} ({rules}), {len(payload['deck_ids'])} decks, "
+             f"{matches} matches per pair")
+        errors = int(frame["error"].is_not_null().sum())
+        err.print(f"ladder {ladder_id}: {frame.height} matches in {seconds:,.1f} s stored in {db}"
+                  + (f"; {errors} matches raised errors (counted as draws; see ladder_matches.error)" if errors else ""),
+                  soft_wrap=True)
+        if csv_dir is not None:
+            csv_dir.mkdir(parents=True, exist_ok=True)
+            lf, pf = csv_frames(ladder, pairs)
+            for path in write_frame(lf, csv=csv_dir / "ladder.csv") + write_frame(pf, csv=csv_dir / "ladder_pairs.csv"):
+                err.print(f"wrote {path}")
+    except KeyboardInterrupt:
+        raise Interrupted(f"ladder {ladder_id} is stored in {db}; stopped before its tables were shown"
+                          + (" and its CSVs written" if csv_dir is not None else "")) from None
     return ladder_id
 
 

@@ -23,6 +23,7 @@ from rich.console import Console
 from reports.diff import changed_cards, touched_decks, twins
 from reports.sequential import Plan, Verdict, decided, overall, seed_differences, verdicts
 from workbench import locks
+from workbench.chunk import remove_unfinished_parts
 from workbench.commands.diff import pct_points
 from workbench.commands.simulate import find_done, fresh_run, writer_lock
 from workbench.errors import UserError
@@ -132,9 +133,12 @@ class Player:
                           parts=self.parts, executor=self.executor).matches_stored
 
     def close(self, abort: bool = False) -> None:
+        """End the run's workers; then a ``.part`` a worker left mid-write belongs to nobody and is
+        removed (the farm does the same for the workers it starts itself)."""
         if self.executor is not None:
             self.executor.close(abort=abort)
             self.executor = None
+            remove_unfinished_parts(self.payload["events_dir"], self.run_id)
 
 
 def sequential_diff(store: Store, planned: list[tuple[RunSpec, dict]], plan: Plan, workers: int, quiet: bool,
