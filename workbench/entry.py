@@ -16,20 +16,31 @@ import signal
 from workbench.stops import STOPS  # signal and contextlib only: nothing slow to load
 
 
-def _stopped_while_loading(_signum, _frame) -> None:
+def stopped_while_loading(_signum, _frame) -> None:
+    """A stop before the command has made anything: one line, exit 130."""
     os.write(2, b"error: interrupted\n")
     os._exit(130)
 
 
-def main() -> None:
-    """Run the command line, a stop outside it handled as the module's doc says."""
+def stop_while_loading_is_one_line() -> None:
+    """From now on until the command's own handlers take over, a stop is ``stopped_while_loading``."""
     for sig in STOPS:
         if signal.getsignal(sig) is not signal.SIG_IGN:  # a background job's ignored Ctrl-C stays ignored
-            signal.signal(sig, _stopped_while_loading)
+            signal.signal(sig, stopped_while_loading)
+
+
+def ignore_stops() -> None:
+    """The command has ended and said what it did: a stop now would only kill it on its way out."""
+    for sig in STOPS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def main() -> None:
+    """Run the command line, a stop outside it handled as the module's doc says."""
+    stop_while_loading_is_one_line()
     try:
         from workbench.cli import main as run
 
         run()
     finally:
-        for sig in STOPS:
-            signal.signal(sig, signal.SIG_IGN)
+        ignore_stops()
