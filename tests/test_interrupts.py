@@ -229,6 +229,17 @@ def test_ctrl_c_in_a_batchs_reports_stops_the_batch(tmp_path, capsys, monkeypatc
     assert code == 130 and lines[-1] == ("error: batch night stopped in suite a; run the same batch command again "
                                          "to finish it (its runs resume)"), lines
     assert q(path, "SELECT status FROM batches") == [("stopped",)]
+    # the day's folder says it is not finished (it had some suites' files and no summary)
+    folder = tmp_path / "out" / "night" / "2026-12-07"
+    summary = (folder / "summary.md").read_text()
+    assert summary.startswith("# Batch night, 2026-12-07: stopped\n") and "Suites not reported: a." in summary, summary
+    assert "run the same batch command again" in summary.lower() and not (folder / "alerts.csv").exists()
+    monkeypatch.undo()
+    code, lines = main(["batch", str(spec), "--db", str(path), "--out", str(tmp_path / "out"), "--workers", "1",
+                        "--day", "2026-12-07"], capsys)
+    assert code == 0, lines
+    assert (folder / "summary.md").read_text().startswith("# Batch night, 2026-12-07\n\n**No alerts.**")
+    assert (folder / "alerts.csv").exists()
 
 
 # --- 4. SIGTERM takes the Ctrl-C path -----------------------------------------------------------

@@ -10,6 +10,7 @@ twice. One batch at a time per store: a second one fails at once with a clear me
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -130,6 +131,7 @@ def _run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: in
     with batch_lock(db):
         all_alerts, summaries, skipped = [], [], 0
         batch_id, status, suite = None, "failed", None
+        _say_unfinished(folder, batch.name, day, file)
         try:
             with interrupts_deferred():  # a stop while it is opened lands once its id is known
                 batch_id = store.open_batch(batch.name, day, file_hash)
@@ -146,6 +148,8 @@ def _run_batch(file: Path, db: Path, out: Path, day: dt.date | None, workers: in
             # its runs are kept; the same batch again resumes them (and reuses the rest)
             status = "stopped"
             stop_runs_left_running()
+            _say_unfinished(folder, batch.name, day, file, stopped_in=suite.name if suite else None,
+                            done=summaries, left=[s.name for s in batch.suites[len(summaries):]])
             raise Interrupted(f"batch {batch.name} stopped" + (f" in suite {suite.name}" if suite else "")
                               + "; run the same batch command again to finish it (its runs resume)") from None
         finally:
@@ -326,6 +330,26 @@ def _mark_standing(store, batch, found: pl.DataFrame, night_before: tuple | None
 
 def _empty_alerts() -> pl.DataFrame:
     return pl.DataFrame(schema={"suite": pl.Utf8, **alert_schema(), "standing": pl.Boolean})
+
+
+def _say_unfinished(folder: Path, name: str, day: dt.date, file: Path, stopped_in: str | None = None,
+                    done: Sequence[str] = (), left: Sequence[str] = ()) -> None:
+    """Until the batch ends, its day's ``summary.md`` says the folder is not finished, and its
+    ``alerts.csv`` (written whole at the end) is gone: a batch stopped or killed half way left
+    the reports of some suites and no summary, or the summary of an earlier try beside newer
+    reports, which read as a finished night. Stopped, it names the suites done and left."""
+    (folder / "alerts.csv").unlink(missing_ok=True)
+    again = f"Run the same batch command again to finish it (`workbench batch {file}`): its runs resume."
+    if stopped_in is None and not left:
+        text = (f"# Batch {name}, {day.isoformat()}: not finished\n\n**Not finished.** This batch is running, or "
+                f"it was killed before it ended. This file is replaced by the night's summary when it ends. {again}\n")
+    else:
+        text = (f"# Batch {name}, {day.isoformat()}: stopped\n\n**Not finished: stopped"
+                + (f" in suite {stopped_in}" if stopped_in else "") + f".** Suites not reported: {', '.join(left)}. "
+                "The files of this folder may be from this try and from an earlier one, and there is no "
+                f"`alerts.csv`. {again}\n"
+                + ("".join(f"\n{section}\n" for section in done) if done else ""))
+    (folder / "summary.md").write_text(text, encoding="utf-8")
 
 
 def _summary(name: str, day: dt.date, found: pl.DataFrame, sections: list[str], skipped: int = 0) -> str:
