@@ -332,8 +332,8 @@ def refuse_replays(path: Path, filters: Filters) -> None:
     _kept, repeats = replays(path, list(filters.runs))
     if repeats:
         run, kept = min(repeats.items())
-        raise LookupError(f"runs {kept} and {run} play the same matches on the seeds they share (the same decks, "
-                          "pilots, cards and seed): pooled, those matches would count twice; name one of them")
+        raise LookupError(f"runs {kept} and {run} share matches (the same decks, pilots, cards and seeds, in all "
+                          "or some of their pairings): pooled, those matches would count twice; name one of them")
 
 
 def duel_runs(path: Path, filters: Filters, notes: list[str] | None = None) -> Filters:
@@ -354,7 +354,7 @@ def duel_runs(path: Path, filters: Filters, notes: list[str] | None = None) -> F
     others = [r for r, k in rows.iter_rows() if k not in ("ffa", "series", "turf", "value")]
     kept, repeats = replays(path, duels or others or rows["run_id"].to_list())
     if repeats and notes is not None:
-        notes.append("left out, as they replay the seeds of a run counted: "
+        notes.append("left out, as they share matches with a run counted (they would count twice): "
                      + ", ".join(f"run {r} (of run {k})" for r, k in sorted(repeats.items())))
     return replace(filters, runs=kept or [-1])
 

@@ -25,16 +25,34 @@ def runs(path: str | Path) -> pl.DataFrame:
 # it plays does not change the seeds it plays them on (slot j of a pairing has the same seed in a
 # run of 300 and one of 1,000), and a version's name does not change its cards (its hash does)
 NOT_MATCHES = ("chunk_size", "event_sample", "matches", "matches_total", "rules")
+# what says which decks sit in a run's matches: read per pairing (``_tables``), not as a whole, so
+# that a run of two decks is seen inside a run of the whole field that holds their pairing
+PER_SLOT = ("decks", "pilots", "pairings", "deck_hash", "deck_hashes", "substitute", "kind")
 
 
 def matches_key(spec: str | None) -> str:
-    """A run's spec without what does not decide its matches: two runs with the same key play the
-    same matches on the seeds they share (the shorter's are the longer's first), so pooled, those
-    matches count twice."""
+    """What decides a run's matches, as JSON: ``base``, what every match of it shares (rules hash,
+    seed, seat swapping, pilot salt, mode...); ``tables``, each pairing as the identities of the
+    decks in its seats (deck id, content hash, pilot, cards substituted); ``matches`` per pairing.
+    Match j of a pairing is the same match in every run with the same base and the same table
+    (its seed and seats follow j alone, workbench/runspec.RunSpec.match), so two runs with the
+    same key but for ``matches`` hold the same matches on the seeds they share, and runs whose
+    tables overlap share those tables' matches (``covered``). A run from before per-deck hashes
+    names each deck by the hash of its whole deck list, so it is seen to share matches only with
+    runs of the same decks, as before."""
     if not spec:
         return ""
     d = json.loads(spec)
-    return json.dumps({k: v for k, v in d.items() if k not in NOT_MATCHES}, sort_keys=True)
+    decks, pilots = d.get("decks") or [], d.get("pilots") or []
+    hashes = d.get("deck_hashes") or [d.get("deck_hash", "")] * len(decks)
+    substitute = d.get("substitute") or {}
+    slots = [[deck, hashes[i], pilots[i] if i < len(pilots) else "", substitute.get(str(i)) or {}]
+             for i, deck in enumerate(decks)]
+    pairings = d.get("pairings") or [list(range(len(decks)))]
+    base = {k: v for k, v in d.items() if k not in NOT_MATCHES and k not in PER_SLOT}
+    return json.dumps({"base": base, "tables": [[slots[i] for i in table] for table in pairings],
+                       "matches": d.get("matches"), "duel": d.get("mode", "duel") == "duel" and len(decks) > 0},
+                      sort_keys=True)
 
 
 def with_matches_key(runs: pl.DataFrame) -> pl.DataFrame:
@@ -43,18 +61,49 @@ def with_matches_key(runs: pl.DataFrame) -> pl.DataFrame:
     return runs.with_columns(pl.Series("matches_key", keys, dtype=pl.Utf8))
 
 
+def covered(mine: dict, other: dict) -> tuple[int, int]:
+    """(how many of ``mine``'s matches ``other`` holds too, how many ``mine`` has), two parsed
+    ``matches_key``s. Of each pairing of ``mine``, a first part is shared: its first matches where
+    ``other`` seats the same decks in the same order (as many as both play); in a duel with seat
+    swapping, also where ``other`` seats them the other way round, match j of one being match
+    j XOR 1 of the other (a seed from both seats), so whole seeds only."""
+    m, n = mine["matches"] or 0, other["matches"] or 0
+    if mine["base"] != other["base"] or not m or not n:
+        return 0, m * len(mine["tables"])
+    same = {json.dumps(t, sort_keys=True) for t in other["tables"]}
+    turned = {json.dumps(t[::-1], sort_keys=True) for t in other["tables"]} \
+        if mine["duel"] and mine["base"].get("swap", True) else set()
+    shared = 0
+    for table in mine["tables"]:
+        text = json.dumps(table, sort_keys=True)
+        if text in same:
+            shared += min(m, n)
+        elif text in turned:
+            shared += min(m, n - n % 2)
+    return shared, m * len(mine["tables"])
+
+
 def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
-    """(the runs with one of each set that share seeds: the one with the most matches, whose
-    seeds hold the others'; each run left out -> the run kept in its place). A run with no
-    stored spec is its own."""
+    """(the runs, each counted once: of runs that share matches, the one with the most matches is
+    kept and every run sharing some of its matches is left out; each run left out -> the run kept
+    in its place). Shared: the same matches on the seeds they share, whether one run replays the
+    other (a sequential diff's base run beside the simulate it reused) or holds some of its
+    pairings (a run of two decks beside one of the whole field, ``value``'s unchanged deck against
+    the field): pooled, those matches count twice and the intervals are too narrow. A run that
+    shares only some of its matches is left out whole, with its own: a figure without it is
+    narrower in what it covers, never counted twice. A run with no stored spec is its own."""
     if "matches_key" not in runs.columns or runs.is_empty():
         return runs, {}
+    ordered = runs.sort(["matches_done", "run_id"], descending=True).select("run_id", "matches_key").rows()
+    kept: list[tuple[int, dict]] = []
     repeats: dict[int, int] = {}
-    for (key,), group in runs.group_by(["matches_key"], maintain_order=True):
-        if not key or group.height < 2:
-            continue
-        ordered = group.sort(["matches_done", "run_id"], descending=True)["run_id"].to_list()
-        repeats.update({r: ordered[0] for r in ordered[1:]})
+    for run_id, key in ordered:
+        mine = json.loads(key) if key else None
+        overlap = next((kept_id for kept_id, theirs in kept if mine is not None and covered(mine, theirs)[0]), None)
+        if overlap is not None:
+            repeats[run_id] = overlap
+        elif mine is not None:
+            kept.append((run_id, mine))
     return runs.filter(~pl.col("run_id").is_in(list(repeats))), repeats
 
 

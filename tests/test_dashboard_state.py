@@ -69,7 +69,7 @@ def test_two_runs_of_the_same_matches_are_not_pooled_without_a_word(store):
     at = page("cards").run()
     sidebar(at, "Runs").set_value([1, 4]).run()
     warned = [w.value for w in at.sidebar.warning]
-    assert any("Runs 1, 4 play the same matches on the seeds they share" in w for w in warned), warned
+    assert any("Runs 1, 4 share matches" in w for w in warned), warned
     # the one kept has the most matches, and of equals the newest
     [b for b in at.sidebar.button if b.label == "Keep only run 4"][0].click().run()
     assert sidebar(at, "Runs").value == [4] and not at.sidebar.warning
@@ -292,7 +292,7 @@ def test_the_item_pages_count_one_of_each_set_of_runs_that_replay_the_same_seeds
     monkeypatch.setenv("WORKBENCH_DB", str(store))
     at = opened("deck", deck="lawmen-posse")
     line = next(c.value for c in at.caption if "Every duel run" in c.value)
-    assert "run 1 (30 matches)" in line and "Left out, as they replay the seeds of a run counted here: run 2." in line
+    assert "run 1 (30 matches)" in line and "Left out, as they share matches with a run counted here (they would count twice): run 2." in line
 
 
 def test_a_trial_run_is_not_the_default_run(store):

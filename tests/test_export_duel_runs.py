@@ -41,8 +41,8 @@ def test_a_run_replaying_anothers_seeds_is_counted_once_and_named_together_they_
     exported = export_frame(db, "matchups", Filters(), notes=notes).drop("match_pilots", "game", "card_set")
     assert exported.to_dicts() == matchups(db, Filters(runs=[1])).to_dicts()
     assert exported["games"].sum() == 2 * 12, "run 1's 12 matches from each deck, not 18"
-    assert notes == ["left out, as they replay the seeds of a run counted: run 2 (of run 1)"]
-    with pytest.raises(LookupError, match="runs 1 and 2 play the same matches"):
+    assert notes == ["left out, as they share matches with a run counted (they would count twice): run 2 (of run 1)"]
+    with pytest.raises(LookupError, match="runs 1 and 2 share matches"):
         export_frame(db, "matchups", Filters(runs=[1, 2]))
     res = run_cli("export", "cards", "--run", "1", "--run", "2", "--csv", str(tmp_path / "c.csv"), "--db", str(db))
     assert res.returncode == 2 and "name one of them" in res.stderr and not (tmp_path / "c.csv").exists(), res.stderr
@@ -86,3 +86,47 @@ def test_an_export_is_one_block_per_game_and_rules_version(diff_store, tmp_path)
     assert mine["keyword"].to_list() == frontier["keyword"].to_list()
     assert mine["seats_unexposed"].to_list() == frontier["seats_unexposed"].to_list()
 
+
+
+def played(db, run_id: int) -> set[tuple]:
+    """A run's matches as what was played: seed, the deck in each seat, the winning deck, turns."""
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        return set(con.execute("""SELECT m.seed, a.deck, b.deck, w.deck, m.turns FROM matches m
+                                  JOIN match_seats a ON a.run_id = m.run_id AND a.match_no = m.match_no AND a.seat = 0
+                                  JOIN match_seats b ON b.run_id = m.run_id AND b.match_no = m.match_no AND b.seat = 1
+                                  LEFT JOIN match_seats w ON w.run_id = m.run_id AND w.match_no = m.match_no
+                                                         AND w.seat = m.winner_seat
+                                  WHERE m.run_id = ?""", [run_id]).fetchall())
+
+
+def test_a_run_holding_some_of_anothers_pairings_is_counted_once(tmp_path):
+    """The walk-through audit: a run of two decks beside a run of the whole field (or ``value``'s
+    unchanged deck against the field) replays the matches of their pairing, and the exports and
+    pages pooled both, 40 matches where 20 were played. The reports now see runs that share
+    matches by pairing, in either seat order, and count them once; a run that shares some of its
+    matches (run 5) is left out whole, never counted twice."""
+    import pytest
+
+    db = tmp_path / "s.duckdb"
+    field = "goblin-gold-gang,lawmen-posse,ironhold-garrison"
+    for decks, matches in ((field, "8"), ("lawmen-posse,goblin-gold-gang", "8"), ("ironhold-garrison,lawmen-posse", "6"),
+                           ("goblin-gold-gang,deeproot-hollow", "8"), ("lawmen-posse,ironhold-garrison,deeproot-hollow", "4")):
+        res = run_cli("simulate", "frontier", "--decks", decks, "--pilots", "random", "--matches", matches,
+                      "--workers", "1", "--db", str(db), "--quiet", "--seed", "5")
+        assert res.returncode == 0, res.stderr
+    whole = played(db, 1)
+    assert played(db, 2) <= whole and len(played(db, 2)) == 8, "run 2 is the field's goblin/lawmen matches again"
+    assert played(db, 3) <= whole and len(played(db, 3)) == 6, "run 3, the other seat order, is too"
+    assert not played(db, 4) & whole, "run 4's pairing is not the field's"
+    assert len(played(db, 5) & whole) == 4, "run 5 holds 4 of the field's lawmen/ironhold matches, and others"
+    notes: list[str] = []
+    exported = export_frame(db, "matchups", Filters(), notes=notes).drop("match_pilots", "game", "card_set")
+    assert notes == ["left out, as they share matches with a run counted (they would count twice): run 2 (of run 1), "
+                     "run 3 (of run 1), run 5 (of run 1)"]
+    assert exported["games"].sum() == 2 * (3 * 8 + 8), "the field's 24 matches and run 4's 8, each seen from both decks"
+    for named in ([1, 2], [3, 1], [5, 1]):
+        with pytest.raises(LookupError, match=f"runs 1 and {max(named)} share matches"):
+            export_frame(db, "matchups", Filters(runs=named))
+    export_frame(db, "matchups", Filters(runs=[1, 4]))  # no match in common: pooled as named

@@ -74,6 +74,9 @@ class RunSpec(Chunked):
     chunk_size: int = 50
     rules_hash: str = ""
     deck_hash: str = ""
+    # each deck's own content hash, by slot: the reports tell from it which runs share matches (a run
+    # of two decks replays their pairing in a run of the whole field); empty in runs made before it
+    deck_hashes: list[str] = field(default_factory=list)
     pilot_salt: int = 0          # non-zero: other pilot choices on the same seeds (A/A calibration)
     weights_hash: str = ""       # the weight files its pilots think with (pilots.weights_fingerprint)
     pairings: list[tuple[int, ...]] = field(default_factory=list)  # tables, in a free-for-all
@@ -135,6 +138,8 @@ class RunSpec(Chunked):
             del d["substitute"]  # runs without one keep the spec hash they always had
         if not self.weights_hash:
             del d["weights_hash"]  # random play (and runs from before it) keep theirs too
+        if not self.deck_hashes:
+            del d["deck_hashes"]  # and runs from before per-deck hashes
         if self.mode == "duel":
             del d["mode"], d["seats"]  # so do duels
         else:

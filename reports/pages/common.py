@@ -292,9 +292,9 @@ def warn_same_matches(runs: pl.DataFrame, chosen: list[int]) -> None:
     _kept, repeats = one_run_per_seeds(runs.filter(pl.col("run_id").is_in(chosen)))
     for keep in sorted(set(repeats.values())):
         ids = sorted([r for r, k in repeats.items() if k == keep] + [keep])
-        st.sidebar.warning(f"Runs {', '.join(map(str, ids))} play the same matches on the seeds they share (same "
-                           "decks, pilots, cards and seed): pooled, each such match counts more than once and the "
-                           "intervals are too narrow.")
+        st.sidebar.warning(f"Runs {', '.join(map(str, ids))} share matches (the same decks, pilots, cards and "
+                           "seeds, in all or some of their pairings): pooled, each such match counts more than once "
+                           "and the intervals are too narrow.")
         if st.sidebar.button(f"Keep only run {keep}", key=f"dedupe-{'-'.join(map(str, ids))}"):
             st.session_state["keep:runs"] = [r for r in chosen if r == keep or r not in ids]
             st.rerun()

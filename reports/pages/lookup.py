@@ -179,8 +179,8 @@ def scope_line(path: str, filters: Filters, repeats: dict[int, int] | None = Non
     lead = f"The duel runs of {filters.game}{versions_kept}{seats}" if seats else \
         f"Every duel run of {filters.game}{versions_kept}"
     left = sorted(r for r, k in (repeats or {}).items() if k in ids)
-    replayed = (f" Left out, as they replay the seeds of a run counted here: run{'s' if len(left) > 1 else ''} "
-                f"{', '.join(map(str, left))}." if left else "")
+    replayed = (f" Left out, as they share matches with a run counted here (they would count twice): "
+                f"run{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}." if left else "")
     return (f"{lead}: run{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))} "
             f"({int(runs['matches_done'].sum()):,} matches), rules version{'s' if len(versions) > 1 else ''} "
             f"{', '.join(versions)}.{replayed}")

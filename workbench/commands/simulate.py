@@ -92,7 +92,8 @@ def new_run(game: str, rules: str, deck_ids: list[str] | None, pilots: list[str]
         chunk_size -= chunk_size % n_seats  # keep the seatings of a seed together
     spec = RunSpec(game=game, rules=rules, decks=[d.id for d in decks], pilots=list(pilots), matches=matches,
                    seed=seed, swap=swap, event_sample=events, chunk_size=chunk_size,
-                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), pilot_salt=pilot_salt,
+                   rules_hash=ruleset.hash, deck_hash=deck_hash(decks), deck_hashes=[deck_hash([d]) for d in decks],
+                   pilot_salt=pilot_salt,
                    weights_hash=weights_fingerprint([*pilots, *([boss_pilot] if boss_pilot else [])], engine(game)),
                    pairings=list(pairings or []), substitute=dict(substitute or {}), mode=mode, seats=n_seats,
                    bosses=list(bosses or []) if mode == "turf" else [], boss_pilot=boss_pilot if mode == "turf" else "")
@@ -289,7 +290,8 @@ def resumed_run(store: Store, run_id: int, data_dir=None) -> tuple[RunSpec, dict
     weights = weights_fingerprint([*spec.pilots, *([spec.boss_pilot] if spec.boss_pilot else [])],
                                   engine(spec.game)) if spec.weights_hash else ""
     now_spec = RunSpec.from_json({**spec.to_json(), "rules_hash": ruleset.hash, "deck_hash": deck_hash(decks),
-                                  "weights_hash": weights})
+                                  "weights_hash": weights,
+                                  **({"deck_hashes": [deck_hash([d]) for d in decks]} if spec.deck_hashes else {})})
     if now_spec.spec_hash() != row["spec_hash"]:
         raise UserError(f"run {run_id}: {what_changed(spec, now_spec)} since the run started; start a new run instead")
     # (the folder is recorded if its matches are played afresh as a new run: another code played it)
