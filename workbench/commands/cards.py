@@ -24,8 +24,8 @@ def validate(game: str, data_dir, out: Console, err: Console) -> None:
     for line in lines:
         out.print(line)
     for version, off in budget_notes(data).items():
-        out.print(f"note: {version}: {len(off)} cards sit off the stat budget by more than {TOLERANCE:g} stat "
-                  "point (RULES.md explains it):")
+        out.print(f"note: {version}: {len(off)} card{'s sit' if len(off) != 1 else ' sits'} off the stat budget by "
+                  f"more than {TOLERANCE:g} stat point (RULES.md explains it):")
         for card, value in off.items():
             out.print(f"  {card}: {value:+.1f} stat points against its budget")
     out.print(f"ok: {game}: {len(data.cards)} cards, {len(data.decks)} decks, {len(data.rules)} rules versions")

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from reports.card_fields import change_text, field_changes
 from reports.diff import dose_words, pairing_effect, per_play_words, testable_words, untested_why, version_diff
 from reports.export import write_frame
 from workbench import games
@@ -171,7 +172,10 @@ def show_changed_cards(r: dict, out: Console) -> None:
                   highlight=False)
         return
     measured = {c["card"]: c for c in r["primary_cards"].iter_rows(named=True)} if r["cards"].height else {}
-    for card, kind in changed.select("card", "change").iter_rows():
+    for card, change, base, candidate in changed.select("card", "change", "base", "candidate").iter_rows():
+        # what changed, as the dashboard says it ("changed: atk 1 -> 2"); added and removed say themselves
+        fields = change_text(field_changes(base, candidate)) if change == "changed" else ""
+        kind = f"{change}: {fields}" if fields else change
         c = measured.get(card)
         if c is None:
             out.print(f"you changed {card} ({kind}): no deck of this diff holds it")

@@ -74,6 +74,6 @@ def export_table(path: Path, table: str, filters: Filters, diff_id: int | None, 
     except LookupError as exc:
         raise UserError(str(exc)) from None
     for written in write_frame(frame, csv, parquet):
-        console.print(f"wrote {frame.height} rows of {table} to {written}")
+        console.print(f"wrote {frame.height} row{'s' if frame.height != 1 else ''} of {table} to {written}")
     for note in notes:
         console.print(f"note: {note}", markup=False, highlight=False)
