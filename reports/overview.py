@@ -43,6 +43,9 @@ def matches_key(spec: str | None) -> str:
     if not spec:
         return ""
     d = json.loads(spec)
+    if "decks" not in d:  # a campaign batch: its runs are the same only with the whole spec the same
+        whole = {k: v for k, v in d.items() if k not in NOT_MATCHES}
+        return json.dumps({"base": whole, "tables": [[]], "matches": 1, "duel": False}, sort_keys=True)
     decks, pilots = d.get("decks") or [], d.get("pilots") or []
     hashes = d.get("deck_hashes") or [d.get("deck_hash", "")] * len(decks)
     substitute = d.get("substitute") or {}

@@ -130,3 +130,40 @@ def test_a_run_holding_some_of_anothers_pairings_is_counted_once(tmp_path):
         with pytest.raises(LookupError, match=f"runs 1 and {max(named)} share matches"):
             export_frame(db, "matchups", Filters(runs=named))
     export_frame(db, "matchups", Filters(runs=[1, 4]))  # no match in common: pooled as named
+
+
+def test_what_runs_share_is_read_pairing_by_pairing():
+    """``covered`` on specs alone: the same table in the same seat order shares its first matches;
+    the other seat order shares whole seeds only, and only with seat swapping; a deck edited
+    (another content hash), another pilot or a card substituted shares nothing; a campaign batch
+    shares only with the same whole spec."""
+    import json
+
+    from reports.overview import covered, matches_key
+
+    def key(decks, matches, swap=True, hashes=None, pilots=None, substitute=None, **more):
+        spec = {"game": "frontier", "rules": "base", "rules_hash": "r", "decks": decks, "matches": matches,
+                "pilots": pilots or ["greedy"] * len(decks), "seed": 1, "swap": swap,
+                "deck_hashes": hashes or [f"h-{d}" for d in decks], "deck_hash": "whole-" + "-".join(decks),
+                "pairings": [[i, j] for i in range(len(decks)) for j in range(i + 1, len(decks))], **more}
+        if substitute:
+            spec["substitute"] = substitute
+        return json.loads(matches_key(json.dumps(spec)))
+
+    field = key(["a", "b", "c"], 10)
+    assert covered(key(["a", "b"], 10), field) == (10, 10)
+    assert covered(key(["a", "b"], 12), field) == (10, 12)
+    assert covered(key(["b", "a"], 7), field) == (7, 7)          # match j is the field's j XOR 1
+    assert covered(key(["b", "a"], 10), key(["a", "b"], 7)) == (6, 10)  # seed 4 played from one seat only
+    assert covered(key(["b", "a"], 10, swap=False), key(["a", "b", "c"], 10, swap=False)) == (0, 10)
+    assert covered(key(["a", "b"], 10, hashes=["h-a", "edited"]), field) == (0, 10)
+    assert covered(key(["a", "b"], 10, pilots=["greedy", "random"]), field) == (0, 10)
+    assert covered(key(["a", "b"], 10, substitute={"0": {"x": "y"}}), field) == (0, 10)
+    assert covered(key(["a", "b"], 10, seed=2), field) == (0, 10)
+    assert covered(key(["a", "d"], 10), field) == (0, 10)
+    assert covered(key(["a", "b", "d"], 10), field) == (10, 30)  # some: left out whole when the field is kept
+    batch = {"game": "frontier", "rules": "base", "stage": "s", "crews": ["x"], "runs": 4, "kind": "campaign"}
+    same, other = ({**batch, "chunk_size": c} for c in (2, 5))
+    assert covered(json.loads(matches_key(json.dumps(same))), json.loads(matches_key(json.dumps(other)))) == (1, 1)
+    assert covered(json.loads(matches_key(json.dumps(same))),
+                   json.loads(matches_key(json.dumps({**batch, "runs": 5})))) == (0, 1)
