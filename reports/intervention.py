@@ -37,13 +37,16 @@ def value_twins(path: str | Path, full_run: int, ref_run: int) -> pl.DataFrame:
 
 
 def card_value(path: str | Path, full_run: int, ref_run: int) -> dict:
-    """The card's win rate added: with minus without, paired 95% interval and McNemar p."""
+    """The card's win rate added: with minus without, paired 95% interval and McNemar p, read
+    off the same discordant twins; the interval is the one that leaves out 0 exactly when p is
+    below 0.05 (reports/stats.py ``paired_rate_intervals``)."""
     t = value_twins(path, full_run, ref_run)
     w, r = t["win_with"].to_numpy(), t["win_without"].to_numpy()
     mean, lo, hi = paired_rate_interval(r, w)
+    only_with, only_without = int(((w == 1) & (r == 0)).sum()), int(((w == 0) & (r == 1)).sum())
     # no twins, no test: an empty p (not McNemar's 1.0 of no discordant twins, which would also
     # enter the cards' Benjamini-Hochberg family as a test)
-    p = mcnemar_pvalue(int(((w == 1) & (r == 0)).sum()), int(((w == 0) & (r == 1)).sum())) if t.height else math.nan
+    p = mcnemar_pvalue(only_with, only_without) if t.height else math.nan
     return {"twins": t.height, "wr_with": float(w.mean()) if t.height else math.nan,
             "wr_without": float(r.mean()) if t.height else math.nan,
             "value_points": mean * 100, "value_lo": lo * 100, "value_hi": hi * 100, "p_value": p}
@@ -58,7 +61,8 @@ def with_q_values(rows: list[dict], fdr: float = 0.05) -> list[dict]:
 def value_change(path: str | Path, before: tuple[int, int], after: tuple[int, int]) -> dict:
     """How a card's value moved between two rules versions, each measured as (full run,
     reference run) on the same seeds and seats: per twin, (with - without) after minus before,
-    so the four runs' shared luck cancels; paired 95% interval and a two-sided t-test p."""
+    so the four runs' shared luck cancels; the t interval and the two-sided t-test p of the
+    same differences, so the two agree on whether 0 is left out."""
     a, b = value_twins(path, *before), value_twins(path, *after)
     j = a.join(b, on=["match_no", "seat"], suffix="_after")
     if j.is_empty():

@@ -5,7 +5,8 @@ module reads it (the latest measurement per card by default) and draws its ranki
 
 Columns (reports/METRICS.md): ``value_points`` = wr_with - wr_without in percentage points over
 the ``twins`` (paired match x seat rows), ``value_lo``/``value_hi`` its paired 95% interval,
-``p_value`` McNemar's test, ``q_value`` Benjamini-Hochberg over the cards of the measurement.
+``p_value`` McNemar's test (the interval leaves out 0 exactly when it is below 0.05: reports/stats.py
+``paired_rate_intervals``), ``q_value`` Benjamini-Hochberg over the cards of the measurement.
 """
 from __future__ import annotations
 

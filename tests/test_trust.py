@@ -179,18 +179,27 @@ def test_paired_interval_by_hand():
     assert mean == pytest.approx(0.25) and hi - mean == pytest.approx(1.959964 * sd / np.sqrt(8))
 
 
-def test_the_paired_rate_interval_is_newcombes_and_stays_inside_the_possible():
-    """Newcombe's square-and-add interval for paired proportions: the published example (Cavo
-    et al. 2012, as worked in Fagerland, Lydersen and Laake's Statistical Analysis of Contingency
-    Tables: -0.0621, 95% CI -0.1186 to -0.0046); two twins that split (the normal interval gave
-    -1.96 to +1.96) stay inside -1..1; hundreds of twins agree with the normal interval."""
+def test_the_paired_rate_interval_agrees_with_mcnemar_and_stays_inside_the_possible():
+    """The interval beside McNemar's p (reports/stats.py ``paired_rate_intervals``), on the
+    published example (Cavo et al. 2012, as worked in Fagerland, Lydersen and Laake's Statistical
+    Analysis of Contingency Tables: -0.0621, Tango's score interval -0.1240 to -0.0054, the exact
+    conditional McNemar p 0.052479): with 22 discordant twins the p is the exact one, so the
+    interval runs from Tango's lower bound up to the exact test's own (Clopper-Pearson for the
+    share of the discordant twins, mapped to the change), past 0 (Newcombe's -0.1186 to -0.0046,
+    which it replaced, left 0 out beside p = 0.052); two twins that split (the normal interval
+    gave -1.96 to +1.96) stay inside -1..1; hundreds of twins agree with the normal interval."""
+    from statsmodels.stats.proportion import proportion_confint
+
     from reports.stats import paired_rate_interval
 
     # (both won, only the second won, only the first won, neither) = (59, 6, 16, 80)
     first = np.array([1] * 59 + [0] * 6 + [1] * 16 + [0] * 80)
     second = np.array([1] * 59 + [1] * 6 + [0] * 16 + [0] * 80)
     mean, lo, hi = paired_rate_interval(first, second)
-    assert (round(mean, 4), round(lo, 4), round(hi, 4)) == (-0.0621, -0.1186, -0.0046)
+    assert mcnemar_pvalue(16, 6) == pytest.approx(0.052479, abs=1e-6)
+    share_hi = proportion_confint(6, 22, method="beta")[1]
+    assert (round(mean, 4), round(lo, 4)) == (-0.0621, -0.1240) and hi == pytest.approx(22 / 161 * (2 * share_hi - 1))
+    assert lo < 0 < hi
     mean, lo, hi = paired_rate_interval([0, 1], [1, 0])
     assert mean == 0 and -1 < lo < 0 < hi < 1 and paired_interval([1, -1])[1] < -1
     assert paired_rate_interval([0] * 6, [1] * 6)[2] == pytest.approx(1.0)

@@ -150,7 +150,7 @@ def run_value(game: str, deck: str, cards: list[str] | None, against: str, match
     if base_rules is not None:
         before = measure(store, plan, base_rules, pilots, matches, seed, workers, quiet, err, cluster, parts, data_dir)
         store.record_card_values(before)
-        show_change(before, rows, base_rules, rules, store.path, out)
+        show_change(plan, pilots, before, rows, base_rules, rules, store.path, out)
     if csv_dir is not None:
         csv_dir.mkdir(parents=True, exist_ok=True)
         frame = card_values(db, game, latest=False).filter(pl.col("value_id") == value_id)
@@ -174,8 +174,13 @@ def pilot_words(plan: Plan, pilots: list[str]) -> str:
     return "; ".join(f"{deck}: {', '.join(dict.fromkeys(p))}" for deck, p in seated.items())
 
 
+def opponent_words(plan: Plan) -> str:
+    """Whom the deck played, as every value table's title says it."""
+    return "the field (" + ", ".join(plan.opponents) + ")" if plan.against == "field" else plan.opponents[0]
+
+
 def show(plan: Plan, rows: list[dict], rules: str, pilots: list[str], matches: int, out: Console) -> None:
-    opponents = "the field (" + ", ".join(plan.opponents) + ")" if plan.against == "field" else plan.opponents[0]
+    opponents = opponent_words(plan)
     t = Table("card", "name", "copies", "replaced by", "twins", "WR with", "WR without", "value (pts)", "95%",
               "McNemar p", "q (BH)",
               title=f"Card value: {plan.deck} against {opponents}, rules {rules}, pilots {pilot_words(plan, pilots)}, "
@@ -190,10 +195,14 @@ def show(plan: Plan, rows: list[dict], rules: str, pilots: list[str], matches: i
               "(same seeds, seats and shuffled places); bold rows: significant after Benjamini-Hochberg at FDR 5%")
 
 
-def show_change(before: list[dict], after: list[dict], base_rules: str, rules: str, path, out: Console) -> None:
-    """Each card's value under both versions, and the paired change between them."""
+def show_change(plan: Plan, pilots: list[str], before: list[dict], after: list[dict], base_rules: str, rules: str,
+                path, out: Console) -> None:
+    """Each card's value under both versions, and the paired change between them; the title names
+    the deck, its opponents and the pilots as the per-version tables do (every balance figure
+    says which pilot produced it)."""
     t = Table("card", f"value {base_rules}", f"value {rules}", "change (pts)", "95%", "p",
-              title=f"Card value, {base_rules} -> {rules} (paired over the four runs' shared seeds)")
+              title=f"Card value, {base_rules} -> {rules}: {plan.deck} against {opponent_words(plan)}, pilots "
+                    f"{pilot_words(plan, pilots)} (paired over the four runs' shared seeds)")
     for b, a in zip(before, after):
         c = value_change(path, (b["base_run"], b["variant_run"]), (a["base_run"], a["variant_run"]))
         t.add_row(a["card"], _pts(b["value_points"]), _pts(a["value_points"]), _pts(c["change_points"]),
