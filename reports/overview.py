@@ -87,9 +87,9 @@ def covered(mine: dict, other: dict) -> tuple[int, int]:
 
 
 def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]:
-    """(the runs, each counted once: of runs that share matches, the one with the most matches is
-    kept and every run sharing some of its matches is left out; each run left out -> the run kept
-    in its place). Shared: the same matches on the seeds they share, whether one run replays the
+    """(the runs, each counted once: of runs that share matches, the one with the most pairings
+    (then the most matches) is kept and every run sharing some of its matches is left out; each
+    run left out -> the run kept in its place). Shared: the same matches on the seeds they share, whether one run replays the
     other (a sequential diff's base run beside the simulate it reused) or holds some of its
     pairings (a run of two decks beside one of the whole field, ``value``'s unchanged deck against
     the field): pooled, those matches count twice and the intervals are too narrow. A run that
@@ -97,11 +97,14 @@ def one_run_per_seeds(runs: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, int]]
     narrower in what it covers, never counted twice. A run with no stored spec is its own."""
     if "matches_key" not in runs.columns or runs.is_empty():
         return runs, {}
-    ordered = runs.sort(["matches_done", "run_id"], descending=True).select("run_id", "matches_key").rows()
+    parsed = [(run_id, done or 0, json.loads(key) if key else None)
+              for run_id, done, key in runs.select("run_id", "matches_done", "matches_key").rows()]
+    # the broadest first (most pairings), then the longest: a field keeps its place beside a run of
+    # one deck against it, though ``value``'s (1,000 matches a pairing) outnumbers a field of 200
+    parsed.sort(key=lambda r: (len(r[2]["tables"]) if r[2] else 0, r[1], r[0]), reverse=True)
     kept: list[tuple[int, dict]] = []
     repeats: dict[int, int] = {}
-    for run_id, key in ordered:
-        mine = json.loads(key) if key else None
+    for run_id, _done, mine in parsed:
         overlap = next((kept_id for kept_id, theirs in kept if mine is not None and covered(mine, theirs)[0]), None)
         if overlap is not None:
             repeats[run_id] = overlap

@@ -162,6 +162,24 @@ def test_what_runs_share_is_read_pairing_by_pairing():
     assert covered(key(["a", "b"], 10, seed=2), field) == (0, 10)
     assert covered(key(["a", "d"], 10), field) == (0, 10)
     assert covered(key(["a", "b", "d"], 10), field) == (10, 30)  # some: left out whole when the field is kept
+    # which is kept: the broadest, then the longest (value's deck against the field, 1,000 matches a
+    # pairing, outnumbers a field of 200, and left it out whole: the pages then showed one deck)
+    import polars as pl
+
+    from reports.overview import one_run_per_seeds
+
+    def spec(decks, matches, pairings):
+        return json.dumps({"game": "frontier", "rules": "base", "rules_hash": "r", "decks": decks, "matches": matches,
+                           "pilots": ["greedy"] * len(decks), "seed": 1, "swap": True,
+                           "deck_hashes": [f"h-{d}" for d in decks], "pairings": pairings})
+
+    every = [[i, j] for i in range(4) for j in range(i + 1, 4)]
+    runs = pl.DataFrame({"run_id": [1, 2, 3], "matches_done": [600, 2000, 200],
+                         "matches_key": [matches_key(spec(["x", "b", "c", "d"], 100, every)),  # the field: 6 pairings
+                                         matches_key(spec(["x", "b", "c"], 1000, [[0, 1], [0, 2]])),  # x against b, c
+                                         matches_key(spec(["c", "d"], 200, [[0, 1]]))]})  # its c/d pairing, longer
+    kept, repeats = one_run_per_seeds(runs)
+    assert kept["run_id"].to_list() == [1] and repeats == {2: 1, 3: 1}
     batch = {"game": "frontier", "rules": "base", "stage": "s", "crews": ["x"], "runs": 4, "kind": "campaign"}
     same, other = ({**batch, "chunk_size": c} for c in (2, 5))
     assert covered(json.loads(matches_key(json.dumps(same))), json.loads(matches_key(json.dumps(other)))) == (1, 1)
