@@ -89,10 +89,20 @@ def shown(value: Any) -> str:
     return str(value)
 
 
+def leaves(value: Any, name: str = "") -> dict[str, Any]:
+    """Every leaf under a dotted name, lists by index too (``abilities[0].damage``): a change
+    inside an ability read as two 80-character JSON dumps of the whole ability list."""
+    if isinstance(value, dict):
+        return {k: v for key, item in value.items() for k, v in leaves(item, f"{name}.{key}" if name else key).items()}
+    if isinstance(value, list) and value:
+        return {k: v for i, item in enumerate(value) for k, v in leaves(item, f"{name}[{i}]").items()}
+    return {name: value}
+
+
 def field_changes(base: str | dict | None, candidate: str | dict | None) -> list[dict]:
     """The fields that differ between two versions of a card: (field, base, candidate), in the
-    order the fields are dumped; a keyword by its name alone."""
-    old, new = flatten(parse(base)), flatten(parse(candidate))
+    order the fields are dumped, down to the leaf (``leaves``); a keyword by its name alone."""
+    old, new = leaves(parse(base)), leaves(parse(candidate))
     names = list(old) + [k for k in new if k not in old]
     return [{"field": k.split(".", 1)[1] if k.startswith(f"{KEYWORDS}.") else k, "base": old.get(k),
              "candidate": new.get(k)} for k in names if old.get(k) != new.get(k)]

@@ -74,8 +74,9 @@ def check_diff_flags_the_buffed_card_and_almost_no_other(planted_game):
     assert row["changed"] and row["flagged"] and row["effect_points"] > 0 and row["effect_lo"] > 0, row
     unchanged = r["cards"].filter(~pl.col("changed"))
     assert r["flagged_cards"].height <= max(1, round(0.05 * unchanged.height)), r["flagged_cards"]["card"].to_list()
-    line = next(x for x in diff.stdout.splitlines() if x.startswith(f"you changed {plant.card} (changed: "))
-    assert "): its effect within its deck is +" in line and " -> " in line, line  # what changed, then its effect
+    said = " ".join(diff.stdout.split())  # (a long line is wrapped)
+    assert f"you changed {plant.card} (changed: " in said and " -> " in said, diff.stdout  # what changed, then its effect
+    assert "): its effect within its deck is +" in said, diff.stdout
     assert "FLAGGED" in diff.stdout
     # every calibration.yaml plants a card only its first deck holds: the diff must find that deck
     # from the changed card. Both decks is touched_decks' fallback when no deck holds a changed

@@ -103,8 +103,9 @@ def test_the_diff_finds_what_moved_and_blames_no_unchanged_card(planted_diff):
     assert r["flagged_cards"].is_empty(), r["flagged_cards"]["card"].to_list()  # no unchanged card blamed
     # the opening-hand test never blames a card the version left alone
     assert set(r["beyond_deck_cards"]["card"].to_list()) <= {PLANTED}
-    line = next(x for x in out.splitlines() if x.startswith(f"you changed {PLANTED} (changed: "))
-    assert "): its effect within its deck is +" in line and " -> " in line, line  # what changed, then its effect
+    said = " ".join(out.split())  # (a long line is wrapped)
+    assert f"you changed {PLANTED} (changed: " in said and " -> " in said, out  # what changed, then its effect
+    assert "): its effect within its deck is +" in said, out
     found, _diff_again = alerts(db, base, candidate, 3.0, 0.05, "baseline")
     assert {("card", PLANTED), ("deck", PLANT.decks[0])} <= set(found.select("kind", "name").iter_rows()), found
 
