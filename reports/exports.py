@@ -359,6 +359,27 @@ def duel_runs(path: Path, filters: Filters, notes: list[str] | None = None) -> F
     return replace(filters, runs=kept or [-1])
 
 
+# the computed tables read from the event log, by the runs they read: a run stored with
+# ``--events none`` has none, and its table came out empty with "wrote 0 rows" and nothing said
+FROM_EVENT_LOG = {"ffa_targets": ffa_run_ids}
+
+
+def without_event_log(path: Path, run_ids: list[int], name: str) -> list[str]:
+    """A note naming the runs of ``run_ids`` that kept no event log (``event_sample`` 0), whose
+    matches ``name`` cannot count; none when every run kept one (a sampled log is counted as
+    kept: the table says what its sample holds)."""
+    if not run_ids:
+        return []
+    marks = ", ".join("?" for _ in run_ids)
+    none = db.query(path, f"SELECT run_id FROM runs WHERE run_id IN ({marks}) AND event_sample = 0 ORDER BY run_id",
+                    list(run_ids))["run_id"].to_list()
+    if not none:
+        return []
+    return [f"{name} reads the event log, and run{'s' if len(none) > 1 else ''} {', '.join(map(str, none))} "
+            f"kept none (played with --events none): {'their' if len(none) > 1 else 'its'} matches are not in it; "
+            "play the run again with --events all to count them"]
+
+
 def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = None,
                  notes: list[str] | None = None) -> pl.DataFrame:
     """Table ``name`` as the filters narrow it; LookupError in one line for a filter it does not
@@ -373,6 +394,8 @@ def export_frame(path: Path, name: str, filters: Filters, diff_id: int | None = 
         if diff_id is None:
             raise LookupError(f"{name} needs --diff ID (see `workbench export diffs`)")
         return diff_table(path, name, diff_id)
+    if name in FROM_EVENT_LOG and notes is not None:
+        notes.extend(without_event_log(path, FROM_EVENT_LOG[name](path, filters), name))
     if not name.startswith(NOT_DUEL_TABLES):
         refuse_replays(path, filters)
         filters = duel_runs(path, filters, notes)

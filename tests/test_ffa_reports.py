@@ -106,6 +106,23 @@ def test_the_four_tables_export_to_csv(ffa_store, tmp_path):
         assert list(next(csv.DictReader(fh)))[:5] == ["deck", "pilot", "table_pilots", "table_seats", "seats"]
 
 
+def test_targets_of_a_run_without_event_log_say_so(tmp_path):
+    """The second walk-through: ``export ffa_targets`` of a run played with ``--events none`` wrote
+    an empty file, "wrote 0 rows", exit 0, and nothing said why. It now names the run that kept
+    no event log; a run that kept one gets no such note."""
+    path = tmp_path / "n.duckdb"
+    for events in ("none", "all"):
+        res = run_cli("simulate", "alleyway", "--mode", "ffa", "--decks", DECKS, "--matches", "4", "--pilots", "random",
+                      "--workers", "1", "--db", str(path), "--quiet", "--events", events, "--seed", "2")
+        assert res.returncode == 0, res.stderr
+    res = run_cli("export", "ffa_targets", "--run", "1", "--db", str(path), "--csv", str(tmp_path / "t.csv"))
+    assert res.returncode == 0 and "wrote 0 rows of ffa_targets" in res.stderr, res.stderr
+    assert ("note: ffa_targets reads the event log, and run 1 kept none (played with --events none)"
+            in " ".join(res.stderr.split())), res.stderr
+    res = run_cli("export", "ffa_targets", "--run", "2", "--db", str(path), "--csv", str(tmp_path / "t2.csv"))
+    assert res.returncode == 0 and "reads the event log" not in res.stderr, res.stderr
+
+
 def test_the_free_for_all_page_shows_placement_outs_and_targets(ffa_store, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
