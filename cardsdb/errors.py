@@ -1,6 +1,7 @@
 """Data errors a designer can act on: one line naming the file, the card and the field."""
 from __future__ import annotations
 
+from difflib import get_close_matches
 from pathlib import Path
 
 
@@ -58,7 +59,14 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=No
     """Turn a pydantic ValidationError into one DataError per problem. With ``raw`` (what was
     validated) the path drops the tags of tagged unions too."""
     out = []
-    for err in exc.errors():
+    errors = exc.errors()
+    # keys a file holds that its schema does not know, by where they sit: a missing field beside a
+    # near spelling of it ('stepz') is that misspelling, and is said so
+    unknown = {tuple(map(str, e["loc"][:-1])): [] for e in errors if e["type"] == "extra_forbidden" and e["loc"]}
+    for e in errors:
+        if e["type"] == "extra_forbidden" and e["loc"]:
+            unknown[tuple(map(str, e["loc"][:-1]))].append(str(e["loc"][-1]))
+    for err in errors:
         # pydantic puts the discriminator value in the location of a tagged union ("damage")
         # and validator names ("function-after[...]"); a designer wants the path of the field
         # in their file, so those parts are dropped.
@@ -70,6 +78,10 @@ def from_validation(file, exc, card: str | None = None, prefix: str = "", raw=No
             message = f"unknown {what} {loc[-1]!r}" if loc else "unknown field"
         elif problem == "missing":
             message = "required field is missing"
+            near = get_close_matches(str(err["loc"][-1]), unknown.get(tuple(map(str, err["loc"][:-1])), []), n=1) \
+                if err["loc"] else []
+            if near:
+                message += f" (the file has {near[0]!r}: misspelt?)"
         else:
             # a validator's own words, without pydantic's "Value error, " in front of them
             message = err["msg"].removeprefix("Value error, ")

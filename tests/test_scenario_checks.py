@@ -192,6 +192,17 @@ def test_the_models_own_errors_name_the_scenario(extra, field, capsys):
     one_error([write("model.yaml", GOOD_STEPS, **extra)], capsys, "model.yaml", "scenario 'model'", field)
 
 
+def test_a_misspelt_field_is_named_beside_the_field_it_misses(capsys):
+    """The second walk-through: ``stepz:`` for ``steps:`` said only that 'steps' is missing (the
+    one line a scenario's mistake gets); it now names the misspelling the file has."""
+    name = write("spelt.yaml", GOOD_STEPS)
+    doc = yaml.safe_load(Path(name).read_text())
+    doc["stepz"] = doc.pop("steps")
+    Path(name).write_text(yaml.safe_dump(doc, sort_keys=False))
+    one_error([name], capsys, "scenario 'spelt'", "field 'steps': required field is missing (the file has 'stepz': "
+              "misspelt?)")
+
+
 def test_a_misspelt_verb_names_the_scenario(capsys):
     one_error([write("verb.yaml", [{"expct": {"p1.hp": 30}}])], capsys, "scenario 'verb'", "field 'steps'",
               "step 1 names 'expct'")
