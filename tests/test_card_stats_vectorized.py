@@ -138,6 +138,7 @@ def _reference_row(raw: pl.DataFrame, run: int, card: str) -> dict:
         k1=((pl.col("in_opening_hand") > 0) & pl.col("won")).sum(), n1=(pl.col("in_opening_hand") > 0).sum(),
         k0=((pl.col("in_opening_hand") == 0) & pl.col("won")).sum(), n0=(pl.col("in_opening_hand") == 0).sum())
     excess = stratified_difference(*(strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0")))
+    excess = (*excess[:3], max(excess[3], _interval_p(*(strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0")))))
     iwd = (np.nan, np.nan)
     if in_hand.sum() and never_seen.sum():
         iwd = confint_proportions_2indep(float(won[in_hand].sum()), float(in_hand.sum()), float(won[never_seen].sum()),
@@ -147,6 +148,24 @@ def _reference_row(raw: pl.DataFrame, run: int, card: str) -> dict:
             "avg_turn_played": played["first_turn_played"].mean() if played.height else None,
             "iwd_lo": iwd[0], "iwd_hi": iwd[1], "oh_excess": excess[0], "oh_excess_lo": excess[1],
             "oh_excess_hi": excess[2], "oh_excess_p": excess[3]}
+
+
+def _interval_p(k1, n1, k0, n0) -> float:
+    """The p-value of the statistic the OH excess interval is built on, stratum by stratum in plain
+    Python (reports/cards.py ``interval_pvalues``; the OH excess p is the larger of it and CMH's)."""
+    from scipy.stats import norm
+
+    centre = var = 0.0
+    testable = False
+    for a, n, b, m in zip(k1, n1, k0, n0):
+        if n == 0 or m == 0:
+            continue
+        w = n * m / (n + m)
+        t1, t0 = (a + 1) / (n + 2), (b + 1) / (m + 2)
+        centre += w * (t1 - t0)
+        var += w * w * (t1 * (1 - t1) / (n + 2) + t0 * (1 - t0) / (m + 2))
+        testable = testable or (0 < a + b < n + m)
+    return 2 * norm.sf(abs(centre) / var ** 0.5) if testable else np.nan
 
 
 def _nan(x):
