@@ -6,6 +6,8 @@ equilibrium mix of decks), and a version diff when asked."""
 from __future__ import annotations
 
 import html
+import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from reports.attribution import MIN_DOSE_TWINS
 from reports.cards import card_metrics
 from reports.diff import pairing_effect, testable_words, untested_why, version_diff
 from reports.filters import Filters
+from reports.pages.columns import unique_names
 
 TOP = 8
 STYLE = """
@@ -63,7 +66,7 @@ def _table(frame: pl.DataFrame, columns: dict[str, str], pct: tuple[str, ...] = 
         for col in columns:
             v = r.get(col)
             text = (_pct(v) if col in pct else _pts(v) if col in points else _pts(v, 1.0) if col in in_points
-                    else "" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v))
+                    else "" if v is None or v != v else f"{v:.3g}" if isinstance(v, float) else str(v))
             cls = ' class="sig"' if sig and r.get(sig) else ""
             cells.append(f"<td{cls}>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -83,6 +86,38 @@ def _points_interval(frame: pl.DataFrame, change: str) -> pl.DataFrame:
         f"{r[f'{change}_lo'] * 100:+.1f} to {r[f'{change}_hi'] * 100:+.1f} pts", return_dtype=pl.Utf8).alias(f"{change}_ci"))
 
 
+def _known(column: str) -> pl.Expr:
+    """A figure that is there: neither null nor NaN. Polars sorts NaN above every number, so a
+    NaN estimate (a card never played, or always) headed a descending ranking as its top finding."""
+    return pl.col(column).fill_nan(None).is_not_null()
+
+
+def seated_pilots(pilots: str) -> list[str]:
+    """The pilots a run's ``pilots`` column seats, each once: "random,random,random" is random
+    alone; a Turf Defense run's boss stays a pilot of its own ("random; boss greedy": random and
+    "boss greedy")."""
+    return sorted({p.strip() for p in re.split(r"[,;]", pilots or "") if p.strip()})
+
+
+def _header(runs: pl.DataFrame, kinds: dict[int, str], matches: int) -> str:
+    """The line under the title: games, rules, decks and the pilots seated (each once); a
+    campaign batch's crews, route policy and fight pilot (its ``pilots`` column reads
+    "policy/fight pilot") and its fights rather than matches."""
+    campaign = [r for r in runs.iter_rows(named=True) if kinds.get(r["run_id"]) == "campaign"]
+    duels = [r for r in runs.iter_rows(named=True) if kinds.get(r["run_id"]) != "campaign"]
+    words = [", ".join(sorted(set(runs["game"]))), f"rules {', '.join(sorted(set(runs['rules_version'])))}"]
+    if duels:
+        words += [f"decks {', '.join(sorted({r['decks'] for r in duels}))}",
+                  f"pilots {', '.join(sorted({p for r in duels for p in seated_pilots(r['pilots'])}))}"]
+    if campaign:
+        specs = [json.loads(r.get("spec") or "{}") for r in campaign]
+        words += [f"crews {', '.join(sorted({r['decks'] for r in campaign}))}",
+                  f"policy {', '.join(sorted({s.get('policy') or '?' for s in specs}))}",
+                  f"fight pilot {', '.join(sorted({s.get('fight_pilot') or '?' for s in specs}))}"]
+    return (f"<p class='sub'>{html.escape(' · '.join(words))} · {matches:,} {'matches' if duels else 'fights'} · "
+            f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>")
+
+
 def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) -> str:
     """The report of ``run_ids``; with ``diff_base``, the version diff of that run against the
     first duel run leads it."""
@@ -90,17 +125,19 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     filters = Filters(runs=run_ids)
     runs = db.query(path, f"SELECT * FROM runs WHERE run_id IN ({', '.join('?' for _ in run_ids)})", run_ids)
     seat = overview.first_seat(path, run_ids)
-    parts = [f"<h1>Balance report: run{'s' if len(run_ids) > 1 else ''} {', '.join(map(str, run_ids))}</h1>",
-             f"<p class='sub'>{html.escape(', '.join(sorted(set(runs['game']))))} · rules "
-             f"{html.escape(', '.join(sorted(set(runs['rules_version']))))} · decks {html.escape(', '.join(sorted(set(runs['decks']))))}"
-             f" · pilots {html.escape(', '.join(sorted(set(runs['pilots']))))} · {seat['matches']:,} matches · "
-             f"made {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>"]
     modes = dict(zip(runs["run_id"], runs["mode"])) if "mode" in runs.columns else {}
-    other = [r for r in run_ids if modes.get(r) in ("ffa", "series", "turf")]
+    # a Frontier Run batch (kind campaign) stores its fights as duels of a crew against an enemy
+    # deck, but they are no field: its figures are the campaign's (clear rates, reward lift)
+    if "kind" in runs.columns:
+        modes |= {r: "campaign" for r, kind in zip(runs["run_id"], runs["kind"]) if kind == "campaign"}
+    parts = [f"<h1>Balance report: run{'s' if len(run_ids) > 1 else ''} {', '.join(map(str, run_ids))}</h1>",
+             _header(runs, modes, seat["matches"])]
+    other = [r for r in run_ids if modes.get(r) in ("ffa", "series", "turf", "campaign")]
     duels = [r for r in run_ids if r not in other]
     if diff_base is not None and duels:  # asked for a version diff: it is the headline, so it leads
         parts.append(_diff_section(path, diff_base, duels[0]))
-    for mode, section in (("ffa", _ffa_section), ("series", _series_section), ("turf", _turf_section)):
+    for mode, section in (("ffa", _ffa_section), ("series", _series_section), ("turf", _turf_section),
+                          ("campaign", _campaign_section)):
         ids = [r for r in run_ids if modes.get(r) == mode]
         if ids:
             parts.append(section(path, ids, fig))
@@ -115,7 +152,8 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
                      f"(95% {_pct(seat['lo'])} to {_pct(seat['hi'])}, n = {seat['decided']:,}); {seat['draws']:,} draws, "
                      f"{seat['errors']:,} errors.</p>")
 
-    cards = card_metrics(path, filters).filter(pl.col("played_games") > 0)
+    # "Kade (kade-2)" where several cards share a name, as the dashboard and exports label them
+    cards = unique_names(card_metrics(path, filters).filter(pl.col("played_games") > 0))
     parts.append("<h2>Cards that over- and under-perform</h2><p class='note'>Ranked within the deck: the card's "
                  "opening-hand win rate minus its own deck's win rate when the shuffle did not deal it, deck and seat "
                  "held fixed (OH excess, in points), so a strong deck does not lift all its cards. Red: significant "
@@ -123,8 +161,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     within = {"name": "card", "faction_name": "faction / clan", "cost": "cost", "oh_games": "n in opening hand",
               "oh_excess": "OH excess", "oh_excess_ci": "95% interval", "oh_excess_q": "q",
               "example_win": "example match"}
-    excess = _points_interval(cards.filter(pl.col("oh_excess").is_not_null()), "oh_excess").sort("oh_excess",
-                                                                                                   descending=True)
+    excess = _points_interval(cards.filter(_known("oh_excess")), "oh_excess").sort("oh_excess", descending=True)
     for title, rows in (("Most over-performing within their deck", excess.head(TOP)),
                         ("Most under-performing within their deck", excess.tail(TOP).reverse())):
         parts.append(_ranked(title, rows, "oh_excess_significant")
@@ -135,7 +172,7 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
     cols = {"name": "card", "faction_name": "faction / clan", "cost": "cost", "played_games": "n played", "played_wr": "Played WR",
             "played_wr_ci": "95% interval", "played_wr_shrunk": "shrunk", "gih_wr": "GIH WR", "iwd": "IWD",
             "played_wr_q": "q", "example_win": "example match"}
-    ranked = _interval(cards, "played_wr").sort("played_wr_shrunk", descending=True)
+    ranked = _interval(cards.filter(_known("played_wr_shrunk")), "played_wr").sort("played_wr_shrunk", descending=True)
     for title, rows in (("Highest pooled played WR", ranked.head(TOP)), ("Lowest pooled played WR", ranked.tail(TOP).reverse())):
         parts.append(_ranked(title, rows, "significant")
                      + _table(rows, cols, ("played_wr", "played_wr_shrunk", "gih_wr", "iwd"), "significant"))
@@ -173,10 +210,10 @@ def build(path: str | Path, run_ids: list[int], diff_base: int | None = None) ->
         parts.append(f"<p>{off.height} of {fitted.height} cards sit off their game's stat budget "
                      f"({html.escape(costs.OFF_BUDGET)}).</p>")
         if off.height:
-            parts.append(_table(off.sort(pl.col("surplus").abs(), descending=True),
+            parts.append(_table(unique_names(off).sort(pl.col("surplus").abs(), descending=True, nulls_last=True),
                                 {"name": "card", "type": "type", "budget_cost": "cost", "stat_points": "stats",
                                  "budget_points": "budget", "surplus": "surplus", "fitted_stats": "fitted line"}))
-        parts.append(fig(px.scatter(fitted.to_pandas(), x="budget_cost", y="stat_points", color="type", symbol="off_budget",
+        parts.append(fig(px.scatter(unique_names(fitted).to_pandas(), x="budget_cost", y="stat_points", color="type", symbol="off_budget",
                                     hover_name="name", trendline=None,
                                     labels={"budget_cost": "Budget cost", "stat_points": "Stat points", "type": "Type",
                                             "off_budget": "Off budget"}, title="Stats against cost")))
@@ -281,7 +318,9 @@ def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
         "deck": "deck", "pilot": "pilot", "seats": "seat-games", "mean_placement": "mean place",
         "mean_placement_lo": "low", "mean_placement_hi": "high", "win_share": "win share", "win_share_ci": "95%",
         "top2": "top 2", "top2_ci": "95%"}, ("win_share", "top2")))
-    cards = ffa.ffa_cards(path, run_ids).filter(pl.col("placement_gain_lo").is_not_null()).sort(
+    # a card played in every seat-game of its deck, or in none, has no gain: NaN, not null
+    cards = unique_names(ffa.ffa_cards(path, run_ids)).filter(
+        _known("placement_gain") & _known("placement_gain_lo") & _known("placement_gain_hi")).sort(
         "placement_gain", descending=True).with_columns(pl.col("placement_gain", "placement_gain_lo",
                                                                 "placement_gain_hi").round(2))
     cols = {"deck": "deck", "name": "card", "played": "n played", "not_played": "n not played",
@@ -298,6 +337,72 @@ def _ffa_section(path, run_ids: list[int], fig: _Figures) -> str:
                                             y=grid["out_deck"].to_list(), texttemplate="%{z:.0f}%"))
                        .update_layout(title="Who put whom out: share of the row deck's outs by the column deck",
                                       xaxis_title="put out by", yaxis_title="deck out")))
+    return "".join(out)
+
+
+def _campaign_section(path, run_ids: list[int], fig: _Figures) -> str:
+    """Frontier Run batches: each crew's stage clear rate and each reward card's lift when taken,
+    the tables ``workbench export campaign_clear_rates`` and ``campaign_reward_lift`` give and the
+    dashboard's Campaign page shows (reports/campaign.py, which counts a campaign run two batches
+    hold once). Their fights are not a field of duels: a crew meets the stage's enemies, so the
+    duel tables (matchups, a meta, card win rates pooled with the enemies' cards) read nothing."""
+    from reports import campaign
+
+    clear = campaign.clear_rates(path, run_ids)
+    if clear.is_empty():
+        return "<h2>Campaign</h2><p>No finished campaign runs yet.</p>"
+    repeats = int(clear["repeats"].sum())
+    out = ["<h2>Campaign: clear rate by crew</h2><p class='note'>Share of the campaign runs that cleared the stage, "
+           "with its 95% Wilson interval, over the runs that ended in a clear or a defeat (a run that ended in an "
+           "engine error is counted under errors alone); HP left: the trail's mean when cleared; floor, fights and "
+           "deck size: means over those runs. Policy: how the runs chose their route and rewards; fight pilot: who "
+           "played the crew; enemy pilot: who played the enemies."
+           + (f" {repeats:,} run(s) two batches hold were counted once." if repeats else "") + "</p>"]
+    shown = _interval(clear, "clear_rate").with_columns(
+        pl.col("avg_hp_left_cleared", "avg_floor", "avg_fights", "avg_deck_size").round(1))
+    out.append(_table(shown, {"stage": "stage", "crew": "crew", "policy": "policy", "fight_pilot": "fight pilot",
+                              "enemy_pilot": "enemy pilot", "runs": "runs", "cleared": "cleared",
+                              "clear_rate": "clear rate", "clear_rate_ci": "95%", "avg_hp_left_cleared": "HP left",
+                              "avg_floor": "floor", "avg_fights": "fights", "avg_deck_size": "deck size",
+                              "errors": "errors"}, ("clear_rate",)))
+    chart = shown.reverse()
+    out.append(fig(go.Figure(go.Bar(
+        x=chart["clear_rate"] * 100, y=[f"{c} ({p}, n={n})" for c, p, n in chart.select("crew", "policy", "runs").iter_rows()],
+        orientation="h", error_x={"type": "data", "symmetric": False,
+                                  "array": (chart["clear_rate_hi"] - chart["clear_rate"]) * 100,
+                                  "arrayminus": (chart["clear_rate"] - chart["clear_rate_lo"]) * 100})
+    ).update_layout(title="Stage clear rate by crew (95% Wilson interval)", xaxis_title="Clear rate (%)",
+                    height=max(300, 40 * chart.height))))
+
+    lift = unique_names(campaign.reward_lift(path, run_ids)).filter(_known("clear_lift"))  # "Kade (kade-2)"
+    out.append("<h3>Reward cards: lift when taken</h3><p class='note'>The runs' clear rate after offers where the "
+               "card was taken minus after offers where it was skipped (not taken, and not taken earlier in the run), "
+               "in points with a 95% Newcombe interval; beside it the same split of the later fights' win rate. "
+               "Ranked by the interval's lower bound (then, for the cards that lower it, its upper bound), so a card "
+               "taken once in a run that cleared does not top the list. Observational: the policy chose what to "
+               "take; a card offered twice in a run counts twice, so the intervals are somewhat narrow.</p>")
+    if lift.is_empty():
+        out.append("<p>No reward card was both taken and skipped in runs that ended.</p>")
+        return "".join(out)
+    shown = _points_interval(_points_interval(lift, "clear_lift"), "lift")
+    cols = {"name": "card", "offers": "offers", "take_rate": "taken", "clear_taken_n": "n taken",
+            "clear_rate_taken": "clear rate taken", "clear_skipped_n": "n skipped",
+            "clear_rate_skipped": "clear rate skipped", "clear_lift": "clear lift", "clear_lift_ci": "95%",
+            "lift": "fight WR lift", "lift_ci": "95%"}
+    groups = shown.partition_by("policy", "fight_pilot", "enemy_pilot", "rules_version", "rules_hash", "stage_hash",
+                                maintain_order=True)
+    for group in groups:  # never two policies', pilots' or card sets' offers in one ranking
+        first = group.row(0, named=True)
+        title = (f" ({first['policy']}, {first['fight_pilot']} vs {first['enemy_pilot']}, {first['rules_version']})"
+                 if len(groups) > 1 else "")
+        worst = group.sort("clear_lift_hi", "clear_lift", nulls_last=True)
+        # a short list whole (its two ends would repeat the same cards), a long one by its two ends
+        tables = (((f"Most lift when taken{title}", group.head(TOP)), (f"Least lift when taken{title}", worst.head(TOP)))
+                  if group.height > 2 * TOP else ((f"Every reward card{title}", group),))
+        for heading, rows in tables:
+            out.append(f"<h4>{html.escape(heading)}</h4>"
+                       + _table(rows, cols, ("take_rate", "clear_rate_taken", "clear_rate_skipped"),
+                                points=("clear_lift", "lift")))
     return "".join(out)
 
 
@@ -345,7 +450,7 @@ def _value_section(path, games: list[str], versions: list[str], fig: _Figures,
             "reference": "replaced by"}
     several = value.card_sets(values)
     for context in value.contexts(values):
-        ranking = value.in_context(values, context).with_columns(
+        ranking = unique_names(value.in_context(values, context)).with_columns(
             pl.col("value_points").map_elements("{:+.1f}".format, return_dtype=pl.Utf8).alias("value_text"),
             pl.format("{} to {}", pl.col("value_lo").round(1), pl.col("value_hi").round(1)).alias("value_ci"))
         # the pilots deck by deck ("lawmen-posse: greedy; goblin-gold-gang: random"), not "greedy,random"
@@ -396,7 +501,7 @@ def _meta_section(path, filters: Filters) -> str:
     """The equilibrium mix of decks of the matchup matrix (reports/meta.py), with the pilots that
     produced it; the decks the matrix could not hold are named below it."""
     mix = meta.meta_mix(path, filters)
-    solved = mix.filter(pl.col("share").is_not_null())
+    solved = mix.filter(_known("share"))
     if solved.is_empty():
         return ""
     shown = _interval(_interval(solved, "share"), "wr_vs_mix")

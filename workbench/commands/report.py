@@ -5,10 +5,13 @@ import json
 import os
 from pathlib import Path
 
+import polars as pl
 from rich.console import Console
 
 from reports import db, pilot_weights
-from reports.html import build
+from reports.exports import refuse_replays
+from reports.filters import Filters
+from reports.html import build, seated_pilots
 from workbench.commands.tables import check_readable_store
 from workbench.errors import UserError
 from workbench.outputs import check_file
@@ -51,6 +54,9 @@ def check_one_kind(path: Path, runs: list[int]) -> None:
     versions of the card, is a figure nobody produced."""
     rows = db.query(path, f"SELECT run_id, game, rules_version, pilots FROM runs WHERE run_id IN "
                           f"({', '.join('?' for _ in runs)}) ORDER BY run_id", runs)
+    # pilots: the set seated, not the per-deck list, which names the pilot once a deck: a run of six
+    # decks and one of two, random throughout, are of one pilot ("random,random,..." twice over)
+    rows = rows.with_columns(pl.col("pilots").map_elements(lambda p: ",".join(seated_pilots(p)), return_dtype=pl.Utf8))
     for column, what, instead in (
             ("game", "games", "make one report per game"),
             ("rules_version", "rules versions", "compare two versions with `workbench report RUN --diff BASE_RUN`"),
@@ -93,6 +99,21 @@ def check_one_pilot_a_run(path: Path, runs: list[int]) -> None:
                             "pilot-sensitivity`, or report a run of one pilot")
 
 
+def check_no_replays(path: Path, runs: list[int]) -> None:
+    """Runs that play the same matches (``value``'s unchanged deck against the field replays the
+    field's run of that deck; a sequential diff's base run, the simulate it reused): pooled, the
+    report would count those matches twice with intervals too narrow for them, as the export
+    refuses them (reports/exports.py ``refuse_replays``). A campaign batch is left to its section,
+    which counts a campaign run two batches hold once (reports/campaign.py)."""
+    kind = "coalesce(kind, 'duel')" if db.has_columns(path, "runs", "kind") else "'duel'"  # a store from before kinds
+    rows = db.query(path, f"SELECT run_id FROM runs WHERE {kind} <> 'campaign' AND run_id IN "
+                          f"({', '.join('?' for _ in runs)}) ORDER BY run_id", runs)
+    try:
+        refuse_replays(path, Filters(runs=rows["run_id"].to_list()))
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
+
+
 def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: Console) -> None:
     check_readable_store(path)
     twice = sorted({run for run in runs if runs.count(run) > 1})
@@ -111,6 +132,7 @@ def write_report(path: Path, runs: list[int], diff: int | None, out: Path, err: 
         twins_check(path, diff, runs[0])
     for run in runs + ([diff] if diff is not None else []):
         check_played(path, run)
+    check_no_replays(path, runs)  # after check_played: a run stopped before its first match is told to resume
     check_file(out, "--html")
     text = build(path, runs, diff)
     tmp = out.with_name(f".{out.name}.part")
