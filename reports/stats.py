@@ -142,13 +142,19 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
     The pooled difference is the OLS coefficient of a linear probability model with one fixed
     effect per stratum. The p-value is the Cochran-Mantel-Haenszel test (statsmodels), the score
     test of the logistic model with those fixed effects; its statistic is the same weighted sum
-    of differences, so the sign and the test always agree. The interval holds the weights fixed
-    (they depend only on who was exposed) and takes each stratum's variance from Agresti-Caffo's
-    adjusted rates (a win and a loss added to each arm), so a stratum won 3 times of 3 does not
-    claim certainty, and is centred, as Agresti-Caffo's interval is, on the difference of those
-    adjusted rates, clipped to -1..1 (centred on the raw difference it covered 86% in one stratum
-    of 5 against 20 games, 80% in two of 2 against 6, where this covers 95% and 99%; on large
-    strata the two centres agree). Strata lacking either arm carry no information and are dropped; NaN when
+    of differences, so the sign and the test always agree. The interval is Sato's (1989) for the
+    Mantel-Haenszel difference, consistent when there are many small strata as well as a few large
+    ones, taken after Agresti-Caffo's adjustment made once for the whole card: a win and a loss
+    added to each arm, spread over the strata in proportion to their weights (a stratum of weight
+    w gets w / sum(w) of each), so a card won 3 times of 3 does not claim certainty; the interval
+    is centred on the Mantel-Haenszel difference of those adjusted tables, clipped to -1..1.
+    Adding the win and the loss in every stratum instead, as this did before, pulls every small
+    arm toward 50% and the bias adds up over strata. Coverage of the true difference (4000 cards
+    per regime, fixed seed), per-stratum adjustment -> this: 15 strata of 1-3 opening-hand games
+    against 8-19 at win rates 80% / 95%, 70.0% / 6.3% -> 95.3% / 99.2% (80% with a true 5-15
+    point difference: 65.8% -> 95.4%); 1-4 small strata (2-24 games) at rates 0.2-0.8, 97.3% ->
+    96.1% (with a difference 97.1% -> 95.8%); 1-4 large strata (60-600 games), 94.5% -> 94.5%
+    (95.3% -> 95.3%). Strata lacking either arm carry no information and are dropped; NaN when
     none is left, and a NaN p-value when no stratum has both a win and a loss.
 
     The reference definition: the reports compute it for every card at once with
@@ -161,9 +167,14 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
     k1, n1, k0, n0 = k1[both], n1[both], k0[both], n0[both]
     w = n1 * n0 / (n1 + n0)
     diff = float(np.sum(w * (k1 / n1 - k0 / n0)) / w.sum())
-    t1, t0 = (k1 + 1) / (n1 + 2), (k0 + 1) / (n0 + 2)
-    se = math.sqrt(float(np.sum(w * w * (t1 * (1 - t1) / (n1 + 2) + t0 * (1 - t0) / (n0 + 2))))) / w.sum()
-    centre = float(np.sum(w * (t1 - t0)) / w.sum())
+    a = w / w.sum()  # the card's one win and one loss per arm, spread over its strata by weight
+    a1, m1, a0, m0 = k1 + a, n1 + 2 * a, k0 + a, n0 + 2 * a
+    m = m1 + m0
+    v = m1 * m0 / m
+    centre = float(np.sum(v * (a1 / m1 - a0 / m0)) / v.sum())
+    sato_p = float(np.sum((m1 * m1 * a0 - m0 * m0 * a1 + m1 * m0 * (m0 - m1) / 2) / (m * m)))
+    sato_q = float(np.sum((a1 * (m0 - a0) + a0 * (m1 - a1)) / (2 * m)))
+    se = math.sqrt(max(centre * sato_p + sato_q, 0.0)) / v.sum()
     tables = np.array([[k1, n1 - k1], [k0, n0 - k0]])  # 2 x 2 x strata, as StratifiedTable takes them
     wins, losses = k1 + k0, n1 + n0 - k1 - k0
     p = math.nan
@@ -185,7 +196,7 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     0, 1, ... with the strata of a group adjacent (sorted by group). The same weights, interval
     and Cochran-Mantel-Haenszel test, the test's sums written as statsmodels'
     ``StratifiedTable.test_null_odds(correction=False)`` computes them; NaN where the scalar
-    version gives NaN."""
+    version gives NaN. The interval's centre and standard error are ``adjusted_mh_difference``'s."""
     from scipy import stats as sps
     groups = np.asarray(groups, dtype=np.int64)
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
@@ -202,11 +213,8 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
         return np.add.reduceat(x, starts)
 
     w = n1 * n0 / (n1 + n0)
-    w_sum = total(w)
-    diff = total(w * (k1 / n1 - k0 / n0)) / w_sum
-    t1, t0 = (k1 + 1) / (n1 + 2), (k0 + 1) / (n0 + 2)
-    se = np.sqrt(total(w * w * (t1 * (1 - t1) / (n1 + 2) + t0 * (1 - t0) / (n0 + 2)))) / w_sum
-    centre = total(w * (t1 - t0)) / w_sum
+    diff = total(w * (k1 / n1 - k0 / n0)) / total(w)
+    centre, se = _adjusted_sato(starts, k1, n1, k0, n0)
     wins, losses, n = k1 + k0, n1 + n0 - k1 - k0, n1 + n0
     variance = n1 * wins * losses * n0
     variance /= n ** 2 * (n - 1)
@@ -217,6 +225,40 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     out.lo[present], out.hi[present] = np.maximum(centre - Z95 * se, -1.0), np.minimum(centre + Z95 * se, 1.0)
     out.p[present] = np.where(testable, sps.chi2.sf(statistic, 1), np.nan)  # sf: tiny p not rounded to 0
     return out
+
+
+def adjusted_mh_difference(groups, k1, n1, k0, n0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group (numbered as ``stratified_differences`` takes them, strata lacking an arm
+    dropped): (group, centre, standard error) of ``stratified_difference``'s interval, the
+    Mantel-Haenszel difference of the tables after the card-wide Agresti-Caffo adjustment and its
+    Sato variance, for the groups with a stratum of both arms."""
+    groups = np.asarray(groups, dtype=np.int64)
+    k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
+    both = (n1 > 0) & (n0 > 0)
+    groups, k1, n1, k0, n0 = (x[both] for x in (groups, k1, n1, k0, n0))
+    starts = np.flatnonzero(np.diff(groups, prepend=-1))
+    if not starts.size:
+        return groups[:0], np.zeros(0), np.zeros(0)
+    return groups[starts], *_adjusted_sato(starts, k1, n1, k0, n0)
+
+
+def _adjusted_sato(starts: np.ndarray, k1, n1, k0, n0) -> tuple[np.ndarray, np.ndarray]:
+    """The centre and standard error of ``stratified_difference``'s interval for each group of
+    strata (every stratum with both arms; a group's strata from ``starts`` to the next start),
+    the scalar version's sums over arrays."""
+    def total(x):
+        return np.add.reduceat(x, starts)
+
+    w = n1 * n0 / (n1 + n0)
+    a = w / np.repeat(total(w), np.diff(np.append(starts, w.size)))  # one win and one loss per arm, by weight
+    a1, m1, a0, m0 = k1 + a, n1 + 2 * a, k0 + a, n0 + 2 * a
+    m = m1 + m0
+    v = m1 * m0 / m
+    v_sum = total(v)
+    centre = total(v * (a1 / m1 - a0 / m0)) / v_sum
+    sato_p = total((m1 * m1 * a0 - m0 * m0 * a1 + m1 * m0 * (m0 - m1) / 2) / (m * m))
+    sato_q = total((a1 * (m0 - a0) + a0 * (m1 - a1)) / (2 * m))
+    return centre, np.sqrt(np.maximum(centre * sato_p + sato_q, 0.0)) / v_sum
 
 
 def shrink(successes, trials, prior: tuple[float, float]) -> np.ndarray:

@@ -138,7 +138,7 @@ def _reference_row(raw: pl.DataFrame, run: int, card: str) -> dict:
         k1=((pl.col("in_opening_hand") > 0) & pl.col("won")).sum(), n1=(pl.col("in_opening_hand") > 0).sum(),
         k0=((pl.col("in_opening_hand") == 0) & pl.col("won")).sum(), n0=(pl.col("in_opening_hand") == 0).sum())
     excess = stratified_difference(*(strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0")))
-    excess = (*excess[:3], max(excess[3], _interval_p(*(strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0")))))
+    excess = (*excess[:3], _interval_p(*(strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0"))))
     iwd = (np.nan, np.nan)
     if in_hand.sum() and never_seen.sum():
         iwd = confint_proportions_2indep(float(won[in_hand].sum()), float(in_hand.sum()), float(won[never_seen].sum()),
@@ -152,20 +152,26 @@ def _reference_row(raw: pl.DataFrame, run: int, card: str) -> dict:
 
 def _interval_p(k1, n1, k0, n0) -> float:
     """The p-value of the statistic the OH excess interval is built on, stratum by stratum in plain
-    Python (reports/cards.py ``interval_pvalues``; the OH excess p is the larger of it and CMH's)."""
+    Python (reports/cards.py ``interval_pvalues``, the OH excess p): the Mantel-Haenszel difference
+    of the tables with one win and one loss per arm spread over the strata by weight, over its
+    Sato standard error."""
     from scipy.stats import norm
 
-    centre = var = 0.0
-    testable = False
-    for a, n, b, m in zip(k1, n1, k0, n0):
-        if n == 0 or m == 0:
-            continue
-        w = n * m / (n + m)
-        t1, t0 = (a + 1) / (n + 2), (b + 1) / (m + 2)
-        centre += w * (t1 - t0)
-        var += w * w * (t1 * (1 - t1) / (n + 2) + t0 * (1 - t0) / (m + 2))
-        testable = testable or (0 < a + b < n + m)
-    return 2 * norm.sf(abs(centre) / var ** 0.5) if testable else np.nan
+    cells = [(a, n, b, m) for a, n, b, m in zip(k1, n1, k0, n0) if n > 0 and m > 0]
+    if not any(0 < a + b < n + m for a, n, b, m in cells):
+        return np.nan
+    w_sum = sum(n * m / (n + m) for _, n, _, m in cells)
+    num = v_sum = sato_p = sato_q = 0.0
+    for a, n, b, m in cells:
+        share = n * m / (n + m) / w_sum
+        a, n, b, m = a + share, n + 2 * share, b + share, m + 2 * share
+        v = n * m / (n + m)
+        num += v * (a / n - b / m)
+        v_sum += v
+        sato_p += (n * n * b - m * m * a + n * m * (m - n) / 2) / (n + m) ** 2
+        sato_q += (a * (m - b) + b * (n - a)) / (2 * (n + m))
+    centre = num / v_sum
+    return 2 * norm.sf(abs(centre) / ((centre * sato_p + sato_q) ** 0.5 / v_sum))
 
 
 def _nan(x):
