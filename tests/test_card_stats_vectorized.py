@@ -2,7 +2,6 @@
 methods they replaced: scipy's binomtest, statsmodels' Newcombe interval, the per-card stratified
 difference; and card_metrics split by run matches a per-row recomputation from the raw rows with
 those scalar methods, on a store with tiny groups, cards never played and one-sided strata."""
-import datetime as dt
 
 import duckdb
 import numpy as np
@@ -21,6 +20,7 @@ from reports.stats import (
     stratified_difference,
     stratified_differences,
 )
+from tests.hand_store import insert_card_games, insert_run
 from workbench.store import SCHEMA
 
 
@@ -96,12 +96,8 @@ def _store(tmp_path):
     path = tmp_path / "cards.duckdb"
     con = duckdb.connect(str(path))
     con.execute(SCHEMA)
-    now = dt.datetime(2026, 1, 1)
     for run in (1, 2, 3):
-        con.execute("""INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target,
-                       chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at)
-                       VALUES (?, 'g', 'base', 'h1', 'x,y', 'p,p', 2, 1, 1, true, 1, '{}', 's', 'done', ?, ?)""",
-                    [run, now, now])
+        insert_run(con, run)
     con.execute("INSERT INTO cards (game, rules_version, rules_hash, card, name, type, faction, budget_cost) VALUES "
                 + ", ".join(f"('g', 'base', 'h1', '{c}', 'Card {c}', 'creature', 'f', {i})"
                             for i, c in enumerate(("a", "b", "never", "always", "rare"))))
@@ -118,12 +114,7 @@ def _store(tmp_path):
                     rows.append((run, match, seat, deck, "p", card, 1 + int(rng.random() < 0.5), opening, drawn,
                                  3 if drawn else None, played, int(rng.integers(1, 9)) if played else None,
                                  seat == 0, won or (card == "always" and opening == 1)))
-    frame = pl.DataFrame(rows, orient="row", schema=["run_id", "match_no", "seat", "deck", "pilot", "card", "copies",
-                                                      "in_opening_hand", "drawn", "first_turn_drawn", "played",
-                                                      "first_turn_played", "on_play", "won"])
-    frame = frame.with_columns(pl.when(pl.col("won")).then(pl.lit("win")).otherwise(pl.lit("loss")).alias("result"))
-    con.register("frame", frame.to_arrow())
-    con.execute(f"INSERT INTO card_games ({', '.join(frame.columns)}) SELECT * FROM frame")
+    frame = insert_card_games(con, rows)
     con.close()
     return path, frame
 

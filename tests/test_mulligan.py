@@ -5,7 +5,6 @@ hand-made tables; a store from before the columns answers with empty tables."""
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import shutil
 from collections import Counter
@@ -22,6 +21,7 @@ from reports.filters import Filters
 from reports.stats import diff_interval, wilson
 from tests.alleyway_common import act, alleyway
 from tests.conftest import run_cli
+from tests.hand_store import insert_run
 from tests.test_dashboard import plotly_specs, plotly_values, table_labelled
 from workbench.store import SCHEMA
 
@@ -137,10 +137,7 @@ def planted(tmp_path) -> Path:
     path = tmp_path / "planted.duckdb"
     con = duckdb.connect(str(path))
     con.execute(SCHEMA)
-    now = dt.datetime(2026, 1, 1)
-    con.execute("""INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target,
-                   chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at)
-                   VALUES (1, 'g', 'base', 'h1', 'x,y', 'p,p', 4, 1, 1, true, 1, '{}', 's', 'done', ?, ?)""", [now, now])
+    insert_run(con, matches_target=4)
     con.execute("INSERT INTO cards (game, rules_version, rules_hash, card, name) VALUES ('g', 'base', 'h1', 'a', 'A')")
     for match, seat, deck, won, redrew, dealt in PLANTED:
         result = "win" if won else "loss"

@@ -3,7 +3,6 @@ only when its interval leaves out 0, and its p is below 0.05 exactly when it doe
 repro (a Frontier Run store): cards flagged at p = 0.00031, q 0.011, beside an interval of -57.2
 to +4.1 points, the whole signal one stratum of 1 opening-hand game (lost) against 13 of 13 won
 without the card, where the Cochran-Mantel-Haenszel chi-square it was read from is not valid."""
-import datetime as dt
 
 import duckdb
 import numpy as np
@@ -11,6 +10,7 @@ import polars as pl
 
 from reports.cards import card_metrics, opening_hand_excess
 from reports.filters import Filters
+from tests.hand_store import insert_card_games, insert_run
 from workbench.store import SCHEMA
 
 # the repro's strata (deck x seat: k1 of n1 opening-hand games won, k0 of n0 without the card)
@@ -25,10 +25,7 @@ def _store(tmp_path, cards: dict[str, list[tuple]]):
     path = tmp_path / "oh.duckdb"
     con = duckdb.connect(str(path))
     con.execute(SCHEMA)
-    now = dt.datetime(2026, 1, 1)
-    con.execute("""INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target,
-                   chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at)
-                   VALUES (1, 'g', 'base', 'h1', 'x,y', 'p,p', 2, 1, 1, true, 1, '{}', 's', 'done', ?, ?)""", [now, now])
+    insert_run(con)
     con.execute("INSERT INTO cards (game, rules_version, rules_hash, card, name, type, faction, budget_cost) VALUES "
                 + ", ".join(f"('g', 'base', 'h1', '{c}', 'Card {c}', 'creature', 'f', 1)" for c in cards))
     rows, match = [], 0
@@ -39,12 +36,7 @@ def _store(tmp_path, cards: dict[str, list[tuple]]):
                     match += 1
                     rows.append((1, match, 0 if on_play else 1, deck, "p", card, 1, opening, 0, None, opening, None,
                                  on_play, i < won))
-    frame = pl.DataFrame(rows, orient="row", schema=["run_id", "match_no", "seat", "deck", "pilot", "card", "copies",
-                                                      "in_opening_hand", "drawn", "first_turn_drawn", "played",
-                                                      "first_turn_played", "on_play", "won"])
-    frame = frame.with_columns(pl.when(pl.col("won")).then(pl.lit("win")).otherwise(pl.lit("loss")).alias("result"))
-    con.register("frame", frame.to_arrow())
-    con.execute(f"INSERT INTO card_games ({', '.join(frame.columns)}) SELECT * FROM frame")
+    insert_card_games(con, rows)
     con.close()
     return path
 

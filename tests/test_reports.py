@@ -1,6 +1,5 @@
 """Metrics on hand-made tables: Wilson intervals against hand-computed values, card win rates
 counted as defined, first-seat advantage."""
-import datetime as dt
 
 import duckdb
 import numpy as np
@@ -8,6 +7,7 @@ import pytest
 
 from reports import cards, overview
 from reports.stats import wilson
+from tests.hand_store import insert_run
 from workbench.store import SCHEMA
 
 
@@ -24,10 +24,7 @@ def hand_made(tmp_path):
     path = tmp_path / "hand.duckdb"
     con = duckdb.connect(str(path))
     con.execute(SCHEMA)
-    now = dt.datetime(2026, 1, 1)
-    con.execute("""INSERT INTO runs (run_id, game, rules_version, rules_hash, decks, pilots, matches_target,
-                   chunks_target, base_seed, swap, event_sample, spec, spec_hash, status, created_at, updated_at)
-                   VALUES (1, 'g', 'base', 'h1', 'x,y', 'p,p', 2, 1, 1, true, 1, '{}', 's', 'done', ?, ?)""", [now, now])
+    insert_run(con)
     con.execute("""INSERT INTO cards (game, rules_version, rules_hash, card, name, type, faction, budget_cost)
                    VALUES ('g', 'base', 'h1', 'a', 'Card A', 'creature', 'f1', 2),
                           ('g', 'base', 'h1', 'b', 'Card B', 'spell', 'f2', 1)""")
