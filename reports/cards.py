@@ -23,7 +23,6 @@ from reports import db
 from reports.examples import KEY_SQL, unpack
 from reports.filters import Filters
 from reports.stats import (
-    adjusted_mh_difference,
     benjamini_hochberg,
     beta_prior,
     binomial_pvalues,
@@ -296,7 +295,7 @@ def opening_hand_excess(strata: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     and the win rate without the card in the opening hand (``stratified_difference``) over the
     rows of ``_STRATA_SQL``, with its interval and p-value; every card at once.
 
-    The p-value is that of the interval's own statistic (``interval_pvalues``), so p < 0.05
+    The p-value is that of the interval's own statistic (``StratifiedDifferences.interval_p``), so p < 0.05
     exactly when the interval leaves out 0. CMH's (``stratified_differences``' p) is no longer
     used: its chi-square fails in the small, lopsided strata of campaign fights (a Frontier Run
     store flagged three cards at p = 0.00031, q 0.011, beside intervals of -57.2 to +4.1 points,
@@ -317,32 +316,9 @@ def opening_hand_excess(strata: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     card = strata.select(pl.struct(keys).rle_id()).to_series().to_numpy()
     counts = [strata[c].to_numpy() for c in ("k1", "n1", "k0", "n0")]
     est = stratified_differences(card, *counts)
-    est = est._replace(p=interval_pvalues(card, *counts))  # NaN (untestable) exactly where CMH's is
+    figures = (est.diff, est.lo, est.hi, est.interval_p)  # the interval's own test, not CMH's (above)
     firsts = np.flatnonzero(np.diff(card, prepend=-1))
-    return strata[firsts].select(keys).with_columns(pl.Series(name, values) for name, values in zip(EXCESS, est))
-
-
-def interval_pvalues(groups, k1, n1, k0, n0) -> np.ndarray:
-    """Per group (numbered as ``stratified_differences`` takes them): the two-sided p-value of
-    the statistic ``oh_excess``'s interval is built on, the Mantel-Haenszel difference of the
-    card-wide Agresti-Caffo adjusted tables over its Sato standard error (``adjusted_mh_difference``,
-    the same centre and variance as ``stratified_differences``), so it is below 0.05 exactly when
-    that interval leaves out 0. NaN where ``stratified_differences``' p is NaN (no stratum with both
-    arms, or none with both a win and a loss: nothing to test). ``opening_hand_excess`` says why it
-    is the card's p."""
-    from scipy import stats as sps  # here, not at the top: see reports/stats.py's imports
-    groups = np.asarray(groups, dtype=np.int64)
-    k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
-    out = np.full(int(groups.max()) + 1 if groups.size else 0, np.nan)
-    present, centre, se = adjusted_mh_difference(groups, k1, n1, k0, n0)
-    if not present.size:
-        return out
-    both = (n1 > 0) & (n0 > 0)
-    wins, losses = (k1 + k0)[both], (n1 + n0 - k1 - k0)[both]
-    testable = np.logical_or.reduceat((wins > 0) & (losses > 0), np.flatnonzero(np.diff(groups[both], prepend=-1)))
-    with np.errstate(divide="ignore", invalid="ignore"):  # se > 0 always in practice (Q of adjusted tables > 0)
-        out[present] = np.where(testable, 2 * sps.norm.sf(np.abs(centre) / se), np.nan)  # sf: tiny p not 0
-    return out
+    return strata[firsts].select(keys).with_columns(pl.Series(name, values) for name, values in zip(EXCESS, figures))
 
 
 def with_metrics(frame: pl.DataFrame, group: tuple[str, ...] = ("game",)) -> pl.DataFrame:

@@ -184,11 +184,14 @@ def stratified_difference(k1, n1, k0, n0) -> tuple[float, float, float, float]:
 
 
 class StratifiedDifferences(NamedTuple):
-    """``stratified_difference`` of many groups: one entry per group."""
+    """``stratified_difference`` of many groups: one entry per group, and ``interval_p``, the
+    two-sided p-value of the statistic the interval is built on (its centre over its standard
+    error): below 0.05 exactly when the interval leaves out 0, NaN where ``p`` is."""
     diff: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
     p: np.ndarray
+    interval_p: np.ndarray
 
 
 def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
@@ -196,12 +199,12 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     0, 1, ... with the strata of a group adjacent (sorted by group). The same weights, interval
     and Cochran-Mantel-Haenszel test, the test's sums written as statsmodels'
     ``StratifiedTable.test_null_odds(correction=False)`` computes them; NaN where the scalar
-    version gives NaN. The interval's centre and standard error are ``adjusted_mh_difference``'s."""
+    version gives NaN. The interval's centre and standard error are ``_adjusted_sato``'s."""
     from scipy import stats as sps
     groups = np.asarray(groups, dtype=np.int64)
     k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
     size = int(groups.max()) + 1 if groups.size else 0
-    out = StratifiedDifferences(*(np.full(size, np.nan) for _ in range(4)))
+    out = StratifiedDifferences(*(np.full(size, np.nan) for _ in StratifiedDifferences._fields))
     both = (n1 > 0) & (n0 > 0)
     if not both.any():
         return out
@@ -221,25 +224,13 @@ def stratified_differences(groups, k1, n1, k0, n0) -> StratifiedDifferences:
     testable = np.logical_or.reduceat((wins > 0) & (losses > 0), starts)
     with np.errstate(invalid="ignore", divide="ignore"):
         statistic = np.abs(total(k1 - n1 * wins / n)) ** 2 / total(variance)
+        away = np.abs(centre) / se  # se > 0 in practice: the adjusted tables' Sato Q is positive
     out.diff[present] = diff
     out.lo[present], out.hi[present] = np.maximum(centre - Z95 * se, -1.0), np.minimum(centre + Z95 * se, 1.0)
-    out.p[present] = np.where(testable, sps.chi2.sf(statistic, 1), np.nan)  # sf: tiny p not rounded to 0
+    # sf: a tiny p is not rounded to 0
+    out.p[present] = np.where(testable, sps.chi2.sf(statistic, 1), np.nan)
+    out.interval_p[present] = np.where(testable, 2 * sps.norm.sf(away), np.nan)
     return out
-
-
-def adjusted_mh_difference(groups, k1, n1, k0, n0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per group (numbered as ``stratified_differences`` takes them, strata lacking an arm
-    dropped): (group, centre, standard error) of ``stratified_difference``'s interval, the
-    Mantel-Haenszel difference of the tables after the card-wide Agresti-Caffo adjustment and its
-    Sato variance, for the groups with a stratum of both arms."""
-    groups = np.asarray(groups, dtype=np.int64)
-    k1, n1, k0, n0 = (np.asarray(x, dtype=float) for x in (k1, n1, k0, n0))
-    both = (n1 > 0) & (n0 > 0)
-    groups, k1, n1, k0, n0 = (x[both] for x in (groups, k1, n1, k0, n0))
-    starts = np.flatnonzero(np.diff(groups, prepend=-1))
-    if not starts.size:
-        return groups[:0], np.zeros(0), np.zeros(0)
-    return groups[starts], *_adjusted_sato(starts, k1, n1, k0, n0)
 
 
 def _adjusted_sato(starts: np.ndarray, k1, n1, k0, n0) -> tuple[np.ndarray, np.ndarray]:

@@ -82,9 +82,11 @@ def test_stratified_differences_equal_the_scalar_version_per_group():
     got = stratified_differences(groups, k1, n1, k0, n0)
     ref = np.array([stratified_difference(k1[groups == g], n1[groups == g], k0[groups == g], n0[groups == g])
                     for g in range(200)])
-    for i, values in enumerate(got):
+    for i, name in enumerate(("diff", "lo", "hi", "p")):
         # sums in another order: equal to rounding; the p-value is 1 - cdf, so absolute
-        _same(values, ref[:, i], rtol=1e-12, atol=1e-12)
+        _same(getattr(got, name), ref[:, i], rtol=1e-12, atol=1e-12)
+    interval_p = [_interval_p(k1[groups == g], n1[groups == g], k0[groups == g], n0[groups == g]) for g in range(200)]
+    _same(got.interval_p, np.array(interval_p, dtype=float), rtol=1e-12, atol=1e-12)
     assert np.isnan(got.diff).any() and np.isnan(got.p).sum() > np.isnan(got.diff).sum()  # both NaN cases met
     assert stratified_differences([], [], [], [], []).diff.size == 0
 
@@ -143,7 +145,7 @@ def _reference_row(raw: pl.DataFrame, run: int, card: str) -> dict:
 
 def _interval_p(k1, n1, k0, n0) -> float:
     """The p-value of the statistic the OH excess interval is built on, stratum by stratum in plain
-    Python (reports/cards.py ``interval_pvalues``, the OH excess p): the Mantel-Haenszel difference
+    Python (reports/stats.py ``StratifiedDifferences.interval_p``, the OH excess p): the Mantel-Haenszel difference
     of the tables with one win and one loss per arm spread over the strata by weight, over its
     Sato standard error."""
     from scipy.stats import norm
