@@ -256,6 +256,12 @@ def has_columns(path: str | Path, table: str, *names: str) -> bool:
     return set(names) <= set(found["column_name"].to_list())
 
 
+def run_kind_sql(path: str | Path) -> str:
+    """The SQL for a ``runs`` row's kind: 'duel' where it is NULL, and for every run of a store
+    written before runs had kinds (they held duels alone)."""
+    return "coalesce(kind, 'duel')" if has_columns(path, "runs", "kind") else "'duel'"
+
+
 def has_tables(path: str | Path, *names: str) -> bool:
     if not Path(path).exists():
         return False

@@ -346,9 +346,7 @@ def duel_runs(path: Path, filters: Filters, notes: list[str] | None = None) -> F
     if filters.runs:
         return filters
     game = "AND game = ?" if filters.game else ""
-    # a store written before runs had kinds holds duels alone
-    kind = "coalesce(kind, 'duel')" if db.has_columns(path, "runs", "kind") else "'duel'"
-    rows = db.query(path, f"SELECT run_id, {kind} AS run_kind FROM runs WHERE true {game} ORDER BY run_id",
+    rows = db.query(path, f"SELECT run_id, {db.run_kind_sql(path)} AS run_kind FROM runs WHERE true {game} ORDER BY run_id",
                     [filters.game] if filters.game else None)
     duels = [r for r, k in rows.iter_rows() if k == "duel"]
     others = [r for r, k in rows.iter_rows() if k not in ("ffa", "series", "turf", "value")]

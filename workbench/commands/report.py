@@ -105,8 +105,7 @@ def check_no_replays(path: Path, runs: list[int]) -> None:
     report would count those matches twice with intervals too narrow for them, as the export
     refuses them (reports/exports.py ``refuse_replays``). A campaign batch is left to its section,
     which counts a campaign run two batches hold once (reports/campaign.py)."""
-    kind = "coalesce(kind, 'duel')" if db.has_columns(path, "runs", "kind") else "'duel'"  # a store from before kinds
-    rows = db.query(path, f"SELECT run_id FROM runs WHERE {kind} <> 'campaign' AND run_id IN "
+    rows = db.query(path, f"SELECT run_id FROM runs WHERE {db.run_kind_sql(path)} <> 'campaign' AND run_id IN "
                           f"({', '.join('?' for _ in runs)}) ORDER BY run_id", runs)
     try:
         refuse_replays(path, Filters(runs=rows["run_id"].to_list()))
